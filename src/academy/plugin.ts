@@ -1,0 +1,31 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import { AcademyError, AcademyErrorBody, sendAcademyError } from './errors.js';
+
+export const ACADEMY_PREFIX = '/v1';
+
+export interface AcademyOptions {
+  /** Origins allowed to call `/v1` from a browser; empty turns CORS off. */
+  corsOrigins: string[];
+}
+
+/**
+ * The Academy events API, as one encapsulated Fastify plugin with its own
+ * error format. Its resources arrive with the Academy issue; until then every
+ * path answers a JSON 404.
+ */
+export async function academyApi(app: FastifyInstance, options: AcademyOptions): Promise<void> {
+  app.addSchema(AcademyErrorBody);
+  if (options.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: options.corsOrigins.includes('*') ? '*' : options.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Content-Type', 'X-API-Key'],
+      maxAge: 600,
+    });
+  }
+  app.setErrorHandler((error, request, reply) => sendAcademyError(error as Error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendAcademyError(new AcademyError(404, `No resource at ${request.url.split('?', 1)[0]}.`), request, reply),
+  );
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
+import { AuthRepository } from './hr/auth/repository.js';
+import { AuthService } from './hr/auth/service.js';
+import { OrganizationsRepository } from './hr/organizations/repository.js';
+import { OrganizationsService } from './hr/organizations/service.js';
+import { CursorCodec } from './hr/pagination/cursor.js';
+import { Paginator } from './hr/pagination/pagination.js';
+import { HR_PREFIX, type HrServices, hrApi } from './hr/plugin.js';
+import { TenantsRepository } from './hr/tenants/repository.js';
+import { TenantsService } from './hr/tenants/service.js';
+import type { Config } from './platform/config.js';
+import { type Database, openDatabase } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { settingOrCreate } from './platform/db/settings.js';
+import { createServer } from './platform/http/server.js';
+import { newSecret } from './platform/security/secrets.js';
+
+/** Every service, wired to one database. The CLI and the server share this. */
+export interface Services extends HrServices {
+  tenants: TenantsService;
+}
+
+export async function createServices(database: Database, config: Config, log?: Logger): Promise<Services> {
+  const db = database.db;
+  const tenantsRepo = new TenantsRepository(db);
+  const auth = new AuthService(new AuthRepository(db), tenantsRepo, {
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    refreshMs: config.authRefreshMs,
+    ...(log ? { log } : {}),
+  });
+  const cursorSecret = await settingOrCreate(db, 'cursor_secret', () => newSecret());
+  return {
+    auth,
+    tenants: new TenantsService(tenantsRepo),
+    paginator: new Paginator(new CursorCodec(cursorSecret)),
+    organizations: new OrganizationsService(new OrganizationsRepository(db)),
+  };
+}
+
+export interface App {
+  server: FastifyInstance;
+  database: Database;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations, and builds the HTTP server with both APIs. */
+export async function buildApp(config: Config, options: { logger?: Logger; database?: Database } = {}): Promise<App> {
+  const database = options.database ?? openDatabase(config);
+  await migrateToLatest(database);
+  const server = await createServer({ config, database, ...(options.logger ? { logger: options.logger } : {}) });
+  const services = await createServices(database, config, server.log as unknown as Logger);
+  await services.auth.start();
+  await server.register(hrApi, { prefix: HR_PREFIX, ...services });
+  await server.register(academyApi, { prefix: ACADEMY_PREFIX, corsOrigins: config.corsOrigins });
+  let closed = false;
+  return {
+    server,
+    database,
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      services.auth.stop();
+      await server.close();
+      await database.close();
+    },
+  };
+}

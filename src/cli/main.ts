@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
+import { buildApp, createServices } from '../app.js';
+import { ConfigError, loadConfig } from '../platform/config.js';
+import { openDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { DomainError } from '../platform/errors.js';
+import { stderrLogger } from '../platform/logger.js';
+import { seed } from './seed.js';
+
+const USAGE = `Usage: atrium <command> [options]
+
+Commands:
+  serve [--port N] [--host H]        serve both APIs (what npm start runs)
+  migrate                            apply pending database migrations
+  hr create-client --name NAME [--json]
+  hr create-application --client-id ID --name NAME [--read-only] [--json]
+  hr revoke-application --application-id ID [--json]
+  hr rotate-signing-key [--json]
+  seed [--json]                      fill demo tenants and print their credentials
+
+Every command reads ATRIUM_DATA_DIR or DATABASE_URL, like the server.
+With --json, standard output carries only the JSON document.`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  name: { type: 'string' },
+  'client-id': { type: 'string' },
+  'application-id': { type: 'string' },
+  'read-only': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function output(json: boolean, data: object, human: string): void {
+  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+}
+
+async function withServices<T>(
+  log: Logger,
+  work: (services: Awaited<ReturnType<typeof createServices>>) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig();
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    return await work(await createServices(database, config, log));
+  } finally {
+    await database.close();
+  }
+}
+
+async function serve(values: Record<string, unknown>): Promise<void> {
+  const overrides: { port?: number; host?: string } = {};
+  if (typeof values.port === 'string') {
+    if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new UsageError('--port must be a port number');
+    overrides.port = Number(values.port);
+  }
+  if (typeof values.host === 'string') overrides.host = values.host;
+  const config = loadConfig(process.env, overrides);
+  const app = await buildApp(config);
+  const address = await app.server.listen({ port: config.port, host: config.host });
+  const base = address.replace('[::1]', 'localhost');
+  process.stdout.write(`Atrium listening on ${base} (${app.database.dialect}); API reference at ${base}/docs\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.server.log.info({ signal }, 'draining in-flight requests');
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        app.server.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const json = values.json === true;
+  const log = stderrLogger(process.env.LOG_LEVEL ?? 'warn');
+  const [command, sub] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(values);
+    case 'migrate': {
+      const config = loadConfig();
+      const database = openDatabase(config);
+      try {
+        const applied = await migrateToLatest(database);
+        output(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'seed': {
+      const result = await withServices(log, (services) => seed(services));
+      output(json, result, JSON.stringify(result, null, 2));
+      return;
+    }
+    case 'hr':
+      return withServices(log, async (services) => {
+        switch (sub) {
+          case 'create-client': {
+            const result = await services.tenants.createClient(required(values, 'name'));
+            output(json, result, `client_id: ${result.client_id}`);
+            return;
+          }
+          case 'create-application': {
+            const result = await services.tenants.createApplication(
+              required(values, 'client-id'),
+              required(values, 'name'),
+              values['read-only'] === true,
+            );
+            output(
+              json,
+              result,
+              `client_id: ${result.client_id}\napplication_id: ${result.application_id}\napplication_secret: ${result.application_secret}\n(the secret is shown only now)`,
+            );
+            return;
+          }
+          case 'revoke-application': {
+            const id = required(values, 'application-id');
+            await services.tenants.revokeApplication(id);
+            output(json, { application_id: id, revoked: true }, `revoked application ${id}`);
+            return;
+          }
+          case 'rotate-signing-key': {
+            const kid = await services.auth.rotateSigningKey();
+            output(json, { kid }, `now signing with key ${kid}`);
+            return;
+          }
+          default:
+            throw new UsageError(`unknown hr command "${sub ?? ''}"`);
+        }
+      });
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`atrium: ${(err as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (err instanceof ConfigError || err instanceof DomainError) {
+    process.stderr.write(`atrium: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`atrium: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

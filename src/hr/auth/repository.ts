@@ -1,0 +1,92 @@
+import type { Db } from '../../platform/db/database.js';
+import type { AuthEventsTable } from '../../platform/db/schema.js';
+
+export interface SigningKeyRow {
+  kid: string;
+  secret: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+export interface AuthEventRow {
+  seq: number;
+  kind: AuthEventsTable['kind'];
+  ref: string;
+  expires_at: number | null;
+  created_at: number;
+}
+
+/** Signing keys, revocations and the event log the auth caches follow. */
+export class AuthRepository {
+  constructor(private readonly db: Db) {}
+
+  signingKeys(): Promise<SigningKeyRow[]> {
+    return this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
+  }
+
+  findSigningKey(kid: string): Promise<SigningKeyRow | undefined> {
+    return this.db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
+  }
+
+  async insertFirstSigningKey(row: SigningKeyRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const any = await trx.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst();
+      if (!any) await trx.insertInto('signing_keys').values(row).execute();
+    });
+  }
+
+  /** Retires the current keys and adds a new one; old keys still verify the tokens they signed. */
+  async rotateSigningKey(row: SigningKeyRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('signing_keys')
+        .set({ retired_at: row.created_at })
+        .where('retired_at', 'is', null)
+        .execute();
+      await trx.insertInto('signing_keys').values(row).execute();
+      await trx
+        .insertInto('auth_events')
+        .values({ kind: 'signing_key_rotated', ref: row.kid, expires_at: null, created_at: row.created_at })
+        .execute();
+    });
+  }
+
+  async recordTokenRevocation(jti: string, expiresAt: number, at: number): Promise<void> {
+    await this.db
+      .insertInto('auth_events')
+      .values({ kind: 'token_revoked', ref: jti, expires_at: expiresAt, created_at: at })
+      .execute();
+  }
+
+  /**
+   * Events after `afterSeq`, plus every event of the last `windowMs`: on
+   * PostgreSQL a lower sequence number can commit after a higher one, and the
+   * window catches it. Handling an event twice is harmless.
+   */
+  eventsSince(afterSeq: number, since: number): Promise<AuthEventRow[]> {
+    return this.db
+      .selectFrom('auth_events')
+      .selectAll()
+      .where((eb) => eb.or([eb('seq', '>', afterSeq), eb('created_at', '>=', since)]))
+      .orderBy('seq')
+      .execute();
+  }
+
+  /** Revocations still relevant at start-up: unexpired token revocations and every application revocation. */
+  liveEvents(at: number): Promise<AuthEventRow[]> {
+    return this.db
+      .selectFrom('auth_events')
+      .selectAll()
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+      .orderBy('seq')
+      .execute();
+  }
+
+  async lastSeq(): Promise<number> {
+    const row = await this.db
+      .selectFrom('auth_events')
+      .select((eb) => eb.fn.max('seq').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0);
+  }
+}

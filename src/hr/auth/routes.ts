@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import { errorResponses } from '../errors.js';
+import { NoStoreHeaders, RevokeForm, TokenForm, TokenResponse } from './schemas.js';
+import { type AuthService, invalidCredentials } from './service.js';
+
+/** Reads HTTP Basic credentials; anything else is a 401 `invalid_credentials`. */
+function basicCredentials(request: FastifyRequest): { id: string; secret: string } {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Basic[ ]+([A-Za-z0-9+/=]+)[ ]*$/i.exec(header) : null;
+  if (!match?.[1]) throw invalidCredentials();
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) throw invalidCredentials();
+  return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthService }): Promise<void> {
+  const { auth } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.post(
+    '/tokens',
+    {
+      config: { oauth: true },
+      // Basic credentials are checked before the form, so a caller without them learns nothing else.
+      preValidation: async (request) => {
+        const { id, secret } = basicCredentials(request);
+        request.oauthApplication = await auth.authenticateApplication(id, secret);
+      },
+      schema: {
+        tags: ['OAuth - Tokens'],
+        summary: 'Get an access token (OAuth 2.0 client credentials)',
+        description:
+          'HTTP Basic with the application id and secret; form body `grant_type=client_credentials`, `scope=client`, `client_id`.',
+        security: [{ basicAuth: [] }],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: TokenForm,
+        response: { 200: { ...TokenResponse, headers: NoStoreHeaders }, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const token = await auth.issueToken(request.oauthApplication, request.body);
+      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+      return token;
+    },
+  );
+
+  api.post(
+    '/revoke_token',
+    {
+      config: { oauth: true },
+      preValidation: async (request) => {
+        const { id, secret } = basicCredentials(request);
+        request.oauthApplication = await auth.authenticateApplication(id, secret);
+      },
+      schema: {
+        tags: ['OAuth - Tokens'],
+        summary: 'Revoke an access token (RFC 7009)',
+        description: 'Revokes one token of this application. Every process refuses it within one second.',
+        security: [{ basicAuth: [] }],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: RevokeForm,
+        response: { 200: { type: 'null', description: 'Token revoked.' }, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await auth.revokeToken(request.oauthApplication, request.body.token);
+      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+      return reply.status(200).send();
+    },
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    oauthApplication: Awaited<ReturnType<AuthService['authenticateApplication']>>;
+  }
+}

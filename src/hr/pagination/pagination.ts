@@ -1,0 +1,94 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
+import { InvalidRequestError } from '../../platform/errors.js';
+import type { CursorCodec } from './cursor.js';
+
+/**
+ * The HR API's one pagination component: every list takes these query
+ * parameters and answers with `Link`, `Next-Cursor` and `Previous-Cursor`.
+ */
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export const PaginationQuery = {
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PER_PAGE,
+      default: DEFAULT_PER_PAGE,
+      description: `Items per page (default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}).`,
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]+$',
+      maxLength: 200,
+      description: 'A value of a previous `Next-Cursor` or `Previous-Cursor` header.',
+    }),
+  ),
+};
+
+export const PaginationHeaders = Type.Object({
+  Link: Type.Optional(Type.String({ description: 'RFC 8288 links with rel="next" and rel="previous".' })),
+  'Next-Cursor': Type.Optional(Type.String({ description: 'Cursor of the next page; absent on the last page.' })),
+  'Previous-Cursor': Type.Optional(
+    Type.String({ description: 'Cursor of the previous page; absent on the first page.' }),
+  ),
+});
+
+export interface PageParams {
+  limit: number;
+  position?: KeysetPosition;
+}
+
+/**
+ * What a list needs to know to read and write its cursors: a scope that ties
+ * them to one caller and one list, and how many sort keys a position holds.
+ */
+export interface ListScope {
+  clientId: string;
+  list: string;
+  keyCount: number;
+}
+
+function scopeKey(scope: ListScope): string {
+  return `${scope.clientId}:${scope.list}`;
+}
+
+export class Paginator {
+  constructor(private readonly codec: CursorCodec) {}
+
+  /** Reads `per_page` and `cursor` (already schema-checked); an unknown cursor is a 400 naming it. */
+  params(query: { per_page?: number; cursor?: string }, scope: ListScope): PageParams {
+    const limit = query.per_page ?? DEFAULT_PER_PAGE;
+    if (query.cursor === undefined) return { limit };
+    const position = this.codec.decode(query.cursor, scopeKey(scope), scope.keyCount);
+    if (!position) throw new InvalidRequestError('Invalid query parameter "cursor": unknown cursor.');
+    return { limit, position };
+  }
+
+  /** Sets the cursor headers of a page: relative links keep every other query parameter the caller sent. */
+  present<T>(request: FastifyRequest, reply: FastifyReply, page: Page<T>, scope: ListScope): T[] {
+    const [path, rawQuery = ''] = request.url.split('?', 2) as [string, string?];
+    const link = (cursor: string): string => {
+      const params = new URLSearchParams(rawQuery);
+      params.delete('cursor');
+      params.append('cursor', cursor);
+      return `${path}?${params.toString()}`;
+    };
+    const links: string[] = [];
+    if (page.next) {
+      const cursor = this.codec.encode(page.next, scopeKey(scope));
+      reply.header('Next-Cursor', cursor);
+      links.push(`<${link(cursor)}>; rel="next"`);
+    }
+    if (page.previous) {
+      const cursor = this.codec.encode(page.previous, scopeKey(scope));
+      reply.header('Previous-Cursor', cursor);
+      links.push(`<${link(cursor)}>; rel="previous"`);
+    }
+    if (links.length) reply.header('Link', links.join(', '));
+    return page.items;
+  }
+}

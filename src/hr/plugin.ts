@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { bearerGuard } from './auth/guard.js';
+import { tokenRoutes } from './auth/routes.js';
+import type { AuthService } from './auth/service.js';
+import { ErrorBody, HrError, sendHrError } from './errors.js';
+import { organizationRoutes } from './organizations/routes.js';
+import { Organization } from './organizations/schemas.js';
+import type { OrganizationsService } from './organizations/service.js';
+import type { Paginator } from './pagination/pagination.js';
+
+export const HR_PREFIX = '/api/v2/client';
+
+export interface HrServices {
+  auth: AuthService;
+  paginator: Paginator;
+  organizations: OrganizationsService;
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** Rejects a query parameter given more than once: the spec calls that an invalid request. */
+async function rejectRepeatedParameters(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query) return;
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw new HrError(400, 'invalid_request', `Query parameter "${name}" is repeated.`);
+  }
+}
+
+/**
+ * The HR service delivery client API, as one encapsulated Fastify plugin
+ * with its own error format, not-found and method-not-allowed answers, and
+ * bearer guard. No CORS: its tokens are for server-to-server use only.
+ */
+export async function hrApi(app: FastifyInstance, services: HrServices): Promise<void> {
+  app.addSchema(ErrorBody);
+  app.addSchema(Organization);
+
+  // Knows every path of this API, to tell an unknown path (404) from a wrong method (405).
+  const router = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      try {
+        router.on(method as 'GET', route.url, () => {});
+      } catch {
+        // Already known (Fastify's automatic HEAD twin).
+      }
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?', 1)[0] as string;
+    const allowed = METHODS.filter((m) => router.find(m, path) !== null);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendHrError(
+        new HrError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`),
+        request,
+        reply,
+      );
+    }
+    return sendHrError(new HrError(404, 'not_found', `No resource at ${path}.`), request, reply);
+  });
+  app.addHook('preValidation', rejectRepeatedParameters);
+
+  await app.register(tokenRoutes, { auth: services.auth });
+  await app.register(async (guarded) => {
+    guarded.addHook('onRequest', bearerGuard(services.auth));
+    await guarded.register(organizationRoutes, {
+      organizations: services.organizations,
+      paginator: services.paginator,
+    });
+  });
+}

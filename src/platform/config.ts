@@ -1,0 +1,71 @@
+import path from 'node:path';
+
+/**
+ * Every setting Atrium reads, with its default. The README's configuration
+ * table mirrors this object; keep them in step.
+ */
+export interface Config {
+  /** TCP port of the HTTP server (`PORT`). */
+  port: number;
+  /** Interface the HTTP server binds (`HOST`). */
+  host: string;
+  /** Directory of the embedded SQLite database and of stored files (`ATRIUM_DATA_DIR`). */
+  dataDir: string;
+  /** PostgreSQL connection string (`DATABASE_URL`); unset means embedded SQLite. */
+  databaseUrl: string | undefined;
+  /** Size of the PostgreSQL connection pool (`ATRIUM_DB_POOL_SIZE`). */
+  dbPoolSize: number;
+  /** Lifetime of HR access tokens in seconds (`ATRIUM_TOKEN_TTL`). */
+  tokenTtlSeconds: number;
+  /** How often each process refreshes its revocation cache, in ms (`ATRIUM_AUTH_REFRESH_MS`). */
+  authRefreshMs: number;
+  /** pino log level (`LOG_LEVEL`). */
+  logLevel: string;
+  /** Largest accepted JSON or form body in bytes (`ATRIUM_BODY_LIMIT`). */
+  bodyLimit: number;
+  /** Time allowed to receive a whole request, in ms (`ATRIUM_REQUEST_TIMEOUT`). */
+  requestTimeoutMs: number;
+  /** Origins allowed to call `/v1` from a browser (`ATRIUM_CORS_ORIGINS`, comma separated, `*` for any); empty means no CORS. */
+  corsOrigins: string[];
+}
+
+export type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const config: Config = {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    dataDir: path.resolve(env.ATRIUM_DATA_DIR?.trim() || './data'),
+    databaseUrl,
+    dbPoolSize: integer(env, 'ATRIUM_DB_POOL_SIZE', 10, 1, 1000),
+    tokenTtlSeconds: integer(env, 'ATRIUM_TOKEN_TTL', 3600, 1, 31_536_000),
+    authRefreshMs: integer(env, 'ATRIUM_AUTH_REFRESH_MS', 500, 50, 1000),
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    bodyLimit: integer(env, 'ATRIUM_BODY_LIMIT', 1_048_576, 1024, 1_073_741_824),
+    requestTimeoutMs: integer(env, 'ATRIUM_REQUEST_TIMEOUT', 30_000, 1000, 3_600_000),
+    corsOrigins: (env.ATRIUM_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { Tables } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export type Db = Kysely<Tables>;
+
+export interface Database {
+  db: Db;
+  dialect: DialectName;
+  /** Where the data lives, without credentials (for log lines). */
+  description: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+function pgTypes(): pg.CustomTypesConfig {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      // Instants and counters are bigint columns well inside 2^53: read them as numbers.
+      if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+}
+
+export function sqlitePath(dataDir: string): string {
+  return path.join(dataDir, 'atrium.sqlite');
+}
+
+/** Opens the database the configuration names: PostgreSQL with DATABASE_URL, else SQLite in the data directory. */
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>): Database {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.dbPoolSize,
+      types: pgTypes(),
+    });
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(config.databaseUrl);
+    return {
+      db,
+      dialect: 'postgres',
+      description: `postgres://${url.hostname}:${url.port || 5432}${url.pathname}`,
+      async ping() {
+        await sql`select 1`.execute(db);
+      },
+      async close() {
+        await db.destroy();
+      },
+    };
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = sqlitePath(config.dataDir);
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // FULL: a write acknowledged to a caller survives a power cut, not only a crash.
+  sqlite.pragma('synchronous = FULL');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    description: file,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** True when a driver error is a unique-constraint violation, on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,114 @@
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+
+/**
+ * Keyset ("seek") pagination for any ordered list. A position is the sort
+ * key of a boundary row plus a direction, so fetching page 10,000 costs the
+ * same index seek as page 1, and rows added or removed between pages are
+ * neither repeated nor skipped.
+ */
+
+export interface KeysetColumn {
+  /** A column reference, table-qualified where needed (`o.pk`). */
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface KeysetPosition {
+  /** Values of the order's columns at the boundary (integers: ids and epoch ms). */
+  keys: number[];
+  /** Rows after the boundary (forward) or before it (backward), in list order. */
+  direction: 'after' | 'before';
+  /** Whether the boundary row itself belongs to the page. */
+  inclusive: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  next?: KeysetPosition;
+  previous?: KeysetPosition;
+}
+
+/** `(c0, c1, …) after/before (k0, k1, …)` in the order's sense, as one boolean expression. */
+function compare(order: KeysetColumn[], keys: number[], after: boolean, inclusive: boolean): RawBuilder<SqlBool> {
+  const alternatives: RawBuilder<unknown>[] = [];
+  order.forEach((col, i) => {
+    const equal = order.slice(0, i).map((c, j) => sql`${sql.ref(c.column)} = ${keys[j]}`);
+    const ascending = col.direction === 'asc';
+    const op = ascending === after ? sql.raw('>') : sql.raw('<');
+    alternatives.push(sql`(${sql.join([...equal, sql`${sql.ref(col.column)} ${op} ${keys[i]}`], sql` and `)})`);
+  });
+  if (inclusive) {
+    alternatives.push(
+      sql`(${sql.join(
+        order.map((c, j) => sql`${sql.ref(c.column)} = ${keys[j]}`),
+        sql` and `,
+      )})`,
+    );
+  }
+  return sql<SqlBool>`(${sql.join(alternatives, sql` or `)})`;
+}
+
+function opposite(position: KeysetPosition): KeysetPosition {
+  return {
+    keys: position.keys,
+    direction: position.direction === 'after' ? 'before' : 'after',
+    inclusive: !position.inclusive,
+  };
+}
+
+async function exists<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  order: KeysetColumn[],
+  position: KeysetPosition,
+): Promise<boolean> {
+  const row = await base
+    .clearSelect()
+    .select(sql<number>`1`.as('one'))
+    .where(compare(order, position.keys, position.direction === 'after', position.inclusive))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Fetches one page of `base` (already filtered and scoped to a tenant) at
+ * `position`, and works out where the next and previous pages start.
+ */
+export async function keysetPage<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  order: KeysetColumn[],
+  keysOf: (row: O) => number[],
+  limit: number,
+  position?: KeysetPosition,
+): Promise<Page<O>> {
+  const forward = !position || position.direction === 'after';
+  let query = base;
+  if (position) query = query.where(compare(order, position.keys, forward, position.inclusive));
+  for (const col of order) {
+    const dir = (col.direction === 'asc') === forward ? 'asc' : 'desc';
+    query = query.orderBy(sql.ref(col.column), dir);
+  }
+  const rows = await query.limit(limit + 1).execute();
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit);
+  if (!forward) items.reverse();
+
+  const first = items[0];
+  const last = items[items.length - 1];
+  const page: Page<O> = { items };
+  const after = (row: O): KeysetPosition => ({ keys: keysOf(row), direction: 'after', inclusive: false });
+  const before = (row: O): KeysetPosition => ({ keys: keysOf(row), direction: 'before', inclusive: false });
+
+  if (forward) {
+    if (more && last) page.next = after(last);
+    if (position) {
+      const candidate = first ? before(first) : opposite(position);
+      if (await exists(base, order, candidate)) page.previous = candidate;
+    }
+  } else {
+    if (more && first) page.previous = before(first);
+    const candidate = last ? after(last) : opposite(position as KeysetPosition);
+    if (await exists(base, order, candidate)) page.next = candidate;
+  }
+  return page;
+}

@@ -1,0 +1,46 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database, DialectName } from './database.js';
+import * as m0001 from './migrations/0001_foundation.js';
+
+type AnyDb = Kysely<Record<string, unknown>>;
+
+interface DialectMigration {
+  up(db: AnyDb, dialect: DialectName): Promise<void>;
+  down?(db: AnyDb, dialect: DialectName): Promise<void>;
+}
+
+/** Every migration, in order. Each is written once, with the dialect as an argument where spelling differs. */
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '0001_foundation': m0001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, migration] of Object.entries(MIGRATIONS)) {
+      out[name] = {
+        up: (db) => migration.up(db as AnyDb, this.dialect),
+        ...(migration.down ? { down: (db) => migration.down?.(db as AnyDb, this.dialect) ?? Promise.resolve() } : {}),
+      };
+    }
+    return out;
+  }
+}
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+/** Applies every pending migration; returns the names applied. Safe to run from several processes at once. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider: new StaticProvider(database.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new MigrationError(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export const migrationNames = Object.keys(MIGRATIONS);

@@ -1,0 +1,53 @@
+/**
+ * Errors a service raises for a broken business rule. They carry no HTTP
+ * details: each API's error handler turns them into its own body.
+ */
+
+export interface FieldError {
+  /** Dotted path into the input, with zero-based list indices (`form_data.0.values`). */
+  field: string;
+  code: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {}
+
+/** The object does not exist for this tenant (another tenant's object included). */
+export class NotFoundError extends DomainError {
+  override name = 'NotFoundError';
+  constructor(
+    readonly resource: string,
+    readonly id: string,
+  ) {
+    super(`${resource} ${JSON.stringify(id)} was not found`);
+  }
+}
+
+/** One or more input fields break a rule (422 on the HR API). */
+export class FieldValidationError extends DomainError {
+  override name = 'FieldValidationError';
+  constructor(readonly fields: FieldError[]) {
+    super(fields.map((f) => `${f.field}: ${f.message}`).join('; '));
+  }
+}
+
+/** The request as a whole cannot be served (400). */
+export class InvalidRequestError extends DomainError {
+  override name = 'InvalidRequestError';
+}
+
+/** The caller may not do this (403). */
+export class ForbiddenError extends DomainError {
+  override name = 'ForbiddenError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The write would duplicate an existing object (409). */
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+}

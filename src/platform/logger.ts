@@ -1,0 +1,74 @@
+import pino, { type Logger, type LoggerOptions } from 'pino';
+
+/** Query parameters that carry credentials and never reach a log line. */
+const SECRET_QUERY_PARAMS = ['apikey', 'access_token', 'token', 'application_secret'];
+
+/** Removes credential-bearing query parameters from a URL before it is logged. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  let changed = false;
+  for (const name of [...params.keys()]) {
+    if (SECRET_QUERY_PARAMS.includes(name.toLowerCase())) {
+      params.delete(name);
+      changed = true;
+    }
+  }
+  if (!changed) return url;
+  const rest = params.toString();
+  return rest ? `${url.slice(0, q)}?${rest}` : url.slice(0, q);
+}
+
+/**
+ * Paths pino censors wherever they appear in a log object: credential headers,
+ * secrets and tokens. Request bodies are never logged.
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.access_token',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'application_secret',
+  '*.application_secret',
+  'access_token',
+  '*.access_token',
+  'apikey',
+  '*.apikey',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+];
+
+export interface RequestLike {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  headers?: Record<string, unknown>;
+  ip?: string;
+}
+
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req(req: RequestLike) {
+        return {
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url ?? ''),
+          remoteAddress: req.ip,
+          headers: req.headers,
+        };
+      },
+    },
+  };
+}
+
+/** A logger writing JSON lines to standard error, used by the CLI so stdout stays machine-readable. */
+export function stderrLogger(level: string): Logger {
+  return pino(loggerOptions(level), pino.destination(2));
+}

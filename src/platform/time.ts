@@ -1,0 +1,93 @@
+/**
+ * The one place that reads and writes the HR API's ISO 8601 forms:
+ *
+ *   date                    YYYY-MM-DD
+ *   datetime                YYYY-MM-DDThh:mi:ss±hh:mi   (Z accepted for +00:00)
+ *   datetime with fraction  YYYY-MM-DDThh:mi:ss,fff±hh:mi (',' or '.')
+ *
+ * Instants are carried internally as epoch milliseconds (UTC).
+ */
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function validDate(year: number, month: number, day: number): boolean {
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** A calendar date without time or zone. */
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** Parses `YYYY-MM-DD`; returns undefined when the text is not a real calendar date. */
+export function parseDate(text: string): CalendarDate | undefined {
+  const m = DATE_RE.exec(text);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return validDate(year, month, day) ? { year, month, day } : undefined;
+}
+
+/** Parses either datetime form; returns epoch milliseconds, or undefined when invalid. */
+export function parseDateTime(text: string): number | undefined {
+  const m = DATETIME_RE.exec(text);
+  if (!m) return undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return undefined;
+  const millis = m[7] ? Number(m[7].padEnd(3, '0').slice(0, 3)) : 0;
+  let offsetMinutes = 0;
+  const zone = m[8] as string;
+  if (zone !== 'Z') {
+    const oh = Number(zone.slice(1, 3));
+    const om = Number(zone.slice(4, 6));
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  return utc - offsetMinutes * 60_000;
+}
+
+/**
+ * Parses a filter value that may be a date or a datetime (the reference types
+ * some filters as dates but describes them as datetimes). A date means its
+ * start, 00:00:00 UTC.
+ */
+export function parseDateOrDateTime(text: string): number | undefined {
+  const d = parseDate(text);
+  if (d) return Date.UTC(d.year, d.month - 1, d.day);
+  return parseDateTime(text);
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** Formats an instant as `YYYY-MM-DDThh:mi:ss±hh:mi`, in UTC (`+00:00`). */
+export function formatDateTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return (
+    `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}+00:00`
+  );
+}
+
+/** Formats a calendar date as `YYYY-MM-DD`. */
+export function formatDate(date: CalendarDate): string {
+  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
+}
+
+/** The current instant, in epoch milliseconds. One seam for tests that need a fixed clock. */
+export function now(): number {
+  return Date.now();
+}
