@@ -17,6 +17,8 @@ function basicCredentials(request: FastifyRequest): { id: string; secret: string
 
 export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthService }): Promise<void> {
   const { auth } = opts;
+  // These endpoints take form bodies only (RFC 6749 §4.4.2); anything else is a 400 invalid_request.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post(

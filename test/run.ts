@@ -1,0 +1,59 @@
+/**
+ * `npm test`: runs every test file in parallel, against SQLite and, when it
+ * can, PostgreSQL. PostgreSQL comes from DATABASE_URL (an admin URL on which
+ * each test file creates its own database) or from a throwaway cluster
+ * started from /usr/lib/postgresql/15/bin. Without either, the PostgreSQL
+ * half is skipped loudly; with CI set, that is a failure instead.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Cluster, postgresAvailable, startCluster } from './support/postgres.js';
+
+function findTests(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...findTests(full));
+    else if (entry.name.endsWith('.test.ts')) out.push(full);
+  }
+  return out.sort();
+}
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+const filters = process.argv.slice(2);
+const files = findTests(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+
+let cluster: Cluster | undefined;
+const env: NodeJS.ProcessEnv = { ...process.env };
+if (process.env.ATRIUM_TEST_PG_URL) {
+  // Already given (for example by an outer runner).
+} else if (process.env.DATABASE_URL) {
+  env.ATRIUM_TEST_PG_URL = process.env.DATABASE_URL;
+} else if (postgresAvailable() && process.env.ATRIUM_TEST_SQLITE_ONLY !== '1') {
+  cluster = await startCluster();
+  env.ATRIUM_TEST_PG_URL = cluster.url;
+  console.log(`test: PostgreSQL cluster started at ${cluster.url}`);
+} else {
+  const banner = '!'.repeat(78);
+  console.error(
+    `${banner}\n!! PostgreSQL is not available (no DATABASE_URL, no /usr/lib/postgresql/15/bin):\n!! the PostgreSQL half of the suite is SKIPPED. Only SQLite is tested.\n${banner}`,
+  );
+  if (process.env.CI) {
+    console.error('CI is set: failing instead of skipping PostgreSQL.');
+    process.exit(1);
+  }
+}
+// The server code under test must not pick up the runner's DATABASE_URL by accident.
+delete env.DATABASE_URL;
+
+const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2));
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env },
+);
+const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+cluster?.stop();
+process.exit(code);
