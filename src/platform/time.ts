@@ -11,8 +11,16 @@
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
+/** Epoch ms of a UTC wall time; unlike Date.UTC, years 0–99 are taken literally. */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, ms);
+  return d.getTime();
+}
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utc(year, month + 1, 0)).getUTCDate();
 }
 
 function validDate(year: number, month: number, day: number): boolean {
@@ -54,8 +62,7 @@ export function parseDateTime(text: string): number | undefined {
     if (oh > 23 || om > 59) return undefined;
     offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second, millis);
-  return utc - offsetMinutes * 60_000;
+  return utc(year, month, day, hour, minute, second, millis) - offsetMinutes * 60_000;
 }
 
 /**
@@ -65,7 +72,7 @@ export function parseDateTime(text: string): number | undefined {
  */
 export function parseDateOrDateTime(text: string): number | undefined {
   const d = parseDate(text);
-  if (d) return Date.UTC(d.year, d.month - 1, d.day);
+  if (d) return utc(d.year, d.month, d.day);
   return parseDateTime(text);
 }
 

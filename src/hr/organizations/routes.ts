@@ -51,6 +51,7 @@ export async function organizationRoutes(
   api.head(
     '/organizations',
     {
+      config: { swagger: { exposeHeadRoute: true } },
       schema: {
         tags: TAG,
         summary: 'Count organizations',

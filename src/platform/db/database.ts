@@ -55,9 +55,7 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'd
       async ping() {
         await sql`select 1`.execute(db);
       },
-      async close() {
-        await db.destroy();
-      },
+      close: once(() => db.destroy()),
     };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
@@ -76,9 +74,15 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'd
     async ping() {
       await sql`select 1`.execute(db);
     },
-    async close() {
-      await db.destroy();
-    },
+    close: once(() => db.destroy()),
+  };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= fn();
+    return done;
   };
 }
 

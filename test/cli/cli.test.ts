@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { decodeProtectedHeader } from 'jose';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const CLI = path.join(ROOT, 'src/cli/main.ts');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function atrium(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+function json<T>(run: Run): T {
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `stdout must hold only the JSON document: ${run.stdout}`);
+  return JSON.parse(lines[0] as string) as T;
+}
+
+interface Served {
+  url: string;
+  child: ChildProcess;
+  firstLine: string;
+  exited: Promise<number | null>;
+}
+
+async function serve(env: Record<string, string>): Promise<Served> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '', LOG_LEVEL: 'warn' },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let out = '';
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const m = /Atrium listening on .*\n/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.on('exit', () => reject(new Error(`server exited early: ${out}`)));
+  });
+  const url = /on (http:\/\/[^ ]+) /.exec(line)?.[1] as string;
+  return { url, child, firstLine: line.trim(), exited };
+}
+
+async function token(url: string, creds: { client_id: string; application_id: string; application_secret: string }) {
+  const res = await fetch(`${url}/api/v2/client/tokens`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${creds.application_id}:${creds.application_secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: `grant_type=client_credentials&scope=client&client_id=${creds.client_id}`,
+  });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const list = (url: string, t: string) =>
+  fetch(`${url}/api/v2/client/organizations`, { headers: { authorization: `Bearer ${t}` } });
+
+for (const dialect of dialects()) {
+  describe(`atrium CLI (${dialect})`, () => {
+    let db: TestDatabase;
+    let server: Served;
+    before(async () => {
+      db = await freshDatabase(dialect);
+      const migrated = await atrium(db.env, 'migrate', '--json');
+      assert.deepEqual(json(migrated), { applied: ['0001_foundation'] });
+      assert.deepEqual(json(await atrium(db.env, 'migrate', '--json')), { applied: [] });
+      server = await serve(db.env);
+    });
+    after(async () => {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await db.drop();
+    });
+
+    it('serve prints where it listens and where the docs are', () => {
+      assert.match(server.firstLine, /^Atrium listening on http:\/\/127\.0\.0\.1:\d+ .*\/docs$/);
+    });
+
+    it('hr create-client and create-application print JSON only, and store only a hash of the secret', async () => {
+      const client = json<{ client_id: string }>(
+        await atrium(db.env, 'hr', 'create-client', '--name', 'Acme', '--json'),
+      );
+      assert.deepEqual(Object.keys(client), ['client_id']);
+      const app = json<{ client_id: string; application_id: string; application_secret: string }>(
+        await atrium(
+          db.env,
+          'hr',
+          'create-application',
+          '--client-id',
+          client.client_id,
+          '--name',
+          'HRIS sync',
+          '--json',
+        ),
+      );
+      assert.deepEqual(Object.keys(app).sort(), ['application_id', 'application_secret', 'client_id']);
+      assert.equal(app.client_id, client.client_id);
+      assert.ok(app.application_secret.length >= 40);
+      assert.equal((await list(server.url, await token(server.url, app))).status, 200);
+
+      const database = openDatabase({
+        dataDir: db.env.ATRIUM_DATA_DIR as string,
+        databaseUrl: db.env.DATABASE_URL,
+        dbPoolSize: 2,
+      });
+      try {
+        const row = await database.db
+          .selectFrom('hr_applications')
+          .selectAll()
+          .where('id', '=', app.application_id)
+          .executeTakeFirstOrThrow();
+        assert.equal(row.secret_hash, createHash('sha256').update(app.application_secret).digest('hex'));
+        assert.ok(!JSON.stringify(row).includes(app.application_secret));
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('a --read-only application gets 403 insufficient_scope on writes', async () => {
+      const client = json<{ client_id: string }>(await atrium(db.env, 'hr', 'create-client', '--name', 'RO', '--json'));
+      const app = json<{ client_id: string; application_id: string; application_secret: string }>(
+        await atrium(
+          db.env,
+          'hr',
+          'create-application',
+          '--client-id',
+          client.client_id,
+          '--name',
+          'BI',
+          '--read-only',
+          '--json',
+        ),
+      );
+      const t = await token(server.url, app);
+      assert.equal((await list(server.url, t)).status, 200);
+      const put = await fetch(`${server.url}/api/v2/client/organizations/x`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' },
+        body: '{"name":"x"}',
+      });
+      assert.equal(put.status, 403);
+      assert.equal(((await put.json()) as { code: string }).code, 'insufficient_scope');
+    });
+
+    it('seed runs twice; each run prints working credentials and earlier ones stay valid', async () => {
+      type Seed = { hr: { client_id: string; application_id: string; application_secret: string } };
+      const first = json<Seed>(await atrium(db.env, 'seed', '--json'));
+      const second = json<Seed>(await atrium(db.env, 'seed', '--json'));
+      assert.equal(first.hr.client_id, second.hr.client_id);
+      assert.notEqual(first.hr.application_secret, second.hr.application_secret);
+      for (const creds of [first.hr, second.hr]) {
+        const res = await list(server.url, await token(server.url, creds));
+        assert.equal(res.status, 200);
+        const orgs = (await res.json()) as { id: string }[];
+        assert.equal(orgs.filter((o) => o.id === 'acme').length, 1);
+      }
+    });
+
+    it('revoke-application and rotate-signing-key take effect on the running server', async () => {
+      const client = json<{ client_id: string }>(
+        await atrium(db.env, 'hr', 'create-client', '--name', 'Rev', '--json'),
+      );
+      const create = () =>
+        atrium(db.env, 'hr', 'create-application', '--client-id', client.client_id, '--name', 'app', '--json');
+      const doomed = json<{ client_id: string; application_id: string; application_secret: string }>(await create());
+      const kept = json<{ client_id: string; application_id: string; application_secret: string }>(await create());
+      const doomedToken = await token(server.url, doomed);
+      const oldToken = await token(server.url, kept);
+      const rotated = json<{ kid: string }>(await atrium(db.env, 'hr', 'rotate-signing-key', '--json'));
+      assert.equal(
+        json<{ revoked: boolean }>(
+          await atrium(db.env, 'hr', 'revoke-application', '--application-id', doomed.application_id, '--json'),
+        ).revoked,
+        true,
+      );
+      await sleep(1000);
+      assert.equal((await list(server.url, doomedToken)).status, 401);
+      assert.equal((await list(server.url, oldToken)).status, 200, 'tokens of the old key stay valid');
+      const newToken = await token(server.url, kept);
+      assert.equal(decodeProtectedHeader(newToken).kid, rotated.kid);
+      assert.equal((await list(server.url, newToken)).status, 200);
+    });
+
+    it('usage errors exit 2; unknown ids exit 1 with a message', async () => {
+      const usage = await atrium(db.env, 'hr', 'create-application', '--json');
+      assert.equal(usage.code, 2);
+      assert.equal(usage.stdout, '');
+      assert.match(usage.stderr, /--client-id is required/);
+      const unknown = await atrium(db.env, 'hr', 'revoke-application', '--application-id', 'nope');
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /not found/);
+    });
+
+    it('SIGTERM drains and exits 0', async () => {
+      const pending = list(server.url, 'x');
+      server.child.kill('SIGTERM');
+      assert.equal((await pending).status, 401);
+      assert.equal(await server.exited, 0);
+    });
+  });
+}
