@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
 import { AuthRepository } from './hr/auth/repository.js';
 import { AuthService } from './hr/auth/service.js';
+import { OrganizationGroupsRepository } from './hr/organization-groups/repository.js';
+import { OrganizationGroupsService } from './hr/organization-groups/service.js';
 import { OrganizationsRepository } from './hr/organizations/repository.js';
 import { OrganizationsService } from './hr/organizations/service.js';
 import { CursorCodec } from './hr/pagination/cursor.js';
@@ -36,6 +38,7 @@ export async function createServices(database: Database, config: Config, log?: L
     tenants: new TenantsService(tenantsRepo),
     paginator: new Paginator(new CursorCodec(cursorSecret)),
     organizations: new OrganizationsService(new OrganizationsRepository(db)),
+    organizationGroups: new OrganizationGroupsService(new OrganizationGroupsRepository(db)),
   };
 }
 

@@ -34,6 +34,10 @@ export async function seed(services: Services): Promise<SeedResult> {
       country: org.country ?? null,
     });
   }
+  await services.organizationGroups.put(client_id, 'europe', {
+    name: 'Europe',
+    organizations_ids: ['acme-fr', 'acme-fr-hr', 'acme-fr-it', 'acme-de', 'acme-de-sales'],
+  });
   const hr = await services.tenants.createApplication(client_id, `Seed application ${new Date().toISOString()}`, false);
   return { hr };
 }

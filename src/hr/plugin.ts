@@ -4,6 +4,9 @@ import { bearerGuard } from './auth/guard.js';
 import { tokenRoutes } from './auth/routes.js';
 import type { AuthService } from './auth/service.js';
 import { ErrorBody, HrError, sendHrError } from './errors.js';
+import { organizationGroupRoutes } from './organization-groups/routes.js';
+import { OrganizationGroup } from './organization-groups/schemas.js';
+import type { OrganizationGroupsService } from './organization-groups/service.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { Organization } from './organizations/schemas.js';
 import type { OrganizationsService } from './organizations/service.js';
@@ -15,6 +18,7 @@ export interface HrServices {
   auth: AuthService;
   paginator: Paginator;
   organizations: OrganizationsService;
+  organizationGroups: OrganizationGroupsService;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -36,6 +40,7 @@ async function rejectRepeatedParameters(request: FastifyRequest): Promise<void> 
 export async function hrApi(app: FastifyInstance, services: HrServices): Promise<void> {
   app.addSchema(ErrorBody);
   app.addSchema(Organization);
+  app.addSchema(OrganizationGroup);
 
   // Knows every path of this API, to tell an unknown path (404) from a wrong method (405).
   const router = FindMyWay({ ignoreTrailingSlash: true });
@@ -69,9 +74,8 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
   await app.register(tokenRoutes, { auth: services.auth });
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', bearerGuard(services.auth));
-    await guarded.register(organizationRoutes, {
-      organizations: services.organizations,
-      paginator: services.paginator,
-    });
+    const { paginator } = services;
+    await guarded.register(organizationRoutes, { organizations: services.organizations, paginator });
+    await guarded.register(organizationGroupRoutes, { organizationGroups: services.organizationGroups, paginator });
   });
 }

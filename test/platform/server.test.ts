@@ -30,12 +30,16 @@ for (const dialect of dialects()) {
       assert.equal(doc.openapi, '3.1.0');
       const ops = Object.entries(doc.paths).flatMap(([p, v]) => Object.keys(v).map((m) => `${m.toUpperCase()} ${p}`));
       assert.deepEqual(ops.sort(), [
+        'GET /api/v2/client/organization_groups',
+        'GET /api/v2/client/organization_groups/{id}',
         'GET /api/v2/client/organizations',
         'GET /api/v2/client/organizations/{id}',
         'HEAD /api/v2/client/organizations',
+        'PATCH /api/v2/client/organization_groups/{id}',
         'PATCH /api/v2/client/organizations/{id}',
         'POST /api/v2/client/revoke_token',
         'POST /api/v2/client/tokens',
+        'PUT /api/v2/client/organization_groups/{id}',
         'PUT /api/v2/client/organizations/{id}',
       ]);
       const list = doc.paths['/api/v2/client/organizations']?.get;

@@ -175,6 +175,16 @@ export class OrganizationsRepository {
     return row !== undefined;
   }
 
+  async groupExists(clientId: string, groupId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('hr_organization_groups')
+      .select('pk')
+      .where('client_id', '=', clientId)
+      .where('id', '=', groupId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Codes of every ancestor of `id`, nearest first (a cycle cannot loop: UNION drops repeats). */
   async ancestorIds(clientId: string, id: string): Promise<string[]> {
     const rows = await this.filtered(clientId, { scope: { kind: 'ancestors', of: id } })

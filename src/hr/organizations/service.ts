@@ -55,9 +55,11 @@ export class OrganizationsService {
     } else {
       scope = input.recursive === false ? { kind: 'roots' } : { kind: 'all' };
     }
+    const group = input.organization_group_id;
+    if (group !== undefined && !(await this.repo.groupExists(clientId, group))) missing.push('organization_group_id');
     if (missing.length) {
       throw new FieldValidationError(
-        missing.map((field) => ({ field, code: 'not_found', message: 'No organization has this code.' })),
+        missing.map((field) => ({ field, code: 'not_found', message: 'No object has this code.' })),
       );
     }
     return {
