@@ -64,6 +64,12 @@ for (const dialect of dialects()) {
       assert.equal((await hr.call('GET', '/organizations/a')).status, 404);
     });
 
+    it('413 payload_too_large for a body over the limit', async () => {
+      const big = JSON.stringify({ name: 'x', description: 'y'.repeat(1_100_000) });
+      await error(await hr.call('PUT', '/organizations/big', big), 413, 'payload_too_large');
+      assert.equal((await hr.call('GET', '/organizations/big')).status, 404);
+    });
+
     it('treats a JSON content type with an empty body as no body', async () => {
       const list = await hr.call('GET', '/organizations', undefined, { 'content-type': 'application/json' });
       assert.equal(list.status, 200);
