@@ -1,20 +1,9 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { AuthEventsTable } from '../../platform/db/schema.js';
+import type { AuthEventsTable, SigningKeysTable } from '../../platform/db/schema.js';
 
-export interface SigningKeyRow {
-  kid: string;
-  secret: string;
-  created_at: number;
-  retired_at: number | null;
-}
-
-export interface AuthEventRow {
-  seq: number;
-  kind: AuthEventsTable['kind'];
-  ref: string;
-  expires_at: number | null;
-  created_at: number;
-}
+export type SigningKeyRow = Selectable<SigningKeysTable>;
+export type AuthEventRow = Selectable<AuthEventsTable>;
 
 /** Signing keys, revocations and the event log the auth caches follow. */
 export class AuthRepository {

@@ -20,16 +20,17 @@ export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthServic
   // These endpoints take form bodies only (RFC 6749 §4.4.2); anything else is a 400 invalid_request.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  // Basic credentials are checked before the form, so a caller without them learns nothing else.
+  const authenticateApplication = async (request: FastifyRequest): Promise<void> => {
+    const { id, secret } = basicCredentials(request);
+    request.oauthApplication = await auth.authenticateApplication(id, secret);
+  };
 
   api.post(
     '/tokens',
     {
       config: { oauth: true },
-      // Basic credentials are checked before the form, so a caller without them learns nothing else.
-      preValidation: async (request) => {
-        const { id, secret } = basicCredentials(request);
-        request.oauthApplication = await auth.authenticateApplication(id, secret);
-      },
+      preValidation: authenticateApplication,
       schema: {
         tags: ['OAuth - Tokens'],
         summary: 'Get an access token (OAuth 2.0 client credentials)',
@@ -52,10 +53,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthServic
     '/revoke_token',
     {
       config: { oauth: true },
-      preValidation: async (request) => {
-        const { id, secret } = basicCredentials(request);
-        request.oauthApplication = await auth.authenticateApplication(id, secret);
-      },
+      preValidation: authenticateApplication,
       schema: {
         tags: ['OAuth - Tokens'],
         summary: 'Revoke an access token (RFC 7009)',

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
-import { likePattern } from '../organizations/repository.js';
+import { containsText } from '../../platform/db/search.js';
 
 export interface OrganizationGroupRow {
   pk: number;
@@ -43,10 +42,7 @@ export class OrganizationGroupsRepository {
       );
     }
     if (filter.q !== undefined) {
-      const pattern = likePattern(filter.q);
-      query = query.where(
-        sql<boolean>`(lower(g.id) like ${pattern} escape '\\' or lower(g.name) like ${pattern} escape '\\')`,
-      );
+      query = query.where(containsText(['g.id', 'g.name'], filter.q));
     }
     return query;
   }

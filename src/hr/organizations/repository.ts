@@ -1,28 +1,10 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrOrganizationsTable, Tables } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/db/search.js';
 
-export interface OrganizationRow {
-  pk: number;
-  client_id: string;
-  id: string;
-  name: string;
-  description: string | null;
-  parent_organization_id: string | null;
-  corporate_name: string | null;
-  address1: string | null;
-  address2: string | null;
-  zip_code: string | null;
-  city: string | null;
-  country: string | null;
-  contact_firstname: string | null;
-  contact_lastname: string | null;
-  contact_email: string | null;
-  contact_phone_number: string | null;
-  created_at: number;
-  updated_at: number;
-}
+export type OrganizationRow = Selectable<HrOrganizationsTable>;
 
 export type OrganizationWithChildren = OrganizationRow & { has_children: boolean };
 
@@ -48,10 +30,6 @@ const ORDER: KeysetColumn[] = [{ column: 'o.pk', direction: 'asc' }];
 
 type OrgDb = Tables & { o: HrOrganizationsTable; tree: { id: string } };
 type OrgQuery = SelectQueryBuilder<OrgDb, 'o', OrganizationWithChildren>;
-
-export function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export class OrganizationsRepository {
   constructor(private readonly db: Db) {}
@@ -132,10 +110,7 @@ export class OrganizationsRepository {
       );
     }
     if (filter.q !== undefined) {
-      const pattern = likePattern(filter.q);
-      query = query.where(
-        sql<boolean>`(lower(o.id) like ${pattern} escape '\\' or lower(o.name) like ${pattern} escape '\\')`,
-      );
+      query = query.where(containsText(['o.id', 'o.name'], filter.q));
     }
     return query;
   }

@@ -1,21 +1,10 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import type { HrApplicationsTable, HrClientsTable } from '../../platform/db/schema.js';
 
 /** Clients (tenants) and their OAuth applications. */
-export interface ClientRow {
-  id: string;
-  name: string;
-  created_at: number;
-}
-
-export interface ApplicationRow {
-  id: string;
-  client_id: string;
-  name: string;
-  secret_hash: string;
-  read_only: number;
-  revoked_at: number | null;
-  created_at: number;
-}
+export type ClientRow = Selectable<HrClientsTable>;
+export type ApplicationRow = Selectable<HrApplicationsTable>;
 
 export class TenantsRepository {
   constructor(private readonly db: Db) {}
