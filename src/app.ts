@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
+import { AcademiesRepository } from './academy/academies/repository.js';
+import { AcademiesService } from './academy/academies/service.js';
+import { ACADEMY_PREFIX, type AcademyServices, academyApi } from './academy/plugin.js';
 import { AuthRepository } from './hr/auth/repository.js';
 import { AuthService } from './hr/auth/service.js';
 import { OrganizationGroupsRepository } from './hr/organization-groups/repository.js';
@@ -18,10 +20,13 @@ import { migrateToLatest } from './platform/db/migrate.js';
 import { settingOrCreate } from './platform/db/settings.js';
 import { createServer } from './platform/http/server.js';
 import { newSecret } from './platform/security/secrets.js';
+import { Clock } from './platform/time.js';
 
 /** Every service, wired to one database. The CLI and the server share this. */
-export interface Services extends HrServices {
+export interface Services extends HrServices, AcademyServices {
   tenants: TenantsService;
+  /** The clock every time-derived state reads; tests move it. */
+  clock: Clock;
 }
 
 export async function createServices(database: Database, config: Config, log?: Logger): Promise<Services> {
@@ -33,7 +38,10 @@ export async function createServices(database: Database, config: Config, log?: L
     ...(log ? { log } : {}),
   });
   const cursorSecret = await settingOrCreate(db, 'cursor_secret', () => newSecret());
+  const clock = new Clock();
   return {
+    clock,
+    academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
     auth,
     tenants: new TenantsService(tenantsRepo),
     paginator: new Paginator(new CursorCodec(cursorSecret)),
@@ -57,7 +65,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
   const services = await createServices(database, config, server.log as unknown as Logger);
   await services.auth.start();
   await server.register(hrApi, { prefix: HR_PREFIX, ...services });
-  await server.register(academyApi, { prefix: ACADEMY_PREFIX, corsOrigins: config.corsOrigins });
+  await server.register(academyApi, { prefix: ACADEMY_PREFIX, corsOrigins: config.corsOrigins, ...services });
   let closed = false;
   return {
     server,

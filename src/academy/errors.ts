@@ -1,20 +1,45 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, FieldValidationError, ForbiddenError, NotFoundError } from '../platform/errors.js';
+import {
+  ConflictError,
+  type FieldError,
+  FieldValidationError,
+  ForbiddenError,
+  InvalidRequestError,
+  NotFoundError,
+} from '../platform/errors.js';
+import { fieldErrorsFromAjv } from '../platform/http/validation.js';
 
 /**
- * The Academy API's error body: `{status, message}`, the shape of its delete
- * response. Real clients read status codes, not error keys (reference §4).
+ * The Academy API's one error shape: `{status, code, message, errors?}`.
+ * `status` repeats the HTTP status, like the delete response's `status`;
+ * `errors` names each invalid field by its path (`days.0.from.hours`).
+ * Real clients read status codes, not error keys (reference §4).
  */
 export const AcademyErrorBody = Type.Object(
-  { status: Type.Integer(), message: Type.String() },
+  {
+    status: Type.Integer({ description: 'The HTTP status.' }),
+    code: Type.String({ description: 'Machine-parsable code.' }),
+    message: Type.String(),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String({ description: 'Path of the field, with dots and zero-based indices.' }),
+          code: Type.String(),
+          message: Type.String(),
+        }),
+      ),
+    ),
+  },
   { $id: 'AcademyError', title: 'AcademyError' },
 );
+export type AcademyErrorBody = Static<typeof AcademyErrorBody>;
 
 export class AcademyError extends Error {
   override name = 'AcademyError';
   constructor(
     readonly statusCode: number,
+    readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -22,20 +47,58 @@ export class AcademyError extends Error {
   }
 }
 
-function statusOf(error: Error): number {
-  if (error instanceof AcademyError) return error.statusCode;
-  if (error instanceof NotFoundError) return 404;
-  if (error instanceof ForbiddenError) return 403;
-  if (error instanceof FieldValidationError || error instanceof DomainError) return 400;
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+function render(error: Error): AcademyErrorBody {
+  if (error instanceof AcademyError) return { status: error.statusCode, code: error.code, message: error.message };
+  if (error instanceof NotFoundError) return { status: 404, code: 'not_found', message: error.message };
+  if (error instanceof FieldValidationError) {
+    return { status: 400, code: 'validation_error', message: error.message, errors: error.fields };
+  }
+  if (error instanceof InvalidRequestError) return { status: 400, code: 'bad_request', message: error.message };
+  if (error instanceof ConflictError) return { status: 409, code: 'conflict', message: error.message };
+  if (error instanceof ForbiddenError) return { status: 403, code: error.code, message: error.message };
   const fe = error as FastifyError;
-  if (fe.validation) return fe.validationContext === 'params' ? 404 : 400;
-  return typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+  if (fe.validation) {
+    if (fe.validationContext === 'params') {
+      return { status: 404, code: 'not_found', message: 'No resource at this URI.' };
+    }
+    const errors: FieldError[] = fieldErrorsFromAjv(fe.validation);
+    const root = fe.validation.some((v) => v.instancePath === '' && v.keyword === 'type');
+    const where = fe.validationContext === 'body' ? 'body' : 'query parameter';
+    const first = errors[0];
+    const message = root
+      ? 'The request body must be a JSON object.'
+      : `Invalid ${where}${first ? ` "${first.field}": ${first.message}` : ''}`;
+    return { status: 400, code: 'validation_error', message, ...(root ? {} : { errors }) };
+  }
+  const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+  if (status === 500) {
+    return { status, code: 'internal_error', message: 'An unexpected error occurred; it has been logged.' };
+  }
+  return { status, code: CODES[status] ?? 'bad_request', message: fe.message };
 }
 
 export function sendAcademyError(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const status = statusOf(error);
-  if (status >= 500) request.log.error({ err: error }, 'unexpected error');
-  const message = status >= 500 ? 'An unexpected error occurred; it has been logged.' : error.message;
+  const body = render(error);
+  if (body.status >= 500) request.log.error({ err: error }, 'unexpected error');
   if (error instanceof AcademyError) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  return reply.status(status).type('application/json; charset=utf-8').send({ status, message });
+  return reply.status(body.status).type('application/json; charset=utf-8').send(body);
 }
+
+/** The error responses an Academy route may give, for the OpenAPI document. */
+export const academyErrors = (...statuses: number[]): Record<number, typeof AcademyErrorBody> => {
+  const out: Record<number, typeof AcademyErrorBody> = {};
+  for (const s of statuses) out[s] = Type.Ref(AcademyErrorBody) as unknown as typeof AcademyErrorBody;
+  return out;
+};

@@ -1,18 +1,23 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import type { AcademiesService } from './academies/service.js';
+import { academyGuard } from './auth/guard.js';
 import { AcademyError, AcademyErrorBody, sendAcademyError } from './errors.js';
 
 export const ACADEMY_PREFIX = '/v1';
 
-export interface AcademyOptions {
+export interface AcademyServices {
+  academies: AcademiesService;
+}
+
+export interface AcademyOptions extends AcademyServices {
   /** Origins allowed to call `/v1` from a browser; empty turns CORS off. */
   corsOrigins: string[];
 }
 
 /**
  * The Academy events API, as one encapsulated Fastify plugin with its own
- * error format. Its resources arrive with the Academy issue; until then every
- * path answers a JSON 404.
+ * error format, API-key guard and optional CORS.
  */
 export async function academyApi(app: FastifyInstance, options: AcademyOptions): Promise<void> {
   app.addSchema(AcademyErrorBody);
@@ -26,6 +31,15 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
   }
   app.setErrorHandler((error, request, reply) => sendAcademyError(error as Error, request, reply));
   app.setNotFoundHandler((request, reply) =>
-    sendAcademyError(new AcademyError(404, `No resource at ${request.url.split('?', 1)[0]}.`), request, reply),
+    sendAcademyError(
+      new AcademyError(404, 'not_found', `No resource at ${request.url.split('?', 1)[0]}.`),
+      request,
+      reply,
+    ),
   );
+
+  await app.register(async (guarded) => {
+    guarded.addHook('onRequest', academyGuard(options.academies));
+    // Resource routes register here.
+  });
 }

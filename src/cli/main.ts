@@ -18,6 +18,8 @@ Commands:
   hr create-application --client-id ID --name NAME [--read-only] [--json]
   hr revoke-application --application-id ID [--json]
   hr rotate-signing-key [--json]
+  academy create --name NAME [--json]
+  academy rotate-key --acad-id N [--json]
   seed [--json]                      fill demo tenants and print their credentials
 
 Every command reads ATRIUM_DATA_DIR or DATABASE_URL, like the server.
@@ -32,6 +34,8 @@ const OPTIONS = {
   'client-id': { type: 'string' },
   'application-id': { type: 'string' },
   'read-only': { type: 'boolean' },
+  'acad-id': { type: 'string' },
+  file: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -40,6 +44,12 @@ function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+function academyId(values: Record<string, unknown>): number {
+  const raw = required(values, 'acad-id');
+  if (!/^[0-9]{1,9}$/.test(raw)) throw new UsageError('--acad-id must be an academy id (an integer)');
+  return Number(raw);
 }
 
 function output(json: boolean, data: object, human: string): void {
@@ -117,6 +127,31 @@ async function main(argv: string[]): Promise<void> {
       output(json, result, JSON.stringify(result, null, 2));
       return;
     }
+    case 'academy':
+      return withServices(log, async (services) => {
+        switch (sub) {
+          case 'create': {
+            const result = await services.academies.create(required(values, 'name'));
+            output(
+              json,
+              result,
+              `acadId: ${result.acadId}\napikey: ${result.apikey}\nsuperAdminId: ${result.superAdminId}\n(the key is shown only now)`,
+            );
+            return;
+          }
+          case 'rotate-key': {
+            const result = await services.academies.rotateKey(academyId(values));
+            output(
+              json,
+              result,
+              `acadId: ${result.acadId}\napikey: ${result.apikey}\nprevious keys stop working at ${result.previousKeysExpireAt}`,
+            );
+            return;
+          }
+          default:
+            throw new UsageError(`unknown academy command "${sub ?? ''}"`);
+        }
+      });
     case 'hr':
       return withServices(log, async (services) => {
         switch (sub) {

@@ -25,6 +25,8 @@ export interface Config {
   bodyLimit: number;
   /** Time allowed to receive a whole request, in ms (`ATRIUM_REQUEST_TIMEOUT`). */
   requestTimeoutMs: number;
+  /** How long a rotated-out Academy API key keeps working, in seconds (`ATRIUM_KEY_GRACE_SECONDS`). */
+  keyGraceSeconds: number;
   /** Origins allowed to call `/v1` from a browser (`ATRIUM_CORS_ORIGINS`, comma separated, `*` for any); empty means no CORS. */
   corsOrigins: string[];
 }
@@ -62,6 +64,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     bodyLimit: integer(env, 'ATRIUM_BODY_LIMIT', 1_048_576, 1024, 1_073_741_824),
     requestTimeoutMs: integer(env, 'ATRIUM_REQUEST_TIMEOUT', 30_000, 1000, 3_600_000),
+    keyGraceSeconds: integer(env, 'ATRIUM_KEY_GRACE_SECONDS', 86_400, 0, 31_536_000),
     corsOrigins: (env.ATRIUM_CORS_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())

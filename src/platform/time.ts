@@ -98,3 +98,24 @@ export function formatDate(date: CalendarDate): string {
 export function now(): number {
   return Date.now();
 }
+
+/**
+ * An injectable clock: services that derive state from the current time
+ * (event status, registration deadlines) read it here, so tests can move time.
+ */
+export class Clock {
+  private offsetMs = 0;
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  /** Makes `now()` answer `epochMs` from this moment on (time keeps flowing from there). */
+  set(epochMs: number): void {
+    this.offsetMs = epochMs - Date.now();
+  }
+
+  reset(): void {
+    this.offsetMs = 0;
+  }
+}

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database, DialectName } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_academy.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
 
@@ -12,6 +13,7 @@ interface DialectMigration {
 /** Every migration, in order. Each is written once, with the dialect as an argument where spelling differs. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_foundation': m0001,
+  '0002_academy': m0002,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -14,6 +14,16 @@ export interface Tables {
   hr_organizations: HrOrganizationsTable;
   hr_organization_groups: HrOrganizationGroupsTable;
   hr_organization_group_members: HrOrganizationGroupMembersTable;
+  academies: AcademiesTable;
+  academy_api_keys: AcademyApiKeysTable;
+  academy_users: AcademyUsersTable;
+  academy_categories: AcademyCategoriesTable;
+  academy_courses: AcademyCoursesTable;
+  academy_curriculums: AcademyCurriculumsTable;
+  academy_venues: AcademyVenuesTable;
+  academy_events: AcademyEventsTable;
+  academy_event_instructors: AcademyEventInstructorsTable;
+  academy_registrations: AcademyRegistrationsTable;
 }
 
 export interface SettingsTable {
@@ -88,4 +98,140 @@ export interface HrOrganizationGroupMembersTable {
   group_id: string;
   organization_id: string;
   position: number;
+}
+
+export interface AcademiesTable {
+  id: Generated<number>;
+  name: string;
+  super_admin_id: number;
+  created_at: number;
+}
+
+export interface AcademyApiKeysTable {
+  id: Generated<number>;
+  academy_id: number;
+  key_hash: string;
+  created_at: number;
+  /** Null while the key is current; set on rotation to the end of its grace period. */
+  expires_at: number | null;
+}
+
+export interface AcademyUsersTable {
+  academy_id: number;
+  id: number;
+  firstname: string;
+  middlename: string | null;
+  lastname: string;
+  preferred_name: string | null;
+  email: string;
+  role: string;
+  active: number;
+  external_id: string | null;
+  hired_date: string | null;
+  joined_date: string | null;
+  image: string | null;
+  /** JSON array of {id, name}. */
+  units: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AcademyCategoriesTable {
+  academy_id: number;
+  id: number;
+  name: string;
+}
+
+export interface AcademyCoursesTable {
+  academy_id: number;
+  id: number;
+  title: string;
+  description: string;
+  /** JSON array of academy category ids, the first being the course's main category. */
+  category_ids: string;
+  external_id: string | null;
+}
+
+export interface AcademyCurriculumsTable {
+  academy_id: number;
+  id: number;
+  title: string;
+  description: string;
+  category_id: number | null;
+  external_id: string | null;
+}
+
+export interface AcademyVenuesTable {
+  academy_id: number;
+  id: number;
+  name: string;
+  seats: number;
+  address: string | null;
+  city: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface AcademyEventsTable {
+  id: Generated<number>;
+  academy_id: number;
+  kind: 'ilt' | 'vc';
+  title: string;
+  description: string;
+  bundle_title: string | null;
+  picture: string | null;
+  time_offset: number | null;
+  timezone_id: number | null;
+  registration_deadline: number;
+  based: number;
+  auto_approved: number;
+  max_attendees: number;
+  block_reservations: number;
+  visible: number;
+  category_id: number | null;
+  course_id: number | null;
+  curriculum_id: number | null;
+  part_of_course: number;
+  part_of_curriculum: number;
+  custom_cal_message: string | null;
+  auto_archive: number;
+  passing_score: number;
+  completion_percentage: number;
+  venue_id: number | null;
+  venue_seats: number | null;
+  location: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  canceled: number;
+  /** JSON array of stored sessions (local date, minutes from midnight, segments). */
+  sessions: string;
+  /** JSON array of names. */
+  external_instructors: string;
+  /** The bundle's main event (itself for the main event); null when not bundled. */
+  bundle_id: number | null;
+  can_multi: 'no' | 'yes' | 'all' | null;
+  must_retake: number;
+  retake_every: number;
+  start_at: number;
+  end_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AcademyEventInstructorsTable {
+  event_id: number;
+  user_id: number;
+  is_primary: number;
+  position: number;
+}
+
+export interface AcademyRegistrationsTable {
+  event_id: number;
+  user_id: number;
+  approval: 'Yes' | 'Pending';
+  state: 'registered' | 'waitlisted' | 'cancelled' | 'absent' | 'completed';
+  attendance_minutes: number;
+  registered_at: number;
+  completed_at: number | null;
+  updated_at: number;
 }

@@ -1,0 +1,91 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { AcademiesTable } from '../../platform/db/schema.js';
+
+export type AcademyRow = Selectable<AcademiesTable>;
+
+/** Academies and their API keys (hashes only). */
+export class AcademiesRepository {
+  constructor(private readonly db: Db) {}
+
+  findByName(name: string): Promise<AcademyRow | undefined> {
+    return this.db
+      .selectFrom('academies')
+      .selectAll()
+      .where('name', '=', name)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  find(id: number): Promise<AcademyRow | undefined> {
+    return this.db.selectFrom('academies').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Creates the academy, its super administrator (user 1) and its first key, in one transaction. */
+  async create(name: string, keyHash: string, at: number): Promise<AcademyRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const superAdminId = 1;
+      const academy = await trx
+        .insertInto('academies')
+        .values({ name, super_admin_id: superAdminId, created_at: at })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('academy_users')
+        .values({
+          academy_id: academy.id,
+          id: superAdminId,
+          firstname: 'Super',
+          middlename: null,
+          lastname: 'Administrator',
+          preferred_name: null,
+          email: `admin+${academy.id}@academy.invalid`,
+          role: 'admin',
+          active: 1,
+          external_id: null,
+          hired_date: null,
+          joined_date: null,
+          image: null,
+          units: '[]',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await trx
+        .insertInto('academy_api_keys')
+        .values({ academy_id: academy.id, key_hash: keyHash, created_at: at, expires_at: null })
+        .execute();
+      return academy;
+    });
+  }
+
+  /** Adds a key; with `retireOthersAt`, the current keys stop working at that instant. */
+  async addKey(academyId: number, keyHash: string, at: number, retireOthersAt?: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (retireOthersAt !== undefined) {
+        await trx
+          .updateTable('academy_api_keys')
+          .set({ expires_at: retireOthersAt })
+          .where('academy_id', '=', academyId)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', retireOthersAt)]))
+          .execute();
+      }
+      await trx
+        .insertInto('academy_api_keys')
+        .values({ academy_id: academyId, key_hash: keyHash, created_at: at, expires_at: null })
+        .execute();
+    });
+  }
+
+  findKey(
+    keyHash: string,
+  ): Promise<{ academy_id: number; expires_at: number | null; super_admin_id: number } | undefined> {
+    return this.db
+      .selectFrom('academy_api_keys as k')
+      .innerJoin('academies as a', 'a.id', 'k.academy_id')
+      .select(['k.academy_id', 'k.expires_at', 'a.super_admin_id'])
+      .where('k.key_hash', '=', keyHash)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,90 @@
+import { NotFoundError } from '../../platform/errors.js';
+import { hashSecret, newSecret, safeEqual } from '../../platform/security/secrets.js';
+import type { Clock } from '../../platform/time.js';
+import { AcademyError } from '../errors.js';
+import type { AcademiesRepository } from './repository.js';
+
+export interface CreatedAcademy {
+  acadId: number;
+  /** Shown once: only its hash is stored. */
+  apikey: string;
+  superAdminId: number;
+}
+
+/** Who is calling, once an API key has been accepted. */
+export interface AcademyContext {
+  academyId: number;
+  superAdminId: number;
+}
+
+interface CachedKey {
+  academyId: number;
+  superAdminId: number;
+  expiresAt: number | null;
+  checkedAt: number;
+}
+
+/** Re-read a cached key after this long, so a rotation in another process shortens its life promptly. */
+const KEY_CACHE_MS = 1000;
+
+/**
+ * Academies and their API keys. Keys are 256-bit random values stored as
+ * SHA-256 hashes; a lookup is by hash, then the stored hash is compared in
+ * constant time.
+ */
+export class AcademiesService {
+  private readonly cache = new Map<string, CachedKey>();
+
+  constructor(
+    private readonly repo: AcademiesRepository,
+    private readonly clock: Clock,
+    private readonly graceSeconds: number,
+  ) {}
+
+  async create(name: string): Promise<CreatedAcademy> {
+    const apikey = newSecret();
+    const academy = await this.repo.create(name, hashSecret(apikey), this.clock.now());
+    return { acadId: academy.id, apikey, superAdminId: academy.super_admin_id };
+  }
+
+  /** The academy of that name, created when missing; a fresh key either way, earlier keys untouched (seed). */
+  async ensure(name: string): Promise<CreatedAcademy> {
+    const existing = await this.repo.findByName(name);
+    if (!existing) return this.create(name);
+    const apikey = newSecret();
+    await this.repo.addKey(existing.id, hashSecret(apikey), this.clock.now());
+    return { acadId: existing.id, apikey, superAdminId: existing.super_admin_id };
+  }
+
+  /** A new key; the academy's other keys keep working for the grace period, then stop. */
+  async rotateKey(acadId: number): Promise<{ acadId: number; apikey: string; previousKeysExpireAt: string }> {
+    if (!(await this.repo.find(acadId))) throw new NotFoundError('academy', String(acadId));
+    const apikey = newSecret();
+    const at = this.clock.now();
+    const until = at + this.graceSeconds * 1000;
+    await this.repo.addKey(acadId, hashSecret(apikey), at, until);
+    return { acadId, apikey, previousKeysExpireAt: new Date(until).toISOString() };
+  }
+
+  /** Checks `apikey` + `acadId`; any mismatch is a 401 that says nothing about which part was wrong. */
+  async authenticate(acadIdText: string | undefined, apikey: string | undefined): Promise<AcademyContext> {
+    const refuse = () => new AcademyError(401, 'unauthorized', 'Missing or invalid apikey or acadId.');
+    if (!apikey || !acadIdText || !/^[0-9]{1,9}$/.test(acadIdText) || apikey.length > 256) throw refuse();
+    const hash = hashSecret(apikey);
+    const at = this.clock.now();
+    let entry = this.cache.get(hash);
+    if (!entry || at - entry.checkedAt > KEY_CACHE_MS) {
+      const row = await this.repo.findKey(hash);
+      if (!row) {
+        this.cache.delete(hash);
+        throw refuse();
+      }
+      entry = { academyId: row.academy_id, superAdminId: row.super_admin_id, expiresAt: row.expires_at, checkedAt: at };
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(hash, entry);
+    }
+    const expired = entry.expiresAt !== null && entry.expiresAt <= at;
+    if (!safeEqual(String(entry.academyId), acadIdText.replace(/^0+(?=\d)/, '')) || expired) throw refuse();
+    return { academyId: entry.academyId, superAdminId: entry.superAdminId };
+  }
+}
