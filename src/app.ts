@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { AcademiesRepository } from './academy/academies/repository.js';
 import { AcademiesService } from './academy/academies/service.js';
+import { TimezoneRegistry } from './academy/content/timezones.js';
+import { EventsRepository } from './academy/events/repository.js';
+import { EventsService } from './academy/events/service.js';
 import { ACADEMY_PREFIX, type AcademyServices, academyApi } from './academy/plugin.js';
 import { AuthRepository } from './hr/auth/repository.js';
 import { AuthService } from './hr/auth/service.js';
@@ -27,6 +30,7 @@ export interface Services extends HrServices, AcademyServices {
   tenants: TenantsService;
   /** The clock every time-derived state reads; tests move it. */
   clock: Clock;
+  timezones: TimezoneRegistry;
 }
 
 export async function createServices(database: Database, config: Config, log?: Logger): Promise<Services> {
@@ -39,8 +43,11 @@ export async function createServices(database: Database, config: Config, log?: L
   });
   const cursorSecret = await settingOrCreate(db, 'cursor_secret', () => newSecret());
   const clock = new Clock();
+  const timezones = new TimezoneRegistry();
   return {
     clock,
+    timezones,
+    events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
     academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
     auth,
     tenants: new TenantsService(tenantsRepo),

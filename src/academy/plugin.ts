@@ -3,11 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
 import { AcademyError, AcademyErrorBody, sendAcademyError } from './errors.js';
+import { eventRoutes } from './events/routes.js';
+import type { EventsService } from './events/service.js';
 
 export const ACADEMY_PREFIX = '/v1';
 
 export interface AcademyServices {
   academies: AcademiesService;
+  events: EventsService;
 }
 
 export interface AcademyOptions extends AcademyServices {
@@ -41,5 +44,6 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', academyGuard(options.academies));
     // Resource routes register here.
+    await guarded.register(eventRoutes, { events: options.events });
   });
 }

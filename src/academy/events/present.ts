@@ -1,0 +1,282 @@
+import { epochToLocal, formatOffset, zoneAbbreviation } from '../../platform/timezones.js';
+import type { PersonRow, RegistrationRow } from './repository.js';
+import type {
+  AttendanceResponse,
+  EventDetail,
+  EventListItem,
+  Kind,
+  ParticipantsResponse,
+  RegistrationOut,
+  SessionOut,
+} from './schemas.js';
+import type { EventView, ParticipantsResult } from './service.js';
+import { clockText, type TimedSession, usDate, wallText } from './sessions.js';
+
+/** The spec's text forms of an event's times and the shapes of its responses. */
+
+const UTC = { offsetMinutes: 0 };
+const flag = (b: boolean) => (b ? 1 : 0);
+
+function localText(view: EventView, at: number): string {
+  return `${wallText(view.rule, at)} ${zoneAbbreviation(view.rule, at)}`;
+}
+
+function utcText(at: number): string {
+  return `${wallText(UTC, at)} UTC`;
+}
+
+/** ISO 8601 with the event's offset at that instant, e.g. 2021-04-19T09:00:00+03:00. */
+export function isoWithOffset(view: EventView, at: number): string {
+  const l = epochToLocal(view.rule, at);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(l.year, 4)}-${p(l.month)}-${p(l.day)}T${p(l.hour)}:${p(l.minute)}:${p(l.second)}${formatOffset(l.offsetMinutes)}`;
+}
+
+function state(now: number, start: number, end: number) {
+  return { upcoming: flag(now < start), inProgress: flag(now >= start && now < end), completed: flag(now >= end) };
+}
+
+function session(view: EventView, s: TimedSession, kind: Kind): SessionOut {
+  const out: SessionOut = {
+    topic: s.topic,
+    date: usDate(s.date),
+    dateUTC: `${wallText(UTC, s.start).slice(0, 10)}T00:00:00Z`,
+    from: clockText(s.from),
+    to: clockText(s.to),
+    fromTimestamp: Math.floor(s.start / 1000),
+    toTimestamp: Math.floor(s.end / 1000),
+    ...state(view.now, s.start, s.end),
+  };
+  if (kind === 'ilt') {
+    out.segments = s.timedSegments.map((g) => ({
+      title: g.title,
+      from: clockText(g.from),
+      to: clockText(g.to),
+      fromTimestamp: Math.floor(g.start / 1000),
+      toTimestamp: Math.floor(g.end / 1000),
+      ...state(view.now, g.start, g.end),
+    }));
+  }
+  return out;
+}
+
+function place(view: EventView): { location: string; address: string; city: string; coordinates: string } {
+  const { row, venue } = view;
+  const lat = venue ? venue.latitude : row.latitude;
+  const lng = venue ? venue.longitude : row.longitude;
+  return {
+    location: venue?.name ?? row.location ?? '',
+    address: venue?.address ?? row.location ?? '',
+    city: venue?.city ?? '',
+    coordinates: JSON.stringify({
+      latitude: lat === null ? '' : String(lat),
+      longitude: lng === null ? '' : String(lng),
+    }),
+  };
+}
+
+const CAN_MULTI_TEXT: Record<string, string> = {
+  none: 'Single event: not a bundle of offers.',
+  no: 'Users may attend only one offer of this bundle.',
+  yes: 'Users may attend several offers of this bundle.',
+  all: 'Users must attend all offers of this bundle.',
+};
+
+function offsetHours(view: EventView): number {
+  return epochToLocal(view.rule, view.start).offsetMinutes / 60;
+}
+
+export function eventDetail(view: EventView): EventDetail {
+  const { row, counters } = view;
+  const kind = row.kind;
+  const hasCategory = row.category_id !== null;
+  const detail: EventDetail = {
+    id: row.id,
+    picture: row.picture ?? '',
+    status: view.status,
+    categoryIds: [hasCategory ? (row.category_id as number) : -1],
+    categoryId: hasCategory ? (row.category_id as number) : -1,
+    category: hasCategory ? (view.categoryName ?? '') : 'Without Category',
+    visible: row.visible === 1,
+    active: view.active,
+    archived: view.archived,
+    deleted: false,
+    canceled: row.canceled === 1,
+    upcoming: view.upcoming,
+    inProgress: view.inProgress,
+    completed: view.completed,
+    eventStartDate: utcText(view.start),
+    eventEndDate: utcText(view.end),
+    durationMinutes: view.durationMinutes,
+    title: row.title,
+    bundleTitle: row.bundle_title ?? '',
+    description: row.description,
+    timeOffset: offsetHours(view),
+    timezoneId: row.timezone_id ?? 0,
+    timezone: view.timezoneLabel,
+    registrationDeadline: row.registration_deadline,
+    sessions: view.sessions.map((s) => session(view, s, kind)),
+    registrationBased: row.based === 2,
+    invitationBased: row.based === 1,
+    autoApproved: row.auto_approved === 1,
+    canMulti: row.can_multi === 'yes' || row.can_multi === 'all' ? 1 : 0,
+    canMultiReadable: CAN_MULTI_TEXT[row.can_multi ?? 'none'] as string,
+    retakeEvery: row.must_retake === 1 ? row.retake_every : 0,
+    maxAttendees: row.max_attendees,
+    seatsAvailable: view.seatsAvailable,
+    maxed: view.maxed,
+    blockReservations: row.block_reservations === 1,
+    autoArchive: row.auto_archive === 1,
+    courseConnected: row.course_id ?? 0,
+    curriculumConnected: row.curriculum_id ?? 0,
+    partOfCourse: row.part_of_course === 1,
+    partOfCurriculum: row.part_of_curriculum === 1,
+    externalInstructors: JSON.parse(row.external_instructors) as string[],
+    schooxInstructors: view.instructors.map((i) => String(i.user_id)),
+    attendeesYes: counters.attendees_yes,
+    attendeesPending: counters.attendees_pending,
+    registered: counters.registered,
+    cancelled: counters.cancelled,
+    waitlisted: counters.waitlisted,
+    customCalMessage: row.custom_cal_message ?? '',
+  };
+  if (kind === 'ilt') {
+    const p = place(view);
+    Object.assign(detail, {
+      passingScore: row.passing_score,
+      venueId: row.venue_id ?? 0,
+      coordinates: p.coordinates,
+      address: p.address,
+      city: p.city,
+      location: p.location,
+    });
+  } else {
+    Object.assign(detail, {
+      completionPercentage: row.completion_percentage,
+      clientActivation: false,
+      clientSessions: '',
+    });
+  }
+  return detail;
+}
+
+export function eventListItem(view: EventView): EventListItem {
+  const { row, counters } = view;
+  const item: EventListItem = {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    attendeesNr: counters.registered,
+    status: view.status,
+    local_start_date: localText(view, view.start),
+    local_end_date: localText(view, view.end),
+    event_start_date: utcText(view.start),
+    event_end_date: utcText(view.end),
+    timezone: view.timezoneLabel,
+    duration: view.durationMinutes,
+    attendees_yes: counters.attendees_yes,
+    attendees_pending: counters.attendees_pending,
+    registered: counters.registered,
+    completed: counters.completed,
+    absent: counters.absent,
+    cancelled: counters.cancelled,
+    waitlisted: counters.waitlisted,
+    available_seats: view.seatsAvailable,
+    curriculum_connected: row.curriculum_id ?? 0,
+    course_connected: row.course_id ?? 0,
+  };
+  if (row.category_id !== null) {
+    item.categoryIds = [row.category_id];
+    item.category = view.categoryName ?? '';
+  }
+  if (row.timezone_id !== null) item.timezoneId = row.timezone_id;
+  else item.timeOffset = offsetHours(view);
+  if (row.kind === 'ilt') {
+    const p = place(view);
+    item.location = p.location;
+    item.city = p.city;
+  } else {
+    item.attendance_duration = counters.attendance_minutes;
+  }
+  return item;
+}
+
+function person(p: PersonRow) {
+  return { id: p.id, firstname: p.firstname, preferred_name: p.preferred_name, lastname: p.lastname, email: p.email };
+}
+
+export function participants(result: ParticipantsResult, onlyCompleted: boolean): ParticipantsResponse {
+  const { view } = result;
+  return {
+    title: view.row.title,
+    start_date: isoWithOffset(view, view.start),
+    end_date: isoWithOffset(view, view.end),
+    users_count: result.total,
+    instructors: result.instructors.map(person),
+    users: result.users.map((u) => ({
+      ...person(u),
+      approved: u.approval === 'Yes' && u.state !== 'waitlisted' ? 'Yes' : 'No',
+      ...(onlyCompleted && u.completed_at !== null ? { certificate_date: isoWithOffset(view, u.completed_at) } : {}),
+    })),
+  };
+}
+
+export function attendance(rows: (RegistrationRow & PersonRow)[]): AttendanceResponse {
+  return {
+    usersAttendanceData: rows.map((r) => ({
+      userId: r.id,
+      firstname: r.firstname,
+      preferred_name: r.preferred_name,
+      lastname: r.lastname,
+      email: r.email,
+      timeSpentInMinutes: r.attendance_minutes,
+    })),
+  };
+}
+
+export function registration(r: RegistrationRow): RegistrationOut {
+  return {
+    userId: r.user_id,
+    approved: r.approval === 'Yes' && r.state !== 'waitlisted' ? 'Yes' : 'No',
+    state: r.state,
+    timeSpentInMinutes: r.attendance_minutes,
+    certificate_date:
+      r.completed_at !== null ? new Date(r.completed_at).toISOString().replace(/\.\d{3}Z$/, '+00:00') : null,
+  };
+}
+
+function icsText(s: string): string {
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/\n/g, '\\n')
+    .replace(/([,;])/g, '\\$1');
+}
+
+function icsTime(at: number): string {
+  return new Date(at)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+}
+
+/** An iCalendar file of the event: one VEVENT per session; the description is customCalMessage. */
+export function calendar(view: EventView, host: string): string {
+  const { row } = view;
+  const description = row.custom_cal_message ?? row.description;
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Atrium//Academy events//EN', 'CALSCALE:GREGORIAN'];
+  view.sessions.forEach((s, i) => {
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:event-${row.id}-${i}@${host}`,
+      `DTSTAMP:${icsTime(view.now)}`,
+      `DTSTART:${icsTime(s.start)}`,
+      `DTEND:${icsTime(s.end)}`,
+      `SUMMARY:${icsText(s.topic ? `${row.title}: ${s.topic}` : row.title)}`,
+      `DESCRIPTION:${icsText(description)}`,
+      ...(row.kind === 'ilt' ? [`LOCATION:${icsText(place(view).location)}`] : []),
+      'END:VEVENT',
+    );
+  });
+  lines.push('END:VCALENDAR');
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,438 @@
+import { type Insertable, type Selectable, sql, type Transaction } from 'kysely';
+import type { Db, DialectName } from '../../platform/db/database.js';
+import type { AcademyEventsTable, AcademyRegistrationsTable, Tables } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/db/search.js';
+import type { Kind } from './schemas.js';
+
+export type EventRow = Selectable<AcademyEventsTable>;
+export type NewEventRow = Insertable<AcademyEventsTable>;
+export type RegistrationRow = Selectable<AcademyRegistrationsTable>;
+
+export interface Counters {
+  registered: number;
+  attendees_yes: number;
+  attendees_pending: number;
+  completed: number;
+  absent: number;
+  cancelled: number;
+  waitlisted: number;
+  attendance_minutes: number;
+}
+
+export const ZERO_COUNTERS: Counters = {
+  registered: 0,
+  attendees_yes: 0,
+  attendees_pending: 0,
+  completed: 0,
+  absent: 0,
+  cancelled: 0,
+  waitlisted: 0,
+  attendance_minutes: 0,
+};
+
+export interface InstructorRow {
+  event_id: number;
+  user_id: number;
+  is_primary: number;
+}
+
+export interface PersonRow {
+  id: number;
+  firstname: string;
+  preferred_name: string | null;
+  lastname: string;
+  email: string;
+}
+
+export type EventStatusFilter = 'active' | 'archived' | 'canceled';
+
+/** States of a registration that hold a seat. */
+export const SEATED = ['registered', 'completed', 'absent'] as const;
+
+/** Queries of events, their instructors and registrations, and the directory rows they refer to. */
+export class EventsRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+  ) {}
+
+  transaction<T>(work: (repo: EventsRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx: Transaction<Tables>) => work(new EventsRepository(trx, this.dialect)));
+  }
+
+  // ------------------------------------------------------------ directory look-ups
+
+  async existingUserIds(academyId: number, ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .selectFrom('academy_users')
+      .select('id')
+      .where('academy_id', '=', academyId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  category(academyId: number, id: number): Promise<{ id: number; name: string } | undefined> {
+    return this.db
+      .selectFrom('academy_categories')
+      .select(['id', 'name'])
+      .where('academy_id', '=', academyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async categoryNames(academyId: number, ids: number[]): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('academy_categories')
+      .select(['id', 'name'])
+      .where('academy_id', '=', academyId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  async courseCategories(academyId: number, id: number): Promise<number[] | undefined> {
+    const row = await this.db
+      .selectFrom('academy_courses')
+      .select('category_ids')
+      .where('academy_id', '=', academyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.category_ids) as number[]) : undefined;
+  }
+
+  async curriculumCategory(academyId: number, id: number): Promise<{ category_id: number | null } | undefined> {
+    return this.db
+      .selectFrom('academy_curriculums')
+      .select('category_id')
+      .where('academy_id', '=', academyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async venues(
+    academyId: number,
+    ids: number[],
+  ): Promise<
+    Map<
+      number,
+      { name: string; address: string | null; city: string | null; latitude: number | null; longitude: number | null }
+    >
+  > {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('academy_venues')
+      .select(['id', 'name', 'address', 'city', 'latitude', 'longitude'])
+      .where('academy_id', '=', academyId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  async people(academyId: number, ids: number[]): Promise<Map<number, PersonRow>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('academy_users')
+      .select(['id', 'firstname', 'preferred_name', 'lastname', 'email'])
+      .where('academy_id', '=', academyId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  // ------------------------------------------------------------ events
+
+  find(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
+    return this.db
+      .selectFrom('academy_events')
+      .selectAll()
+      .where('academy_id', '=', academyId)
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** An event by id alone, for internal follow-ups of an access already scoped to its academy. */
+  findById(id: number): Promise<EventRow | undefined> {
+    return this.db.selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The same, locking the row until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
+  findForUpdate(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
+    let q = this.db
+      .selectFrom('academy_events')
+      .selectAll()
+      .where('academy_id', '=', academyId)
+      .where('kind', '=', kind)
+      .where('id', '=', id);
+    if (this.dialect === 'postgres') q = q.forUpdate();
+    return q.executeTakeFirst();
+  }
+
+  async insert(row: NewEventRow): Promise<number> {
+    const out = await this.db.insertInto('academy_events').values(row).returning('id').executeTakeFirstOrThrow();
+    return out.id;
+  }
+
+  async insertMany(rows: NewEventRow[]): Promise<number[]> {
+    if (!rows.length) return [];
+    const out = await this.db.insertInto('academy_events').values(rows).returning('id').execute();
+    return out.map((r) => r.id).sort((a, b) => a - b);
+  }
+
+  async update(id: number, changes: Partial<NewEventRow>): Promise<void> {
+    await this.db.updateTable('academy_events').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteBundleOrEvent(event: EventRow): Promise<void> {
+    // Deleting a bundle's main event deletes its offers with it.
+    await this.db
+      .deleteFrom('academy_events')
+      .where('academy_id', '=', event.academy_id)
+      .where((eb) =>
+        event.bundle_id === event.id
+          ? eb.or([eb('id', '=', event.id), eb('bundle_id', '=', event.id)])
+          : eb('id', '=', event.id),
+      )
+      .execute();
+  }
+
+  private listBase(
+    academyId: number,
+    kind: Kind,
+    status: EventStatusFilter,
+    from: number | undefined,
+    to: number | undefined,
+    now: number,
+  ) {
+    let q = this.db.selectFrom('academy_events').where('academy_id', '=', academyId).where('kind', '=', kind);
+    if (status === 'canceled') q = q.where('canceled', '=', 1);
+    else if (status === 'archived')
+      q = q.where('canceled', '=', 0).where('auto_archive', '=', 1).where('end_at', '<=', now);
+    else q = q.where('canceled', '=', 0).where((eb) => eb.or([eb('auto_archive', '=', 0), eb('end_at', '>', now)]));
+    if (from !== undefined) q = q.where('start_at', '>=', from);
+    if (to !== undefined) q = q.where('start_at', '<', to);
+    return q;
+  }
+
+  async list(
+    academyId: number,
+    kind: Kind,
+    filter: { status: EventStatusFilter; from?: number; to?: number; now: number },
+    start: number,
+    limit: number,
+  ): Promise<{ total: number; rows: EventRow[] }> {
+    const base = this.listBase(academyId, kind, filter.status, filter.from, filter.to, filter.now);
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+      limit === 0
+        ? Promise.resolve([])
+        : base.selectAll().orderBy('start_at').orderBy('id').offset(start).limit(limit).execute(),
+    ]);
+    return { total: Number(count?.n ?? 0), rows };
+  }
+
+  /** A bundle's events (main first, then offers by id), optionally filtered by title. */
+  async bundle(
+    academyId: number,
+    mainId: number,
+    search: string | undefined,
+    start: number,
+    limit: number,
+  ): Promise<EventRow[]> {
+    let q = this.db
+      .selectFrom('academy_events')
+      .selectAll()
+      .where('academy_id', '=', academyId)
+      .where((eb) => eb.or([eb('id', '=', mainId), eb('bundle_id', '=', mainId)]));
+    if (search) q = q.where(containsText(['title'], search));
+    return q.orderBy('id').offset(start).limit(limit).execute();
+  }
+
+  async offerCount(mainId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('academy_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('bundle_id', '=', mainId)
+      .where('id', '!=', mainId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async latestOfferStart(mainId: number): Promise<EventRow | undefined> {
+    return this.db
+      .selectFrom('academy_events')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', mainId), eb('bundle_id', '=', mainId)]))
+      .orderBy('start_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async bundleIds(mainId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('academy_events')
+      .select('id')
+      .where((eb) => eb.or([eb('id', '=', mainId), eb('bundle_id', '=', mainId)]))
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  // ------------------------------------------------------------ instructors
+
+  async instructors(eventIds: number[]): Promise<Map<number, InstructorRow[]>> {
+    const out = new Map<number, InstructorRow[]>();
+    if (!eventIds.length) return out;
+    const rows = await this.db
+      .selectFrom('academy_event_instructors')
+      .select(['event_id', 'user_id', 'is_primary'])
+      .where('event_id', 'in', eventIds)
+      .orderBy('event_id')
+      .orderBy('position')
+      .execute();
+    for (const r of rows) {
+      const list = out.get(r.event_id) ?? [];
+      list.push(r);
+      out.set(r.event_id, list);
+    }
+    return out;
+  }
+
+  async replaceInstructors(eventIds: number[], instructors: { user_id: number; is_primary: number }[]): Promise<void> {
+    if (!eventIds.length) return;
+    await this.db.deleteFrom('academy_event_instructors').where('event_id', 'in', eventIds).execute();
+    const rows = eventIds.flatMap((event_id) => instructors.map((i, position) => ({ event_id, ...i, position })));
+    if (rows.length) await this.db.insertInto('academy_event_instructors').values(rows).execute();
+  }
+
+  // ------------------------------------------------------------ registrations
+
+  async counters(eventIds: number[]): Promise<Map<number, Counters>> {
+    const out = new Map<number, Counters>();
+    if (!eventIds.length) return out;
+    const seated = sql.join(SEATED.map((s) => sql.lit(s)));
+    const rows = await this.db
+      .selectFrom('academy_registrations')
+      .select([
+        'event_id',
+        sql<number>`sum(case when state in (${seated}) then 1 else 0 end)`.as('registered'),
+        sql<number>`sum(case when state in (${seated}) and approval = 'Yes' then 1 else 0 end)`.as('attendees_yes'),
+        sql<number>`sum(case when state = 'registered' and approval = 'Pending' then 1 else 0 end)`.as(
+          'attendees_pending',
+        ),
+        sql<number>`sum(case when state = 'completed' then 1 else 0 end)`.as('completed'),
+        sql<number>`sum(case when state = 'absent' then 1 else 0 end)`.as('absent'),
+        sql<number>`sum(case when state = 'cancelled' then 1 else 0 end)`.as('cancelled'),
+        sql<number>`sum(case when state = 'waitlisted' then 1 else 0 end)`.as('waitlisted'),
+        sql<number>`sum(attendance_minutes)`.as('attendance_minutes'),
+      ])
+      .where('event_id', 'in', eventIds)
+      .groupBy('event_id')
+      .execute();
+    for (const r of rows) {
+      out.set(r.event_id, {
+        registered: Number(r.registered),
+        attendees_yes: Number(r.attendees_yes),
+        attendees_pending: Number(r.attendees_pending),
+        completed: Number(r.completed),
+        absent: Number(r.absent),
+        cancelled: Number(r.cancelled),
+        waitlisted: Number(r.waitlisted),
+        attendance_minutes: Number(r.attendance_minutes),
+      });
+    }
+    return out;
+  }
+
+  registration(eventId: number, userId: number): Promise<RegistrationRow | undefined> {
+    return this.db
+      .selectFrom('academy_registrations')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** Active registrations of a user on any of these events (canMulti checks). */
+  async activeRegistrationsOn(eventIds: number[], userId: number): Promise<RegistrationRow[]> {
+    if (!eventIds.length) return [];
+    return this.db
+      .selectFrom('academy_registrations')
+      .selectAll()
+      .where('event_id', 'in', eventIds)
+      .where('user_id', '=', userId)
+      .where('state', '!=', 'cancelled')
+      .execute();
+  }
+
+  async upsertRegistration(row: RegistrationRow): Promise<void> {
+    await this.db
+      .insertInto('academy_registrations')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['event_id', 'user_id']).doUpdateSet({
+          approval: row.approval,
+          state: row.state,
+          registered_at: row.registered_at,
+          completed_at: row.completed_at,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute();
+  }
+
+  async updateRegistration(eventId: number, userId: number, changes: Partial<RegistrationRow>): Promise<void> {
+    await this.db
+      .updateTable('academy_registrations')
+      .set(changes)
+      .where('event_id', '=', eventId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  firstWaitlisted(eventId: number): Promise<RegistrationRow | undefined> {
+    return this.db
+      .selectFrom('academy_registrations')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('state', '=', 'waitlisted')
+      .orderBy('registered_at')
+      .orderBy('user_id')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Registrations joined with their users, for the participants and attendance lists. */
+  async participants(
+    academyId: number,
+    eventId: number,
+    filter: { states: RegistrationRow['state'][]; search?: string },
+    start: number,
+    limit: number,
+  ): Promise<{ total: number; rows: (RegistrationRow & PersonRow)[] }> {
+    let base = this.db
+      .selectFrom('academy_registrations as r')
+      .innerJoin('academy_users as u', (j) => j.onRef('u.id', '=', 'r.user_id').on('u.academy_id', '=', academyId))
+      .where('r.event_id', '=', eventId)
+      .where('r.state', 'in', filter.states);
+    if (filter.search)
+      base = base.where(containsText(['u.firstname', 'u.lastname', 'u.preferred_name'], filter.search));
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+      limit === 0
+        ? Promise.resolve([])
+        : base
+            .selectAll('r')
+            .select(['u.id', 'u.firstname', 'u.preferred_name', 'u.lastname', 'u.email'])
+            .orderBy('u.id')
+            .offset(start)
+            .limit(limit)
+            .execute(),
+    ]);
+    return { total: Number(count?.n ?? 0), rows: rows as (RegistrationRow & PersonRow)[] };
+  }
+}

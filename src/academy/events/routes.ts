@@ -1,0 +1,310 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import { academyErrors } from '../errors.js';
+import { attendance, calendar, eventDetail, eventListItem, participants, registration } from './present.js';
+import {
+  AddOffersBody,
+  AttendanceQuery,
+  AttendanceResponse,
+  BundleResponse,
+  ConvertBody,
+  DeleteResponse,
+  type EventBody,
+  EventDetail,
+  EventListItem,
+  EventParams,
+  IltCreate,
+  IltEdit,
+  KINDS,
+  type Kind,
+  ListEnvelope,
+  ListQuery,
+  OffersQuery,
+  ParticipantsResponse,
+  RegisterBody,
+  RegistrationParams,
+  RegistrationsResponse,
+  RegistrationUpdateBody,
+  UsersQuery,
+  VcCreate,
+  VcEdit,
+} from './schemas.js';
+import type { EventsService } from './service.js';
+
+const NAMES: Record<Kind, string> = { ilt: 'in-class', vc: 'virtual classroom' };
+const EXTENSION = 'Atrium extension (not in the Academy API spec).';
+
+export async function eventRoutes(app: FastifyInstance, opts: { events: EventsService }): Promise<void> {
+  const { events } = opts;
+  app.addSchema(EventDetail);
+  app.addSchema(EventListItem);
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const Detail = Type.Ref(EventDetail);
+
+  for (const kind of KINDS) {
+    const base = `/events/${kind}`;
+    const tags = [`Events (${kind})`];
+    const extTags = ['Atrium extensions'];
+    const name = NAMES[kind];
+
+    api.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: `List ${name} events`,
+          description:
+            'Ordered by start date, then id; offers appear like any other event. `limit` above 100 is clamped to 100.',
+          querystring: ListQuery,
+          response: { 200: ListEnvelope, ...academyErrors(400, 401) },
+        },
+      },
+      async (request) => {
+        const { all, events: views } = await events.list(request.academy, kind, request.query);
+        return { all, events: views.map(eventListItem) };
+      },
+    );
+
+    api.post(
+      base,
+      {
+        schema: {
+          tags,
+          summary: `Create an ${name} event`,
+          body: kind === 'ilt' ? IltCreate : VcCreate,
+          response: { 201: Detail, ...academyErrors(400, 401) },
+        },
+      },
+      async (request, reply) => {
+        const view = await events.create(request.academy, kind, request.body as EventBody);
+        return reply.status(201).send(eventDetail(view));
+      },
+    );
+
+    api.get(
+      `${base}/:eventid`,
+      {
+        schema: {
+          tags,
+          summary: `Get an ${name} event`,
+          params: EventParams,
+          response: { 200: Detail, ...academyErrors(401, 404) },
+        },
+      },
+      async (request) => eventDetail(await events.view(request.academy, kind, request.params.eventid)),
+    );
+
+    api.put(
+      `${base}/:eventid`,
+      {
+        schema: {
+          tags,
+          summary: `Edit an ${name} event`,
+          description:
+            'Omitted externalInstructors clears them; omitted schooxInstructors resets them to the super administrator; based, courseId and curriculumId cannot change.',
+          params: EventParams,
+          body: kind === 'ilt' ? IltEdit : VcEdit,
+          response: { 200: Detail, ...academyErrors(400, 401, 404) },
+        },
+      },
+      async (request) =>
+        eventDetail(await events.edit(request.academy, kind, request.params.eventid, request.body as EventBody)),
+    );
+
+    api.delete(
+      `${base}/:eventid`,
+      {
+        schema: {
+          tags,
+          summary: `Delete an ${name} event`,
+          description: 'Deleting a bundle’s main event deletes its offers too.',
+          params: EventParams,
+          response: { 200: DeleteResponse, ...academyErrors(401, 404) },
+        },
+      },
+      async (request) => {
+        await events.delete(request.academy, kind, request.params.eventid);
+        return { status: 200, message: 'Event deleted successfully.' };
+      },
+    );
+
+    const offers = {
+      schema: {
+        tags,
+        summary: `Offers of an ${name} bundle`,
+        description: 'The bundle’s events, main first; only the event itself when not bundled. `limit` is at most 20.',
+        params: EventParams,
+        querystring: OffersQuery,
+        response: { 200: Type.Array(Detail), ...academyErrors(400, 401, 404) },
+      },
+    };
+    api.get(`${base}/:eventid/offers`, offers, async (request) =>
+      (await events.offers(request.academy, kind, request.params.eventid, request.query)).map(eventDetail),
+    );
+    api.get(
+      `${base}/:eventid/addOffers`,
+      {
+        schema: {
+          ...offers.schema,
+          summary: `Offers of an ${name} bundle (GET addOffers, as the official client calls it)`,
+        },
+      },
+      async (request) =>
+        (await events.offers(request.academy, kind, request.params.eventid, request.query)).map(eventDetail),
+    );
+
+    api.get(
+      `${base}/:eventid/users`,
+      {
+        schema: {
+          tags,
+          summary: `Participants and instructors of an ${name} event`,
+          description:
+            '`limit` is at most 100. With onlyCompleted, each user carries `certificate_date` (ISO 8601 with offset).',
+          params: EventParams,
+          querystring: UsersQuery,
+          response: { 200: ParticipantsResponse, ...academyErrors(400, 401, 404) },
+        },
+      },
+      async (request) =>
+        participants(
+          await events.participants(request.academy, kind, request.params.eventid, request.query),
+          request.query.onlyCompleted === true,
+        ),
+    );
+
+    const attendanceRoute = {
+      schema: {
+        tags,
+        summary: `Attendance per user of an ${name} event`,
+        description: '`limit` is at most 20; search filters by the user name.',
+        params: EventParams,
+        querystring: AttendanceQuery,
+        response: { 200: AttendanceResponse, ...academyErrors(400, 401, 404) },
+      },
+    };
+    for (const path of [`${base}/:eventid/users-attendance-data`, `${base}/:eventid/usersAttendanceData`]) {
+      api.get(path, attendanceRoute, async (request) =>
+        attendance(await events.attendance(request.academy, kind, request.params.eventid, request.query)),
+      );
+    }
+
+    api.put(
+      `${base}/:eventid/convertToBundle`,
+      {
+        schema: {
+          tags,
+          summary: `Convert an ${name} event to a bundle of offers`,
+          description:
+            'Registration-based events only. mustRetake is required only with canMulti `yes`; retakeEvery (alias attendEvery) only when mustRetake is true. At most 60 offers per request.',
+          params: EventParams,
+          body: ConvertBody,
+          response: { 200: BundleResponse, ...academyErrors(400, 401, 404, 409) },
+        },
+      },
+      async (request) => ({
+        status: 200,
+        ...(await events.convertToBundle(request.academy, kind, request.params.eventid, request.body)),
+      }),
+    );
+
+    api.put(
+      `${base}/:eventid/addOffers`,
+      {
+        schema: {
+          tags,
+          summary: `Add offers to an ${name} bundle`,
+          description: 'At most 60 offers per request (else 400) and 6000 per event (else 409), enforced atomically.',
+          params: EventParams,
+          body: AddOffersBody,
+          response: { 200: BundleResponse, ...academyErrors(400, 401, 404, 409) },
+        },
+      },
+      async (request) => ({
+        status: 200,
+        ...(await events.addOffers(request.academy, kind, request.params.eventid, request.body)),
+      }),
+    );
+
+    // ---------------------------------------------------------- Atrium extensions
+
+    api.post(
+      `${base}/:eventid/users`,
+      {
+        schema: {
+          tags: extTags,
+          summary: `Register users to an ${name} event or offer`,
+          description: `${EXTENSION} autoApproved decides approval; beyond maxAttendees users are waitlisted when blockReservations is true, else refused (409). Registration closes registrationDeadline hours before the start. canMulti applies across a bundle.`,
+          params: EventParams,
+          body: RegisterBody,
+          response: { 201: RegistrationsResponse, ...academyErrors(400, 401, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const rows = await events.register(request.academy, kind, request.params.eventid, request.body.userIds);
+        return reply
+          .status(201)
+          .send({ status: 201, message: 'Users registered.', registrations: rows.map(registration) });
+      },
+    );
+
+    api.put(
+      `${base}/:eventid/users/:userId`,
+      {
+        schema: {
+          tags: extTags,
+          summary: `Approve, cancel, or mark absent or completed; record attendance (${kind})`,
+          description: `${EXTENSION} Completion sets the certificate date. Cancelling a seated user gives the seat to the first waitlisted user.`,
+          params: RegistrationParams,
+          body: RegistrationUpdateBody,
+          response: { 200: RegistrationsResponse, ...academyErrors(400, 401, 404, 409) },
+        },
+      },
+      async (request) => {
+        const row = await events.updateRegistration(
+          request.academy,
+          kind,
+          request.params.eventid,
+          request.params.userId,
+          request.body,
+        );
+        return { status: 200, message: 'Registration updated.', registrations: [registration(row)] };
+      },
+    );
+
+    api.put(
+      `${base}/:eventid/cancel`,
+      {
+        schema: {
+          tags: extTags,
+          summary: `Cancel an ${name} event`,
+          description: `${EXTENSION} The event then appears under status=canceled and not under active.`,
+          params: EventParams,
+          response: { 200: Detail, ...academyErrors(401, 404) },
+        },
+      },
+      async (request) => eventDetail(await events.cancel(request.academy, kind, request.params.eventid)),
+    );
+
+    api.get(
+      `${base}/:eventid/calendar`,
+      {
+        schema: {
+          tags: extTags,
+          summary: `Calendar file (iCalendar) of an ${name} event`,
+          description: `${EXTENSION} One VEVENT per session; the description is customCalMessage (else the event description).`,
+          params: EventParams,
+          response: { 200: { type: 'string', description: 'text/calendar' }, ...academyErrors(401, 404) },
+        },
+      },
+      async (request, reply) => {
+        const view = await events.view(request.academy, kind, request.params.eventid);
+        return reply
+          .type('text/calendar; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="event-${view.row.id}.ics"`)
+          .send(calendar(view, request.hostname.split(':')[0] ?? 'atrium'));
+      },
+    );
+  }
+}
