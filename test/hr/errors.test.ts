@@ -89,6 +89,14 @@ for (const dialect of dialects()) {
         ['name', 'too_short'],
       ]);
       for (const e of body.errors ?? []) assert.equal(typeof e.message, 'string');
+      // Bodies are never coerced: a number is not a string, on every route.
+      for (const path of ['/organizations/a', '/organization_groups/g']) {
+        const typed = await error(await hr.call('PUT', path, { name: 7 }), 422, 'validation_error');
+        assert.deepEqual(
+          typed.errors?.map((e) => [e.field, e.code]),
+          [['name', 'invalid_type']],
+        );
+      }
     });
 
     it('echoes X-Request-Id, or makes one', async () => {

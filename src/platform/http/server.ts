@@ -52,8 +52,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Every context, including plugins that add shared schemas, validates with Atrium's compiler
+    // (no coercion of bodies). setValidatorCompiler alone is lost in such child contexts.
+    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler } },
   });
-  app.setValidatorCompiler(validatorCompiler);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
