@@ -11,6 +11,10 @@ export type Kind = (typeof KINDS)[number];
 
 // ---------------------------------------------------------------- request bodies
 
+/** Ids and counts stay inside a 32-bit integer, as the database stores them. */
+const INT32 = 2_147_483_647;
+const Id = (description: string) => Type.Integer({ minimum: 1, maximum: INT32, description });
+
 export const Time = Type.Object(
   {
     hours: Type.Integer({ minimum: 1, maximum: 12, description: 'Hour on a 12-hour clock, 1 to 12.' }),
@@ -77,8 +81,10 @@ const commonBody = {
   ),
   categoryId: Type.Optional(
     Type.Integer({
+      minimum: -1,
+      maximum: INT32,
       description:
-        'Academy category id of a non-connected event. Course-connected: a category of the course (default its first). Learning-path-connected: the learning path category (the default).',
+        'Academy category id of a non-connected event (-1: none). Course-connected: a category of the course (default its first). Learning-path-connected: the learning path category (the default).',
     }),
   ),
   partOfCourse: Type.Optional(
@@ -98,7 +104,7 @@ const commonBody = {
   schooxInstructors: Type.Optional(
     Type.Array(
       Type.Object({
-        id: Type.Integer({ description: 'User id of the instructor.' }),
+        id: Id('User id of the instructor.'),
         isPrimary: Type.Optional(Type.Boolean({ description: 'At most one primary instructor.' })),
       }),
       { maxItems: 100, description: 'Academy users who teach; default the super administrator as primary.' },
@@ -110,9 +116,13 @@ const createOnly = {
   based: Type.Union([Type.Literal(1), Type.Literal(2)], {
     description: '1 invitation-based, 2 registration-based. Connected events allow only 2.',
   }),
-  courseId: Type.Optional(Type.Integer({ description: 'Course to connect to.' })),
+  courseId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT32, description: 'Course to connect to (0: none).' })),
   curriculumId: Type.Optional(
-    Type.Integer({ description: 'Learning path to connect to; ignored when courseId is also sent.' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: INT32,
+      description: 'Learning path to connect to (0: none); ignored when courseId is also sent.',
+    }),
   ),
 };
 
@@ -120,8 +130,12 @@ const editFixed = {
   based: Type.Optional(
     Type.Union([Type.Literal(1), Type.Literal(2)], { description: 'Fixed at creation: only the same value.' }),
   ),
-  courseId: Type.Optional(Type.Integer({ description: 'Fixed at creation: only the same value.' })),
-  curriculumId: Type.Optional(Type.Integer({ description: 'Fixed at creation: only the same value.' })),
+  courseId: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: INT32, description: 'Fixed at creation: only the same value.' }),
+  ),
+  curriculumId: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: INT32, description: 'Fixed at creation: only the same value.' }),
+  ),
 };
 
 const iltBody = {
@@ -133,8 +147,10 @@ const iltBody = {
       description: 'Connected events that are part of the course or learning path. Default 0.',
     }),
   ),
-  venue: Type.Optional(Type.Integer({ description: 'Venue id (GET /content/venues); venue or location is required.' })),
-  venueSeats: Type.Optional(Type.Integer({ minimum: 1, description: 'Seats of the venue; required with venue.' })),
+  venue: Type.Optional(Id('Venue id (GET /content/venues); venue or location is required.')),
+  venueSeats: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: INT32, description: 'Seats of the venue; required with venue.' }),
+  ),
   location: Type.Optional(
     Type.String({
       minLength: 1,
@@ -197,7 +213,7 @@ export const AddOffersBody = Type.Object({ customOffers: CustomOffers });
 export type AddOffersBody = Static<typeof AddOffersBody>;
 
 export const RegisterBody = Type.Object({
-  userIds: Type.Array(Type.Integer(), {
+  userIds: Type.Array(Type.Integer({ minimum: 0, maximum: INT32 }), {
     minItems: 1,
     maxItems: 500,
     uniqueItems: true,

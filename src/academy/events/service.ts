@@ -87,6 +87,11 @@ function clamp(limit: number | undefined, max: number): number {
   return Math.min(limit ?? DEFAULT_LIMIT, max);
 }
 
+/** A start position past any real list is simply past the end. */
+function position(start: number | undefined): number {
+  return Math.min(start ?? 0, 2_147_483_647);
+}
+
 function err(field: string, code: string, message: string): FieldError {
   return { field, code, message };
 }
@@ -193,7 +198,7 @@ export class EventsService {
         ...(query.dateEnd ? { to: dayStart(query.dateEnd) + 86_400_000 } : {}),
         now: this.clock.now(),
       },
-      query.start ?? 0,
+      position(query.start),
       clamp(query.limit, LIST_MAX_LIMIT),
     );
     return { all: total, events: await this.views(ctx.academyId, rows) };
@@ -207,7 +212,7 @@ export class EventsService {
     q: { start?: number; limit?: number; search?: string },
   ): Promise<EventView[]> {
     const row = await this.load(ctx, kind, id);
-    const start = q.start ?? 0;
+    const start = position(q.start);
     const limit = clamp(q.limit, OFFERS_MAX_LIMIT);
     const rows =
       row.bundle_id === null
@@ -645,7 +650,7 @@ export class EventsService {
       ctx.academyId,
       id,
       { states: q.onlyCompleted ? ['completed'] : ['registered', 'waitlisted', 'completed', 'absent'] },
-      q.start ?? 0,
+      position(q.start),
       clamp(q.limit, USERS_MAX_LIMIT),
     );
     const people = await this.repo.people(
@@ -669,7 +674,7 @@ export class EventsService {
       ctx.academyId,
       id,
       { states: [...SEATED], ...(q.search ? { search: q.search } : {}) },
-      q.start ?? 0,
+      position(q.start),
       clamp(q.limit, ATTENDANCE_MAX_LIMIT),
     );
     return rows;

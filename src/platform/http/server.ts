@@ -54,7 +54,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Every context, including plugins that add shared schemas, validates with Atrium's compiler
     // (no coercion of bodies). setValidatorCompiler alone is lost in such child contexts.
-    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler } },
+    // (Fastify types this factory as returning an ajv compile function; a route validator compiler is what it calls.)
+    schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never } },
   });
 
   app.addHook('onRequest', async (request, reply) => {
