@@ -28,7 +28,39 @@ for (const dialect of dialects()) {
         components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
       };
       assert.equal(doc.openapi, '3.1.0');
-      const ops = Object.entries(doc.paths).flatMap(([p, v]) => Object.keys(v).map((m) => `${m.toUpperCase()} ${p}`));
+      const all = Object.entries(doc.paths).flatMap(([p, v]) => Object.keys(v).map((m) => `${m.toUpperCase()} ${p}`));
+      const ops = all.filter((o) => o.includes('/api/v2/client'));
+      for (const kind of ['ilt', 'vc']) {
+        for (const op of [
+          `GET /v1/events/${kind}`,
+          `POST /v1/events/${kind}`,
+          `GET /v1/events/${kind}/{eventid}`,
+          `PUT /v1/events/${kind}/{eventid}`,
+          `DELETE /v1/events/${kind}/{eventid}`,
+          `GET /v1/events/${kind}/{eventid}/offers`,
+          `GET /v1/events/${kind}/{eventid}/users`,
+          `GET /v1/events/${kind}/{eventid}/users-attendance-data`,
+          `GET /v1/events/${kind}/{eventid}/usersAttendanceData`,
+          `PUT /v1/events/${kind}/{eventid}/convertToBundle`,
+          `PUT /v1/events/${kind}/{eventid}/addOffers`,
+          `GET /v1/events/${kind}/{eventid}/addOffers`,
+        ]) {
+          assert.ok(all.includes(op), op);
+        }
+      }
+      const create = doc.paths['/v1/events/ilt']?.post as unknown as {
+        requestBody: {
+          content: { 'application/json': { schema: { properties: Record<string, { description?: string }> } } };
+        };
+      };
+      const props = create.requestBody.content['application/json'].schema.properties;
+      assert.match(props.registrationDeadline?.description ?? '', /Hours before the event/);
+      assert.match(props.venueSeats?.description ?? '', /required with venue/);
+      const extensions = Object.values(doc.paths)
+        .flatMap((v) => Object.values(v) as unknown as { tags?: string[] }[])
+        .filter((o) => o.tags?.includes('Atrium extensions'));
+      assert.equal(extensions.length, 8, 'register, update registration, cancel and calendar, for both kinds');
+      assert.ok(doc.components.schemas.AcademyEventDetail);
       assert.deepEqual(ops.sort(), [
         'GET /api/v2/client/organization_groups',
         'GET /api/v2/client/organization_groups/{id}',
