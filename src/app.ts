@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { AcademiesRepository } from './academy/academies/repository.js';
 import { AcademiesService } from './academy/academies/service.js';
 import { TimezoneRegistry } from './academy/content/timezones.js';
+import { DirectoryRepository } from './academy/directory/repository.js';
+import { DirectoryService } from './academy/directory/service.js';
 import { EventsRepository } from './academy/events/repository.js';
 import { EventsService } from './academy/events/service.js';
 import { ACADEMY_PREFIX, type AcademyServices, academyApi } from './academy/plugin.js';
@@ -49,6 +51,7 @@ export async function createServices(database: Database, config: Config, log?: L
     timezones,
     events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
     academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
+    directory: new DirectoryService(new DirectoryRepository(db), clock),
     auth,
     tenants: new TenantsService(tenantsRepo),
     paginator: new Paginator(new CursorCodec(cursorSecret)),

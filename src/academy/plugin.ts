@@ -2,6 +2,9 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
+import type { TimezoneRegistry } from './content/timezones.js';
+import { directoryRoutes } from './directory/routes.js';
+import type { DirectoryService } from './directory/service.js';
 import { AcademyError, AcademyErrorBody, sendAcademyError } from './errors.js';
 import { eventRoutes } from './events/routes.js';
 import type { EventsService } from './events/service.js';
@@ -11,6 +14,8 @@ export const ACADEMY_PREFIX = '/v1';
 export interface AcademyServices {
   academies: AcademiesService;
   events: EventsService;
+  directory: DirectoryService;
+  timezones: TimezoneRegistry;
 }
 
 export interface AcademyOptions extends AcademyServices {
@@ -45,5 +50,6 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
     guarded.addHook('onRequest', academyGuard(options.academies));
     // Resource routes register here.
     await guarded.register(eventRoutes, { events: options.events });
+    await guarded.register(directoryRoutes, { directory: options.directory, timezones: options.timezones });
   });
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { buildApp, createServices } from '../app.js';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
-import { DomainError } from '../platform/errors.js';
+import { DomainError, InvalidRequestError } from '../platform/errors.js';
 import { stderrLogger } from '../platform/logger.js';
 import { seed } from './seed.js';
 
@@ -20,6 +21,9 @@ Commands:
   hr rotate-signing-key [--json]
   academy create --name NAME [--json]
   academy rotate-key --acad-id N [--json]
+  academy import --acad-id N --file PATH [--json]
+                                     upsert users, categories, courses, curriculums and venues
+                                     from a JSON file (docs/academy-directory.md)
   seed [--json]                      fill demo tenants and print their credentials
 
 Every command reads ATRIUM_DATA_DIR or DATABASE_URL, like the server.
@@ -145,6 +149,25 @@ async function main(argv: string[]): Promise<void> {
               json,
               result,
               `acadId: ${result.acadId}\napikey: ${result.apikey}\nprevious keys stop working at ${result.previousKeysExpireAt}`,
+            );
+            return;
+          }
+          case 'import': {
+            const acadId = academyId(values);
+            const file = required(values, 'file');
+            let text: string;
+            try {
+              text = await readFile(file, 'utf8');
+            } catch (err) {
+              throw new InvalidRequestError(`cannot read ${file}: ${(err as Error).message}`);
+            }
+            const imported = await services.directory.importText(acadId, text);
+            output(
+              json,
+              { acadId, imported },
+              `academy ${acadId}: imported ${Object.entries(imported)
+                .map(([section, n]) => `${n} ${section}`)
+                .join(', ')}`,
             );
             return;
           }

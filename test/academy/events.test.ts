@@ -156,7 +156,9 @@ for (const dialect of dialects()) {
         assert.deepEqual(await fieldsOf(await post(noZone)), ['timeOffset']);
         assert.deepEqual(await fieldsOf(await post({ ...base, timezoneId: 999_999 })), ['timezoneId']);
         const badHour = structuredClone(base) as Record<string, { from: { hours: number } }[]>;
-        (badHour[list]?.[0] as { from: { hours: number } }).from.hours = 13;
+        const firstDay = badHour[list]?.[0];
+        assert.ok(firstDay);
+        firstDay.from.hours = 13;
         assert.deepEqual(await fieldsOf(await post(badHour)), [`${list}.0.from.hours`]);
         const badDate = structuredClone(base) as Record<string, { date: string }[]>;
         (badDate[list]?.[0] as { date: string }).date = '02/30/2031';
@@ -188,6 +190,9 @@ for (const dialect of dialects()) {
           'schooxInstructors.1.id',
         ]);
         assert.deepEqual(await fieldsOf(await post({ ...base, title: 7 })), ['title']);
+        // Out-of-range ids are refused before they reach the database (never a 500).
+        assert.deepEqual(await fieldsOf(await post({ ...base, courseId: 99_999_999_999 })), ['courseId']);
+        assert.deepEqual(await fieldsOf(await post({ ...base, timezoneId: -3 })), ['timezoneId']);
         if (kind === 'ilt') {
           const { venue: _v, venueSeats: _s, ...noPlace } = base;
           assert.deepEqual(await fieldsOf(await post(noPlace)), ['venue']);

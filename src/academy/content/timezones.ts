@@ -32,7 +32,9 @@ export class TimezoneRegistry {
     [...known]
       .filter((z) => !this.byName.has(z))
       .sort()
-      .forEach((name, i) => this.add(10_001 + i, name));
+      .forEach((name, i) => {
+        this.add(10_001 + i, name);
+      });
   }
 
   private add(id: number, name: string): void {

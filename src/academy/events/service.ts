@@ -22,6 +22,7 @@ import {
 } from './repository.js';
 import type { AddOffersBody, ConvertBody, Day, EventBody, Kind, ListQuery, RegistrationUpdateBody } from './schemas.js';
 import {
+  earliestDate,
   isoDate,
   minutesOf,
   parseUsDate,
@@ -555,9 +556,7 @@ export class EventsService {
     message: string,
   ): Promise<BundleResult> {
     const latest = await repo.latestOfferStart(mainId);
-    const first = latest
-      ? (JSON.parse(latest.sessions) as StoredSession[]).reduce((m, s) => (s.date < m ? s.date : m), '9999-12-31')
-      : '';
+    const first = latest ? earliestDate(JSON.parse(latest.sessions) as StoredSession[]) : undefined;
     return { lastEvent: first ? usDate(first) : '', addedOffers: dates.map(usDate), message };
   }
 

@@ -118,9 +118,14 @@ export function spanOf(timed: Timed[]): { start: number; end: number; durationMi
   return { start, end, durationMinutes };
 }
 
+/** The earliest local date of the sessions (YYYY-MM-DD strings sort as dates). */
+export function earliestDate(sessions: StoredSession[]): string | undefined {
+  return sessions.map((s) => s.date).sort()[0];
+}
+
 /** The same sessions moved so the first one falls on `firstDate`, keeping their times and spacing. */
 export function shiftSessions(sessions: StoredSession[], firstDate: string): StoredSession[] {
-  const origin = sessions.reduce((min, s) => (s.date < min ? s.date : min), sessions[0]?.date ?? firstDate);
+  const origin = earliestDate(sessions) ?? firstDate;
   const delta = dayNumber(firstDate) - dayNumber(origin);
   return sessions.map((s) => ({
     ...s,

@@ -1,0 +1,226 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import type { TimezoneRegistry } from '../content/timezones.js';
+import { academyErrors } from '../errors.js';
+import type { CategoryRow, CurriculumRow, UserRow, VenueRow } from './repository.js';
+import {
+  CategoriesQuery,
+  Category,
+  Course,
+  CoursesQuery,
+  Curriculum,
+  CurriculumsQuery,
+  type IdName,
+  IdParams,
+  Timezone,
+  User,
+  UsersQuery,
+  Venue,
+  VenuesQuery,
+} from './schemas.js';
+import type { CourseWithCategories, DirectoryService } from './service.js';
+
+function units(text: string): IdName[] {
+  const value: unknown = JSON.parse(text);
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((u): u is { id: unknown; name: unknown } => typeof u === 'object' && u !== null)
+    .map((u) => ({ id: Number(u.id), name: String(u.name) }));
+}
+
+export function presentUser(row: UserRow): User {
+  return {
+    id: row.id,
+    firstname: row.firstname,
+    middlename: row.middlename,
+    lastname: row.lastname,
+    preferred_name: row.preferred_name,
+    email: row.email,
+    role: row.role,
+    active: Boolean(row.active),
+    external_id: row.external_id,
+    hired_date: row.hired_date,
+    joined_date: row.joined_date,
+    image: row.image,
+    units: units(row.units),
+  };
+}
+
+const presentCategory = (row: CategoryRow): Category => ({ id: row.id, name: row.name });
+
+export function presentCourse(row: CourseWithCategories): Course {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category_ids: row.categoryIds,
+    categories: row.categories.map(presentCategory),
+    external_id: row.external_id,
+  };
+}
+
+export function presentCurriculum(row: CurriculumRow): Curriculum {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category_id: row.category_id,
+    category:
+      row.category_id !== null && row.category_name !== null ? { id: row.category_id, name: row.category_name } : null,
+    external_id: row.external_id,
+  };
+}
+
+const num = (value: number | null): number | null => (value === null ? null : Number(value));
+
+export function presentVenue(row: VenueRow): Venue {
+  return {
+    id: row.id,
+    name: row.name,
+    seats: row.seats,
+    address: row.address,
+    city: row.city,
+    coordinates: { latitude: num(row.latitude), longitude: num(row.longitude) },
+  };
+}
+
+const TAG = ['Academy directory'];
+const PAGING = 'A bare JSON array in id order; `start` skips, `limit` takes.';
+
+/** GET endpoints of the directory; each answers 200 with JSON, scoped to the caller's academy. */
+export async function directoryRoutes(
+  app: FastifyInstance,
+  opts: { directory: DirectoryService; timezones: TimezoneRegistry },
+): Promise<void> {
+  const { directory, timezones } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.get(
+    '/users',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List users',
+        description: `${PAGING} Default limit 20, at most 100.`,
+        querystring: UsersQuery,
+        response: { 200: Type.Array(User), ...academyErrors(400, 401) },
+      },
+    },
+    async (request) => (await directory.listUsers(request.academy.academyId, request.query)).map(presentUser),
+  );
+
+  api.get(
+    '/users/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a user',
+        params: IdParams,
+        response: { 200: User, ...academyErrors(401, 404) },
+      },
+    },
+    async (request) => presentUser(await directory.getUser(request.academy.academyId, request.params.id)),
+  );
+
+  api.get(
+    '/courses',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List courses',
+        description: `${PAGING} Default limit 20, at most 100.`,
+        querystring: CoursesQuery,
+        response: { 200: Type.Array(Course), ...academyErrors(400, 401) },
+      },
+    },
+    async (request) => (await directory.listCourses(request.academy.academyId, request.query)).map(presentCourse),
+  );
+
+  api.get(
+    '/courses/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a course',
+        params: IdParams,
+        response: { 200: Course, ...academyErrors(401, 404) },
+      },
+    },
+    async (request) => presentCourse(await directory.getCourse(request.academy.academyId, request.params.id)),
+  );
+
+  api.get(
+    '/curriculums',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List curriculums (learning paths)',
+        description: `${PAGING} Default limit 20, at most 100.`,
+        querystring: CurriculumsQuery,
+        response: { 200: Type.Array(Curriculum), ...academyErrors(400, 401) },
+      },
+    },
+    async (request) =>
+      (await directory.listCurriculums(request.academy.academyId, request.query)).map(presentCurriculum),
+  );
+
+  for (const url of ['/curriculums/:id', '/curriculum/:id']) {
+    api.get(
+      url,
+      {
+        schema: {
+          tags: TAG,
+          summary:
+            url === '/curriculum/:id'
+              ? 'Get a curriculum (singular path, as some clients call it)'
+              : 'Get a curriculum',
+          params: IdParams,
+          response: { 200: Curriculum, ...academyErrors(401, 404) },
+        },
+      },
+      async (request) => presentCurriculum(await directory.getCurriculum(request.academy.academyId, request.params.id)),
+    );
+  }
+
+  api.get(
+    '/content/categories',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List content categories',
+        description: `${PAGING} Default limit 20, at most 100.`,
+        querystring: CategoriesQuery,
+        response: { 200: Type.Array(Category), ...academyErrors(400, 401) },
+      },
+    },
+    async (request) => (await directory.listCategories(request.academy.academyId, request.query)).map(presentCategory),
+  );
+
+  api.get(
+    '/content/venues',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List venues',
+        description: `${PAGING} Default limit 20, at most 20.`,
+        querystring: VenuesQuery,
+        response: { 200: Type.Array(Venue), ...academyErrors(400, 401) },
+      },
+    },
+    async (request) => (await directory.listVenues(request.academy.academyId, request.query)).map(presentVenue),
+  );
+
+  api.get(
+    '/content/timezones',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List timezones',
+        description: 'Every timezone, in id order, with the offset and label in force now. Not paged.',
+        response: { 200: Type.Array(Timezone), ...academyErrors(401) },
+      },
+    },
+    async () => directory.listTimezones(timezones),
+  );
+}
