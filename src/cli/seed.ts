@@ -1,5 +1,6 @@
 import type { Services } from '../app.js';
 import type { CreatedApplication } from '../hr/tenants/service.js';
+import { seedAcademy } from './seed-academy.js';
 
 export const DEMO_CLIENT_NAME = 'Atrium demo client';
 
@@ -17,10 +18,11 @@ const DEMO_ORGANIZATIONS: { id: string; name: string; parent?: string; city?: st
 
 export interface SeedResult {
   hr: CreatedApplication;
+  academy: { acadId: number; apikey: string };
 }
 
 /**
- * Fills a demo tenant and prints fresh credentials. Running it again reuses
+ * Fills a demo tenant of each API and prints fresh credentials. Running it again reuses
  * the tenant and its data (upserts) and adds a new application, so earlier
  * credentials keep working.
  */
@@ -39,5 +41,5 @@ export async function seed(services: Services): Promise<SeedResult> {
     organizations_ids: ['acme-fr', 'acme-fr-hr', 'acme-fr-it', 'acme-de', 'acme-de-sales'],
   });
   const hr = await services.tenants.createApplication(client_id, `Seed application ${new Date().toISOString()}`, false);
-  return { hr };
+  return { hr, academy: await seedAcademy(services) };
 }

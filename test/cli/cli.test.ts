@@ -171,7 +171,10 @@ for (const dialect of dialects()) {
     });
 
     it('seed runs twice; each run prints working credentials and earlier ones stay valid', async () => {
-      type Seed = { hr: { client_id: string; application_id: string; application_secret: string } };
+      type Seed = {
+        hr: { client_id: string; application_id: string; application_secret: string };
+        academy: { acadId: number; apikey: string };
+      };
       const first = json<Seed>(await atrium(db.env, 'seed', '--json'));
       const second = json<Seed>(await atrium(db.env, 'seed', '--json'));
       assert.equal(first.hr.client_id, second.hr.client_id);
@@ -181,6 +184,31 @@ for (const dialect of dialects()) {
         assert.equal(res.status, 200);
         const orgs = (await res.json()) as { id: string }[];
         assert.equal(orgs.filter((o) => o.id === 'acme').length, 1);
+      }
+      assert.equal(first.academy.acadId, second.academy.acadId);
+      assert.notEqual(first.academy.apikey, second.academy.apikey);
+      for (const { acadId, apikey } of [first.academy, second.academy]) {
+        const get = async <T>(path: string): Promise<T> => {
+          const res = await fetch(
+            `${server.url}/v1${path}${path.includes('?') ? '&' : '?'}acadId=${acadId}&apikey=${apikey}`,
+          );
+          assert.equal(res.status, 200, path);
+          return (await res.json()) as T;
+        };
+        type Item = { id: number; status: string; registered: number; completed: number };
+        const ilt = await get<{ all: number; events: Item[] }>('/events/ilt?limit=100');
+        const vc = await get<{ all: number; events: Item[] }>('/events/vc?limit=100');
+        const archived = await get<{ all: number }>('/events/vc?status=archived');
+        // Both kinds; past and upcoming; bundles (offers appear in lists); registrations and attendance.
+        assert.ok(ilt.all >= 5 && vc.all >= 3, `${ilt.all} ilt, ${vc.all} vc`);
+        assert.equal(archived.all, 1, 'the past auto-archived webinar');
+        assert.ok(ilt.events.some((e) => e.status === 'Completed' && e.completed > 0));
+        assert.ok(ilt.events.some((e) => e.status === 'Upcoming' && e.registered > 0));
+        const bundled = ilt.events.find((e) => e.registered === 3) as Item;
+        const offers = await get<unknown[]>(`/events/ilt/${bundled.id}/offers`);
+        assert.equal(offers.length, 3);
+        const users = await get<unknown[]>('/users?limit=100');
+        assert.ok(users.length >= 12);
       }
     });
 
