@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
 import { InvalidRequestError } from '../../platform/errors.js';
-import type { CursorCodec } from './cursor.js';
+import { type CursorCodec, MAX_CURSOR_LENGTH } from './cursor.js';
 
 /**
  * The HR API's one pagination component: every list takes these query
@@ -23,7 +23,7 @@ export const PaginationQuery = {
   cursor: Type.Optional(
     Type.String({
       pattern: '^[0-9]+$',
-      maxLength: 200,
+      maxLength: MAX_CURSOR_LENGTH,
       description: 'A value of a previous `Next-Cursor` or `Previous-Cursor` header.',
     }),
   ),

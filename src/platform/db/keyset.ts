@@ -11,11 +11,15 @@ export interface KeysetColumn {
   /** A column reference, table-qualified where needed (`o.pk`). */
   column: string;
   direction: 'asc' | 'desc';
+  /** An expression to order by instead of the bare column (for example `lower(coalesce(e.lastname, ''))`). */
+  expression?: RawBuilder<unknown>;
 }
 
+export type KeyValue = number | string;
+
 export interface KeysetPosition {
-  /** Values of the order's columns at the boundary (integers: ids and epoch ms). */
-  keys: number[];
+  /** Values of the order's columns at the boundary: integers (ids, epoch ms) or text. Never null. */
+  keys: KeyValue[];
   /** Rows after the boundary (forward) or before it (backward), in list order. */
   direction: 'after' | 'before';
   /** Whether the boundary row itself belongs to the page. */
@@ -29,21 +33,20 @@ export interface Page<T> {
 }
 
 /** `(c0, c1, …) after/before (k0, k1, …)` in the order's sense, as one boolean expression. */
-function compare(order: KeysetColumn[], keys: number[], after: boolean, inclusive: boolean): RawBuilder<SqlBool> {
+function expr(col: KeysetColumn): RawBuilder<unknown> {
+  return col.expression ?? sql.ref(col.column);
+}
+
+function compare(order: KeysetColumn[], keys: KeyValue[], after: boolean, inclusive: boolean): RawBuilder<SqlBool> {
   const alternatives: RawBuilder<unknown>[] = [];
   order.forEach((col, i) => {
-    const equal = order.slice(0, i).map((c, j) => sql`${sql.ref(c.column)} = ${keys[j]}`);
+    const equal = order.slice(0, i).map((c, j) => sql`${expr(c)} = ${keys[j]}`);
     const ascending = col.direction === 'asc';
     const op = ascending === after ? sql.raw('>') : sql.raw('<');
-    alternatives.push(sql`(${sql.join([...equal, sql`${sql.ref(col.column)} ${op} ${keys[i]}`], sql` and `)})`);
+    alternatives.push(sql`(${sql.join([...equal, sql`${expr(col)} ${op} ${keys[i]}`], sql` and `)})`);
   });
   if (inclusive) {
-    alternatives.push(
-      sql`(${sql.join(
-        order.map((c, j) => sql`${sql.ref(c.column)} = ${keys[j]}`),
-        sql` and `,
-      )})`,
-    );
+    alternatives.push(sql`(${sql.join(order.map((c, j) => sql`${expr(c)} = ${keys[j]}`), sql` and `)})`);
   }
   return sql<SqlBool>`(${sql.join(alternatives, sql` or `)})`;
 }
@@ -77,7 +80,7 @@ async function exists<DB, TB extends keyof DB, O>(
 export async function keysetPage<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   order: KeysetColumn[],
-  keysOf: (row: O) => number[],
+  keysOf: (row: O) => KeyValue[],
   limit: number,
   position?: KeysetPosition,
 ): Promise<Page<O>> {
@@ -86,7 +89,7 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
   if (position) query = query.where(compare(order, position.keys, forward, position.inclusive));
   for (const col of order) {
     const dir = (col.direction === 'asc') === forward ? 'asc' : 'desc';
-    query = query.orderBy(sql.ref(col.column), dir);
+    query = query.orderBy(expr(col), dir);
   }
   const rows = await query.limit(limit + 1).execute();
   const more = rows.length > limit;
