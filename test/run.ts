@@ -51,7 +51,15 @@ delete env.DATABASE_URL;
 const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2));
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    '--test-timeout=600000',
+    ...files,
+  ],
   { stdio: 'inherit', env },
 );
 const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));

@@ -9,7 +9,7 @@ import { migrationNames } from '../../src/platform/db/migrate.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const CLI = path.join(ROOT, 'src/cli/main.ts');
+const CLI = path.join(ROOT, 'dist/cli/main.js');
 
 interface Run {
   code: number;
@@ -19,7 +19,7 @@ interface Run {
 
 function atrium(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
     });
@@ -50,7 +50,7 @@ interface Served {
 }
 
 async function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '', LOG_LEVEL: 'warn' },
   });

@@ -36,7 +36,8 @@ export class CursorCodec {
         body += `1${String(bytes.length).padStart(4, '0')}${bytes.map((b) => String(b).padStart(3, '0')).join('')}`;
         continue;
       }
-      if (!Number.isSafeInteger(key) || key < 0) throw new RangeError(`cursor key must be a non-negative integer: ${key}`);
+      if (!Number.isSafeInteger(key) || key < 0)
+        throw new RangeError(`cursor key must be a non-negative integer: ${key}`);
       const digits = String(key);
       body += `0${String(digits.length).padStart(2, '0')}${digits}`;
     }

@@ -46,7 +46,12 @@ function compare(order: KeysetColumn[], keys: KeyValue[], after: boolean, inclus
     alternatives.push(sql`(${sql.join([...equal, sql`${expr(col)} ${op} ${keys[i]}`], sql` and `)})`);
   });
   if (inclusive) {
-    alternatives.push(sql`(${sql.join(order.map((c, j) => sql`${expr(c)} = ${keys[j]}`), sql` and `)})`);
+    alternatives.push(
+      sql`(${sql.join(
+        order.map((c, j) => sql`${expr(c)} = ${keys[j]}`),
+        sql` and `,
+      )})`,
+    );
   }
   return sql<SqlBool>`(${sql.join(alternatives, sql` or `)})`;
 }
