@@ -10,6 +10,10 @@ import { EventsService } from './academy/events/service.js';
 import { ACADEMY_PREFIX, type AcademyServices, academyApi } from './academy/plugin.js';
 import { AuthRepository } from './hr/auth/repository.js';
 import { AuthService } from './hr/auth/service.js';
+import { CustomFieldsRepository } from './hr/custom-fields/repository.js';
+import { CustomFieldsService } from './hr/custom-fields/service.js';
+import { EmployeesRepository } from './hr/employees/repository.js';
+import { EmployeesService } from './hr/employees/service.js';
 import { OrganizationGroupsRepository } from './hr/organization-groups/repository.js';
 import { OrganizationGroupsService } from './hr/organization-groups/service.js';
 import { OrganizationsRepository } from './hr/organizations/repository.js';
@@ -17,8 +21,16 @@ import { OrganizationsService } from './hr/organizations/service.js';
 import { CursorCodec } from './hr/pagination/cursor.js';
 import { Paginator } from './hr/pagination/pagination.js';
 import { HR_PREFIX, type HrServices, hrApi } from './hr/plugin.js';
+import { RolesRepository } from './hr/roles/repository.js';
+import { RolesService } from './hr/roles/service.js';
 import { TenantsRepository } from './hr/tenants/repository.js';
 import { TenantsService } from './hr/tenants/service.js';
+import { UploadsRepository } from './hr/uploads/repository.js';
+import { UploadsService } from './hr/uploads/service.js';
+import { UsersRepository } from './hr/users/repository.js';
+import { UsersService } from './hr/users/service.js';
+import { openBlobStore } from './platform/blobs/open.js';
+import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
@@ -33,6 +45,8 @@ export interface Services extends HrServices, AcademyServices {
   /** The clock every time-derived state reads; tests move it. */
   clock: Clock;
   timezones: TimezoneRegistry;
+  /** Stored files: a directory with SQLite, chunks in the database with PostgreSQL. */
+  blobs: BlobStore;
 }
 
 export async function createServices(database: Database, config: Config, log?: Logger): Promise<Services> {
@@ -45,10 +59,20 @@ export async function createServices(database: Database, config: Config, log?: L
   });
   const cursorSecret = await settingOrCreate(db, 'cursor_secret', () => newSecret());
   const clock = new Clock();
+  const customFields = new CustomFieldsService(new CustomFieldsRepository(db));
   const timezones = new TimezoneRegistry();
+  const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
   return {
     clock,
     timezones,
+    blobs,
+    uploads: new UploadsService(new UploadsRepository(db), blobs, {
+      limitBytes: config.uploadLimit,
+      ttlSeconds: config.uploadTtlSeconds,
+      sweepMs: config.uploadSweepMs,
+      clock,
+      ...(log ? { log } : {}),
+    }),
     events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
     academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
     directory: new DirectoryService(new DirectoryRepository(db), clock),
@@ -57,6 +81,10 @@ export async function createServices(database: Database, config: Config, log?: L
     paginator: new Paginator(new CursorCodec(cursorSecret)),
     organizations: new OrganizationsService(new OrganizationsRepository(db)),
     organizationGroups: new OrganizationGroupsService(new OrganizationGroupsRepository(db)),
+    roles: new RolesService(new RolesRepository(db)),
+    users: new UsersService(new UsersRepository(db)),
+    customFields,
+    employees: new EmployeesService(new EmployeesRepository(db), customFields),
   };
 }
 
@@ -74,6 +102,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
   const server = await createServer({ config, database, ...(options.logger ? { logger: options.logger } : {}) });
   const services = await createServices(database, config, server.log as unknown as Logger);
   await services.auth.start();
+  services.uploads.start();
   await server.register(hrApi, { prefix: HR_PREFIX, ...services });
   await server.register(academyApi, { prefix: ACADEMY_PREFIX, corsOrigins: config.corsOrigins, ...services });
   let closed = false;
@@ -85,6 +114,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       if (closed) return;
       closed = true;
       services.auth.stop();
+      await services.uploads.stop();
       await server.close();
       await database.close();
     },

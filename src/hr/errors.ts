@@ -66,6 +66,7 @@ const STATUS_CODES: Record<number, string> = {
   413: 'payload_too_large',
   414: 'uri_too_long',
   415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
   422: 'validation_error',
   429: 'rate_limited',
   431: 'request_header_fields_too_large',

@@ -3,6 +3,10 @@ import FindMyWay from 'find-my-way';
 import { bearerGuard } from './auth/guard.js';
 import { tokenRoutes } from './auth/routes.js';
 import type { AuthService } from './auth/service.js';
+import { customFieldRoutes } from './custom-fields/routes.js';
+import type { CustomFieldsService } from './custom-fields/service.js';
+import { employeeRoutes } from './employees/routes.js';
+import type { EmployeesService } from './employees/service.js';
 import { ErrorBody, HrError, sendHrError } from './errors.js';
 import { organizationGroupRoutes } from './organization-groups/routes.js';
 import { OrganizationGroup } from './organization-groups/schemas.js';
@@ -11,6 +15,14 @@ import { organizationRoutes } from './organizations/routes.js';
 import { Organization } from './organizations/schemas.js';
 import type { OrganizationsService } from './organizations/service.js';
 import type { Paginator } from './pagination/pagination.js';
+import { roleRoutes } from './roles/routes.js';
+import { Role } from './roles/schemas.js';
+import type { RolesService } from './roles/service.js';
+import { uploadRoutes } from './uploads/routes.js';
+import type { UploadsService } from './uploads/service.js';
+import { userRoutes } from './users/routes.js';
+import { User } from './users/schemas.js';
+import type { UsersService } from './users/service.js';
 
 export const HR_PREFIX = '/api/v2/client';
 
@@ -19,6 +31,11 @@ export interface HrServices {
   paginator: Paginator;
   organizations: OrganizationsService;
   organizationGroups: OrganizationGroupsService;
+  uploads: UploadsService;
+  roles: RolesService;
+  users: UsersService;
+  customFields: CustomFieldsService;
+  employees: EmployeesService;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -41,6 +58,8 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
   app.addSchema(ErrorBody);
   app.addSchema(Organization);
   app.addSchema(OrganizationGroup);
+  app.addSchema(Role);
+  app.addSchema(User);
 
   // Knows every path of this API, to tell an unknown path (404) from a wrong method (405).
   const router = FindMyWay({ ignoreTrailingSlash: true });
@@ -77,5 +96,10 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
     const { paginator } = services;
     await guarded.register(organizationRoutes, { organizations: services.organizations, paginator });
     await guarded.register(organizationGroupRoutes, { organizationGroups: services.organizationGroups, paginator });
+    await guarded.register(uploadRoutes, { uploads: services.uploads });
+    await guarded.register(roleRoutes, { roles: services.roles, paginator });
+    await guarded.register(userRoutes, { users: services.users, paginator });
+    await guarded.register(customFieldRoutes, { customFields: services.customFields, paginator });
+    await guarded.register(employeeRoutes, { employees: services.employees, paginator });
   });
 }

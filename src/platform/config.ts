@@ -29,6 +29,12 @@ export interface Config {
   keyGraceSeconds: number;
   /** Origins allowed to call `/v1` from a browser (`ATRIUM_CORS_ORIGINS`, comma separated, `*` for any); empty means no CORS. */
   corsOrigins: string[];
+  /** Largest uploaded file in bytes (`ATRIUM_UPLOAD_LIMIT`); larger uploads are refused with 413. */
+  uploadLimit: number;
+  /** How long an unused upload is kept, in seconds (`ATRIUM_UPLOAD_TTL`). */
+  uploadTtlSeconds: number;
+  /** How often each process deletes expired uploads, in ms (`ATRIUM_UPLOAD_SWEEP_MS`). */
+  uploadSweepMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -69,6 +75,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    uploadLimit: integer(env, 'ATRIUM_UPLOAD_LIMIT', 52_428_800, 1, Number.MAX_SAFE_INTEGER),
+    uploadTtlSeconds: integer(env, 'ATRIUM_UPLOAD_TTL', 86_400, 1, 31_536_000),
+    uploadSweepMs: integer(env, 'ATRIUM_UPLOAD_SWEEP_MS', 60_000, 100, 86_400_000),
   };
   return { ...config, ...overrides };
 }

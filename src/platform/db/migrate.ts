@@ -2,6 +2,9 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { Database, DialectName } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_academy.js';
+import * as m0003 from './migrations/0003_employees.js';
+import * as m0004 from './migrations/0004_files.js';
+import * as m0005 from './migrations/0005_hr_users.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
 
@@ -14,6 +17,9 @@ interface DialectMigration {
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_foundation': m0001,
   '0002_academy': m0002,
+  '0003_employees': m0003,
+  '0004_files': m0004,
+  '0005_hr_users': m0005,
 };
 
 class StaticProvider implements MigrationProvider {

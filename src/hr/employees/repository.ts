@@ -1,0 +1,360 @@
+import { type Insertable, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import {
+  type KeysetColumn,
+  type KeysetPosition,
+  type KeyValue,
+  keysetPage,
+  type Page,
+} from '../../platform/db/keyset.js';
+import type { HrEmployeeRegistrationsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/db/search.js';
+import type { SortField } from './schemas.js';
+
+export type EmployeeRow = Selectable<HrEmployeesTable>;
+export type NewEmployeeRow = Insertable<HrEmployeesTable>;
+export type RegistrationRow = Selectable<HrEmployeeRegistrationsTable>;
+
+/** Filters as the repository applies them (already parsed and checked by the service). */
+export interface EmployeeQuery {
+  q?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  externalId?: string;
+  employeeNumbers?: string[];
+  terminated?: boolean;
+  createdSince?: number;
+  createdUntil?: number;
+  notSynchronizedSince?: number;
+  notSynchronizedWith?: string;
+  organizationIds?: string[];
+  organizationBelow?: string;
+  organizationGroupId?: string;
+  customFields?: { id: string; operator: '=' | '!=' | '<=' | '>='; value: string }[];
+  hasEmail?: boolean;
+}
+
+type EmpDb = Tables & { e: HrEmployeesTable };
+type EmpQuery = SelectQueryBuilder<EmpDb, 'e', EmployeeRow & { sort_k0: KeyValue; sort_k1: KeyValue }>;
+
+function textKey(column: string): ReturnType<typeof sql> {
+  return sql`lower(coalesce(${sql.ref(column)}, ''))`;
+}
+
+/** The keyset of each sort: the sort expressions, then the internal key as the tie-breaker. */
+function sortColumns(
+  field: SortField,
+  direction: 'asc' | 'desc',
+): { order: KeysetColumn[]; exprs: ReturnType<typeof sql>[] } {
+  const exprs: ReturnType<typeof sql>[] = [];
+  switch (field) {
+    case 'created_at':
+      exprs.push(sql`${sql.ref('e.created_at')}`);
+      break;
+    case 'birth_date':
+      exprs.push(sql`coalesce(${sql.ref('e.birth_date')}, '')`);
+      break;
+    case 'firstname_lastname':
+      exprs.push(textKey('e.firstname'), textKey('e.lastname'));
+      break;
+    case 'lastname_firstname':
+      exprs.push(textKey('e.lastname'), textKey('e.firstname'));
+      break;
+    default:
+      exprs.push(textKey(`e.${field}`));
+  }
+  const order: KeysetColumn[] = exprs.map((expression, i) => ({ column: `sort_k${i}`, direction, expression }));
+  order.push({ column: 'e.pk', direction });
+  return { order, exprs };
+}
+
+export class EmployeesRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (repo: EmployeesRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new EmployeesRepository(trx)));
+  }
+
+  find(clientId: string, id: string): Promise<EmployeeRow | undefined> {
+    return this.db
+      .selectFrom('hr_employees')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  findByExternalId(clientId: string, externalId: string): Promise<EmployeeRow | undefined> {
+    return this.db
+      .selectFrom('hr_employees')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('external_id', '=', externalId)
+      .executeTakeFirst();
+  }
+
+  async insert(row: NewEmployeeRow): Promise<void> {
+    await this.db.insertInto('hr_employees').values(row).execute();
+  }
+
+  async update(clientId: string, id: string, changes: Partial<NewEmployeeRow>): Promise<void> {
+    await this.db
+      .updateTable('hr_employees')
+      .set(changes)
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async existingOrganizations(clientId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .selectFrom('hr_organizations')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async organizationExists(clientId: string, id: string): Promise<boolean> {
+    return (await this.existingOrganizations(clientId, [id])).has(id);
+  }
+
+  async groupExists(clientId: string, id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('hr_organization_groups')
+      .select('pk')
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Employee numbers already used in an organization by another employee. */
+  async takenNumbers(
+    clientId: string,
+    pairs: { organization_id: string; employee_number: string }[],
+    exceptEmployee?: string,
+  ): Promise<Set<string>> {
+    if (!pairs.length) return new Set();
+    let q = this.db
+      .selectFrom('hr_employee_registrations')
+      .select(['organization_id', 'employee_number'])
+      .where('client_id', '=', clientId)
+      .where((eb) =>
+        eb.or(
+          pairs.map((p) =>
+            eb.and([eb('organization_id', '=', p.organization_id), eb('employee_number', '=', p.employee_number)]),
+          ),
+        ),
+      );
+    if (exceptEmployee) q = q.where('employee_id', '!=', exceptEmployee);
+    const rows = await q.execute();
+    return new Set(rows.map((r) => `${r.organization_id}\n${r.employee_number}`));
+  }
+
+  async registrations(clientId: string, employeeIds: string[]): Promise<Map<string, RegistrationRow[]>> {
+    const out = new Map<string, RegistrationRow[]>();
+    if (!employeeIds.length) return out;
+    const rows = await this.db
+      .selectFrom('hr_employee_registrations')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('employee_id', 'in', employeeIds)
+      .orderBy('employee_id')
+      .orderBy('position')
+      .execute();
+    for (const r of rows) out.set(r.employee_id, [...(out.get(r.employee_id) ?? []), r]);
+    return out;
+  }
+
+  async replaceRegistrations(
+    clientId: string,
+    employeeId: string,
+    rows: Omit<RegistrationRow, 'client_id' | 'employee_id'>[],
+  ): Promise<void> {
+    await this.db
+      .deleteFrom('hr_employee_registrations')
+      .where('client_id', '=', clientId)
+      .where('employee_id', '=', employeeId)
+      .execute();
+    if (rows.length) {
+      await this.db
+        .insertInto('hr_employee_registrations')
+        .values(rows.map((r) => ({ ...r, client_id: clientId, employee_id: employeeId })))
+        .execute();
+    }
+  }
+
+  async customValues(clientId: string, employeeIds: string[]): Promise<Map<string, Map<string, string>>> {
+    const out = new Map<string, Map<string, string>>();
+    if (!employeeIds.length) return out;
+    const rows = await this.db
+      .selectFrom('hr_employee_custom_values')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('employee_id', 'in', employeeIds)
+      .orderBy('custom_field_id')
+      .execute();
+    for (const r of rows) {
+      const m = out.get(r.employee_id) ?? new Map<string, string>();
+      m.set(r.custom_field_id, r.value);
+      out.set(r.employee_id, m);
+    }
+    return out;
+  }
+
+  /** Sets the given values; with `replaceAll`, values not given are removed first. */
+  async setCustomValues(
+    clientId: string,
+    employeeId: string,
+    values: Map<string, string>,
+    replaceAll: boolean,
+  ): Promise<void> {
+    let del = this.db
+      .deleteFrom('hr_employee_custom_values')
+      .where('client_id', '=', clientId)
+      .where('employee_id', '=', employeeId);
+    if (!replaceAll) {
+      if (!values.size) return;
+      del = del.where('custom_field_id', 'in', [...values.keys()]);
+    }
+    await del.execute();
+    if (values.size) {
+      await this.db
+        .insertInto('hr_employee_custom_values')
+        .values(
+          [...values].map(([custom_field_id, value]) => ({
+            client_id: clientId,
+            employee_id: employeeId,
+            custom_field_id,
+            value,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  private filtered(clientId: string, f: EmployeeQuery) {
+    let q = this.db.selectFrom('hr_employees as e').where('e.client_id', '=', clientId);
+    const regs = () =>
+      this.db
+        .selectFrom('hr_employee_registrations as r')
+        .select('r.employee_id')
+        .where('r.client_id', '=', clientId)
+        .where(sql<boolean>`r.employee_id = e.id`);
+    if (f.firstname !== undefined) q = q.where('e.firstname', '=', f.firstname);
+    if (f.lastname !== undefined) q = q.where('e.lastname', '=', f.lastname);
+    if (f.email !== undefined) q = q.where('e.email', '=', f.email);
+    if (f.externalId !== undefined) q = q.where('e.external_id', '=', f.externalId);
+    if (f.hasEmail !== undefined) q = q.where('e.email', f.hasEmail ? 'is not' : 'is', null);
+    if (f.createdSince !== undefined) q = q.where('e.created_at', '>=', f.createdSince);
+    if (f.createdUntil !== undefined) q = q.where('e.created_at', '<=', f.createdUntil);
+    if (f.notSynchronizedSince !== undefined || f.notSynchronizedWith !== undefined) {
+      const since = f.notSynchronizedSince;
+      const app = f.notSynchronizedWith;
+      q = q.where((eb) =>
+        eb.or([
+          eb('e.synchronized_at', 'is', null),
+          ...(since !== undefined ? [eb('e.synchronized_at', '<', since)] : []),
+          ...(app !== undefined
+            ? [eb('e.synchronization_application', 'is', null), eb('e.synchronization_application', '!=', app)]
+            : []),
+        ]),
+      );
+    }
+    if (f.terminated !== undefined) {
+      const active = regs().where('r.active', '=', 1);
+      q = q.where((eb) => (f.terminated ? eb.not(eb.exists(active)) : eb.exists(active)));
+    }
+    if (f.q !== undefined) {
+      const text = f.q;
+      q = q.where((eb) =>
+        eb.or([
+          containsText(['e.firstname', 'e.lastname', 'e.external_id', 'e.email'], text),
+          eb.exists(regs().where(containsText(['r.employee_number'], text))),
+        ]),
+      );
+    }
+    if (f.employeeNumbers?.length) {
+      const numbers = f.employeeNumbers;
+      q = q.where((eb) => eb.exists(regs().where('r.employee_number', 'in', numbers)));
+    }
+    if (f.organizationIds?.length) {
+      const orgs = f.organizationIds;
+      q = q.where((eb) => eb.exists(regs().where('r.organization_id', 'in', orgs)));
+    }
+    if (f.organizationGroupId !== undefined) {
+      const group = f.organizationGroupId;
+      q = q.where((eb) =>
+        eb.exists(
+          regs().where('r.organization_id', 'in', (sub) =>
+            sub
+              .selectFrom('hr_organization_group_members as m')
+              .select('m.organization_id')
+              .where('m.client_id', '=', clientId)
+              .where('m.group_id', '=', group),
+          ),
+        ),
+      );
+    }
+    if (f.organizationBelow !== undefined) {
+      const root = f.organizationBelow;
+      q = q.where((eb) =>
+        eb.exists(
+          regs().where(
+            sql<boolean>`r.organization_id in (
+              with recursive below(id) as (
+                select o.id from hr_organizations o where o.client_id = ${clientId} and o.id = ${root}
+                union
+                select o.id from hr_organizations o join below b on o.parent_organization_id = b.id where o.client_id = ${clientId}
+              ) select id from below)`,
+          ),
+        ),
+      );
+    }
+    for (const cf of f.customFields ?? []) {
+      const values = (op: string) =>
+        this.db
+          .selectFrom('hr_employee_custom_values as v')
+          .select('v.employee_id')
+          .where('v.client_id', '=', clientId)
+          .where(sql<boolean>`v.employee_id = e.id`)
+          .where('v.custom_field_id', '=', cf.id)
+          .where(
+            op === '='
+              ? sql<boolean>`v.value = ${cf.value}`
+              : sql<boolean>`cast(v.value as integer) ${sql.raw(op)} ${Number(cf.value)}`,
+          );
+      q = q.where((eb) => (cf.operator === '!=' ? eb.not(eb.exists(values('='))) : eb.exists(values(cf.operator))));
+    }
+    return q;
+  }
+
+  page(
+    clientId: string,
+    f: EmployeeQuery,
+    sort: { field: SortField; direction: 'asc' | 'desc' },
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<EmployeeRow>> {
+    const { order, exprs } = sortColumns(sort.field, sort.direction);
+    let q = this.filtered(clientId, f).selectAll('e') as unknown as EmpQuery;
+    exprs.forEach((e, i) => {
+      q = q.select(e.as(`sort_k${i}`)) as unknown as EmpQuery;
+    });
+    return keysetPage(
+      q,
+      order,
+      (r) => [...exprs.map((_, i) => (r as unknown as Record<string, KeyValue>)[`sort_k${i}`] as KeyValue), r.pk],
+      limit,
+      position,
+    );
+  }
+
+  static keyCount(field: SortField): number {
+    return sortColumns(field, 'asc').order.length;
+  }
+}

@@ -1,0 +1,311 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
+import type { HrUsersTable } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/db/search.js';
+
+export type PerimeterOperator = '=' | '<=';
+export type FilterOperator = '=' | '!=' | '<=' | '<' | '>=' | '>';
+
+export interface CustomFieldFilter {
+  custom_field_id: string;
+  operator: FilterOperator;
+  value: string;
+}
+
+export interface EmployeesPerimeter {
+  operator: PerimeterOperator;
+  organization_id: string | null;
+  organization_group_id: string | null;
+  custom_field_filters: CustomFieldFilter[];
+}
+
+export interface Profile {
+  id: string;
+  role_id: string;
+  employees_perimeter: EmployeesPerimeter;
+}
+
+export type UserRow = Selectable<HrUsersTable>;
+export type UserWithProfiles = UserRow & { profiles: Profile[] };
+
+export type UserAttributes = Omit<UserRow, 'pk' | 'client_id' | 'id' | 'first_login_at' | 'created_at' | 'updated_at'>;
+
+export interface UserFilter {
+  q?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  externalId?: string;
+  roleId?: string;
+  organizationId?: string;
+  active?: boolean;
+}
+
+/** What perimeter rules need to know about a custom field. */
+export interface CustomFieldFacts {
+  id: string;
+  type: string;
+  hierarchical: boolean;
+  allowAccessRestrictions: boolean;
+  authorizedValues: string[];
+}
+
+/** Lists are in creation order: the internal key is the keyset. */
+const ORDER: KeysetColumn[] = [{ column: 'u.pk', direction: 'asc' }];
+
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (repo: UsersRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new UsersRepository(trx)));
+  }
+
+  private filtered(clientId: string, f: UserFilter) {
+    let q = this.db.selectFrom('hr_users as u').selectAll('u').where('u.client_id', '=', clientId);
+    if (f.q !== undefined) q = q.where(containsText(['u.firstname', 'u.lastname', 'u.email'], f.q));
+    if (f.firstname !== undefined) q = q.where('u.firstname', '=', f.firstname);
+    if (f.lastname !== undefined) q = q.where('u.lastname', '=', f.lastname);
+    if (f.email !== undefined) q = q.where(sql`lower(${sql.ref('u.email')})`, '=', f.email.toLowerCase());
+    if (f.externalId !== undefined) q = q.where('u.external_id', '=', f.externalId);
+    if (f.active !== undefined) q = q.where('u.first_login_at', f.active ? 'is not' : 'is', null);
+    if (f.roleId !== undefined) {
+      const roleId = f.roleId;
+      q = q.where('u.id', 'in', (eb) =>
+        eb
+          .selectFrom('hr_user_profiles as p')
+          .select('p.user_id')
+          .where('p.client_id', '=', clientId)
+          .where('p.role_id', '=', roleId),
+      );
+    }
+    if (f.organizationId !== undefined) {
+      const organizationId = f.organizationId;
+      q = q.where('u.id', 'in', (eb) =>
+        eb
+          .selectFrom('hr_user_profiles as p')
+          .select('p.user_id')
+          .where('p.client_id', '=', clientId)
+          .where('p.organization_id', '=', organizationId),
+      );
+    }
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    filter: UserFilter,
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<UserWithProfiles>> {
+    const page = await keysetPage(this.filtered(clientId, filter), ORDER, (r) => [r.pk], limit, position);
+    return { ...page, items: await this.withProfiles(clientId, page.items) };
+  }
+
+  async count(clientId: string, filter: UserFilter): Promise<number> {
+    const row = await this.filtered(clientId, filter)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async find(clientId: string, id: string): Promise<UserWithProfiles | undefined> {
+    const row = await this.filtered(clientId, {}).where('u.id', '=', id).executeTakeFirst();
+    return row ? (await this.withProfiles(clientId, [row]))[0] : undefined;
+  }
+
+  /** The profiles of several users in one query, in their stored order. */
+  private async withProfiles(clientId: string, rows: UserRow[]): Promise<UserWithProfiles[]> {
+    if (rows.length === 0) return [];
+    const profiles = await this.profilesOf(
+      clientId,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => ({ ...r, profiles: profiles.get(r.id) ?? [] }));
+  }
+
+  async profilesOf(clientId: string, userIds: string[]): Promise<Map<string, Profile[]>> {
+    const rows = await this.db
+      .selectFrom('hr_user_profiles')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('user_id', 'in', userIds)
+      .orderBy('user_id')
+      .orderBy('position')
+      .execute();
+    const out = new Map<string, Profile[]>();
+    for (const r of rows) {
+      const list = out.get(r.user_id) ?? [];
+      list.push({
+        id: r.id,
+        role_id: r.role_id,
+        employees_perimeter: {
+          operator: r.operator,
+          organization_id: r.organization_id,
+          organization_group_id: r.organization_group_id,
+          custom_field_filters: JSON.parse(r.custom_field_filters) as CustomFieldFilter[],
+        },
+      });
+      out.set(r.user_id, list);
+    }
+    return out;
+  }
+
+  /** Whether another user of the client has this email (ignoring case). */
+  async emailTaken(clientId: string, email: string, exceptId?: string): Promise<boolean> {
+    let q = this.db
+      .selectFrom('hr_users')
+      .select('pk')
+      .where('client_id', '=', clientId)
+      .where(sql`lower(email)`, '=', email.toLowerCase());
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  /** Whether another user of the client has this external id. */
+  async externalIdTaken(clientId: string, externalId: string, exceptId?: string): Promise<boolean> {
+    let q = this.db
+      .selectFrom('hr_users')
+      .select('pk')
+      .where('client_id', '=', clientId)
+      .where('external_id', '=', externalId);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  async insert(clientId: string, id: string, attrs: UserAttributes, at: number): Promise<void> {
+    await this.db
+      .insertInto('hr_users')
+      .values({ client_id: clientId, id, ...attrs, first_login_at: null, created_at: at, updated_at: at })
+      .execute();
+  }
+
+  async update(clientId: string, id: string, attrs: Partial<UserAttributes>, at: number): Promise<void> {
+    await this.db
+      .updateTable('hr_users')
+      .set({ ...attrs, updated_at: at })
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Replaces every profile of a user with these, in this order. */
+  async replaceProfiles(clientId: string, userId: string, profiles: Profile[]): Promise<void> {
+    await this.db
+      .deleteFrom('hr_user_profiles')
+      .where('client_id', '=', clientId)
+      .where('user_id', '=', userId)
+      .execute();
+    if (profiles.length === 0) return;
+    await this.db
+      .insertInto('hr_user_profiles')
+      .values(
+        profiles.map((p, position) => ({
+          client_id: clientId,
+          id: p.id,
+          user_id: userId,
+          position,
+          role_id: p.role_id,
+          operator: p.employees_perimeter.operator,
+          organization_id: p.employees_perimeter.organization_id,
+          organization_group_id: p.employees_perimeter.organization_group_id,
+          custom_field_filters: JSON.stringify(p.employees_perimeter.custom_field_filters),
+        })),
+      )
+      .execute();
+  }
+
+  private async existing(
+    table: 'hr_roles' | 'hr_organizations' | 'hr_organization_groups',
+    clientId: string,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom(table)
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  existingRoleIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.existing('hr_roles', clientId, ids);
+  }
+
+  existingOrganizationIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.existing('hr_organizations', clientId, ids);
+  }
+
+  existingGroupIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.existing('hr_organization_groups', clientId, ids);
+  }
+
+  async customFields(clientId: string, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('hr_custom_fields')
+      .select(['id', 'type', 'hierarchical', 'allow_access_restrictions', 'authorized_values'])
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          id: r.id,
+          type: r.type,
+          hierarchical: Boolean(r.hierarchical),
+          allowAccessRestrictions: Boolean(r.allow_access_restrictions),
+          authorizedValues: (JSON.parse(r.authorized_values) as { value: string }[]).map((v) => String(v.value)),
+        },
+      ]),
+    );
+  }
+
+  /** The organization and every ancestor of it (a cycle cannot loop: UNION drops repeats). */
+  async selfAndAncestors(clientId: string, organizationId: string): Promise<Set<string>> {
+    const rows = await this.db
+      .withRecursive('chain(id, parent)', (qb) =>
+        qb
+          .selectFrom('hr_organizations')
+          .select(['id', 'parent_organization_id as parent'])
+          .where('client_id', '=', clientId)
+          .where('id', '=', organizationId)
+          .union((u) =>
+            u
+              .selectFrom('hr_organizations as o')
+              .innerJoin('chain', 'chain.parent', 'o.id')
+              .select(['o.id', 'o.parent_organization_id as parent'])
+              .where('o.client_id', '=', clientId),
+          ),
+      )
+      .selectFrom('chain')
+      .select('chain.id')
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The groups that contain any of these organizations. */
+  async groupsContaining(clientId: string, organizationIds: readonly string[]): Promise<Set<string>> {
+    if (organizationIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('hr_organization_group_members')
+      .select('group_id')
+      .where('client_id', '=', clientId)
+      .where('organization_id', 'in', [...new Set(organizationIds)])
+      .execute();
+    return new Set(rows.map((r) => r.group_id));
+  }
+}
+
+/** Which field a unique violation of `hr_users` is about, from the constraint or index it names. */
+export function uniqueViolationField(error: unknown): 'email' | 'external_id' | undefined {
+  const e = error as { constraint?: unknown; message?: unknown };
+  const text = `${String(e.constraint ?? '')} ${String(e.message ?? '')}`;
+  if (text.includes('hr_users_client_email_uq')) return 'email';
+  if (text.includes('hr_users_client_external_id_uq') || text.includes('hr_users.external_id')) return 'external_id';
+  return undefined;
+}

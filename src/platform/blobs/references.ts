@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Tables } from '../db/schema.js';
+
+/** A column whose values are blob checksums: while a row holds one, the blob is kept. */
+export interface BlobReference {
+  /** The table holding the reference. */
+  table: keyof Tables & string;
+  /** The column holding the blob's SHA-256 (lower-case hex). */
+  column: string;
+  /**
+   * When set, a row counts only while this column is null. Uploads use it: once
+   * consumed, an upload no longer holds its blob; the object that consumed it does.
+   */
+  onlyWhileNull?: string;
+}
+
+/**
+ * THE list of every place that refers to a blob. `BlobStore.deleteIfUnreferenced`
+ * deletes a blob only when none of these rows refers to it, so a table that
+ * stores a blob checksum without being listed here will see its files deleted
+ * under it.
+ *
+ * To add one (for example the employee and company documents): add the table's
+ * entry here, index its column, and call `deleteIfUnreferenced(sha256)` after
+ * deleting or changing a row that held a blob.
+ */
+export const BLOB_REFERENCES: readonly BlobReference[] = [
+  { table: 'hr_uploads', column: 'sha256', onlyWhileNull: 'consumed_at' },
+];
+
+/**
+ * Whether any listed row refers to the blob, in one statement (one snapshot:
+ * a writer that moves a reference from one table to another in a transaction
+ * is seen either before or after, never half-way).
+ */
+export async function isReferenced(
+  db: Db,
+  sha256: string,
+  references: readonly BlobReference[] = BLOB_REFERENCES,
+): Promise<boolean> {
+  if (references.length === 0) return false;
+  const checks = references.map(
+    (r) =>
+      sql`exists (select 1 from ${sql.table(r.table)} where ${sql.ref(r.column)} = ${sha256}${
+        r.onlyWhileNull ? sql` and ${sql.ref(r.onlyWhileNull)} is null` : sql``
+      })`,
+  );
+  const result = await sql<{
+    referenced: number | boolean;
+  }>`select (${sql.join(checks, sql` or `)}) as referenced`.execute(db);
+  const value = result.rows[0]?.referenced;
+  return value === true || value === 1;
+}
