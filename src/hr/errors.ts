@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
+  ServiceUnavailableError,
 } from '../platform/errors.js';
 import { fieldErrorsFromAjv } from '../platform/http/validation.js';
 
@@ -125,6 +126,9 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
   if (error instanceof ConflictError) {
     return { status: 409, body: { code: 'conflict', message: error.message }, headers: {} };
   }
+  if (error instanceof ServiceUnavailableError) {
+    return { status: 503, body: { code: 'service_unavailable', message: error.message }, headers: {} };
+  }
   const fe = error as FastifyError;
   if (fe.validation) {
     const context = fe.validationContext;
@@ -185,7 +189,7 @@ export function isOAuthRoute(request: FastifyRequest): boolean {
 export function sendHrError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const oauth = isOAuthRoute(request);
   const rendered = render(error, oauth);
-  if (rendered.status >= 500) {
+  if (rendered.status === 500) {
     request.log.error({ err: error }, 'unexpected error');
   }
   if (oauth) {

@@ -18,8 +18,10 @@ export class NotFoundError extends DomainError {
   constructor(
     readonly resource: string,
     readonly id: string,
+    /** Replaces the default message (`<resource> "<id>" was not found`). */
+    message?: string,
   ) {
-    super(`${resource} ${JSON.stringify(id)} was not found`);
+    super(message ?? `${resource} ${JSON.stringify(id)} was not found`);
   }
 }
 
@@ -50,4 +52,9 @@ export class ForbiddenError extends DomainError {
 /** The write would duplicate an existing object (409). */
 export class ConflictError extends DomainError {
   override name = 'ConflictError';
+}
+
+/** The server cannot take the request now (it is shutting down); the caller should retry, elsewhere (503). */
+export class ServiceUnavailableError extends DomainError {
+  override name = 'ServiceUnavailableError';
 }

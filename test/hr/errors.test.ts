@@ -99,6 +99,49 @@ for (const dialect of dialects()) {
       }
     });
 
+    it('a NUL character (U+0000) is a validation error, never a database failure', async () => {
+      // A body field, a nested list item and an object key: 422 with the field path.
+      const field = await error(
+        await hr.call('PUT', '/organizations/nul', { name: 'a\u0000b', city: 'Paris' }),
+        422,
+        'validation_error',
+      );
+      assert.deepEqual(
+        field.errors?.map((e) => [e.field, e.code]),
+        [['name', 'invalid_format']],
+      );
+      assert.match(field.errors?.[0]?.message ?? '', /NUL/);
+      assert.equal((await hr.call('PUT', '/organizations/nul-ok', { name: 'Fine' })).status, 201);
+      const nested = await error(
+        await hr.call('PUT', '/organization_groups/g-nul', { name: 'G', organizations_ids: ['nul-ok', 'x\u0000'] }),
+        422,
+        'validation_error',
+      );
+      assert.deepEqual(
+        nested.errors?.map((e) => [e.field, e.code]),
+        [['organizations_ids.1', 'invalid_format']],
+      );
+      // Together with another error of another field, both are listed.
+      const both = await error(
+        await hr.call('PUT', '/organizations/nul', { name: '', city: '\u0000' }),
+        422,
+        'validation_error',
+      );
+      assert.deepEqual(both.errors?.map((e) => [e.field, e.code]).sort(), [
+        ['city', 'invalid_format'],
+        ['name', 'too_short'],
+      ]);
+      // A query parameter: 400 naming it.
+      for (const query of ['q=ab%00cd', 'parent_organization_id=%00', 'cursor=1%00']) {
+        const body = await error(await hr.call('GET', `/organizations?${query}`), 400, 'invalid_request');
+        assert.match(body.message, new RegExp(`"${query.split('=')[0]}"`), query);
+      }
+      // A path parameter cannot be an id: 404, as for any other impossible id.
+      await error(await hr.call('GET', '/organizations/a%00b'), 404, 'not_found');
+      await error(await hr.call('PATCH', '/organizations/a%00b', { name: 'x' }), 404, 'not_found');
+      assert.equal((await hr.call('GET', '/organizations/nul')).status, 404, 'nothing was stored');
+    });
+
     it('echoes X-Request-Id, or makes one', async () => {
       const given = await hr.call('GET', '/organizations', undefined, { 'x-request-id': 'trace-123' });
       assert.equal(given.headers.get('x-request-id'), 'trace-123');
@@ -136,7 +179,10 @@ for (const dialect of dialects()) {
       assert.equal(body.code, 'internal_error');
       assert.doesNotMatch(text, /select|hr_organizations|at .*\.ts|stack/i);
       const logged = server.logs.map((l) => JSON.parse(l) as { reqId?: string; level: number; err?: unknown });
-      assert.ok(logged.some((l) => l.reqId === 'boom-1' && l.level === 50 && l.err));
+      assert.ok(
+        logged.some((l) => l.reqId === 'boom-1' && l.level === 50 && l.err),
+        'the failure is logged at error level with the request id',
+      );
       const ready = await fetch(`${server.url}/readyz`);
       assert.equal(ready.status, 503);
     });

@@ -109,7 +109,7 @@ for (const dialect of dialects()) {
         listB.map((o) => o.name),
         ['B'],
       );
-      assert.ok(await getToken(server, a.creds));
+      assert.ok(await getToken(server, a.creds), 'the application still gets tokens');
     });
   });
 }

@@ -115,13 +115,44 @@ for (const dialect of dialects()) {
       assert.deepEqual(await ids('child_organization_id=fr-it-ops&recursive=true'), ['root', 'fr', 'fr-it']);
       assert.deepEqual(await ids('child_organization_id=root'), []);
       const roots = await ids('recursive=false');
-      assert.ok(roots.includes('root') && roots.includes('other') && !roots.includes('fr'));
+      assert.ok(
+        roots.includes('root') && roots.includes('other') && !roots.includes('fr'),
+        'recursive=false lists only the roots',
+      );
       assert.equal(await count('parent_organization_id=root&recursive=true'), 5);
       assert.equal(await count('parent_organization_id=fr'), 2);
       const fr = await json<Org>(await hr.call('GET', '/organizations/fr'), 200);
       assert.equal(fr.has_children, true);
       const leaf = await json<Org>(await hr.call('GET', '/organizations/fr-hr'), 200);
       assert.equal(leaf.has_children, false);
+    });
+
+    it('without a parent or child filter, lists every level (recursive defaults to true)', async () => {
+      const own = await hrCaller(server);
+      const list = async (query: string) => {
+        const res = await own.call('GET', `/organizations${query}`);
+        return (await json<Org[]>(res, 200)).map((o) => o.id);
+      };
+      // top ── middle ── bottom, and a second root
+      for (const [id, parent] of [
+        ['top', null],
+        ['middle', 'top'],
+        ['bottom', 'middle'],
+        ['alone', null],
+      ] as const) {
+        assert.equal(
+          (await own.call('PUT', `/organizations/${id}`, { name: id, parent_organization_id: parent })).status,
+          201,
+        );
+      }
+      const every = ['top', 'middle', 'bottom', 'alone'];
+      assert.deepEqual(await list(''), every, 'the default lists all levels, in creation order');
+      assert.deepEqual(await list('?recursive=true'), every);
+      assert.deepEqual(await list('?q=tt'), ['bottom'], 'a filter still applies');
+      assert.deepEqual(await list('?recursive=false'), ['top', 'alone']);
+      const head = await own.call('HEAD', '/organizations');
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get('x-total-count'), '4');
     });
 
     it('422 for a filter naming an unknown organization; 400 for parent and child together', async () => {

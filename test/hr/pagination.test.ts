@@ -128,7 +128,7 @@ for (const dialect of dialects()) {
       const start = await page(caller, `/organizations?per_page=10&cursor=${back.previous}`);
       assert.deepEqual(start.ids, [1, 2, 3, 4, 5, 6, 7, 8, 9].map(code));
       assert.equal(start.previous, null);
-      assert.ok(start.next);
+      assert.ok(start.next, 'the first page has a next cursor');
     });
 
     it('a page emptied by deletes still links back', async () => {
@@ -148,9 +148,36 @@ for (const dialect of dialects()) {
       const empty = await page(caller, `/organizations?per_page=2&cursor=${prev.next}`);
       assert.deepEqual(empty.ids, []);
       assert.equal(empty.next, null);
-      assert.ok(empty.previous);
+      assert.ok(empty.previous, 'an emptied page still points back');
       const before = await page(caller, `/organizations?per_page=2&cursor=${empty.previous}`);
       assert.deepEqual(before.ids, p.ids.slice(-4, -2));
+    });
+
+    it('never puts an access_token sent in the query into a Link; following the link with the header works', async () => {
+      const owner = await hrCaller(server);
+      for (const n of [1, 2, 3]) {
+        assert.equal((await owner.call('PUT', `/organizations/lnk-${n}`, { name: `Link ${n}` })).status, 201);
+      }
+      for (const tokenParam of ['access_token', 'access%5Ftoken']) {
+        const first = await fetch(
+          `${server.url}/api/v2/client/organizations?per_page=1&${tokenParam}=${owner.token}&q=lnk`,
+          { headers: { accept: 'application/json' } },
+        );
+        assert.equal(first.status, 200, tokenParam);
+        assert.deepEqual(
+          ((await first.json()) as { id: string }[]).map((o) => o.id),
+          ['lnk-1'],
+        );
+        const link = first.headers.get('link') ?? '';
+        assert.doesNotMatch(link, /access(_|%5F)token/i, 'the token must not leak into Link');
+        assert.ok(!link.includes(owner.token), 'the token value must not appear in Link');
+        const next = links(link).next as string;
+        assert.equal(next, `/api/v2/client/organizations?per_page=1&q=lnk&cursor=${first.headers.get('next-cursor')}`);
+        const second = await page(owner, next);
+        assert.deepEqual(second.ids, ['lnk-2']);
+        assert.deepEqual(Object.keys(links(second.link)).sort(), ['next', 'previous']);
+        assert.doesNotMatch(second.link ?? '', /access(_|%5F)token/i, 'no token in the second page links either');
+      }
     });
 
     it('serves the list path with and without a trailing slash', async () => {

@@ -96,6 +96,47 @@ for (const dialect of dialects()) {
       );
     });
 
+    it('checks Basic credentials before the body: 401 whatever the body, on /tokens and /revoke_token', async () => {
+      const creds = await createCredentials(server);
+      const token = await getToken(server, creds);
+      const wrong = basic({ ...creds, application_secret: 'nope' });
+      const nul = `Basic ${Buffer.from(`${creds.application_id}\u0000:${creds.application_secret}`).toString('base64')}`;
+      const json = JSON.stringify({ grant_type: 'client_credentials', scope: 'client', client_id: creds.client_id });
+      for (const path of [TOKENS, '/api/v2/client/revoke_token']) {
+        const repeated =
+          path === TOKENS
+            ? `grant_type=client_credentials&grant_type=client_credentials&scope=client&client_id=${creds.client_id}`
+            : `token=${token}&token=${token}`;
+        for (const authorization of [undefined, wrong, nul]) {
+          const auth: Record<string, string> = authorization ? { authorization } : {};
+          const asJson = await fetch(`${server.url}${path}`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: json,
+          });
+          const body = await expectError(asJson, 401, 'invalid_credentials');
+          assert.equal(body.error, 'invalid_client', `${path} JSON`);
+          await expectError(await post(server, path, repeated, auth), 401, 'invalid_credentials');
+          await expectError(
+            await post(server, path, '<xml/>', { ...auth, 'content-type': 'application/xml' }),
+            401,
+            'invalid_credentials',
+          );
+          await expectError(await post(server, path, `x=${'y'.repeat(1_100_000)}`, auth), 401, 'invalid_credentials');
+        }
+        // With the right credentials, the same bodies are what is wrong.
+        const right = { authorization: basic(creds) };
+        await expectError(await post(server, path, repeated, right), 400, 'invalid_request');
+        const asJson = await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { ...right, 'content-type': 'application/json' },
+          body: json,
+        });
+        await expectError(asJson, 400, 'invalid_request');
+      }
+      assert.equal((await requestToken(server, creds)).status, 200);
+    });
+
     it('400 invalid_client_id for an unknown client or one the application may not act for', async () => {
       const creds = await createCredentials(server);
       const other = await createCredentials(server);
@@ -159,7 +200,8 @@ for (const dialect of dialects()) {
   describe(`token lifetime (${dialect})`, () => {
     let server: TestServer;
     before(async () => {
-      server = await startServer(dialect, { ATRIUM_TOKEN_TTL: '1' });
+      // 2 s, not 1: iat and exp are whole seconds, so a 1 s token issued late in a second lives for a few ms only.
+      server = await startServer(dialect, { ATRIUM_TOKEN_TTL: '2' });
     });
     after(() => server.close());
 
@@ -167,13 +209,13 @@ for (const dialect of dialects()) {
       const creds = await createCredentials(server);
       const res = await requestToken(server, creds);
       const body = (await res.json()) as { access_token: string; expires_in: number };
-      assert.equal(body.expires_in, 1);
+      assert.equal(body.expires_in, 2);
       const call = () =>
         fetch(`${server.url}/api/v2/client/organizations`, {
           headers: { authorization: `Bearer ${body.access_token}` },
         });
       assert.equal((await call()).status, 200);
-      await sleep(2100);
+      await sleep(3100);
       const expired = await call();
       assert.match(expired.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
       const err = await expectError(expired, 401, 'invalid_token');

@@ -11,7 +11,8 @@ function basicCredentials(request: FastifyRequest): { id: string; secret: string
   if (!match?.[1]) throw invalidCredentials();
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon <= 0) throw invalidCredentials();
+  // U+0000 is in no stored id (and PostgreSQL refuses it in a query): such credentials are simply wrong.
+  if (colon <= 0 || decoded.includes('\u0000')) throw invalidCredentials();
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
@@ -20,7 +21,8 @@ export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthServic
   // These endpoints take form bodies only (RFC 6749 §4.4.2); anything else is a 400 invalid_request.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  // Basic credentials are checked before the form, so a caller without them learns nothing else.
+  // Basic credentials are checked in onRequest, before the body is even parsed: a caller without valid ones
+  // gets 401 whatever its body (JSON, repeated fields, too large), and learns nothing else.
   const authenticateApplication = async (request: FastifyRequest): Promise<void> => {
     const { id, secret } = basicCredentials(request);
     request.oauthApplication = await auth.authenticateApplication(id, secret);
@@ -30,7 +32,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthServic
     '/tokens',
     {
       config: { oauth: true },
-      preValidation: authenticateApplication,
+      onRequest: authenticateApplication,
       schema: {
         tags: ['OAuth - Tokens'],
         summary: 'Get an access token (OAuth 2.0 client credentials)',
@@ -53,7 +55,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthServic
     '/revoke_token',
     {
       config: { oauth: true },
-      preValidation: authenticateApplication,
+      onRequest: authenticateApplication,
       schema: {
         tags: ['OAuth - Tokens'],
         summary: 'Revoke an access token (RFC 7009)',

@@ -37,6 +37,9 @@ export const PaginationHeaders = Type.Object({
   ),
 });
 
+/** Query parameters a `Link` never repeats: the old cursor, and the credential the bearer guard accepts. */
+const LINK_DROPPED_PARAMETERS = ['cursor', 'access_token'];
+
 export interface PageParams {
   limit: number;
   position?: KeysetPosition;
@@ -68,12 +71,19 @@ export class Paginator {
     return { limit, position };
   }
 
-  /** Sets the cursor headers of a page: relative links keep every other query parameter the caller sent. */
+  /**
+   * Sets the cursor headers of a page: relative links keep every other query parameter the caller sent,
+   * except a credential: an `access_token` sent in the query never goes into a link (links get logged, cached,
+   * shared); the caller authenticates the next call as it did this one.
+   */
   present<T>(request: FastifyRequest, reply: FastifyReply, page: Page<T>, scope: ListScope): T[] {
-    const [path, rawQuery = ''] = request.url.split('?', 2) as [string, string?];
+    const url = request.url;
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    const kept = new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1));
+    for (const name of LINK_DROPPED_PARAMETERS) kept.delete(name);
     const link = (cursor: string): string => {
-      const params = new URLSearchParams(rawQuery);
-      params.delete('cursor');
+      const params = new URLSearchParams(kept);
       params.append('cursor', cursor);
       return `${path}?${params.toString()}`;
     };

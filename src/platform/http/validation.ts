@@ -28,10 +28,69 @@ const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
 /** Query strings, path and headers arrive as text: scalars are coerced to the declared type. */
 const textAjv = makeAjv({ coerceTypes: true, removeAdditional: false });
 
-/** Fastify's validator compiler: one schema per route part, compiled once. */
+/** The ajv keyword reported for a string holding U+0000 (no schema declares it; the check is built in). */
+export const NUL_KEYWORD = 'x-no-nul';
+
+/** Parsed input holds plain records (the query parser's have their own empty prototype); streams and bytes are not walked. */
+function isRecord(value: object): boolean {
+  return !ArrayBuffer.isView(value) && typeof (value as { pipe?: unknown }).pipe !== 'function';
+}
+
+function nulError(pointer: string): ErrorObject {
+  return {
+    keyword: NUL_KEYWORD,
+    instancePath: pointer,
+    schemaPath: `#/${NUL_KEYWORD}`,
+    params: {},
+    message: 'must not contain the NUL character (U+0000)',
+  };
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * One walk of parsed input (records, arrays, strings; streams and bytes
+ * are left alone): every string, and every object key, holding
+ * U+0000, which no database text column takes (PostgreSQL refuses it).
+ */
+export function findNulStrings(value: unknown, pointer = '', out: ErrorObject[] = []): ErrorObject[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push(nulError(pointer));
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) findNulStrings(value[i], `${pointer}/${i}`, out);
+  } else if (value !== null && typeof value === 'object' && isRecord(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if (key.includes('\u0000')) out.push(nulError(at));
+      else findNulStrings(item, at, out);
+    }
+  }
+  return out;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/**
+ * Fastify's validator compiler: one schema per route part, compiled once.
+ * Besides the schema, every string of the part is refused when it holds
+ * U+0000, so bad input is a validation error of the API, never a database failure.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const compiled = ajv.compile(schema as object);
+  const validate: Validate = (data) => {
+    const valid = compiled(data);
+    const nul = findNulStrings(data);
+    if (nul.length === 0) {
+      validate.errors = compiled.errors ?? null;
+      return valid;
+    }
+    validate.errors = [...(compiled.errors ?? []), ...nul];
+    return false;
+  };
+  return validate as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 const CODES: Record<string, string> = {
@@ -79,6 +138,8 @@ function describe(e: ErrorObject): { code: string; message: string } {
         return { code: 'invalid_datetime', message: 'Expected a datetime, YYYY-MM-DDThh:mi:ss±hh:mi.' };
       }
       return { code: 'invalid_format', message: `Expected the ${String(params.format)} format.` };
+    case NUL_KEYWORD:
+      return { code: 'invalid_format', message: 'Must not contain the NUL character (U+0000).' };
     case 'maxLength':
       return { code: 'too_long', message: `At most ${String(params.limit)} characters.` };
     case 'minLength':
