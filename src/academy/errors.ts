@@ -7,6 +7,7 @@ import {
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
+  ServiceUnavailableError,
 } from '../platform/errors.js';
 import { fieldErrorsFromAjv } from '../platform/http/validation.js';
 
@@ -68,6 +69,9 @@ function render(error: Error): AcademyErrorBody {
   if (error instanceof InvalidRequestError) return { status: 400, code: 'bad_request', message: error.message };
   if (error instanceof ConflictError) return { status: 409, code: 'conflict', message: error.message };
   if (error instanceof ForbiddenError) return { status: 403, code: error.code, message: error.message };
+  if (error instanceof ServiceUnavailableError) {
+    return { status: 503, code: 'service_unavailable', message: error.message };
+  }
   const fe = error as FastifyError;
   if (fe.validation) {
     if (fe.validationContext === 'params') {
@@ -91,7 +95,7 @@ function render(error: Error): AcademyErrorBody {
 
 export function sendAcademyError(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const body = render(error);
-  if (body.status >= 500) request.log.error({ err: error }, 'unexpected error');
+  if (body.status === 500) request.log.error({ err: error }, 'unexpected error');
   if (error instanceof AcademyError) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
   return reply.status(body.status).type('application/json; charset=utf-8').send(body);
 }

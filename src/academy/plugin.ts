@@ -1,13 +1,17 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../platform/time.js';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
+import { AcademyRateLimiter } from './auth/rate-limit.js';
 import type { TimezoneRegistry } from './content/timezones.js';
 import { directoryRoutes } from './directory/routes.js';
 import type { DirectoryService } from './directory/service.js';
 import { AcademyError, AcademyErrorBody, sendAcademyError } from './errors.js';
 import { eventRoutes } from './events/routes.js';
 import type { EventsService } from './events/service.js';
+import { documentAcademyRoute } from './openapi.js';
+import { normaliseArrayKeys } from './query.js';
 
 export const ACADEMY_PREFIX = '/v1';
 
@@ -21,6 +25,10 @@ export interface AcademyServices {
 export interface AcademyOptions extends AcademyServices {
   /** Origins allowed to call `/v1` from a browser; empty turns CORS off. */
   corsOrigins: string[];
+  /** Requests per minute per academy, counted in this process (`ATRIUM_ACADEMY_RATE_LIMIT`); 0 turns the limit off. */
+  rateLimit: number;
+  /** The clock the rate limit's windows follow (the services' clock; tests move it). */
+  clock?: Clock;
 }
 
 /**
@@ -29,6 +37,7 @@ export interface AcademyOptions extends AcademyServices {
  */
 export async function academyApi(app: FastifyInstance, options: AcademyOptions): Promise<void> {
   app.addSchema(AcademyErrorBody);
+  app.addHook('onRoute', documentAcademyRoute);
   if (options.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: options.corsOrigins.includes('*') ? '*' : options.corsOrigins,
@@ -46,8 +55,19 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
     ),
   );
 
+  // `k[]=v` is `k=v` (Spazz's `userIds[]`), before the guard reads the query.
+  app.addHook('onRequest', async (request) => {
+    request.query = normaliseArrayKeys((request.query ?? {}) as Record<string, unknown>);
+  });
+
+  const perMinute = options.rateLimit;
+  const clock = options.clock;
+  const limiter = perMinute > 0 ? new AcademyRateLimiter(perMinute, () => clock?.now() ?? Date.now()) : undefined;
+
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', academyGuard(options.academies));
+    // Counted per authenticated academy, so nobody can use up another academy's allowance with bad keys.
+    if (limiter) guarded.addHook('onRequest', async (request) => limiter.take(request.academy.academyId));
     // Resource routes register here.
     await guarded.register(eventRoutes, { events: options.events });
     await guarded.register(directoryRoutes, { directory: options.directory, timezones: options.timezones });

@@ -80,11 +80,11 @@ export class AcademiesRepository {
 
   findKey(
     keyHash: string,
-  ): Promise<{ academy_id: number; expires_at: number | null; super_admin_id: number } | undefined> {
+  ): Promise<{ key_hash: string; academy_id: number; expires_at: number | null; super_admin_id: number } | undefined> {
     return this.db
       .selectFrom('academy_api_keys as k')
       .innerJoin('academies as a', 'a.id', 'k.academy_id')
-      .select(['k.academy_id', 'k.expires_at', 'a.super_admin_id'])
+      .select(['k.key_hash', 'k.academy_id', 'k.expires_at', 'a.super_admin_id'])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
   }

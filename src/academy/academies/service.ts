@@ -18,6 +18,8 @@ export interface AcademyContext {
 }
 
 interface CachedKey {
+  /** The hash as stored in the database. */
+  keyHash: string;
   academyId: number;
   superAdminId: number;
   expiresAt: number | null;
@@ -28,9 +30,13 @@ interface CachedKey {
 const KEY_CACHE_MS = 1000;
 
 /**
- * Academies and their API keys. Keys are 256-bit random values stored as
- * SHA-256 hashes; a lookup is by hash, then the stored hash is compared in
- * constant time.
+ * Academies and their API keys. Keys are 256-bit random values stored only as
+ * SHA-256 hashes. Authentication hashes the presented key, looks the key row up
+ * by that hash (a database index, or this process's cache keyed by the hash),
+ * then compares the stored hash with the computed one, and the academy id with
+ * the `acadId` sent, each with the constant-time `safeEqual`. The look-up itself
+ * is not constant time: its timing can only depend on the hash of the presented
+ * key, which tells nothing about any valid key.
  */
 export class AcademiesService {
   private readonly cache = new Map<string, CachedKey>();
@@ -79,12 +85,21 @@ export class AcademiesService {
         this.cache.delete(hash);
         throw refuse();
       }
-      entry = { academyId: row.academy_id, superAdminId: row.super_admin_id, expiresAt: row.expires_at, checkedAt: at };
+      entry = {
+        keyHash: row.key_hash,
+        academyId: row.academy_id,
+        superAdminId: row.super_admin_id,
+        expiresAt: row.expires_at,
+        checkedAt: at,
+      };
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(hash, entry);
     }
     const expired = entry.expiresAt !== null && entry.expiresAt <= at;
-    if (!safeEqual(String(entry.academyId), acadIdText.replace(/^0+(?=\d)/, '')) || expired) throw refuse();
+    // Both comparisons always run, so the time taken does not tell which one failed.
+    const sameKey = safeEqual(entry.keyHash, hash);
+    const sameAcademy = safeEqual(String(entry.academyId), acadIdText.replace(/^0+(?=\d)/, ''));
+    if (!sameKey || !sameAcademy || expired) throw refuse();
     return { academyId: entry.academyId, superAdminId: entry.superAdminId };
   }
 }

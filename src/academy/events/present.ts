@@ -8,6 +8,7 @@ import type {
   ParticipantsResponse,
   RegistrationOut,
   SessionOut,
+  UserEventRegistration,
 } from './schemas.js';
 import type { EventView, ParticipantsResult } from './service.js';
 import { clockText, type TimedSession, usDate, wallText } from './sessions.js';
@@ -243,6 +244,10 @@ export function registration(r: RegistrationRow): RegistrationOut {
     certificate_date:
       r.completed_at !== null ? new Date(r.completed_at).toISOString().replace(/\.\d{3}Z$/, '+00:00') : null,
   };
+}
+
+export function userEventRegistration(event: { id: number; kind: Kind }, r: RegistrationRow): UserEventRegistration {
+  return { eventId: event.id, kind: event.kind, ...registration(r) };
 }
 
 function icsText(s: string): string {

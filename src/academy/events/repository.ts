@@ -154,6 +154,16 @@ export class EventsRepository {
       .executeTakeFirst();
   }
 
+  /** An event of the academy by id, of either kind (Spazz's `GET /users/{eventid}/events` names no kind). */
+  findAnyKind(academyId: number, id: number): Promise<EventRow | undefined> {
+    return this.db
+      .selectFrom('academy_events')
+      .selectAll()
+      .where('academy_id', '=', academyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   /** An event by id alone, for internal follow-ups of an access already scoped to its academy. */
   findById(id: number): Promise<EventRow | undefined> {
     return this.db.selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst();
@@ -355,6 +365,19 @@ export class EventsRepository {
       .where('event_id', '=', eventId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
+  }
+
+  /** The registrations of these users on one event that are not cancelled, by user id. */
+  async activeRegistrationsOf(eventId: number, userIds: number[]): Promise<RegistrationRow[]> {
+    if (!userIds.length) return [];
+    return this.db
+      .selectFrom('academy_registrations')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('user_id', 'in', userIds)
+      .where('state', '!=', 'cancelled')
+      .orderBy('user_id')
+      .execute();
   }
 
   /** Active registrations of a user on any of these events (canMulti checks). */

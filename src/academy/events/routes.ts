@@ -2,7 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { academyErrors } from '../errors.js';
-import { attendance, calendar, eventDetail, eventListItem, participants, registration } from './present.js';
+import {
+  attendance,
+  calendar,
+  eventDetail,
+  eventListItem,
+  participants,
+  registration,
+  userEventRegistration,
+} from './present.js';
 import {
   AddOffersBody,
   AttendanceQuery,
@@ -26,6 +34,8 @@ import {
   RegistrationParams,
   RegistrationsResponse,
   RegistrationUpdateBody,
+  UserEventsQuery,
+  UserEventsResponse,
   UsersQuery,
   VcCreate,
   VcEdit,
@@ -41,6 +51,30 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
   app.addSchema(EventListItem);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const Detail = Type.Ref(EventDetail);
+
+  // Spazz's getRegisteredUsersFutureEvents: the path names the event, not the user, and no kind.
+  api.get(
+    '/users/:eventid/events',
+    {
+      schema: {
+        tags: ['Atrium extensions'],
+        summary: 'Which of these users are registered to an event (either kind)',
+        description: `${EXTENSION} As Spazz’s schoox-api client calls it (\`userIds[]=…\`, at most 10): for the event :eventid, of either kind, one item per requested user who is registered (any state but cancelled), in the order asked; users who are not registered are left out.`,
+        params: EventParams,
+        querystring: UserEventsQuery,
+        response: { 200: UserEventsResponse, ...academyErrors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const ids = request.query.userIds;
+      const { event, registrations } = await events.registrationsOfUsers(
+        request.academy,
+        request.params.eventid,
+        Array.isArray(ids) ? ids : [ids],
+      );
+      return registrations.map((r) => userEventRegistration(event, r));
+    },
+  );
 
   for (const kind of KINDS) {
     const base = `/events/${kind}`;

@@ -255,7 +255,11 @@ export const ListQuery = Type.Object({
   start: Type.Optional(Start),
   limit: Type.Optional(limit(100)),
   status: Type.Optional(
-    Type.Union([Type.Literal('active'), Type.Literal('archived'), Type.Literal('canceled')], { default: 'active' }),
+    Type.Union([Type.Literal('active'), Type.Literal('archived'), Type.Literal('canceled')], {
+      default: 'active',
+      description:
+        '`active` (the default: neither canceled nor archived), `archived` (completed with autoArchive) or `canceled`.',
+    }),
   ),
 });
 export type ListQuery = Static<typeof ListQuery>;
@@ -281,6 +285,15 @@ export const AttendanceQuery = Type.Object({
 });
 export type AttendanceQuery = Static<typeof AttendanceQuery>;
 
+const UserId = Type.Integer({ minimum: 0, maximum: INT32 });
+export const UserEventsQuery = Type.Object({
+  userIds: Type.Union([Type.Array(UserId, { minItems: 1, maxItems: 10 }), UserId], {
+    description:
+      'Users to look up, at most 10: `userIds[]=1&userIds[]=2` (Spazz’s bracket style), or `userIds=1&userIds=2`.',
+  }),
+});
+export type UserEventsQuery = Static<typeof UserEventsQuery>;
+
 export const EventParams = Type.Object({ eventid: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export const RegistrationParams = Type.Object({
   eventid: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
@@ -289,7 +302,7 @@ export const RegistrationParams = Type.Object({
 
 // ---------------------------------------------------------------- responses
 
-const Flag = Type.Integer({ minimum: 0, maximum: 1 });
+const Flag = (description: string) => Type.Integer({ minimum: 0, maximum: 1, description: `0 or 1: ${description}` });
 
 export const SegmentOut = Type.Object({
   title: Type.String(),
@@ -297,22 +310,24 @@ export const SegmentOut = Type.Object({
   to: Type.String(),
   fromTimestamp: Type.Integer({ description: 'Unix timestamp.' }),
   toTimestamp: Type.Integer(),
-  upcoming: Flag,
-  inProgress: Flag,
-  completed: Flag,
+  upcoming: Flag('not started yet.'),
+  inProgress: Flag('started and not yet ended.'),
+  completed: Flag('ended.'),
 });
 
 export const SessionOut = Type.Object({
-  topic: Type.String(),
+  topic: Type.String({
+    description: 'In-class sessions: the topic of the day. Atrium gives virtual classroom sessions theirs too.',
+  }),
   date: Type.String({ description: 'Local date, `MM/DD/YYYY`.' }),
   dateUTC: Type.String({ description: 'UTC date of the start, `YYYY-MM-DDT00:00:00Z`.' }),
   from: Type.String({ description: '`hh:mm AM` or `hh:mm PM`, local.' }),
   to: Type.String(),
   fromTimestamp: Type.Integer({ description: 'Unix timestamp of the start.' }),
   toTimestamp: Type.Integer({ description: 'Unix timestamp of the end.' }),
-  upcoming: Flag,
-  inProgress: Flag,
-  completed: Flag,
+  upcoming: Flag('not started yet.'),
+  inProgress: Flag('started and not yet ended.'),
+  completed: Flag('ended.'),
   segments: Type.Optional(Type.Array(SegmentOut, { description: 'In-class sessions only.' })),
 });
 export type SessionOut = Static<typeof SessionOut>;
@@ -327,14 +342,14 @@ export const EventDetail = Type.Object(
     categoryIds: Type.Array(Type.Integer(), { description: 'Category ids; `[-1]` means no category.' }),
     categoryId: Type.Integer({ description: 'The same category as a single id; -1 means no category.' }),
     category: Type.String({ description: 'Category name; `Without Category` when none.' }),
-    visible: Type.Boolean(),
-    active: Type.Boolean(),
-    archived: Type.Boolean(),
-    deleted: Type.Boolean({ description: 'Always false: a deleted event is not served.' }),
-    canceled: Type.Boolean(),
-    upcoming: Type.Boolean(),
-    inProgress: Type.Boolean(),
-    completed: Type.Boolean(),
+    visible: Type.Boolean({ description: 'State flag: shown to learners. A visible event cannot be made invisible.' }),
+    active: Type.Boolean({ description: 'State flag: neither canceled nor archived.' }),
+    archived: Type.Boolean({ description: 'State flag: completed with autoArchive.' }),
+    deleted: Type.Boolean({ description: 'State flag: always false, as a deleted event is not served.' }),
+    canceled: Type.Boolean({ description: 'State flag: canceled (Atrium extension PUT …/cancel).' }),
+    upcoming: Type.Boolean({ description: 'State flag: the first session has not started.' }),
+    inProgress: Type.Boolean({ description: 'State flag: started and not yet ended.' }),
+    completed: Type.Boolean({ description: 'State flag: the last session has ended.' }),
     eventStartDate: Type.String({ description: '`YYYY-MM-DD hh:mm:ss UTC`.' }),
     eventEndDate: Type.String({ description: '`YYYY-MM-DD hh:mm:ss UTC`.' }),
     durationMinutes: Type.Integer({ description: 'Sum of the sessions, in minutes.' }),
@@ -364,11 +379,11 @@ export const EventDetail = Type.Object(
     passingScore: opt(Type.Integer({ description: 'In-class events.' })),
     externalInstructors: Type.Array(Type.String(), { description: 'Names.' }),
     schooxInstructors: Type.Array(Type.String(), { description: 'User ids as strings, primary first.' }),
-    attendeesYes: Type.Integer(),
-    attendeesPending: Type.Integer(),
-    registered: Type.Integer(),
-    cancelled: Type.Integer(),
-    waitlisted: Type.Integer(),
+    attendeesYes: Type.Integer({ description: 'Counter: users holding a seat whose registration is approved.' }),
+    attendeesPending: Type.Integer({ description: 'Counter: registered users awaiting approval.' }),
+    registered: Type.Integer({ description: 'Counter: users holding a seat (registered, absent or completed).' }),
+    cancelled: Type.Integer({ description: 'Counter: cancelled registrations.' }),
+    waitlisted: Type.Integer({ description: 'Counter: users on the waiting list.' }),
     customCalMessage: Type.String({ description: 'Description used in the calendar file.' }),
     venueId: opt(Type.Integer({ description: 'In-class only; 0 when none.' })),
     coordinates: opt(Type.String({ description: 'In-class only; JSON text with latitude and longitude as strings.' })),
@@ -400,14 +415,14 @@ export const EventListItem = Type.Object(
     timezoneId: opt(Type.Integer({ description: 'Events with a timezone.' })),
     timezone: Type.String({ description: 'Display name of the timezone.' }),
     duration: Type.Integer({ description: 'Minutes.' }),
-    attendees_yes: Type.Integer(),
-    attendees_pending: Type.Integer(),
-    registered: Type.Integer(),
-    completed: Type.Integer(),
-    absent: Type.Integer(),
-    cancelled: Type.Integer(),
-    waitlisted: Type.Integer(),
-    available_seats: Type.Integer(),
+    attendees_yes: Type.Integer({ description: 'Counter: users holding a seat whose registration is approved.' }),
+    attendees_pending: Type.Integer({ description: 'Counter: registered users awaiting approval.' }),
+    registered: Type.Integer({ description: 'Counter: users holding a seat (registered, absent or completed).' }),
+    completed: Type.Integer({ description: 'Counter: users who completed the event.' }),
+    absent: Type.Integer({ description: 'Counter: users marked absent.' }),
+    cancelled: Type.Integer({ description: 'Counter: cancelled registrations.' }),
+    waitlisted: Type.Integer({ description: 'Counter: users on the waiting list.' }),
+    available_seats: Type.Integer({ description: 'Seats left: maxAttendees minus the seats held.' }),
     curriculum_connected: Type.Integer({ description: 'Connected learning path id, or 0.' }),
     course_connected: Type.Integer({ description: 'Connected course id, or 0.' }),
     location: opt(Type.String({ description: 'In-class items only.' })),
@@ -480,6 +495,17 @@ export const RegistrationOut = Type.Object({
   certificate_date: Type.Union([Type.String(), Type.Null()]),
 });
 export type RegistrationOut = Static<typeof RegistrationOut>;
+
+export const UserEventRegistration = Type.Object({
+  eventId: Type.Integer(),
+  kind: Type.Union([Type.Literal('ilt'), Type.Literal('vc')], { description: 'The kind of the event.' }),
+  ...RegistrationOut.properties,
+});
+export type UserEventRegistration = Static<typeof UserEventRegistration>;
+
+export const UserEventsResponse = Type.Array(UserEventRegistration, {
+  description: 'One item per requested user who is registered to the event (any state but cancelled).',
+});
 
 export const RegistrationsResponse = Type.Object({
   status: Type.Integer(),

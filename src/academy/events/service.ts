@@ -41,6 +41,8 @@ export const LIST_MAX_LIMIT = 100;
 export const OFFERS_MAX_LIMIT = 20;
 export const USERS_MAX_LIMIT = 100;
 export const ATTENDANCE_MAX_LIMIT = 20;
+/** Users per `GET /users/{eventid}/events` request (Spazz's client says at most 10). */
+export const USER_EVENTS_MAX_USERS = 10;
 const DEFAULT_LIMIT = 20;
 
 export type StatusLabel = 'Upcoming' | 'In Progress' | 'Completed' | 'Canceled';
@@ -326,7 +328,10 @@ export class EventsService {
       if (body.courseId !== undefined && body.courseId !== (existing.course_id ?? 0)) {
         errors.push(err('courseId', 'immutable', 'courseId cannot change after creation.'));
       }
-      if (body.curriculumId !== undefined && body.curriculumId !== (existing.curriculum_id ?? 0)) {
+      // As at creation, a course in the body wins: a curriculumId sent with it (the create body repeated, for
+      // an event the course won) is ignored rather than read as a change.
+      const courseInBody = body.courseId !== undefined && body.courseId !== 0;
+      if (!courseInBody && body.curriculumId !== undefined && body.curriculumId !== (existing.curriculum_id ?? 0)) {
         errors.push(err('curriculumId', 'immutable', 'curriculumId cannot change after creation.'));
       }
       if (courseId !== null && body.partOfCourse === undefined) {
@@ -348,8 +353,8 @@ export class EventsService {
       courseCategories = await this.repo.courseCategories(ctx.academyId, courseId);
       if (!courseCategories && !existing) errors.push(err('courseId', 'not_found', 'No course has this id.'));
     } else if (curriculumId !== null) {
-      curriculumCategory = (await this.repo.curriculumCategory(ctx.academyId, curriculumId))?.category_id;
       const found = await this.repo.curriculumCategory(ctx.academyId, curriculumId);
+      curriculumCategory = found?.category_id;
       if (!found && !existing) errors.push(err('curriculumId', 'not_found', 'No learning path has this id.'));
     }
     if ((courseId !== null || curriculumId !== null) && based !== 2 && !existing) {
@@ -680,6 +685,28 @@ export class EventsService {
   }
 
   // ------------------------------------------------------------ registrations (Atrium extension)
+
+  /**
+   * Which of these users are registered to an event of either kind (Spazz's
+   * `GET /users/{eventid}/events`): their registrations that are not
+   * cancelled, in the order the users were asked for, each user once.
+   */
+  async registrationsOfUsers(
+    ctx: AcademyContext,
+    id: number,
+    userIds: number[],
+  ): Promise<{ event: EventRow; registrations: RegistrationRow[] }> {
+    if (userIds.length > USER_EVENTS_MAX_USERS) {
+      throw new FieldValidationError([
+        err('userIds', 'too_many', `At most ${USER_EVENTS_MAX_USERS} user ids per request.`),
+      ]);
+    }
+    const event = await this.repo.findAnyKind(ctx.academyId, id);
+    if (!event) throw new NotFoundError('event', String(id));
+    const wanted = [...new Set(userIds)];
+    const rows = new Map((await this.repo.activeRegistrationsOf(event.id, wanted)).map((r) => [r.user_id, r]));
+    return { event, registrations: wanted.flatMap((u) => rows.get(u) ?? []) };
+  }
 
   /**
    * Registers users. Approval follows autoApproved; beyond maxAttendees users
