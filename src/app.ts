@@ -12,8 +12,14 @@ import { AuthRepository } from './hr/auth/repository.js';
 import { AuthService } from './hr/auth/service.js';
 import { CustomFieldsRepository } from './hr/custom-fields/repository.js';
 import { CustomFieldsService } from './hr/custom-fields/service.js';
+import { DocumentTypesRepository } from './hr/document-types/repository.js';
+import { DocumentTypesService } from './hr/document-types/service.js';
+import { DocumentsRepository } from './hr/documents/repository.js';
+import { DocumentsService } from './hr/documents/service.js';
 import { EmployeesRepository } from './hr/employees/repository.js';
 import { EmployeesService } from './hr/employees/service.js';
+import { FoldersRepository } from './hr/folders/repository.js';
+import { FoldersService } from './hr/folders/service.js';
 import { OrganizationGroupsRepository } from './hr/organization-groups/repository.js';
 import { OrganizationGroupsService } from './hr/organization-groups/service.js';
 import { OrganizationsRepository } from './hr/organizations/repository.js';
@@ -62,17 +68,23 @@ export async function createServices(database: Database, config: Config, log?: L
   const customFields = new CustomFieldsService(new CustomFieldsRepository(db));
   const timezones = new TimezoneRegistry();
   const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
+  const uploads = new UploadsService(new UploadsRepository(db), blobs, {
+    limitBytes: config.uploadLimit,
+    ttlSeconds: config.uploadTtlSeconds,
+    sweepMs: config.uploadSweepMs,
+    clock,
+    ...(log ? { log } : {}),
+  });
+  const folders = new FoldersService(new FoldersRepository(db));
+  const documentTypes = new DocumentTypesService(new DocumentTypesRepository(db), folders);
   return {
     clock,
     timezones,
     blobs,
-    uploads: new UploadsService(new UploadsRepository(db), blobs, {
-      limitBytes: config.uploadLimit,
-      ttlSeconds: config.uploadTtlSeconds,
-      sweepMs: config.uploadSweepMs,
-      clock,
-      ...(log ? { log } : {}),
-    }),
+    uploads,
+    folders,
+    documentTypes,
+    documents: new DocumentsService(new DocumentsRepository(db), uploads, blobs),
     events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
     academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
     directory: new DirectoryService(new DirectoryRepository(db), clock),
@@ -104,7 +116,12 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
   await services.auth.start();
   services.uploads.start();
   await server.register(hrApi, { prefix: HR_PREFIX, ...services });
-  await server.register(academyApi, { prefix: ACADEMY_PREFIX, corsOrigins: config.corsOrigins, ...services });
+  await server.register(academyApi, {
+    prefix: ACADEMY_PREFIX,
+    corsOrigins: config.corsOrigins,
+    rateLimit: config.academyRateLimit,
+    ...services,
+  });
   let closed = false;
   return {
     server,

@@ -1,13 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
+import type { BlobStore } from '../platform/blobs/store.js';
 import { bearerGuard } from './auth/guard.js';
 import { tokenRoutes } from './auth/routes.js';
 import type { AuthService } from './auth/service.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import type { CustomFieldsService } from './custom-fields/service.js';
+import { documentTypeRoutes } from './document-types/routes.js';
+import { CompanyDocumentType, EmployeeDocumentType } from './document-types/schemas.js';
+import type { DocumentTypesService } from './document-types/service.js';
+import { documentRoutes } from './documents/routes.js';
+import { CompanyDocument, EmployeeDocument } from './documents/schemas.js';
+import type { DocumentsService } from './documents/service.js';
 import { employeeRoutes } from './employees/routes.js';
 import type { EmployeesService } from './employees/service.js';
 import { ErrorBody, HrError, sendHrError } from './errors.js';
+import { folderRoutes } from './folders/routes.js';
+import { Folder } from './folders/schemas.js';
+import type { FoldersService } from './folders/service.js';
 import { organizationGroupRoutes } from './organization-groups/routes.js';
 import { OrganizationGroup } from './organization-groups/schemas.js';
 import type { OrganizationGroupsService } from './organization-groups/service.js';
@@ -36,6 +46,10 @@ export interface HrServices {
   users: UsersService;
   customFields: CustomFieldsService;
   employees: EmployeesService;
+  folders: FoldersService;
+  documentTypes: DocumentTypesService;
+  documents: DocumentsService;
+  blobs: BlobStore;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -60,6 +74,9 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
   app.addSchema(OrganizationGroup);
   app.addSchema(Role);
   app.addSchema(User);
+  for (const schema of [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument]) {
+    app.addSchema(schema);
+  }
 
   // Knows every path of this API, to tell an unknown path (404) from a wrong method (405).
   const router = FindMyWay({ ignoreTrailingSlash: true });
@@ -101,5 +118,10 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
     await guarded.register(userRoutes, { users: services.users, paginator });
     await guarded.register(customFieldRoutes, { customFields: services.customFields, paginator });
     await guarded.register(employeeRoutes, { employees: services.employees, paginator });
+    for (const kind of ['employee', 'company'] as const) {
+      await guarded.register(folderRoutes, { folders: services.folders, paginator, kind });
+      await guarded.register(documentTypeRoutes, { documentTypes: services.documentTypes, paginator, kind });
+      await guarded.register(documentRoutes, { documents: services.documents, paginator, blobs: services.blobs, kind });
+    }
   });
 }

@@ -27,6 +27,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** How long a rotated-out Academy API key keeps working, in seconds (`ATRIUM_KEY_GRACE_SECONDS`). */
   keyGraceSeconds: number;
+  /** Requests per minute each academy may make to `/v1`, counted per process (`ATRIUM_ACADEMY_RATE_LIMIT`); 0 turns it off. */
+  academyRateLimit: number;
   /** Origins allowed to call `/v1` from a browser (`ATRIUM_CORS_ORIGINS`, comma separated, `*` for any); empty means no CORS. */
   corsOrigins: string[];
   /** Largest uploaded file in bytes (`ATRIUM_UPLOAD_LIMIT`); larger uploads are refused with 413. */
@@ -66,11 +68,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl,
     dbPoolSize: integer(env, 'ATRIUM_DB_POOL_SIZE', 10, 1, 1000),
     tokenTtlSeconds: integer(env, 'ATRIUM_TOKEN_TTL', 3600, 1, 31_536_000),
-    authRefreshMs: integer(env, 'ATRIUM_AUTH_REFRESH_MS', 500, 50, 1000),
+    authRefreshMs: integer(env, 'ATRIUM_AUTH_REFRESH_MS', 500, 50, 900),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     bodyLimit: integer(env, 'ATRIUM_BODY_LIMIT', 1_048_576, 1024, 1_073_741_824),
     requestTimeoutMs: integer(env, 'ATRIUM_REQUEST_TIMEOUT', 30_000, 1000, 3_600_000),
     keyGraceSeconds: integer(env, 'ATRIUM_KEY_GRACE_SECONDS', 86_400, 0, 31_536_000),
+    academyRateLimit: integer(env, 'ATRIUM_ACADEMY_RATE_LIMIT', 1200, 0, 1_000_000_000),
     corsOrigins: (env.ATRIUM_CORS_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())

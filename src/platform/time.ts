@@ -119,3 +119,8 @@ export class Clock {
     this.offsetMs = 0;
   }
 }
+
+/** The UTC calendar day of an instant, as `YYYY-MM-DD`. */
+export function dayOf(epochMs: number): string {
+  return formatDateTime(epochMs).slice(0, 10);
+}

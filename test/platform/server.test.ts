@@ -1,6 +1,57 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createCredentials, dialects, getToken, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
+import {
+  createCredentials,
+  dialects,
+  getToken,
+  hrCaller,
+  sleep,
+  startServer,
+  type TestServer,
+} from '../support/harness.js';
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Splits what a server wrote on one connection into responses (each with a Content-Length). */
+function parseResponses(data: Buffer): RawResponse[] {
+  const out: RawResponse[] = [];
+  let rest = data;
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n');
+    assert.ok(end > 0, `incomplete response head: ${rest.toString()}`);
+    const [statusLine, ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const length = Number(headers['content-length'] ?? '0');
+    const start = end + 4;
+    out.push({
+      status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine as string)?.[1]),
+      headers,
+      body: rest.subarray(start, start + length).toString('utf8'),
+    });
+    rest = rest.subarray(start + length);
+  }
+  return out;
+}
+
+/** A raw connection: what is written goes as is (pipelining included); `closed` gives all it received. */
+function connect(url: string): { socket: net.Socket; closed: Promise<Buffer> } {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (d: Buffer) => chunks.push(d));
+  const closed = new Promise<Buffer>((resolve) => socket.on('close', () => resolve(Buffer.concat(chunks))));
+  return { socket, closed };
+}
 
 for (const dialect of dialects()) {
   describe(`operational endpoints (${dialect})`, () => {
@@ -59,11 +110,33 @@ for (const dialect of dialects()) {
       const extensions = Object.values(doc.paths)
         .flatMap((v) => Object.values(v) as unknown as { tags?: string[] }[])
         .filter((o) => o.tags?.includes('Atrium extensions'));
-      assert.equal(extensions.length, 8, 'register, update registration, cancel and calendar, for both kinds');
-      assert.ok(doc.components.schemas.AcademyEventDetail);
+      assert.equal(
+        extensions.length,
+        9,
+        'register, update registration, cancel and calendar, for both kinds; GET /users/{eventid}/events',
+      );
+      assert.ok(doc.components.schemas.AcademyEventDetail, 'AcademyEventDetail schema');
       assert.deepEqual(ops.sort(), [
+        'DELETE /api/v2/client/company_documents/trash',
+        'DELETE /api/v2/client/company_documents/{id}',
+        'DELETE /api/v2/client/employee_documents/trash',
+        'DELETE /api/v2/client/employee_documents/{id}',
+        'GET /api/v2/client/company_document_types',
+        'GET /api/v2/client/company_document_types/{id}',
+        'GET /api/v2/client/company_documents',
+        'GET /api/v2/client/company_documents/{id}',
+        'GET /api/v2/client/company_documents/{id}/file',
+        'GET /api/v2/client/company_folders',
+        'GET /api/v2/client/company_folders/{id}',
         'GET /api/v2/client/custom_fields',
         'GET /api/v2/client/custom_fields/{id}',
+        'GET /api/v2/client/employee_document_types',
+        'GET /api/v2/client/employee_document_types/{id}',
+        'GET /api/v2/client/employee_documents',
+        'GET /api/v2/client/employee_documents/{id}',
+        'GET /api/v2/client/employee_documents/{id}/file',
+        'GET /api/v2/client/employee_folders',
+        'GET /api/v2/client/employee_folders/{id}',
         'GET /api/v2/client/employees',
         'GET /api/v2/client/employees/{id}',
         'GET /api/v2/client/organization_groups',
@@ -78,21 +151,42 @@ for (const dialect of dialects()) {
         'GET /api/v2/client/roles/{role_id}/permissions/webhook',
         'GET /api/v2/client/users',
         'GET /api/v2/client/users/{id}',
+        'HEAD /api/v2/client/company_documents/{id}/file',
+        'HEAD /api/v2/client/employee_documents/{id}/file',
         'HEAD /api/v2/client/organizations',
         'HEAD /api/v2/client/users',
+        'PATCH /api/v2/client/company_document_types/{id}',
+        'PATCH /api/v2/client/company_documents/{id}',
         'PATCH /api/v2/client/custom_fields/{id}',
+        'PATCH /api/v2/client/employee_document_types/{id}',
+        'PATCH /api/v2/client/employee_documents/{id}',
         'PATCH /api/v2/client/employees/{id}',
         'PATCH /api/v2/client/organization_groups/{id}',
         'PATCH /api/v2/client/organizations/{id}',
         'PATCH /api/v2/client/users/{id}',
+        'POST /api/v2/client/company_documents',
         'POST /api/v2/client/document',
+        'POST /api/v2/client/employee_documents',
+        'POST /api/v2/client/employee_documents/search',
         'POST /api/v2/client/employees',
         'POST /api/v2/client/employees/search',
         'POST /api/v2/client/revoke_token',
         'POST /api/v2/client/tokens',
         'POST /api/v2/client/uploads',
         'POST /api/v2/client/users',
+        'PUT /api/v2/client/company_document_types/{id}',
+        'PUT /api/v2/client/company_documents/{id}',
+        'PUT /api/v2/client/company_documents/{id}/expiration/update',
+        'PUT /api/v2/client/company_documents/{id}/expire',
+        'PUT /api/v2/client/company_documents/{id}/trash',
+        'PUT /api/v2/client/company_documents/{id}/untrash',
         'PUT /api/v2/client/custom_fields/{id}',
+        'PUT /api/v2/client/employee_document_types/{id}',
+        'PUT /api/v2/client/employee_documents/{id}',
+        'PUT /api/v2/client/employee_documents/{id}/expiration/update',
+        'PUT /api/v2/client/employee_documents/{id}/expire',
+        'PUT /api/v2/client/employee_documents/{id}/trash',
+        'PUT /api/v2/client/employee_documents/{id}/untrash',
         'PUT /api/v2/client/employees/by_external_id/{external_id}',
         'PUT /api/v2/client/employees/{id}',
         'PUT /api/v2/client/organization_groups/{id}',
@@ -114,11 +208,11 @@ for (const dialect of dialects()) {
         'q',
         'recursive',
       ]);
-      assert.ok(doc.components.schemas.OrganizationFull);
-      assert.ok(doc.components.schemas.HrError);
-      assert.ok(doc.components.securitySchemes.bearerAuth);
-      assert.ok(doc.paths['/api/v2/client/organizations/{id}']?.put?.responses['201']);
-      assert.ok(doc.paths['/api/v2/client/organizations/{id}']?.put?.responses['422']);
+      assert.ok(doc.components.schemas.OrganizationFull, 'OrganizationFull schema');
+      assert.ok(doc.components.schemas.HrError, 'HrError schema');
+      assert.ok(doc.components.securitySchemes.bearerAuth, 'bearerAuth scheme');
+      assert.ok(doc.paths['/api/v2/client/organizations/{id}']?.put?.responses['201'], 'PUT documents 201');
+      assert.ok(doc.paths['/api/v2/client/organizations/{id}']?.put?.responses['422'], 'PUT documents 422');
     });
 
     it('GET /docs serves the reference page and its assets from the installed packages', async () => {
@@ -130,7 +224,7 @@ for (const dialect of dialects()) {
       for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-initializer.js']) {
         const res = await fetch(`${server.url}/docs/static/${asset}`);
         assert.equal(res.status, 200, asset);
-        assert.ok((await res.arrayBuffer()).byteLength > 100);
+        assert.ok((await res.arrayBuffer()).byteLength > 100, 'asset is not empty');
       }
     });
 
@@ -140,6 +234,64 @@ for (const dialect of dialects()) {
       assert.equal(res.headers.get('access-control-allow-origin'), null);
       const body = (await res.json()) as { status: number; message: string };
       assert.equal(body.status, 404);
+    });
+
+    it('framework errors get the HR error body and X-Request-Id under /api/v2/client', async () => {
+      const hr = await hrCaller(server);
+      const cases: [string, number, string][] = [
+        ['/api/v2/client/organizations/%ZZ', 400, 'invalid_request'],
+        ['/api/v2/client/organizations/%C3%28', 400, 'invalid_request'],
+        ['/api/v2/client/nothing/%ZZ?per_page=1', 400, 'invalid_request'],
+        ['/api/v2/client/tokens/%ZZ', 400, 'invalid_request'],
+        [`/api/v2/client/organizations/${'x'.repeat(1001)}`, 404, 'not_found'],
+        [`/api/v2/client/organizations/${'x'.repeat(1001)}?per_page=1`, 404, 'not_found'],
+      ];
+      for (const [path, status, code] of cases) {
+        for (const headers of [{}, { authorization: `Bearer ${hr.token}` }] as Record<string, string>[]) {
+          const res = await fetch(`${server.url}${path}`, { headers: { ...headers, 'x-request-id': 'fw-hr-1' } });
+          const text = await res.text();
+          assert.equal(res.status, status, `${path.slice(0, 60)}: ${text}`);
+          assert.equal(res.headers.get('x-request-id'), 'fw-hr-1', path.slice(0, 60));
+          assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+          const body = JSON.parse(text) as Record<string, unknown>;
+          assert.deepEqual(Object.keys(body).sort(), ['code', 'message'], text);
+          assert.equal(body.code, code, path.slice(0, 60));
+          assert.doesNotMatch(text, /FST_ERR|statusCode/, 'no framework body');
+        }
+      }
+      const made = await fetch(`${server.url}/api/v2/client/organizations/%ZZ`);
+      assert.match(made.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+      await made.body?.cancel();
+      // The real URL, not the rerouted one, reaches the access log.
+      const lines = server.logs.map((l) => JSON.parse(l) as { msg: string; reqId?: string; req?: { url: string } });
+      const logged = lines.filter((l) => l.msg === 'request completed' && l.reqId === 'fw-hr-1').map((l) => l.req?.url);
+      assert.ok(logged.includes('/api/v2/client/organizations/%ZZ'), `logged: ${logged.join(' ').slice(0, 300)}`);
+      // A long but acceptable id is still a plain 404, and a normal call still works.
+      assert.equal((await hr.call('GET', `/organizations/${'x'.repeat(1000)}`)).status, 404);
+      assert.equal((await hr.call('GET', '/organizations')).status, 200);
+    });
+
+    it('framework errors get the Academy error body and X-Request-Id under /v1', async () => {
+      const cases: [string, number, string][] = [
+        ['/v1/events/ilt/%ZZ', 400, 'bad_request'],
+        ['/v1/events/ilt/%ZZ?acadId=1&apikey=x', 400, 'bad_request'],
+        [`/v1/events/ilt/${'9'.repeat(1001)}`, 404, 'not_found'],
+      ];
+      for (const [path, status, code] of cases) {
+        const res = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': 'fw-v1-1' } });
+        const text = await res.text();
+        assert.equal(res.status, status, `${path.slice(0, 60)}: ${text}`);
+        assert.equal(res.headers.get('x-request-id'), 'fw-v1-1');
+        const body = JSON.parse(text) as Record<string, unknown>;
+        assert.deepEqual(Object.keys(body).sort(), ['code', 'message', 'status'], text);
+        assert.equal(body.status, status);
+        assert.equal(body.code, code);
+      }
+      // Outside both APIs: a plain body, still with the request id.
+      const root = await fetch(`${server.url}/%ZZ`, { headers: { 'x-request-id': 'fw-root-1' } });
+      assert.equal(root.status, 400);
+      assert.equal(root.headers.get('x-request-id'), 'fw-root-1');
+      assert.equal(((await root.json()) as { statusCode: number }).statusCode, 400);
     });
 
     it('logs one JSON line per request with credentials redacted or stripped', async () => {
@@ -158,13 +310,105 @@ for (const dialect of dialects()) {
         (l) => JSON.parse(l) as { msg: string; req?: { url: string; headers?: Record<string, string> } },
       );
       const urls = lines.filter((l) => l.msg === 'request completed').map((l) => l.req?.url);
-      assert.ok(urls.includes('/api/v2/client/organizations?per_page=3'));
-      assert.ok(urls.includes('/v1/events/ilt?acadId=7'));
+      assert.ok(urls.includes('/api/v2/client/organizations?per_page=3'), 'HR URL logged without the token');
+      assert.ok(urls.includes('/v1/events/ilt?acadId=7'), 'academy URL logged without the key');
       const withAuth = lines.find((l) => l.req?.headers?.authorization);
       assert.equal(withAuth?.req?.headers?.authorization, '[redacted]');
     });
   });
 }
+
+for (const dialect of dialects()) {
+  describe(`closing (${dialect})`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect);
+    });
+    after(() => server.close());
+
+    it('finishes in-flight requests and answers new ones 503 in the error body of each API, with X-Request-Id', async () => {
+      const hr = await hrCaller(server);
+      const http = server.app.server.server;
+      let received = 0;
+      http.on('request', () => {
+        received += 1;
+      });
+      // Two uploads, each on its own connection, half sent: in flight when the server starts closing.
+      const upload = (name: string) =>
+        [
+          'POST /api/v2/client/uploads HTTP/1.1',
+          'Host: atrium.test',
+          `Authorization: Bearer ${hr.token}`,
+          'Content-Type: application/octet-stream',
+          `Content-Disposition: attachment; filename="${name}"`,
+          'Content-Length: 10',
+          '',
+          'hello',
+        ].join('\r\n');
+      const a = connect(server.url);
+      const b = connect(server.url);
+      // A third, with nothing after it: the client would keep the connection open; the server must not wait for it.
+      const c = connect(server.url);
+      a.socket.write(upload('a.bin'));
+      b.socket.write(upload('b.bin'));
+      c.socket.write(upload('c.bin'));
+      for (let i = 0; received < 3 && i < 1000; i++) await sleep(10);
+      assert.equal(received, 3, 'the three uploads reached the server');
+      const closing = server.app.server.close();
+      for (let i = 0; http.listening && i < 1000; i++) await sleep(5);
+      assert.equal(http.listening, false, 'the server stopped accepting connections');
+      // The rest of each upload, then a new request pipelined behind it on the same connection.
+      const next = (path: string, id: string) =>
+        `GET ${path} HTTP/1.1\r\nHost: atrium.test\r\nX-Request-Id: ${id}\r\n\r\n`;
+      a.socket.write(`world${next('/api/v2/client/organizations', 'closing-hr')}`);
+      b.socket.write(`world${next('/v1/events/ilt?acadId=1&apikey=x', 'closing-v1')}`);
+      c.socket.write('world');
+      const [hrSide, v1Side] = [parseResponses(await a.closed), parseResponses(await b.closed)];
+      const ended = await Promise.race([c.closed, sleep(20_000).then(() => undefined)]);
+      assert.ok(ended, 'the server closes a keep-alive connection once its last response is done');
+      const kept = parseResponses(ended);
+      assert.deepEqual(
+        kept.map((r) => r.status),
+        [201],
+        'the upload on it completed',
+      );
+      const drained = await Promise.race([closing.then(() => 'closed'), sleep(20_000).then(() => 'still open')]);
+      assert.equal(drained, 'closed', 'close() does not wait for idle keep-alive connections');
+      for (const [side, name] of [
+        [hrSide, 'a.bin'],
+        [v1Side, 'b.bin'],
+      ] as const) {
+        assert.equal(side.length, 2, JSON.stringify(side));
+        assert.equal(side[0]?.status, 201, side[0]?.body);
+        assert.equal((JSON.parse(side[0]?.body ?? '{}') as { filename: string }).filename, name);
+        assert.equal(side[1]?.status, 503, side[1]?.body);
+        assert.equal(side[1]?.headers.connection, 'close');
+        assert.match(side[1]?.headers['content-type'] ?? '', /^application\/json/);
+      }
+      assert.equal(hrSide[1]?.headers['x-request-id'], 'closing-hr');
+      assert.deepEqual(JSON.parse(hrSide[1]?.body ?? '{}'), {
+        code: 'service_unavailable',
+        message: 'The server is shutting down; retry the request.',
+      });
+      assert.equal(v1Side[1]?.headers['x-request-id'], 'closing-v1');
+      const academy = JSON.parse(v1Side[1]?.body ?? '{}') as { status: number; code: string; message: string };
+      assert.equal(academy.status, 503);
+      assert.equal(academy.code, 'service_unavailable');
+      const errors = server.logs.filter((l) => (JSON.parse(l) as { level: number }).level >= 50);
+      assert.deepEqual(errors, [], 'a 503 while closing is not logged as an unexpected error');
+    });
+  });
+}
+
+describe('configuration bounds', () => {
+  it('ATRIUM_AUTH_REFRESH_MS is at most 900, so revocations reach every process within one second', () => {
+    assert.equal(loadConfig({}).authRefreshMs, 500);
+    assert.equal(loadConfig({ ATRIUM_AUTH_REFRESH_MS: '900' }).authRefreshMs, 900);
+    assert.throws(() => loadConfig({ ATRIUM_AUTH_REFRESH_MS: '901' }), ConfigError);
+    assert.throws(() => loadConfig({ ATRIUM_AUTH_REFRESH_MS: '1000' }), ConfigError);
+    assert.throws(() => loadConfig({ ATRIUM_AUTH_REFRESH_MS: '49' }), ConfigError);
+  });
+});
 
 describe('CORS on /v1 when configured', () => {
   let server: TestServer;

@@ -18,7 +18,7 @@ const AuthorizedValue = Type.Object({
   ),
 });
 
-const LocalizedString = Type.Object({
+export const LocalizedString = Type.Object({
   language_code: Type.String({
     pattern: '^[a-z]{2,3}(-[a-z0-9]{2,8})*$',
     description: 'BCP 47, lower case (`en-us`).',

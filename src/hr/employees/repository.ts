@@ -9,6 +9,7 @@ import {
 } from '../../platform/db/keyset.js';
 import type { HrEmployeeRegistrationsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { organizationSubtree } from '../organizations/repository.js';
 import type { SortField } from './schemas.js';
 
 export type EmployeeRow = Selectable<HrEmployeesTable>;
@@ -303,16 +304,7 @@ export class EmployeesRepository {
     if (f.organizationBelow !== undefined) {
       const root = f.organizationBelow;
       q = q.where((eb) =>
-        eb.exists(
-          regs().where(
-            sql<boolean>`r.organization_id in (
-              with recursive below(id) as (
-                select o.id from hr_organizations o where o.client_id = ${clientId} and o.id = ${root}
-                union
-                select o.id from hr_organizations o join below b on o.parent_organization_id = b.id where o.client_id = ${clientId}
-              ) select id from below)`,
-          ),
-        ),
+        eb.exists(regs().where(sql<boolean>`r.organization_id in ${organizationSubtree(clientId, root)}`)),
       );
     }
     for (const cf of f.customFields ?? []) {

@@ -1,10 +1,23 @@
-import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrOrganizationsTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 
 export type OrganizationRow = Selectable<HrOrganizationsTable>;
+
+/**
+ * A subquery of the codes of `root` and every organization below it, for `organization_id_below` filters of
+ * other lists (`column in (…)`).
+ */
+export function organizationSubtree(clientId: string, root: string): RawBuilder<unknown> {
+  return sql`(
+    with recursive below(id) as (
+      select x.id from hr_organizations x where x.client_id = ${clientId} and x.id = ${root}
+      union
+      select c.id from hr_organizations c join below b on c.parent_organization_id = b.id where c.client_id = ${clientId}
+    ) select id from below)`;
+}
 
 export type OrganizationWithChildren = OrganizationRow & { has_children: boolean };
 

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_academy.js';
 import * as m0003 from './migrations/0003_employees.js';
 import * as m0004 from './migrations/0004_files.js';
 import * as m0005 from './migrations/0005_hr_users.js';
+import * as m0006 from './migrations/0006_documents.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
 
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0003_employees': m0003,
   '0004_files': m0004,
   '0005_hr_users': m0005,
+  '0006_documents': m0006,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,14 +1,56 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { loggerOptions } from '../logger.js';
 import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+const MAX_PARAM_LENGTH = 1000;
+
+/** Set on a raw request the router refused: the error its API's error handler must render. */
+const FRAMEWORK_ERROR = Symbol('atrium.frameworkError');
+type MarkedRequest = { url?: string | undefined; [FRAMEWORK_ERROR]?: Error };
+
+/** What the router refuses before any route runs, as a platform error each API renders its own way. */
+function platformError(error: FastifyError): Error {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return new InvalidRequestError('The URL is malformed: it holds an invalid percent-encoded sequence.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new NotFoundError(
+        'path',
+        '',
+        `No resource at this URI: a path segment is longer than ${MAX_PARAM_LENGTH} characters.`,
+      );
+    default:
+      return error;
+  }
+}
+
+/**
+ * The path of a refused URL with each segment the router cannot take
+ * (undecodable, or too long for a parameter) replaced by `-`, and no query:
+ * it routes into the same API, whose hooks and error handler then answer.
+ */
+function routablePath(url: string): string {
+  const path = url.split('?', 1)[0] as string;
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment).length > MAX_PARAM_LENGTH ? '-' : segment;
+      } catch {
+        return '-';
+      }
+    })
+    .join('/');
+}
 
 export interface ServerOptions {
   config: Config;
@@ -50,16 +92,63 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
     keepAliveTimeout: 72_000,
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // While closing, the onRequest hook below answers 503 through each API's error handler.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A URL the router refuses (bad percent-encoding, an over-long parameter) is routed again, made routable,
+    // with the error kept on the request: the onRequest hook below throws it, so the API that owns the path
+    // renders it (its error body, X-Request-Id), and the platform knows nothing of either API.
+    frameworkErrors: (error, request, reply) => {
+      const raw = request.raw as unknown as MarkedRequest;
+      if (raw[FRAMEWORK_ERROR] === undefined) {
+        const original = raw.url ?? '/';
+        raw[FRAMEWORK_ERROR] = platformError(error);
+        raw.url = routablePath(original);
+        try {
+          app.routing(request.raw, reply.raw);
+        } finally {
+          // The hooks run synchronously up to the throw; the error handler and the access log see the real URL.
+          raw.url = original;
+        }
+        return;
+      }
+      const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+      (reply as unknown as FastifyReply)
+        .header('X-Request-Id', request.id)
+        .status(status)
+        .send({ statusCode: status, error: STATUS_CODES[status], message: error.message });
+    },
     // Every context, including plugins that add shared schemas, validates with Atrium's compiler
     // (no coercion of bodies). setValidatorCompiler alone is lost in such child contexts.
     // (Fastify types this factory as returning an ajv compile function; a route validator compiler is what it calls.)
     schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never } },
   });
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    const refused = (request.raw as unknown as MarkedRequest)[FRAMEWORK_ERROR];
+    if (refused) throw refused;
+    if (closing) throw new ServiceUnavailableError('The server is shutting down; retry the request.');
+  });
+  // While closing, a connection whose last response is done is closed at once: the drain must not wait for idle
+  // keep-alive clients (Node closes only the connections idle when closing starts). A request already pipelined
+  // on it keeps it open until answered (503).
+  app.addHook('onResponse', async (request) => {
+    if (closing) request.server.server.closeIdleConnections();
+  });
+  // Outside the APIs (health checks, docs), the platform's own errors get a plain body; anything else goes on
+  // to Fastify's default handler. Each API plugin sets its own handler.
+  app.setErrorHandler((error, _request, reply) => {
+    const plain = (status: number, message: string) =>
+      reply.status(status).send({ statusCode: status, error: STATUS_CODES[status], message });
+    if (error instanceof ServiceUnavailableError) return plain(503, error.message);
+    if (error instanceof InvalidRequestError) return plain(400, error.message);
+    if (error instanceof NotFoundError) return plain(404, error.message);
+    throw error;
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -103,8 +192,21 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
             description: 'From POST /api/v2/client/tokens.',
           },
           basicAuth: { type: 'http', scheme: 'basic', description: 'Application id and secret.' },
+          academyApiKey: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'apikey',
+            description: 'Academy API (/v1): the academy’s API key, with its acadId in the query.',
+          },
+          academyApiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'Academy API (/v1): the academy’s API key as a header, with its acadId in the query.',
+          },
         },
       },
+      // The HR API's default; every /v1 operation declares the academy schemes instead.
       security: [{ bearerAuth: [] }],
     },
     refResolver: {

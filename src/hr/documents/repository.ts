@@ -1,0 +1,288 @@
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
+import type { DocumentKind, HrDocumentsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/db/search.js';
+import { organizationSubtree } from '../organizations/repository.js';
+
+export type DocumentRow = Selectable<HrDocumentsTable>;
+/** A document with what a response shows of its owner. */
+export type DocumentWithOwner = DocumentRow & { employee_external_id: string | null };
+export type NewDocument = Omit<DocumentRow, 'pk' | 'client_id' | 'kind'>;
+
+/** Parsed, checked filters (the service turns the API's filters into this). */
+export interface DocumentQuery {
+  employeeId?: string;
+  documentTypeId?: string;
+  q?: string;
+  trashed: boolean;
+  externalReference?: string;
+  organizationIds?: string[];
+  employeeNumbers?: string[];
+  organizationBelow?: string;
+  dateSince?: string;
+  dateUntil?: string;
+  createdSince?: number;
+  createdUntil?: number;
+  origin?: string;
+  /** true: only past retention; false: only within it. `today` is what "past" compares with. */
+  expired: boolean;
+  today: string;
+  expirySince?: string;
+  expiryUntil?: string;
+  expirationUntil?: string;
+}
+
+type DocDb = Tables & { d: HrDocumentsTable; e: HrEmployeesTable };
+type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', DocumentWithOwner>;
+
+/** Lists are in upload order. */
+const ORDER: KeysetColumn[] = [{ column: 'd.pk', direction: 'asc' }];
+
+export class DocumentsRepository {
+  constructor(private readonly db: Db) {}
+
+  using(db: Db): DocumentsRepository {
+    return new DocumentsRepository(db);
+  }
+
+  private scoped(clientId: string, kind: DocumentKind): DocQuery {
+    return this.db
+      .selectFrom('hr_documents as d')
+      .leftJoin('hr_employees as e', (j) =>
+        j.onRef('e.id', '=', 'd.employee_id').onRef('e.client_id', '=', 'd.client_id'),
+      )
+      .selectAll('d')
+      .select('e.external_id as employee_external_id')
+      .where('d.client_id', '=', clientId)
+      .where('d.kind', '=', kind) as unknown as DocQuery;
+  }
+
+  private filtered(clientId: string, kind: DocumentKind, f: DocumentQuery): DocQuery {
+    let q = this.scoped(clientId, kind);
+    const orgs = () =>
+      this.db
+        .selectFrom('hr_document_organizations as o')
+        .select('o.document_id')
+        .where('o.client_id', '=', clientId)
+        .where(sql<boolean>`o.document_id = d.id`);
+    const regs = () =>
+      this.db
+        .selectFrom('hr_employee_registrations as r')
+        .select('r.employee_id')
+        .where('r.client_id', '=', clientId)
+        .where(sql<boolean>`r.employee_id = d.employee_id`);
+    q = q.where('d.trashed_at', f.trashed ? 'is not' : 'is', null);
+    q = f.expired
+      ? q.where('d.expiry_date', '<', f.today)
+      : q.where((eb) => eb.or([eb('d.expiry_date', 'is', null), eb('d.expiry_date', '>=', f.today)]));
+    if (f.employeeId !== undefined) q = q.where('d.employee_id', '=', f.employeeId);
+    if (f.documentTypeId !== undefined) q = q.where('d.document_type_id', '=', f.documentTypeId);
+    if (f.externalReference !== undefined) q = q.where('d.external_reference', '=', f.externalReference);
+    if (f.origin !== undefined) q = q.where('d.origin', '=', f.origin);
+    if (f.dateSince !== undefined) q = q.where('d.effective_date', '>=', f.dateSince);
+    if (f.dateUntil !== undefined) q = q.where('d.effective_date', '<=', f.dateUntil);
+    if (f.createdSince !== undefined) q = q.where('d.created_at', '>=', f.createdSince);
+    if (f.createdUntil !== undefined) q = q.where('d.created_at', '<=', f.createdUntil);
+    if (f.expirySince !== undefined) q = q.where('d.expiry_date', '>=', f.expirySince);
+    if (f.expiryUntil !== undefined) q = q.where('d.expiry_date', '<=', f.expiryUntil);
+    if (f.expirationUntil !== undefined) q = q.where('d.expiration_date', '<=', f.expirationUntil);
+    if (f.organizationIds?.length) {
+      const ids = f.organizationIds;
+      q = q.where((eb) => eb.exists(orgs().where('o.organization_id', 'in', ids)));
+    }
+    if (f.employeeNumbers?.length) {
+      const numbers = f.employeeNumbers;
+      q = q.where((eb) => eb.exists(regs().where('r.employee_number', 'in', numbers)));
+    }
+    if (f.organizationBelow !== undefined) {
+      const root = f.organizationBelow;
+      q = q.where((eb) =>
+        eb.exists(orgs().where(sql<boolean>`o.organization_id in ${organizationSubtree(clientId, root)}`)),
+      );
+    }
+    if (f.q !== undefined) {
+      const text = f.q;
+      q = q.where((eb) =>
+        eb.or(
+          kind === 'employee'
+            ? [
+                containsText(['d.title', 'd.filename', 'e.firstname', 'e.lastname'], text),
+                eb.exists(regs().where(containsText(['r.employee_number'], text))),
+              ]
+            : [
+                containsText(['d.title', 'd.filename'], text),
+                eb.exists(orgs().where(containsText(['o.organization_id'], text))),
+              ],
+        ),
+      );
+    }
+    return q;
+  }
+
+  page(
+    clientId: string,
+    kind: DocumentKind,
+    filter: DocumentQuery,
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<DocumentWithOwner>> {
+    return keysetPage(this.filtered(clientId, kind, filter), ORDER, (r) => [r.pk], limit, position);
+  }
+
+  /**
+   * The keyset position just before the `offset`-th matching row (0-based), for the reference's `page`
+   * parameter; a position past the end when there are fewer rows.
+   */
+  async positionAt(
+    clientId: string,
+    kind: DocumentKind,
+    filter: DocumentQuery,
+    offset: number,
+  ): Promise<KeysetPosition> {
+    const row = await this.filtered(clientId, kind, filter)
+      .clearSelect()
+      .select('d.pk')
+      .orderBy('d.pk')
+      .offset(offset - 1)
+      .limit(1)
+      .executeTakeFirst();
+    return { keys: [row ? row.pk : Number.MAX_SAFE_INTEGER], direction: 'after', inclusive: false };
+  }
+
+  find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentWithOwner | undefined> {
+    return this.scoped(clientId, kind).where('d.id', '=', id).executeTakeFirst();
+  }
+
+  async organizations(clientId: string, ids: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (ids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('hr_document_organizations')
+      .select(['document_id', 'organization_id'])
+      .where('client_id', '=', clientId)
+      .where('document_id', 'in', ids)
+      .orderBy('organization_id')
+      .execute();
+    for (const r of rows) out.set(r.document_id, [...(out.get(r.document_id) ?? []), r.organization_id]);
+    return out;
+  }
+
+  async insert(clientId: string, kind: DocumentKind, doc: NewDocument, organizationIds: string[]): Promise<void> {
+    await this.db
+      .insertInto('hr_documents')
+      .values({ ...doc, client_id: clientId, kind })
+      .execute();
+    await this.setOrganizations(clientId, doc.id, organizationIds);
+  }
+
+  async update(clientId: string, kind: DocumentKind, id: string, values: Partial<NewDocument>): Promise<void> {
+    await this.db
+      .updateTable('hr_documents')
+      .set(values)
+      .where('client_id', '=', clientId)
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setOrganizations(clientId: string, documentId: string, organizationIds: string[]): Promise<void> {
+    await this.db
+      .deleteFrom('hr_document_organizations')
+      .where('client_id', '=', clientId)
+      .where('document_id', '=', documentId)
+      .execute();
+    if (organizationIds.length) {
+      await this.db
+        .insertInto('hr_document_organizations')
+        .values(
+          organizationIds.map((organization_id) => ({ client_id: clientId, document_id: documentId, organization_id })),
+        )
+        .execute();
+    }
+  }
+
+  /** Deletes the documents (their organization links go with them); answers the blobs they held. */
+  async delete(clientId: string, kind: DocumentKind, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .deleteFrom('hr_documents')
+      .where('client_id', '=', clientId)
+      .where('kind', '=', kind)
+      .where('id', 'in', ids)
+      .returning('sha256')
+      .execute();
+    return rows.map((r) => r.sha256);
+  }
+
+  async trashedIds(clientId: string, kind: DocumentKind, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('hr_documents')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('kind', '=', kind)
+      .where('trashed_at', 'is not', null)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async externalReferenceTaken(
+    clientId: string,
+    kind: DocumentKind,
+    reference: string,
+    exceptId?: string,
+  ): Promise<boolean> {
+    let q = this.db
+      .selectFrom('hr_documents')
+      .select('pk')
+      .where('client_id', '=', clientId)
+      .where('kind', '=', kind)
+      .where('external_reference', '=', reference);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /** The employee (by id, else by external id) with its registrations, or undefined. */
+  async employee(
+    clientId: string,
+    by: { id: string } | { externalId: string },
+  ): Promise<{ id: string; registrations: { organization_id: string; active: number }[] } | undefined> {
+    let q = this.db.selectFrom('hr_employees').select('id').where('client_id', '=', clientId);
+    q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
+    const row = await q.executeTakeFirst();
+    if (!row) return undefined;
+    const registrations = await this.db
+      .selectFrom('hr_employee_registrations')
+      .select(['organization_id', 'active'])
+      .where('client_id', '=', clientId)
+      .where('employee_id', '=', row.id)
+      .execute();
+    return { id: row.id, registrations };
+  }
+
+  documentType(clientId: string, kind: DocumentKind, id: string) {
+    return this.db
+      .selectFrom('hr_document_types')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async existingOrganizations(clientId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('hr_organizations')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  transaction<T>(work: (repo: DocumentsRepository, trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new DocumentsRepository(trx), trx));
+  }
+}
