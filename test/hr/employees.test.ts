@@ -409,7 +409,7 @@ for (const dialect of dialects()) {
         [['custom_field_operators', 'invalid']],
       );
       assert.deepEqual(await fields(await hr.call('POST', '/employees/search', { created_at_since: '2024-02-30' })), [
-        ['created_at_since', 'invalid'],
+        ['created_at_since', 'invalid_date'],
       ]);
       assert.deepEqual(await fields(await hr.call('POST', '/employees/search', { colour: 'blue' })), [
         ['colour', 'unknown_field'],

@@ -108,15 +108,17 @@ export class EmployeesService {
   /** Parses and checks the search filters; `where` names the input (query or body) for errors. */
   private async query(clientId: string, f: EmployeeFilters, inBody: boolean): Promise<EmployeeQuery> {
     const errors: FieldError[] = [];
-    const bad = (field: string, message: string) => {
+    const bad = (field: string, message: string, code = 'invalid') => {
       if (!inBody) throw new InvalidRequestError(`Invalid query parameter "${field}": ${message}`);
-      errors.push({ field, code: 'invalid', message });
+      errors.push({ field, code, message });
     };
     const instant = (field: 'created_at_since' | 'created_at_until' | 'synchronization_date') => {
       const text = f[field];
       if (text === undefined) return undefined;
       const at = parseDateOrDateTime(text);
-      if (at === undefined) bad(field, 'Expected a date (YYYY-MM-DD) or a datetime (YYYY-MM-DDThh:mi:ss±hh:mi).');
+      if (at === undefined) {
+        bad(field, 'Expected a date (YYYY-MM-DD) or a datetime (YYYY-MM-DDThh:mi:ss±hh:mi).', 'invalid_date');
+      }
       return at;
     };
     const q: EmployeeQuery = {};
