@@ -1,6 +1,7 @@
 import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
 import type { DocumentKind } from '../../platform/db/schema.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
+import { commaList } from '../../platform/lists.js';
 import { now } from '../../platform/time.js';
 import { DEFAULT_FOLDER_ID, type FoldersService } from '../folders/service.js';
 import type { DocumentTypeRow, DocumentTypesRepository } from './repository.js';
@@ -87,10 +88,7 @@ export class DocumentTypesService {
       query.document_template_id !== undefined;
     let ids: string[] | undefined;
     if (filtered) {
-      const wanted = query.employee_access_permissions
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+      const wanted = commaList(query.employee_access_permissions);
       const q = query.q?.toLowerCase();
       ids = (await this.repo.all(clientId, kind))
         .map(typeView)

@@ -10,6 +10,7 @@ import {
   NotFoundError,
 } from '../../platform/errors.js';
 import { sanitizeFilename } from '../../platform/filenames.js';
+import { commaList } from '../../platform/lists.js';
 import { dayOf, now, parseDate, parseDateOrDateTime } from '../../platform/time.js';
 import type { MetaDataDefinition } from '../document-types/schemas.js';
 import { type DocumentTypeView, typeView } from '../document-types/service.js';
@@ -25,12 +26,6 @@ export interface DocumentView {
 }
 
 const EMPTY_TRASH_BATCH = 200;
-
-function csv(text: string | string[] | undefined): string[] | undefined {
-  if (text === undefined) return undefined;
-  const items = (Array.isArray(text) ? text : text.split(',')).map((s) => s.trim()).filter(Boolean);
-  return items;
-}
 
 /**
  * Employee and company documents (reference §3c.2, §3c.3): created from an
@@ -93,9 +88,9 @@ export class DocumentsService {
     if (f.external_reference !== undefined) q.externalReference = f.external_reference;
     if (f.origin !== undefined) q.origin = f.origin;
     if (f.organization_id_below !== undefined) q.organizationBelow = f.organization_id_below;
-    const orgs = csv(f.organization_ids);
+    const orgs = commaList(f.organization_ids);
     if (orgs?.length) q.organizationIds = orgs;
-    const numbers = csv(f.employee_numbers);
+    const numbers = commaList(f.employee_numbers);
     if (numbers?.length) q.employeeNumbers = numbers;
     if (f.date_since !== undefined) q.dateSince = f.date_since;
     if (f.date_until !== undefined) q.dateUntil = f.date_until;

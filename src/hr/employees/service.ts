@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../../platform/db/database.js';
 import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
+import { commaList } from '../../platform/lists.js';
 import { hashSecret } from '../../platform/security/secrets.js';
-import { now, parseDateOrDateTime } from '../../platform/time.js';
+import { dayOf, now, parseDateOrDateTime } from '../../platform/time.js';
 import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/service.js';
 import { checkValue } from '../custom-fields/service.js';
 import type { EmployeeQuery, EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';
@@ -42,15 +43,7 @@ const PROFILE_FIELDS = [
 type Input = EmployeePatch;
 
 function today(): string {
-  return new Date(now()).toISOString().slice(0, 10);
-}
-
-function csv(text: string | undefined): string[] | undefined {
-  if (text === undefined) return undefined;
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return dayOf(now());
 }
 
 /**
@@ -129,9 +122,9 @@ export class EmployeesService {
     if (f.external_id !== undefined) q.externalId = f.external_id;
     if (f.terminated !== undefined) q.terminated = f.terminated;
     if (f.has_email !== undefined) q.hasEmail = f.has_email;
-    const numbers = csv(f.employee_numbers);
+    const numbers = commaList(f.employee_numbers);
     if (numbers) q.employeeNumbers = numbers;
-    const orgs = csv(f.organization_ids);
+    const orgs = commaList(f.organization_ids);
     if (orgs) q.organizationIds = orgs;
     const since = instant('created_at_since');
     if (since !== undefined) q.createdSince = since;
@@ -150,9 +143,9 @@ export class EmployeesService {
         bad('organization_group_id', 'No organization group has this code.');
       q.organizationGroupId = f.organization_group_id;
     }
-    const ids = csv(f.custom_field_ids);
+    const ids = commaList(f.custom_field_ids);
     if (ids) {
-      const ops = csv(f.custom_field_operators) ?? [];
+      const ops = commaList(f.custom_field_operators) ?? [];
       const vals = f.custom_field_values?.split(',').map((s) => s.trim()) ?? [];
       if (ops.length !== ids.length) bad('custom_field_operators', 'Give one operator per custom field id.');
       if (vals.length !== ids.length) bad('custom_field_values', 'Give one value per custom field id.');

@@ -131,10 +131,4 @@ export class FoldersService {
     if (!row) throw new NotFoundError('folder', id);
     return row;
   }
-
-  /** Whether the folder exists (for the document types that file into it). */
-  async exists(clientId: string, kind: DocumentKind, id: string): Promise<boolean> {
-    await this.ensureDefaults(clientId, kind);
-    return (await this.repo.find(clientId, kind, id)) !== undefined;
-  }
 }
