@@ -77,6 +77,7 @@ export async function createServices(database: Database, config: Config, log?: L
   });
   const folders = new FoldersService(new FoldersRepository(db));
   const documentTypes = new DocumentTypesService(new DocumentTypesRepository(db), folders);
+  const users = new UsersService(new UsersRepository(db));
   return {
     clock,
     timezones,
@@ -84,7 +85,7 @@ export async function createServices(database: Database, config: Config, log?: L
     uploads,
     folders,
     documentTypes,
-    documents: new DocumentsService(new DocumentsRepository(db), uploads, blobs),
+    documents: new DocumentsService(new DocumentsRepository(db), uploads, blobs, users),
     events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
     academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
     directory: new DirectoryService(new DirectoryRepository(db), clock),
@@ -94,7 +95,7 @@ export async function createServices(database: Database, config: Config, log?: L
     organizations: new OrganizationsService(new OrganizationsRepository(db)),
     organizationGroups: new OrganizationGroupsService(new OrganizationGroupsRepository(db)),
     roles: new RolesService(new RolesRepository(db)),
-    users: new UsersService(new UsersRepository(db)),
+    users,
     customFields,
     employees: new EmployeesService(new EmployeesRepository(db), customFields),
   };

@@ -452,6 +452,12 @@ for (const dialect of dialects()) {
         }),
         201,
       );
+      await json(
+        await other.call('PUT', '/employee_document_types/theirs-only', {
+          localized_labels: [{ language_code: 'en', value: 'Theirs only' }],
+        }),
+        201,
+      );
       assert.deepEqual(await fields(await createDoc(hr, { ...base, uploaded_file: foreignFile })), [
         ['uploaded_file.file_id', 'not_found'],
       ]);
@@ -460,6 +466,17 @@ for (const dialect of dialects()) {
           await createDoc(other, { employee_id: employeeId, document_type_id: 'payslip', uploaded_file: foreignFile }),
         ),
         [['employee_id', 'not_found']],
+      );
+      assert.deepEqual(
+        await fields(
+          await createDoc(hr, {
+            employee_id: employeeId,
+            document_type_id: 'theirs-only',
+            uploaded_file: await upload(hr, PDF, 'p.pdf'),
+          }),
+        ),
+        [['document_type_id', 'not_found']],
+        'another client’s type',
       );
     });
 
@@ -803,6 +820,159 @@ for (const dialect of dialects()) {
       const refused = await reader.call('POST', '/employee_documents', { document_type_id: 'x' });
       assert.equal((await json<ErrorBody>(refused, 403)).code, 'insufficient_scope');
       assert.equal((await reader.call('PUT', '/employee_document_types/x', { localized_labels: [] })).status, 403);
+    });
+
+    it('X-Atrium-User-Id: the user’s roles and perimeters decide what the call may see and do', async () => {
+      for (const role of ['viewer', 'manager']) {
+        await json(await hr.call('PUT', `/roles/${role}`, { id: role, name: role }), 201);
+      }
+      await json(
+        await hr.call('PUT', '/employee_document_types/policy-doc', {
+          localized_labels: [{ language_code: 'en', value: 'Policy acknowledgement' }],
+          user_access_permissions: [
+            { role_id: 'viewer', permissions: ['preview'] },
+            { role_id: 'manager', permissions: ['preview', 'upload_and_update', 'delete', 'view_expired'] },
+          ],
+        }),
+        201,
+      );
+      const user = async (email: string, role: string, operator: string, organization_id: string) =>
+        (
+          await json<{ id: string }>(
+            await hr.call('POST', '/users', {
+              firstname: email,
+              lastname: 'User',
+              email: `${email}@example.com`,
+              profiles: [
+                { role_id: role, employees_perimeter: { operator, organization_id, custom_field_filters: [] } },
+              ],
+            }),
+            201,
+          )
+        ).id;
+      const parisViewer = await user('viewer', 'viewer', '=', 'paris');
+      const groupManager = await user('manager', 'manager', '<=', 'group');
+      const as = (userId: string) => ({ 'x-atrium-user-id': userId });
+      const make = async (employee: string, headers: Record<string, string> = {}) =>
+        hr.call(
+          'POST',
+          '/employee_documents',
+          {
+            employee_id: employee,
+            document_type_id: 'policy-doc',
+            uploaded_file: await upload(hr, randomBytes(100), 'policy.bin'),
+          },
+          headers,
+        );
+      const inParis = await json<Doc>(await make(employeeId), 201);
+      const inLyon = await json<Doc>(await make(leaverId), 201);
+      assert.deepEqual(inLyon.organization_ids, ['lyon']);
+
+      // The viewer sees the Paris document only, and may not change anything.
+      assert.equal((await hr.call('GET', `/employee_documents/${inParis.id}`, undefined, as(parisViewer))).status, 200);
+      assert.equal(
+        (await hr.call('GET', `/employee_documents/${inParis.id}/file`, undefined, as(parisViewer))).status,
+        200,
+      );
+      const hidden = await hr.call('GET', `/employee_documents/${inLyon.id}`, undefined, as(parisViewer));
+      assert.equal((await json<ErrorBody>(hidden, 403)).code, 'forbidden');
+      assert.equal(
+        (await hr.call('PATCH', `/employee_documents/${inParis.id}`, { title: 'x' }, as(parisViewer))).status,
+        403,
+      );
+      assert.equal(
+        (await hr.call('DELETE', `/employee_documents/${inParis.id}`, undefined, as(parisViewer))).status,
+        403,
+      );
+      assert.equal(
+        (await hr.call('PUT', `/employee_documents/${inParis.id}/trash`, undefined, as(parisViewer))).status,
+        403,
+      );
+      const count = async () => (await server.app.database.db.selectFrom('hr_documents').select('id').execute()).length;
+      const before = await count();
+      assert.equal((await make(employeeId, as(parisViewer))).status, 403, 'no upload permission');
+      assert.equal(await count(), before, 'nothing was written');
+      const seenBy = async (userId: string, perPage: number) => {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        for (let i = 0; i < 50; i++) {
+          const res = await hr.call(
+            'POST',
+            '/employee_documents/search',
+            { per_page: perPage, ...(cursor ? { next_cursor: cursor } : {}) },
+            as(userId),
+          );
+          const page = await json<Doc[]>(res, 200);
+          assert.ok(page.length > 0 || i === 0, 'no empty page is announced');
+          ids.push(...page.map((d) => d.id));
+          cursor = res.headers.get('next-cursor');
+          if (!cursor) break;
+        }
+        return ids;
+      };
+      assert.deepEqual(await seenBy(parisViewer, 1), [inParis.id], 'documents of other types and places are left out');
+
+      // The manager, on the whole group, may upload, update and delete documents of this type anywhere below it.
+      const byManager = await json<Doc>(await make(leaverId, as(groupManager)), 201);
+      assert.deepEqual(await seenBy(groupManager, 1), [inParis.id, inLyon.id, byManager.id]);
+      // Backwards from the last page, through Previous-Cursor, skipping what the manager may not view.
+      const search = (body: Record<string, unknown>) =>
+        hr.call('POST', '/employee_documents/search', { per_page: 1, ...body }, as(groupManager));
+      let res = await search({});
+      res = await search({ next_cursor: res.headers.get('next-cursor') });
+      res = await search({ next_cursor: res.headers.get('next-cursor') });
+      assert.deepEqual(
+        (await json<Doc[]>(res, 200)).map((d) => d.id),
+        [byManager.id],
+      );
+      assert.equal(res.headers.get('next-cursor'), null, 'the last page');
+      const back: string[] = [];
+      for (let cursor = res.headers.get('previous-cursor'); cursor; ) {
+        const page = await search({ next_cursor: cursor });
+        back.push(...(await json<Doc[]>(page, 200)).map((d) => d.id));
+        cursor = page.headers.get('previous-cursor');
+      }
+      assert.deepEqual(back, [inLyon.id, inParis.id]);
+      assert.equal(
+        (await hr.call('PATCH', `/employee_documents/${inLyon.id}`, { title: 'Signed' }, as(groupManager))).status,
+        200,
+      );
+      // An expired document needs view_expired: the manager has it, the viewer does not.
+      await hr.call('PUT', `/employee_documents/${inParis.id}/expire`, { expiry_date: '2020-01-01' });
+      assert.equal((await hr.call('GET', `/employee_documents/${inParis.id}`, undefined, as(parisViewer))).status, 403);
+      assert.equal(
+        (await hr.call('GET', `/employee_documents/${inParis.id}`, undefined, as(groupManager))).status,
+        200,
+      );
+      // Emptying the trash as a user deletes only what that user may delete.
+      await hr.call('PUT', `/employee_documents/${byManager.id}/trash`, undefined, as(groupManager));
+      const contract = await json<Doc>(
+        await createDoc(hr, {
+          employee_id: employeeId,
+          document_type_id: 'contract',
+          uploaded_file: await upload(hr, Buffer.from('kept'), 'kept.txt'),
+        }),
+        201,
+      );
+      await hr.call('PUT', `/employee_documents/${contract.id}/trash`);
+      assert.equal((await hr.call('DELETE', '/employee_documents/trash', undefined, as(groupManager))).status, 204);
+      assert.equal((await hr.call('GET', `/employee_documents/${byManager.id}`)).status, 404);
+      assert.equal((await json<Doc>(await hr.call('GET', `/employee_documents/${contract.id}`), 200)).trashed, true);
+      await hr.call('PUT', `/employee_documents/${contract.id}/untrash`);
+
+      // An unknown user, or one of another client, is a 400 naming the header.
+      const ghost = await hr.call(
+        'GET',
+        `/employee_documents/${inParis.id}`,
+        undefined,
+        as('00000000-0000-4000-8000-000000000000'),
+      );
+      assert.match((await json<ErrorBody>(ghost, 400)).message, /X-Atrium-User-Id/);
+      assert.equal(
+        (await other.call('POST', '/employee_documents/search', {}, as(parisViewer))).status,
+        400,
+        'another client’s user',
+      );
     });
   });
 }

@@ -271,6 +271,17 @@ export class DocumentsRepository {
       .executeTakeFirst();
   }
 
+  /** The employee's custom field values (code → value), for perimeter filters. */
+  async employeeCustomValues(clientId: string, employeeId: string): Promise<Record<string, string>> {
+    const rows = await this.db
+      .selectFrom('hr_employee_custom_values')
+      .select(['custom_field_id', 'value'])
+      .where('client_id', '=', clientId)
+      .where('employee_id', '=', employeeId)
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.custom_field_id, r.value]));
+  }
+
   async existingOrganizations(clientId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db

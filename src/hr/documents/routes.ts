@@ -8,6 +8,7 @@ import { formatDateTime } from '../../platform/time.js';
 import { errorResponses } from '../errors.js';
 import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
 import {
+  ActingUserHeaders,
   CompactEmployeeDocument,
   CompanyDocument,
   CompanyDocumentCreate,
@@ -24,7 +25,13 @@ import {
   ExpirationPayload,
   ExpirePayload,
 } from './schemas.js';
-import type { DocumentsService, DocumentView } from './service.js';
+import type { DocumentActor, DocumentsService, DocumentView } from './service.js';
+
+/** The actor of a call: the HR user named by `X-Atrium-User-Id`, or the application itself. */
+function actorOf(request: FastifyRequest): DocumentActor {
+  const userId = request.headers['x-atrium-user-id'];
+  return typeof userId === 'string' ? { kind: 'user', userId } : { kind: 'application' };
+}
 
 export function presentDocument({ row, organizationIds, expired }: DocumentView): EmployeeDocument & CompanyDocument {
   return {
@@ -95,6 +102,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `List and search ${kind} documents`,
         ...(kind === 'employee'
           ? { deprecated: true, description: 'Deprecated in the reference: use POST /employee_documents/search.' }
@@ -111,6 +119,7 @@ export async function documentRoutes(
         scope,
       );
       const page = await documents.search(request.hrAuth.clientId, kind, filters, {
+        actor: actorOf(request),
         inBody: false,
         limit,
         ...(position ? { position } : {}),
@@ -126,6 +135,7 @@ export async function documentRoutes(
         config: { readOnlySafe: true },
         schema: {
           tags,
+          headers: ActingUserHeaders,
           summary: 'Search employee documents',
           description:
             'Filters in the JSON body. Pages with `per_page` and `page` as in the reference, or with `next_cursor` (the Next-Cursor header); the answer carries Link, Next-Cursor and Previous-Cursor.',
@@ -144,6 +154,7 @@ export async function documentRoutes(
           scope,
         );
         const page = await documents.search(request.hrAuth.clientId, kind, filters, {
+          actor: actorOf(request),
           inBody: true,
           limit,
           ...(position ? { position } : {}),
@@ -166,6 +177,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Create a ${kind} document from an uploaded file`,
         description:
           'The file comes from `POST /document` or `POST /uploads` (`uploaded_file.file_id`); the upload is used up. 409 when `external_reference_is_unique` is true and the reference is taken.',
@@ -174,7 +186,9 @@ export async function documentRoutes(
       },
     },
     async (request, reply) =>
-      reply.status(201).send(presentDocument(await documents.create(request.hrAuth.clientId, kind, request.body))),
+      reply
+        .status(201)
+        .send(presentDocument(await documents.create(request.hrAuth.clientId, kind, request.body, actorOf(request)))),
   );
 
   // Declared before GET /{id}/trash can match: a literal segment wins over a parameter anyway.
@@ -183,13 +197,14 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Empty the trash of ${kind} documents`,
         description: 'Permanently deletes every trashed document.',
         response: { 204: NoBody, ...errorResponses(401, 403) },
       },
     },
     async (request, reply) => {
-      await documents.emptyTrash(request.hrAuth.clientId, kind);
+      await documents.emptyTrash(request.hrAuth.clientId, kind, actorOf(request));
       return reply.status(204).send();
     },
   );
@@ -199,12 +214,14 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Get a ${kind} document`,
         params: DocumentParams,
         response: { 200: full, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => presentDocument(await documents.get(request.hrAuth.clientId, kind, request.params.id)),
+    async (request) =>
+      presentDocument(await documents.get(request.hrAuth.clientId, kind, request.params.id, actorOf(request))),
   );
 
   api.put(
@@ -212,6 +229,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Update a ${kind} document`,
         description: 'Replaces the attributes: those left out are cleared (the owner is kept).',
         params: DocumentParams,
@@ -221,7 +239,14 @@ export async function documentRoutes(
     },
     async (request) =>
       presentDocument(
-        await documents.update(request.hrAuth.clientId, kind, request.params.id, request.body, 'replace'),
+        await documents.update(
+          request.hrAuth.clientId,
+          kind,
+          request.params.id,
+          request.body,
+          'replace',
+          actorOf(request),
+        ),
       ),
   );
 
@@ -230,6 +255,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Update some attributes of a ${kind} document`,
         params: DocumentParams,
         body: schemas.patch,
@@ -238,7 +264,14 @@ export async function documentRoutes(
     },
     async (request) =>
       presentDocument(
-        await documents.update(request.hrAuth.clientId, kind, request.params.id, request.body ?? {}, 'merge'),
+        await documents.update(
+          request.hrAuth.clientId,
+          kind,
+          request.params.id,
+          request.body ?? {},
+          'merge',
+          actorOf(request),
+        ),
       ),
   );
 
@@ -247,6 +280,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Delete a ${kind} document for good`,
         description: 'Bypasses the trash. The stored bytes are removed once no other document or upload uses them.',
         params: DocumentParams,
@@ -254,7 +288,7 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      await documents.delete(request.hrAuth.clientId, kind, request.params.id);
+      await documents.delete(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       return reply.status(204).send();
     },
   );
@@ -268,6 +302,7 @@ export async function documentRoutes(
       {
         schema: {
           tags,
+          headers: ActingUserHeaders,
           summary: trashed ? `Move a ${kind} document to the trash` : `Restore a ${kind} document from the trash`,
           description: 'No body; an empty JSON body is accepted.',
           params: DocumentParams,
@@ -275,7 +310,7 @@ export async function documentRoutes(
         },
       },
       async (request, reply) => {
-        await documents.trash(request.hrAuth.clientId, kind, request.params.id, trashed);
+        await documents.trash(request.hrAuth.clientId, kind, request.params.id, trashed, actorOf(request));
         return reply.status(200).send();
       },
     );
@@ -286,6 +321,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Set the end of the retention period of a ${kind} document`,
         description:
           'Sets `expiry_date` (and the expiration date, as the reference describes). A past date marks the document expired; null clears it.',
@@ -295,7 +331,13 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      await documents.expire(request.hrAuth.clientId, kind, request.params.id, request.body.expiry_date);
+      await documents.expire(
+        request.hrAuth.clientId,
+        kind,
+        request.params.id,
+        request.body.expiry_date,
+        actorOf(request),
+      );
       return reply.status(204).send();
     },
   );
@@ -305,6 +347,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Set the expiration date of a ${kind} document`,
         description: 'The end of validity; it is a filter (`expiration_date_until`), not a returned field.',
         params: DocumentParams,
@@ -313,13 +356,19 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      await documents.setExpiration(request.hrAuth.clientId, kind, request.params.id, request.body.expiration_date);
+      await documents.setExpiration(
+        request.hrAuth.clientId,
+        kind,
+        request.params.id,
+        request.body.expiration_date,
+        actorOf(request),
+      );
       return reply.status(204).send();
     },
   );
 
   const download = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id);
+    const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
     return sendBlob(reply, request, blobs, {
       sha256: doc.sha256,
       size: doc.size,
@@ -341,6 +390,7 @@ export async function documentRoutes(
       config: { swagger: { exposeHeadRoute: true } },
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `File information of a ${kind} document`,
         description: 'The headers of the download, without the body.',
         params: DocumentParams,
@@ -354,6 +404,7 @@ export async function documentRoutes(
     {
       schema: {
         tags,
+        headers: ActingUserHeaders,
         summary: `Download the file of a ${kind} document`,
         description:
           'The original bytes. One `Range: bytes=a-b` answers 206 with Content-Range; a full download is verified against the stored checksum.',

@@ -230,3 +230,14 @@ export const ExpirationPayload = Type.Object(
   { expiration_date: Type.Union([DateText('End of validity; null means none.'), Type.Null()]) },
   { additionalProperties: false },
 );
+
+/** Atrium extension: act for one HR user, whose roles and perimeters then decide (docs/hr-api.md). */
+export const ActingUserHeaders = Type.Object({
+  'x-atrium-user-id': Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        'Atrium extension: the id of an HR user (`/users`) this call acts for. The document types’ `user_access_permissions`, the user’s roles and perimeters then decide what the call may see and do (403 otherwise; lists only show what the user may view). Without it, the application acts for itself.',
+    }),
+  ),
+});

@@ -6,6 +6,7 @@ import {
   ConflictError,
   type FieldError,
   FieldValidationError,
+  ForbiddenError,
   InvalidRequestError,
   NotFoundError,
 } from '../../platform/errors.js';
@@ -15,6 +16,7 @@ import { dayOf, now, parseDate, parseDateOrDateTime } from '../../platform/time.
 import type { MetaDataDefinition } from '../document-types/schemas.js';
 import { type DocumentTypeView, typeView } from '../document-types/service.js';
 import type { UploadsService } from '../uploads/service.js';
+import type { DocumentAccessQuery } from '../users/service.js';
 import type { DocumentQuery, DocumentsRepository, DocumentWithOwner, NewDocument } from './repository.js';
 import type { DocumentFilters, DocumentInput } from './schemas.js';
 
@@ -28,6 +30,31 @@ export interface DocumentView {
 const EMPTY_TRASH_BATCH = 200;
 
 /**
+ * Who is asking: the application itself (its token's scope already decides reads and writes), or an HR user it
+ * acts for (the Atrium extension header `X-Atrium-User-Id`), whose roles and perimeters decide per document.
+ */
+export type DocumentActor = { kind: 'application' } | { kind: 'user'; userId: string };
+export const APPLICATION: DocumentActor = { kind: 'application' };
+
+/** The decisions the documents need from the HR users (UsersService). */
+export interface DocumentAccess {
+  /** Throws NotFoundError when the client has no such user. */
+  get(clientId: string, userId: string): Promise<unknown>;
+  mayActOnDocuments(clientId: string, query: DocumentAccessQuery): Promise<boolean>;
+}
+
+type Action = 'view' | 'upload' | 'update' | 'delete';
+
+/** What a permission decision needs to know of a document, existing or about to be. */
+interface AccessSubject {
+  kind: DocumentKind;
+  documentTypeId: string;
+  employeeId: string | null;
+  organizationIds: readonly string[];
+  expired: boolean;
+}
+
+/**
  * Employee and company documents (reference §3c.2, §3c.3): created from an
  * upload, filed under a type, attached to organizations; trash, expiry and
  * hard delete. Their bytes are blobs, removed once nothing refers to them.
@@ -37,7 +64,67 @@ export class DocumentsService {
     private readonly repo: DocumentsRepository,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
+    private readonly access: DocumentAccess,
   ) {}
+
+  // ------------------------------------------------------------ access
+
+  /** Checks that the acting user exists in the client (an unknown one is a 400 naming the header). */
+  private async checkActor(clientId: string, actor: DocumentActor): Promise<void> {
+    if (actor.kind === 'application') return;
+    try {
+      await this.access.get(clientId, actor.userId);
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        throw new InvalidRequestError('Invalid header "X-Atrium-User-Id": no HR user of this client has this id.');
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Whether the actor may act on the document. The application may (its scope was checked by the bearer
+   * guard); a user needs a role the type grants the action to, on a perimeter covering one of the document's
+   * organizations (and the employee's custom fields), plus `view_expired` to see an expired document.
+   */
+  private async may(clientId: string, actor: DocumentActor, action: Action, subject: AccessSubject): Promise<boolean> {
+    if (actor.kind === 'application') return true;
+    const type = await this.repo.documentType(clientId, subject.kind, subject.documentTypeId);
+    const grants = type ? (typeView(type).settings.user_access_permissions ?? []) : [];
+    const employeeCustomFields =
+      subject.kind === 'employee' && subject.employeeId
+        ? await this.repo.employeeCustomValues(clientId, subject.employeeId)
+        : null;
+    const query = (a: DocumentAccessQuery['action']): DocumentAccessQuery => ({
+      actor,
+      action: a,
+      userAccessPermissions: grants,
+      organizationIds: subject.organizationIds,
+      employeeCustomFields,
+    });
+    if (!(await this.access.mayActOnDocuments(clientId, query(action)))) return false;
+    return !subject.expired || (await this.access.mayActOnDocuments(clientId, query('view_expired')));
+  }
+
+  private async mustMay(clientId: string, actor: DocumentActor, action: Action, view: DocumentView): Promise<void> {
+    if (!(await this.may(clientId, actor, action, subjectOf(view)))) {
+      throw new ForbiddenError('forbidden', `This user may not ${action} this document.`);
+    }
+  }
+
+  /** The document, after checking that the actor may do `action` with it. */
+  private async authorized(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    actor: DocumentActor,
+    action: Action,
+  ): Promise<DocumentView> {
+    await this.checkActor(clientId, actor);
+    const view = (await this.views(clientId, [await this.row(clientId, kind, id)]))[0] as DocumentView;
+    await this.mustMay(clientId, actor, action, view);
+    return view;
+  }
 
   private async views(clientId: string, rows: DocumentWithOwner[]): Promise<DocumentView[]> {
     const orgs = await this.repo.organizations(
@@ -58,13 +145,23 @@ export class DocumentsService {
     return row;
   }
 
-  async get(clientId: string, kind: DocumentKind, id: string): Promise<DocumentView> {
-    return (await this.views(clientId, [await this.row(clientId, kind, id)]))[0] as DocumentView;
+  async get(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    actor: DocumentActor = APPLICATION,
+  ): Promise<DocumentView> {
+    return this.authorized(clientId, kind, id, actor, 'view');
   }
 
   /** What a download needs: the blob and the name to offer. */
-  async file(clientId: string, kind: DocumentKind, id: string): Promise<DocumentWithOwner> {
-    return this.row(clientId, kind, id);
+  async file(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    actor: DocumentActor = APPLICATION,
+  ): Promise<DocumentWithOwner> {
+    return (await this.authorized(clientId, kind, id, actor, 'view')).row;
   }
 
   // ------------------------------------------------------------ lists
@@ -112,15 +209,77 @@ export class DocumentsService {
     clientId: string,
     kind: DocumentKind,
     filters: DocumentFilters,
-    options: { inBody: boolean; limit: number; position?: KeysetPosition; page?: number },
+    options: { inBody: boolean; limit: number; position?: KeysetPosition; page?: number; actor?: DocumentActor },
   ): Promise<Page<DocumentView>> {
+    const actor = options.actor ?? APPLICATION;
+    await this.checkActor(clientId, actor);
     const query = this.query(filters, options.inBody);
     let position = options.position;
     if (!position && options.page !== undefined && options.page > 1) {
       position = await this.repo.positionAt(clientId, kind, query, (options.page - 1) * options.limit);
     }
-    const page = await this.repo.page(clientId, kind, query, options.limit, position);
-    return { ...page, items: await this.views(clientId, page.items) };
+    if (actor.kind === 'application') {
+      const page = await this.repo.page(clientId, kind, query, options.limit, position);
+      return { ...page, items: await this.views(clientId, page.items) };
+    }
+    return this.visiblePage(clientId, kind, query, actor, options.limit, position);
+  }
+
+  /**
+   * A page of the documents a user may view: matching rows are read in keyset order, batch after batch, and
+   * those the user may not view are skipped until the page is full. One more visible row is looked for, so the
+   * next page is announced only when it has something; the previous one is announced whenever the page was
+   * reached from a cursor.
+   */
+  private async visiblePage(
+    clientId: string,
+    kind: DocumentKind,
+    query: DocumentQuery,
+    actor: DocumentActor,
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<DocumentView>> {
+    const forward = !position || position.direction === 'after';
+    const found: DocumentView[] = [];
+    let cursor = position;
+    for (;;) {
+      const batch = await this.repo.page(clientId, kind, query, limit + 1, cursor);
+      const views = await this.views(clientId, batch.items);
+      for (const view of forward ? views : views.reverse()) {
+        if (found.length > limit) break;
+        if (await this.may(clientId, actor, 'view', subjectOf(view))) found.push(view);
+      }
+      cursor = forward ? batch.next : batch.previous;
+      if (found.length > limit || !cursor) break;
+    }
+    const more = found.length > limit;
+    const items = found.slice(0, limit);
+    if (!forward) items.reverse();
+    const at = (view: DocumentView, direction: 'after' | 'before'): KeysetPosition => ({
+      keys: [view.row.pk],
+      direction,
+      inclusive: false,
+    });
+    // Where the caller came from, seen from the other side (an empty page still leads back).
+    const back = position && {
+      keys: position.keys,
+      direction: position.direction === 'after' ? ('before' as const) : ('after' as const),
+      inclusive: !position.inclusive,
+    };
+    const first = items[0];
+    const last = items[items.length - 1];
+    const page: Page<DocumentView> = { items };
+    const next = forward ? (more && last ? at(last, 'after') : undefined) : last ? at(last, 'after') : back;
+    const previous = forward
+      ? first && position
+        ? at(first, 'before')
+        : back
+      : more && first
+        ? at(first, 'before')
+        : undefined;
+    if (next) page.next = next;
+    if (previous) page.previous = previous;
+    return page;
   }
 
   // ------------------------------------------------------------ writing
@@ -230,10 +389,30 @@ export class DocumentsService {
     }
   }
 
-  async create(clientId: string, kind: DocumentKind, input: DocumentInput): Promise<DocumentView> {
+  async create(
+    clientId: string,
+    kind: DocumentKind,
+    input: DocumentInput,
+    actor: DocumentActor = APPLICATION,
+  ): Promise<DocumentView> {
     const file = input.uploaded_file;
     if (!file) {
       throw new FieldValidationError([{ field: 'uploaded_file', code: 'required', message: 'The file is required.' }]);
+    }
+    if (actor.kind === 'user') {
+      // Decided before the transaction: the permission reads cannot run inside it on SQLite's one connection.
+      await this.checkActor(clientId, actor);
+      const { values, organizationIds } = await this.prepare(this.repo, clientId, kind, input);
+      const subject: AccessSubject = {
+        kind,
+        documentTypeId: values.document_type_id as string,
+        employeeId: values.employee_id ?? null,
+        organizationIds: organizationIds ?? [],
+        expired: false,
+      };
+      if (!(await this.may(clientId, actor, 'upload', subject))) {
+        throw new ForbiddenError('forbidden', 'This user may not upload documents of this type here.');
+      }
     }
     const id = randomUUID();
     await this.repo.transaction(async (repo, trx) => {
@@ -292,7 +471,9 @@ export class DocumentsService {
     id: string,
     input: DocumentInput,
     mode: 'replace' | 'merge',
+    actor: DocumentActor = APPLICATION,
   ): Promise<DocumentView> {
+    await this.authorized(clientId, kind, id, actor, 'update');
     await this.repo.transaction(async (repo) => {
       const current = await this.row(clientId, kind, id, repo);
       const full: DocumentInput =
@@ -306,22 +487,52 @@ export class DocumentsService {
     return this.get(clientId, kind, id);
   }
 
-  async trash(clientId: string, kind: DocumentKind, id: string, trashed: boolean): Promise<void> {
-    const row = await this.row(clientId, kind, id);
+  async trash(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    trashed: boolean,
+    actor: DocumentActor = APPLICATION,
+  ): Promise<void> {
+    const { row } = await this.authorized(clientId, kind, id, actor, 'delete');
     if ((row.trashed_at !== null) === trashed) return;
     const at = now();
     await this.repo.update(clientId, kind, id, { trashed_at: trashed ? at : null, updated_at: at });
   }
 
   /** Hard delete, bypassing the trash; the bytes go once nothing else refers to them. */
-  async delete(clientId: string, kind: DocumentKind, id: string): Promise<void> {
-    const blobs = await this.repo.delete(clientId, kind, [(await this.row(clientId, kind, id)).id]);
+  async delete(clientId: string, kind: DocumentKind, id: string, actor: DocumentActor = APPLICATION): Promise<void> {
+    const { row } = await this.authorized(clientId, kind, id, actor, 'delete');
+    const blobs = await this.repo.delete(clientId, kind, [row.id]);
     if (blobs.length === 0) throw new NotFoundError(`${kind} document`, id);
     await this.release(blobs);
   }
 
   /** Permanently deletes every trashed document of the kind; answers how many. */
-  async emptyTrash(clientId: string, kind: DocumentKind): Promise<number> {
+  async emptyTrash(clientId: string, kind: DocumentKind, actor: DocumentActor = APPLICATION): Promise<number> {
+    await this.checkActor(clientId, actor);
+    if (actor.kind === 'user') {
+      // Only the trashed documents this user may delete.
+      let total = 0;
+      let position: KeysetPosition | undefined;
+      const query: DocumentQuery = { trashed: true, expired: false, today: dayOf(now()) };
+      for (const expired of [false, true]) {
+        position = undefined;
+        for (;;) {
+          const page = await this.repo.page(clientId, kind, { ...query, expired }, EMPTY_TRASH_BATCH, position);
+          const ids: string[] = [];
+          for (const view of await this.views(clientId, page.items)) {
+            if (await this.may(clientId, actor, 'delete', subjectOf(view))) ids.push(view.row.id);
+          }
+          const blobs = await this.repo.delete(clientId, kind, ids);
+          total += blobs.length;
+          await this.release(blobs);
+          if (!page.next) break;
+          position = page.next;
+        }
+      }
+      return total;
+    }
     let total = 0;
     for (;;) {
       const ids = await this.repo.trashedIds(clientId, kind, EMPTY_TRASH_BATCH);
@@ -337,8 +548,14 @@ export class DocumentsService {
   }
 
   /** `PUT …/expire`: the end of the retention period (and, as the reference describes, the expiration date). */
-  async expire(clientId: string, kind: DocumentKind, id: string, expiryDate: string | null): Promise<void> {
-    await this.row(clientId, kind, id);
+  async expire(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    expiryDate: string | null,
+    actor: DocumentActor = APPLICATION,
+  ): Promise<void> {
+    await this.authorized(clientId, kind, id, actor, 'update');
     await this.repo.update(clientId, kind, id, {
       expiry_date: expiryDate,
       expiration_date: expiryDate,
@@ -347,10 +564,26 @@ export class DocumentsService {
   }
 
   /** `PUT …/expiration/update`: the end of validity. */
-  async setExpiration(clientId: string, kind: DocumentKind, id: string, expirationDate: string | null): Promise<void> {
-    await this.row(clientId, kind, id);
+  async setExpiration(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    expirationDate: string | null,
+    actor: DocumentActor = APPLICATION,
+  ): Promise<void> {
+    await this.authorized(clientId, kind, id, actor, 'update');
     await this.repo.update(clientId, kind, id, { expiration_date: expirationDate, updated_at: now() });
   }
+}
+
+function subjectOf({ row, organizationIds, expired }: DocumentView): AccessSubject {
+  return {
+    kind: row.kind,
+    documentTypeId: row.document_type_id,
+    employeeId: row.employee_id,
+    organizationIds,
+    expired,
+  };
 }
 
 /** Metadata values against the type's definitions (reference `MetaDataDefinition`). */
