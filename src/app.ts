@@ -20,6 +20,10 @@ import { EmployeesRepository } from './hr/employees/repository.js';
 import { EmployeesService } from './hr/employees/service.js';
 import { FoldersRepository } from './hr/folders/repository.js';
 import { FoldersService } from './hr/folders/service.js';
+import { KbArticlesRepository } from './hr/kb-articles/repository.js';
+import { KbArticlesService } from './hr/kb-articles/service.js';
+import { KbCategoriesRepository } from './hr/kb-categories/repository.js';
+import { KbCategoriesService } from './hr/kb-categories/service.js';
 import { OrganizationGroupsRepository } from './hr/organization-groups/repository.js';
 import { OrganizationGroupsService } from './hr/organization-groups/service.js';
 import { OrganizationsRepository } from './hr/organizations/repository.js';
@@ -98,6 +102,8 @@ export async function createServices(database: Database, config: Config, log?: L
     users,
     customFields,
     employees: new EmployeesService(new EmployeesRepository(db), customFields),
+    kbCategories: new KbCategoriesService(new KbCategoriesRepository(db)),
+    kbArticles: new KbArticlesService(new KbArticlesRepository(db, database.dialect)),
   };
 }
 

@@ -18,6 +18,12 @@ import { ErrorBody, HrError, sendHrError } from './errors.js';
 import { folderRoutes } from './folders/routes.js';
 import { Folder } from './folders/schemas.js';
 import type { FoldersService } from './folders/service.js';
+import { kbArticleRoutes } from './kb-articles/routes.js';
+import { KbArticle, KbTag } from './kb-articles/schemas.js';
+import type { KbArticlesService } from './kb-articles/service.js';
+import { kbCategoryRoutes } from './kb-categories/routes.js';
+import { KbCategory } from './kb-categories/schemas.js';
+import type { KbCategoriesService } from './kb-categories/service.js';
 import { organizationGroupRoutes } from './organization-groups/routes.js';
 import { OrganizationGroup } from './organization-groups/schemas.js';
 import type { OrganizationGroupsService } from './organization-groups/service.js';
@@ -49,6 +55,8 @@ export interface HrServices {
   folders: FoldersService;
   documentTypes: DocumentTypesService;
   documents: DocumentsService;
+  kbCategories: KbCategoriesService;
+  kbArticles: KbArticlesService;
   blobs: BlobStore;
 }
 
@@ -77,6 +85,7 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
   for (const schema of [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument]) {
     app.addSchema(schema);
   }
+  for (const schema of [KbCategory, KbArticle, KbTag]) app.addSchema(schema);
 
   // Knows every path of this API, to tell an unknown path (404) from a wrong method (405).
   const router = FindMyWay({ ignoreTrailingSlash: true });
@@ -123,5 +132,7 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
       await guarded.register(documentTypeRoutes, { documentTypes: services.documentTypes, paginator, kind });
       await guarded.register(documentRoutes, { documents: services.documents, paginator, blobs: services.blobs, kind });
     }
+    await guarded.register(kbCategoryRoutes, { kbCategories: services.kbCategories, paginator });
+    await guarded.register(kbArticleRoutes, { kbArticles: services.kbArticles, paginator });
   });
 }

@@ -50,6 +50,12 @@ export interface Tables {
   pa_request_files: PaRequestFilesTable;
   pa_request_assignees: PaRequestAssigneesTable;
   pa_request_links: PaRequestLinksTable;
+  pa_kb_categories: PaKbCategoriesTable;
+  pa_kb_articles: PaKbArticlesTable;
+  pa_kb_article_versions: PaKbArticleVersionsTable;
+  pa_kb_article_categories: PaKbArticleCategoriesTable;
+  pa_kb_article_tags: PaKbArticleTagsTable;
+  pa_kb_article_perimeters: PaKbArticlePerimetersTable;
 }
 
 export interface SettingsTable {
@@ -651,4 +657,102 @@ export interface PaRequestLinksTable {
   request_id: string;
   linked_id: string;
   created_at: number;
+}
+
+/** A knowledge-base category (People Assist); `id` is a client-chosen UUID. */
+export interface PaKbCategoriesTable {
+  pk: Generated<number>;
+  client_id: string;
+  id: string;
+  slug: string;
+  /** The category's `order` (a float). */
+  sort_order: number;
+  /** `sort_order` as 16 hex digits that sort like the number (lists are keyset-paged by it). */
+  order_key: string;
+  original_language_code: string;
+  icon_class: string | null;
+  disable_default_form: number;
+  default_form_id: string | null;
+  visible_to_employee: number;
+  /** JSON array of {language_code, value}. */
+  localized_name: string;
+  /** JSON array of {language_code, value}. */
+  localized_description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A knowledge-base article; `id` is a client-chosen UUID. Its full-text row is `pa_kb_article_fts` (raw SQL). */
+export interface PaKbArticlesTable {
+  pk: Generated<number>;
+  client_id: string;
+  id: string;
+  slug: string;
+  author_id: string | null;
+  last_updater_id: string | null;
+  last_hits: number;
+  total_hits: number;
+  featured_on_employee_homepage: number;
+  once_on_employee_homepage: number;
+  permanent_on_employee_homepage: number;
+  /** YYYY-MM-DD. */
+  expiration_date: string | null;
+  /** YYYY-MM-DD. */
+  scheduled_publication_date: string | null;
+  status: 'draft' | 'published' | 'scheduled';
+  accessible_by_hr: number;
+  accessible_by_employee: number;
+  /** JSON array of role ids. */
+  role_restrictions: string;
+  /** JSON array of {language_code, value}. */
+  localized_search_keywords: string;
+  /** The first version's title in lower case (the `title` sort). */
+  sort_title: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One language version of an article (one per language). */
+export interface PaKbArticleVersionsTable {
+  client_id: string;
+  article_pk: number;
+  id: string;
+  language_code: string;
+  position: number;
+  title: string;
+  /** HTML. */
+  body: string;
+  creator_id: string | null;
+  updator_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PaKbArticleCategoriesTable {
+  client_id: string;
+  article_pk: number;
+  category_id: string;
+  position: number;
+}
+
+export interface PaKbArticleTagsTable {
+  client_id: string;
+  article_pk: number;
+  language_code: string;
+  label: string;
+  /** `label` in lower case: tags match and sort ignoring case. */
+  label_key: string;
+  position: number;
+}
+
+/** One employees perimeter of an article (`EmployeesPerimeterBase`). */
+export interface PaKbArticlePerimetersTable {
+  client_id: string;
+  article_pk: number;
+  position: number;
+  operator: '=' | '<=';
+  organization_id: string | null;
+  organization_group_id: string | null;
+  /** JSON array of {custom_field_id, operator, value}. */
+  custom_field_filters: string;
 }
