@@ -20,6 +20,15 @@ import { EmployeesRepository } from './hr/employees/repository.js';
 import { EmployeesService } from './hr/employees/service.js';
 import { FoldersRepository } from './hr/folders/repository.js';
 import { FoldersService } from './hr/folders/service.js';
+import { CustomStatusesRepository } from './hr/custom-statuses/repository.js';
+import { CustomStatusesService } from './hr/custom-statuses/service.js';
+import { MacrosRepository } from './hr/macros/repository.js';
+import { MacrosService } from './hr/macros/service.js';
+import { PerimetersService } from './hr/perimeters/service.js';
+import { RequestFormsRepository } from './hr/request-forms/repository.js';
+import { RequestFormsService } from './hr/request-forms/service.js';
+import { RequestsRepository } from './hr/requests/repository.js';
+import { RequestsService } from './hr/requests/service.js';
 import { KbArticlesRepository } from './hr/kb-articles/repository.js';
 import { KbArticlesService } from './hr/kb-articles/service.js';
 import { KbCategoriesRepository } from './hr/kb-categories/repository.js';
@@ -82,6 +91,10 @@ export async function createServices(database: Database, config: Config, log?: L
   const folders = new FoldersService(new FoldersRepository(db));
   const documentTypes = new DocumentTypesService(new DocumentTypesRepository(db), folders);
   const users = new UsersService(new UsersRepository(db));
+  // The knowledge base's repository reads the facts employee perimeters need (organizations, groups, fields).
+  const kbArticlesRepo = new KbArticlesRepository(db, database.dialect);
+  const requestForms = new RequestFormsService(new RequestFormsRepository(db), new PerimetersService(kbArticlesRepo));
+  const macros = new MacrosService(new MacrosRepository(db));
   return {
     clock,
     timezones,
@@ -103,7 +116,11 @@ export async function createServices(database: Database, config: Config, log?: L
     customFields,
     employees: new EmployeesService(new EmployeesRepository(db), customFields),
     kbCategories: new KbCategoriesService(new KbCategoriesRepository(db)),
-    kbArticles: new KbArticlesService(new KbArticlesRepository(db, database.dialect)),
+    kbArticles: new KbArticlesService(kbArticlesRepo),
+    customStatuses: new CustomStatusesService(new CustomStatusesRepository(db)),
+    macros,
+    requestForms,
+    requests: new RequestsService(new RequestsRepository(db), requestForms, macros, uploads, blobs),
   };
 }
 

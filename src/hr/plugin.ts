@@ -18,6 +18,24 @@ import { ErrorBody, HrError, sendHrError } from './errors.js';
 import { folderRoutes } from './folders/routes.js';
 import { Folder } from './folders/schemas.js';
 import type { FoldersService } from './folders/service.js';
+import { customStatusRoutes } from './custom-statuses/routes.js';
+import { CustomStatus } from './custom-statuses/schemas.js';
+import type { CustomStatusesService } from './custom-statuses/service.js';
+import { macroRoutes } from './macros/routes.js';
+import { MacroDetail, MacroList } from './macros/schemas.js';
+import type { MacrosService } from './macros/service.js';
+import { requestFormRoutes } from './request-forms/routes.js';
+import { RequestForm } from './request-forms/schemas.js';
+import type { RequestFormsService } from './request-forms/service.js';
+import { requestRoutes } from './requests/routes.js';
+import {
+  EmployeeSimplified,
+  RequestComment,
+  RequestFull,
+  RequestFullWithAttachments,
+  UserSimplified,
+} from './requests/schemas.js';
+import type { RequestsService } from './requests/service.js';
 import { kbArticleRoutes } from './kb-articles/routes.js';
 import { KbArticle, KbTag } from './kb-articles/schemas.js';
 import type { KbArticlesService } from './kb-articles/service.js';
@@ -57,6 +75,10 @@ export interface HrServices {
   documents: DocumentsService;
   kbCategories: KbCategoriesService;
   kbArticles: KbArticlesService;
+  customStatuses: CustomStatusesService;
+  macros: MacrosService;
+  requestForms: RequestFormsService;
+  requests: RequestsService;
   blobs: BlobStore;
 }
 
@@ -86,6 +108,19 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
     app.addSchema(schema);
   }
   for (const schema of [KbCategory, KbArticle, KbTag]) app.addSchema(schema);
+  for (const schema of [
+    CustomStatus,
+    MacroList,
+    MacroDetail,
+    RequestForm,
+    UserSimplified,
+    EmployeeSimplified,
+    RequestFull,
+    RequestFullWithAttachments,
+    RequestComment,
+  ]) {
+    app.addSchema(schema);
+  }
 
   // Knows every path of this API, to tell an unknown path (404) from a wrong method (405).
   const router = FindMyWay({ ignoreTrailingSlash: true });
@@ -134,5 +169,9 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
     }
     await guarded.register(kbCategoryRoutes, { kbCategories: services.kbCategories, paginator });
     await guarded.register(kbArticleRoutes, { kbArticles: services.kbArticles, paginator });
+    await guarded.register(customStatusRoutes, { customStatuses: services.customStatuses, paginator });
+    await guarded.register(macroRoutes, { macros: services.macros, paginator });
+    await guarded.register(requestFormRoutes, { requestForms: services.requestForms, paginator });
+    await guarded.register(requestRoutes, { requests: services.requests, paginator, blobs: services.blobs });
   });
 }

@@ -53,6 +53,51 @@ export const CATEGORY_LINK_CHECKS: CategoryLinkCheck[] = [
       return row !== undefined;
     },
   },
+  {
+    code: 'category_has_linked_forms',
+    message: 'Request forms belong to this category.',
+    async linked(db, clientId, categoryId) {
+      const row = await db
+        .selectFrom('pa_request_forms')
+        .select('pk')
+        .where('client_id', '=', clientId)
+        .where('category_id', '=', categoryId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  },
+  {
+    code: 'category_has_linked_requests',
+    message: 'Open requests (not closed or archived) are in this category.',
+    async linked(db, clientId, categoryId) {
+      const row = await db
+        .selectFrom('pa_requests')
+        .select('pk')
+        .where('client_id', '=', clientId)
+        .where('category_id', '=', categoryId)
+        .where('status', 'not in', ['closed', 'archived'])
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  },
+  {
+    code: 'category_default_form_has_linked_entities',
+    message: 'Macros name the default form of this category.',
+    async linked(db, clientId, categoryId) {
+      const forms = await db
+        .selectFrom('pa_request_forms')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .where('category_id', '=', categoryId)
+        .where('is_default', '=', 1)
+        .execute();
+      if (!forms.length) return false;
+      const macros = await db.selectFrom('pa_macros').select('forms').where('client_id', '=', clientId).execute();
+      return macros.some((m) => (JSON.parse(m.forms) as string[]).some((f) => forms.some((d) => d.id === f)));
+    },
+  },
 ];
 
 export class KbCategoriesRepository {

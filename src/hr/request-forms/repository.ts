@@ -101,6 +101,18 @@ export class RequestFormsRepository {
       .execute();
   }
 
+  /** Which of these ids are knowledge-base categories of the client. */
+  async existingCategories(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('pa_kb_categories')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db

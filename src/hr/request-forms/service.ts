@@ -5,6 +5,7 @@ import { checkDefinition } from '../forms/rules.js';
 import type { FormDefinition } from '../forms/schemas.js';
 import type { SortKey } from '../pagination/sort.js';
 import type { EmployeesPerimeter, PerimeterInput } from '../perimeters/rules.js';
+import type { PerimetersService } from '../perimeters/service.js';
 import type { RequestFormFilter, RequestFormRow, RequestFormsRepository } from './repository.js';
 import { type RequestFormPatch, type RequestFormPut, SETTING_DEFAULTS } from './schemas.js';
 
@@ -35,20 +36,6 @@ export interface RequestFormView {
   definition: FormDefinition;
 }
 
-/**
- * What request forms need from the rest of the API, wired in by the
- * composition root: the knowledge-base categories that group forms, and the
- * employee perimeters that restrict them.
- */
-export interface RequestFormPorts {
-  /** Which of these ids are knowledge-base categories of the client. */
-  existingCategories(clientId: string, ids: readonly string[]): Promise<Set<string>>;
-  /** Checks perimeters as sent; returns them as stored, or field errors under `path`. */
-  checkPerimeters(clientId: string, path: string, perimeters: readonly PerimeterInput[]): Promise<{ perimeters: EmployeesPerimeter[]; errors: FieldError[] }>;
-  /** Whether the employee exists and any perimeter covers them (an empty list covers everyone); undefined: no such employee. */
-  employeeCovered(clientId: string, employeeId: string, perimeters: readonly EmployeesPerimeter[]): Promise<boolean | undefined>;
-}
-
 export function viewOf(row: RequestFormRow): RequestFormView {
   return { row, settings: JSON.parse(row.settings), definition: JSON.parse(row.formidable) };
 }
@@ -59,7 +46,7 @@ const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as (keyof typeof SETTING_DEFA
 export class RequestFormsService {
   constructor(
     private readonly repo: RequestFormsRepository,
-    private readonly ports: RequestFormPorts,
+    private readonly perimeters: PerimetersService,
   ) {}
 
   private async filter(clientId: string, input: { category_id?: string; is_default?: boolean; language_code?: string; featured?: boolean; q?: string; employee_id?: string }): Promise<RequestFormFilter> {
@@ -77,7 +64,7 @@ export class RequestFormsService {
       for (const row of await this.repo.all(clientId)) {
         const { settings } = viewOf(row);
         if (!settings.visible_by_employee) continue;
-        const covered = await this.ports.employeeCovered(clientId, input.employee_id, settings.employee_restrictions);
+        const covered = await this.perimeters.covers(clientId, input.employee_id, settings.employee_restrictions);
         if (covered === undefined) {
           throw new FieldValidationError([{ field: 'employee_id', code: 'not_found', message: 'No employee has this id.' }]);
         }
@@ -121,7 +108,7 @@ export class RequestFormsService {
     input: { category_id?: string; employee_restrictions?: PerimeterInput[]; user_restrictions?: { roles: { id: string }[] } },
     errors: FieldError[],
   ): Promise<EmployeesPerimeter[] | undefined> {
-    if (input.category_id !== undefined && !(await this.ports.existingCategories(clientId, [input.category_id])).size) {
+    if (input.category_id !== undefined && !(await this.repo.existingCategories(clientId, [input.category_id])).size) {
       errors.push({ field: 'category_id', code: 'not_found', message: 'No knowledge-base category has this id.' });
     }
     const roles = input.user_restrictions?.roles ?? [];
@@ -130,7 +117,7 @@ export class RequestFormsService {
       if (!knownRoles.has(r.id)) errors.push({ field: `user_restrictions.roles.${i}.id`, code: 'not_found', message: 'No role has this id.' });
     });
     if (input.employee_restrictions === undefined) return undefined;
-    const checked = await this.ports.checkPerimeters(clientId, 'employee_restrictions', input.employee_restrictions);
+    const checked = await this.perimeters.check(clientId, 'employee_restrictions', input.employee_restrictions);
     errors.push(...checked.errors);
     return checked.perimeters;
   }

@@ -390,11 +390,13 @@ export class RequestsRepository {
       .select(['organization_id', 'employee_number'])
       .where('client_id', '=', clientId)
       .where('employee_id', '=', employeeId)
-      .orderBy('active', 'desc')
+      .select('active')
       .orderBy('position')
       .execute();
+    // Like a document's: the active registrations' organizations (all of them for a terminated employee).
+    const active = rows.filter((r) => r.active === 1);
     return {
-      organizationIds: [...new Set(rows.map((r) => r.organization_id))],
+      organizationIds: [...new Set((active.length ? active : rows).map((r) => r.organization_id))],
       numbers: rows.map((r) => r.employee_number),
     };
   }
@@ -427,6 +429,27 @@ export class RequestsRepository {
       .where('id', 'in', [...new Set(ids)])
       .execute();
     return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /** Category names: the value in `languageCode`, else in the category's original language, else the first. */
+  async categoryNames(clientId: string, ids: readonly string[], languageCode: string): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('pa_kb_categories')
+      .select(['id', 'localized_name', 'original_language_code'])
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(
+      rows.map((r) => {
+        const names = JSON.parse(r.localized_name) as { language_code: string; value: string }[];
+        const name =
+          names.find((n) => n.language_code === languageCode) ??
+          names.find((n) => n.language_code === r.original_language_code) ??
+          names[0];
+        return [r.id, name?.value ?? r.id];
+      }),
+    );
   }
 
   /** The roles of a user (through their profiles). */

@@ -45,12 +45,6 @@ export function refusedTransition(from: RequestStatus, to: RequestStatus): strin
 /** Who makes a call: the application, or the HR user named by `X-Atrium-User-Id`. */
 export type RequestActor = { kind: 'application' } | { kind: 'user'; userId: string };
 
-/** What request forms, categories and uploads look like to this service (wired by the composition root). */
-export interface CategoryNames {
-  /** Display names of categories (in the language given, else the first one). */
-  names(clientId: string, ids: readonly string[], languageCode: string): Promise<Map<string, string>>;
-}
-
 export interface RequestView {
   row: RequestRow;
   files: RequestFileRow[];
@@ -119,7 +113,6 @@ export class RequestsService {
     private readonly macros: MacrosService,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
-    private readonly categories: CategoryNames,
   ) {}
 
   // ------------------------------------------------------------ reading
@@ -134,7 +127,7 @@ export class RequestsService {
       clientId,
       rows.flatMap((r) => [r.employee_id, r.creator_id, r.closed_by_id].filter((x): x is string => x !== null)),
     );
-    const names = await this.categories.names(clientId, rows.map((r) => r.category_id), 'en-us');
+    const names = await this.repo.categoryNames(clientId, rows.map((r) => r.category_id), 'en-us');
     return rows.map((row) => ({
       row,
       files: files.filter((f) => f.request_id === row.id),
