@@ -76,7 +76,14 @@ export async function customStatusRoutes(
     },
     async (request, reply) => {
       const { clientId } = request.hrAuth;
-      const p = sortedListParams(paginator, request.query, clientId, 'custom_status', WORKFLOW_SORT_FIELDS, WORKFLOW_DEFAULT_SORT);
+      const p = sortedListParams(
+        paginator,
+        request.query,
+        clientId,
+        'custom_status',
+        WORKFLOW_SORT_FIELDS,
+        WORKFLOW_DEFAULT_SORT,
+      );
       const filter = request.query.q ? { q: request.query.q } : {};
       const result = await customStatuses.list(clientId, filter, p.sort, p.limit, p.at);
       return paginator.present(request, reply, result, p.scope).map(presentCustomStatus);

@@ -33,12 +33,12 @@ export const CustomStatus = Type.Object(
 );
 export type CustomStatus = Static<typeof CustomStatus>;
 
-export const CustomStatusPut = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 255 }),
-    is_active: Type.Optional(Type.Boolean({ default: true, description: 'Inactive statuses stay on requests but macros cannot set them.' })),
-  },
-);
+export const CustomStatusPut = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  is_active: Type.Optional(
+    Type.Boolean({ default: true, description: 'Inactive statuses stay on requests but macros cannot set them.' }),
+  ),
+});
 export type CustomStatusPut = Static<typeof CustomStatusPut>;
 
 export const CustomStatusParams = Type.Object({ id: WorkflowId });
@@ -46,7 +46,9 @@ export const CustomStatusParams = Type.Object({ id: WorkflowId });
 export const CustomStatusListQuery = Type.Object(
   {
     ...WorkflowListQuery,
-    q: Type.Optional(Type.String({ minLength: 3, maxLength: 255, description: 'Part of the name (at least 3 characters).' })),
+    q: Type.Optional(
+      Type.String({ minLength: 3, maxLength: 255, description: 'Part of the name (at least 3 characters).' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -30,7 +30,11 @@ export class CustomStatusesService {
   }
 
   /** PUT: creates the status at `id` or replaces its name and activity. */
-  async put(clientId: string, id: string, input: CustomStatusPut): Promise<{ status: CustomStatusRow; created: boolean }> {
+  async put(
+    clientId: string,
+    id: string,
+    input: CustomStatusPut,
+  ): Promise<{ status: CustomStatusRow; created: boolean }> {
     const attrs = { name: input.name, is_active: input.is_active === false ? 0 : 1 };
     return this.repo.transaction(async (repo) => {
       const at = now();

@@ -57,7 +57,11 @@ export async function macroRoutes(
         summary: 'Count macros',
         querystring: MacroCountQuery,
         response: {
-          200: { type: 'null', description: 'Count in X-Total-Count.', headers: Type.Object({ 'X-Total-Count': Type.Integer() }) },
+          200: {
+            type: 'null',
+            description: 'Count in X-Total-Count.',
+            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
+          },
           ...errorResponses(400, 401, 403),
         },
       },
@@ -77,12 +81,22 @@ export async function macroRoutes(
         description:
           'Sorted by `sort` (default `-updated_at`). Pages with `per_page` and `page`, or with the `cursor` of Link / Next-Cursor / Previous-Cursor.',
         querystring: MacroListQuery,
-        response: { 200: { ...Type.Array(Type.Ref(MacroList)), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
+        response: {
+          200: { ...Type.Array(Type.Ref(MacroList)), headers: PaginationHeaders },
+          ...errorResponses(400, 401, 403),
+        },
       },
     },
     async (request, reply) => {
       const { clientId } = request.hrAuth;
-      const p = sortedListParams(paginator, request.query, clientId, 'macros', WORKFLOW_SORT_FIELDS, WORKFLOW_DEFAULT_SORT);
+      const p = sortedListParams(
+        paginator,
+        request.query,
+        clientId,
+        'macros',
+        WORKFLOW_SORT_FIELDS,
+        WORKFLOW_DEFAULT_SORT,
+      );
       const result = await macros.list(clientId, request.query.q ? { q: request.query.q } : {}, p.sort, p.limit, p.at);
       return paginator.present(request, reply, result, p.scope).map(presentMacro);
     },
@@ -100,7 +114,10 @@ export async function macroRoutes(
       },
     },
     async (request) =>
-      presentMacroDetail(await macros.get(request.hrAuth.clientId, request.params.id), request.query.embed === 'actions'),
+      presentMacroDetail(
+        await macros.get(request.hrAuth.clientId, request.params.id),
+        request.query.embed === 'actions',
+      ),
   );
 
   api.put(

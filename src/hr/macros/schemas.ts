@@ -38,7 +38,9 @@ const macroFields = {
   label: Type.String(),
   description: Type.String(),
   active: Type.Boolean(),
-  forms: Type.Array(Type.String(), { description: 'Request forms (slugs) the macro is offered on; empty: every form.' }),
+  forms: Type.Array(Type.String(), {
+    description: 'Request forms (slugs) the macro is offered on; empty: every form.',
+  }),
   roles: Type.Array(Type.String(), { description: 'Roles allowed to run it; empty: every role.' }),
   custom_status: Type.Array(Type.String(), {
     description: 'Custom statuses a request must be in for the macro to be offered; empty: any.',
@@ -74,7 +76,11 @@ export const MacroListQuery = Type.Object(
   {
     ...WorkflowListQuery,
     q: Type.Optional(
-      Type.String({ minLength: 3, maxLength: 255, description: 'Part of the name, label or description (at least 3).' }),
+      Type.String({
+        minLength: 3,
+        maxLength: 255,
+        description: 'Part of the name, label or description (at least 3).',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -95,7 +95,12 @@ export class MacrosService {
   }
 
   /** Active macros offered on a request of `formId` in `customStatus`, to a caller with `roles` (undefined: the application, any role). */
-  async offered(clientId: string, formId: string, customStatus: string | null, roles?: readonly string[]): Promise<MacroView[]> {
+  async offered(
+    clientId: string,
+    formId: string,
+    customStatus: string | null,
+    roles?: readonly string[],
+  ): Promise<MacroView[]> {
     const rows = await this.repo.active(clientId);
     return rows.map(view).filter(({ row }) => {
       const forms = JSON.parse(row.forms) as string[];
@@ -117,20 +122,34 @@ export class MacrosService {
       ids: { value: string; field: string }[],
       what: string,
     ) => {
-      const known = await this.repo.existing(clientId, table, ids.map((i) => i.value));
+      const known = await this.repo.existing(
+        clientId,
+        table,
+        ids.map((i) => i.value),
+      );
       for (const i of ids) {
-        if (!known.has(i.value)) errors.push({ field: i.field, code: 'not_found', message: `No ${what} "${i.value}".` });
+        if (!known.has(i.value))
+          errors.push({ field: i.field, code: 'not_found', message: `No ${what} "${i.value}".` });
       }
     };
-    await missing('pa_request_forms', input.forms.map((f, i) => ({ value: f, field: `forms.${i}` })), 'request form');
-    await missing('hr_roles', (input.roles ?? []).map((r, i) => ({ value: r, field: `roles.${i}` })), 'role');
+    await missing(
+      'pa_request_forms',
+      input.forms.map((f, i) => ({ value: f, field: `forms.${i}` })),
+      'request form',
+    );
+    await missing(
+      'hr_roles',
+      (input.roles ?? []).map((r, i) => ({ value: r, field: `roles.${i}` })),
+      'role',
+    );
     const statusRefs = (input.custom_status ?? []).map((s, i) => ({ value: s, field: `custom_status.${i}` }));
     const userRefs: { value: string; field: string }[] = [];
     effects.forEach((e, i) => {
       if (e?.template === 'RequestChangeCustomState' && e.customStatus !== null) {
         statusRefs.push({ value: e.customStatus, field: `actions.${i}.data.custom_status` });
       }
-      if (e?.template === 'RequestAssignOnlyTo') userRefs.push({ value: e.userId, field: `actions.${i}.data.manager_id` });
+      if (e?.template === 'RequestAssignOnlyTo')
+        userRefs.push({ value: e.userId, field: `actions.${i}.data.manager_id` });
       if (e?.template === 'RequestAddAssignee') userRefs.push({ value: e.userId, field: `actions.${i}.data.user_id` });
     });
     await missing('pa_custom_statuses', statusRefs, 'custom status');
@@ -146,7 +165,11 @@ export class MacrosService {
       roles: JSON.stringify(input.roles ?? []),
       custom_statuses: JSON.stringify(input.custom_status ?? []),
       actions: JSON.stringify(
-        input.actions.map((a) => ({ label: a.label ?? DEFAULT_LABELS[a.template], template: a.template, data: a.data })),
+        input.actions.map((a) => ({
+          label: a.label ?? DEFAULT_LABELS[a.template],
+          template: a.template,
+          data: a.data,
+        })),
       ),
     };
     return this.repo.transaction(async (repo) => {

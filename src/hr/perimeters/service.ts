@@ -41,7 +41,11 @@ export class PerimetersService {
   }
 
   /** Whether any perimeter covers the employee (an empty list covers everyone); undefined: no such employee. */
-  async covers(clientId: string, employeeId: string, perimeters: readonly EmployeesPerimeter[]): Promise<boolean | undefined> {
+  async covers(
+    clientId: string,
+    employeeId: string,
+    perimeters: readonly EmployeesPerimeter[],
+  ): Promise<boolean | undefined> {
     const facts = await this.facts.employeeFacts(clientId, employeeId);
     if (!facts) return undefined;
     return perimeters.length === 0 || perimeters.some((p) => coversEmployee(p, facts));

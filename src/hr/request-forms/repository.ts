@@ -5,7 +5,10 @@ import type { PaRequestFormsTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 
 export type RequestFormRow = Selectable<PaRequestFormsTable>;
-export type RequestFormAttributes = Omit<PaRequestFormsTable, 'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'last_hits'>;
+export type RequestFormAttributes = Omit<
+  PaRequestFormsTable,
+  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'last_hits'
+>;
 
 export interface RequestFormFilter {
   categoryId?: string;

@@ -79,7 +79,11 @@ export async function requestFormRoutes(
         description: 'Same filters as the list; the count is in `X-Total-Count`.',
         querystring: RequestFormCountQuery,
         response: {
-          200: { type: 'null', description: 'Count in X-Total-Count.', headers: Type.Object({ 'X-Total-Count': Type.Integer() }) },
+          200: {
+            type: 'null',
+            description: 'Count in X-Total-Count.',
+            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
+          },
           ...errorResponses(400, 401, 403, 422),
         },
       },
@@ -103,7 +107,14 @@ export async function requestFormRoutes(
     },
     async (request, reply) => {
       const { clientId } = request.hrAuth;
-      const p = sortedListParams(paginator, request.query, clientId, 'request_forms', REQUEST_FORM_SORT_FIELDS, '+title');
+      const p = sortedListParams(
+        paginator,
+        request.query,
+        clientId,
+        'request_forms',
+        REQUEST_FORM_SORT_FIELDS,
+        '+title',
+      );
       const { per_page: _pp, cursor: _c, sort: _s, f: _f, ...filters } = request.query;
       const page = await requestForms.list(clientId, filters, p.sort, p.limit, p.at.position);
       return paginator.present(request, reply, page, p.scope).map(presentRequestForm);
@@ -150,12 +161,14 @@ export async function requestFormRoutes(
       schema: {
         tags: TAG,
         summary: 'Change some settings of a request form',
-        description: '`category_id` moves the form to another category (422 `in_form_group` for a form of a multilingual group).',
+        description:
+          '`category_id` moves the form to another category (422 `in_form_group` for a form of a multilingual group).',
         params: RequestFormParams,
         body: RequestFormPatch,
         response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) => presentRequestForm(await requestForms.patch(request.hrAuth.clientId, request.params.id, request.body)),
+    async (request) =>
+      presentRequestForm(await requestForms.patch(request.hrAuth.clientId, request.params.id, request.body)),
   );
 }

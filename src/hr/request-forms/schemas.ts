@@ -63,8 +63,13 @@ const writableFields = {
     maxItems: 100,
     description: 'Employees who may use the form; empty: every employee.',
   }),
-  user_restrictions: Type.Object({ roles: Type.Array(RoleRef, { maxItems: 100 }) }, { description: 'Roles who may use it; empty: every role.' }),
-  form_group_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'Multilingual group; null: none.' }),
+  user_restrictions: Type.Object(
+    { roles: Type.Array(RoleRef, { maxItems: 100 }) },
+    { description: 'Roles who may use it; empty: every role.' },
+  ),
+  form_group_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: 'Multilingual group; null: none.',
+  }),
   is_default_language: Type.Union([Type.Boolean(), Type.Null()]),
 };
 
@@ -74,7 +79,9 @@ export const RequestFormPut = Type.Object({
   ...Type.Partial(Type.Object(writableFields)).properties,
   formidable: FormDefinition,
   form_definition: Type.Optional(Type.Unknown({ description: 'Read-only; ignored on input.' })),
-  never_visible_by_employee: Type.Optional(Type.Boolean({ description: 'Accepted and ignored (it is in the reference example only).' })),
+  never_visible_by_employee: Type.Optional(
+    Type.Boolean({ description: 'Accepted and ignored (it is in the reference example only).' }),
+  ),
 });
 export type RequestFormPut = Static<typeof RequestFormPut>;
 
@@ -93,8 +100,18 @@ const ContextField = Type.Object({
   required: Type.Boolean(),
   placeholder: Type.Optional(Type.String()),
   multiple: Type.Optional(Type.Boolean()),
-  items: Type.Optional(Type.Array(Type.Object({ label: Type.String(), value: Type.String(), description: Type.Optional(Type.String()) }))),
-  validations: Type.Optional(Type.Array(Type.Object({ type: Type.String(), value: Type.Union([Type.String(), Type.Number()]), message: Type.Optional(Type.String()) }))),
+  items: Type.Optional(
+    Type.Array(Type.Object({ label: Type.String(), value: Type.String(), description: Type.Optional(Type.String()) })),
+  ),
+  validations: Type.Optional(
+    Type.Array(
+      Type.Object({
+        type: Type.String(),
+        value: Type.Union([Type.String(), Type.Number()]),
+        message: Type.Optional(Type.String()),
+      }),
+    ),
+  ),
   defaults: Type.Optional(Type.Array(Type.String())),
 });
 
@@ -138,7 +155,11 @@ const listFilters = {
   language_code: Type.Optional(Type.String({ minLength: 2, maxLength: 20 })),
   featured: Type.Optional(Type.Boolean()),
   q: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: 'Name or keywords; needs `language_code` (400 without).' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Name or keywords; needs `language_code` (400 without).',
+    }),
   ),
   employee_id: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, description: 'Only forms this employee may use.' }),

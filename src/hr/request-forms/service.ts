@@ -49,7 +49,17 @@ export class RequestFormsService {
     private readonly perimeters: PerimetersService,
   ) {}
 
-  private async filter(clientId: string, input: { category_id?: string; is_default?: boolean; language_code?: string; featured?: boolean; q?: string; employee_id?: string }): Promise<RequestFormFilter> {
+  private async filter(
+    clientId: string,
+    input: {
+      category_id?: string;
+      is_default?: boolean;
+      language_code?: string;
+      featured?: boolean;
+      q?: string;
+      employee_id?: string;
+    },
+  ): Promise<RequestFormFilter> {
     if (input.q !== undefined && input.language_code === undefined) {
       throw new InvalidRequestError('Query parameter "q" needs "language_code".');
     }
@@ -66,7 +76,9 @@ export class RequestFormsService {
         if (!settings.visible_by_employee) continue;
         const covered = await this.perimeters.covers(clientId, input.employee_id, settings.employee_restrictions);
         if (covered === undefined) {
-          throw new FieldValidationError([{ field: 'employee_id', code: 'not_found', message: 'No employee has this id.' }]);
+          throw new FieldValidationError([
+            { field: 'employee_id', code: 'not_found', message: 'No employee has this id.' },
+          ]);
         }
         if (covered) ids.push(row.id);
       }
@@ -99,22 +111,31 @@ export class RequestFormsService {
   /** The form a request names; an unknown one is a field error on `form_id`. */
   async forRequest(clientId: string, id: string): Promise<RequestFormView> {
     const row = await this.repo.find(clientId, id);
-    if (!row) throw new FieldValidationError([{ field: 'form_id', code: 'not_found', message: `No request form "${id}".` }]);
+    if (!row)
+      throw new FieldValidationError([{ field: 'form_id', code: 'not_found', message: `No request form "${id}".` }]);
     return viewOf(row);
   }
 
   private async checkReferences(
     clientId: string,
-    input: { category_id?: string; employee_restrictions?: PerimeterInput[]; user_restrictions?: { roles: { id: string }[] } },
+    input: {
+      category_id?: string;
+      employee_restrictions?: PerimeterInput[];
+      user_restrictions?: { roles: { id: string }[] };
+    },
     errors: FieldError[],
   ): Promise<EmployeesPerimeter[] | undefined> {
     if (input.category_id !== undefined && !(await this.repo.existingCategories(clientId, [input.category_id])).size) {
       errors.push({ field: 'category_id', code: 'not_found', message: 'No knowledge-base category has this id.' });
     }
     const roles = input.user_restrictions?.roles ?? [];
-    const knownRoles = await this.repo.existingRoles(clientId, roles.map((r) => r.id));
+    const knownRoles = await this.repo.existingRoles(
+      clientId,
+      roles.map((r) => r.id),
+    );
     roles.forEach((r, i) => {
-      if (!knownRoles.has(r.id)) errors.push({ field: `user_restrictions.roles.${i}.id`, code: 'not_found', message: 'No role has this id.' });
+      if (!knownRoles.has(r.id))
+        errors.push({ field: `user_restrictions.roles.${i}.id`, code: 'not_found', message: 'No role has this id.' });
     });
     if (input.employee_restrictions === undefined) return undefined;
     const checked = await this.perimeters.check(clientId, 'employee_restrictions', input.employee_restrictions);
@@ -184,7 +205,11 @@ export class RequestFormsService {
       const { settings } = viewOf(row);
       if (input.category_id !== undefined && settings.form_group_id !== null) {
         throw new FieldValidationError([
-          { field: 'category_id', code: 'in_form_group', message: 'The form belongs to a multilingual group; change the group category instead.' },
+          {
+            field: 'category_id',
+            code: 'in_form_group',
+            message: 'The form belongs to a multilingual group; change the group category instead.',
+          },
         ]);
       }
       for (const key of SETTING_KEYS) {

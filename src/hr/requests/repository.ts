@@ -123,7 +123,12 @@ export class RequestsRepository {
   }
 
   async update(clientId: string, id: string, changes: Partial<NewRequestRow>): Promise<void> {
-    await this.db.updateTable('pa_requests').set(changes).where('client_id', '=', clientId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('pa_requests')
+      .set(changes)
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Adds to the comment and attachment counters in one statement. */
@@ -242,8 +247,16 @@ export class RequestsRepository {
       .where('request_id', '=', id)
       .returning('sha256')
       .execute();
-    await this.db.deleteFrom('pa_request_comments').where('client_id', '=', clientId).where('request_id', '=', id).execute();
-    await this.db.deleteFrom('pa_request_assignees').where('client_id', '=', clientId).where('request_id', '=', id).execute();
+    await this.db
+      .deleteFrom('pa_request_comments')
+      .where('client_id', '=', clientId)
+      .where('request_id', '=', id)
+      .execute();
+    await this.db
+      .deleteFrom('pa_request_assignees')
+      .where('client_id', '=', clientId)
+      .where('request_id', '=', id)
+      .execute();
     await this.db
       .deleteFrom('pa_request_links')
       .where('client_id', '=', clientId)
@@ -318,7 +331,12 @@ export class RequestsRepository {
 
   // Assignees
 
-  async assignees(clientId: string, requestId: string, offset: number, length: number): Promise<{ ids: string[]; total: number }> {
+  async assignees(
+    clientId: string,
+    requestId: string,
+    offset: number,
+    length: number,
+  ): Promise<{ ids: string[]; total: number }> {
     const base = this.db
       .selectFrom('pa_request_assignees')
       .where('client_id', '=', clientId)
@@ -369,7 +387,11 @@ export class RequestsRepository {
   }
 
   /** A user, else an employee, with this id (or external id). */
-  async person(clientId: string, by: { id?: string; externalId?: string }, kinds: readonly PersonKind[]): Promise<Person | undefined> {
+  async person(
+    clientId: string,
+    by: { id?: string; externalId?: string },
+    kinds: readonly PersonKind[],
+  ): Promise<Person | undefined> {
     for (const kind of kinds) {
       const table = kind === 'user' ? 'hr_users' : 'hr_employees';
       let q = this.db
@@ -411,7 +433,10 @@ export class RequestsRepository {
     return row !== undefined;
   }
 
-  async customStatus(clientId: string, id: string): Promise<{ id: string; name: string; is_active: number } | undefined> {
+  async customStatus(
+    clientId: string,
+    id: string,
+  ): Promise<{ id: string; name: string; is_active: number } | undefined> {
     return this.db
       .selectFrom('pa_custom_statuses')
       .select(['id', 'name', 'is_active'])

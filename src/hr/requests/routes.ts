@@ -46,9 +46,14 @@ function actorOf(request: FastifyRequest): RequestActor {
 
 function embedsOf(text: string | undefined): Set<Embed> {
   const out = new Set<Embed>();
-  for (const part of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (!(REQUEST_EMBEDS as readonly string[]).includes(part)) {
-      throw new InvalidRequestError(`Invalid query parameter "embed": "${part}" is not one of ${REQUEST_EMBEDS.join(', ')}.`);
+      throw new InvalidRequestError(
+        `Invalid query parameter "embed": "${part}" is not one of ${REQUEST_EMBEDS.join(', ')}.`,
+      );
     }
     out.add(part as Embed);
   }
@@ -68,7 +73,13 @@ export function presentRequest(view: RequestView, embeds: ReadonlySet<Embed>): R
   const who = (id: string | null, embed: Embed, key: string): Record<string, unknown> => {
     if (id === null) return {};
     const p = people.get(id);
-    if (embeds.has(embed) && p) return { [key]: embed === 'employee' ? { id: p.id, external_id: p.external_id, firstname: p.firstname, lastname: p.lastname, email: p.email } : simplified(p) };
+    if (embeds.has(embed) && p)
+      return {
+        [key]:
+          embed === 'employee'
+            ? { id: p.id, external_id: p.external_id, firstname: p.firstname, lastname: p.lastname, email: p.email }
+            : simplified(p),
+      };
     return { [`${key}_id`]: id };
   };
   return {
@@ -87,7 +98,9 @@ export function presentRequest(view: RequestView, embeds: ReadonlySet<Embed>): R
       .filter((f) => f.kind === 'form_file')
       .map((f) => ({ id: f.id, filename: f.filename, field_id: f.field_id as string })),
     ...(row.due_date ? { due_date: row.due_date } : {}),
-    custom_status: row.custom_status_id ? { id: row.custom_status_id, name: view.customStatusName ?? row.custom_status_id } : null,
+    custom_status: row.custom_status_id
+      ? { id: row.custom_status_id, name: view.customStatusName ?? row.custom_status_id }
+      : null,
     category: { id: row.category_id, name: view.categoryName },
     origin: row.origin as RequestFull['origin'],
     read_by_employee: row.read_by_employee === 1,
@@ -160,29 +173,33 @@ export async function requestRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(RequestFull);
   const withAttachments = Type.Ref(RequestFullWithAttachments);
-
-  {
-    api.get(
-      '/requests',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'List and search requests',
-          description:
-            'Also answers at `/requests/`, the spec’s spelling. Keyset-paginated (Link, Next-Cursor, Previous-Cursor) in `sort` order (default `-updated_at`, then creation). Filters combine with AND; comma-separated lists match any of their values.',
-          querystring: RequestListQuery,
-          response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
-        },
+  api.get(
+    '/requests',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List and search requests',
+        description:
+          'Also answers at `/requests/`, the spec’s spelling. Keyset-paginated (Link, Next-Cursor, Previous-Cursor) in `sort` order (default `-updated_at`, then creation). Filters combine with AND; comma-separated lists match any of their values.',
+        querystring: RequestListQuery,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
       },
-      async (request, reply) => {
-        const { clientId } = request.hrAuth;
-        const embeds = embedsOf(request.query.embed);
-        const p = sortedListParams(paginator, request.query, clientId, 'requests', REQUEST_SORT_FIELDS, REQUEST_DEFAULT_SORT);
-        const page = await requests.list(clientId, request.query, p.sort, p.limit, p.at.position);
-        return paginator.present(request, reply, page, p.scope).map((v) => presentRequest(v, embeds));
-      },
-    );
-  }
+    },
+    async (request, reply) => {
+      const { clientId } = request.hrAuth;
+      const embeds = embedsOf(request.query.embed);
+      const p = sortedListParams(
+        paginator,
+        request.query,
+        clientId,
+        'requests',
+        REQUEST_SORT_FIELDS,
+        REQUEST_DEFAULT_SORT,
+      );
+      const page = await requests.list(clientId, request.query, p.sort, p.limit, p.at.position);
+      return paginator.present(request, reply, page, p.scope).map((v) => presentRequest(v, embeds));
+    },
+  );
 
   api.post(
     '/requests',
@@ -215,7 +232,10 @@ export async function requestRoutes(
       },
     },
     async (request) =>
-      presentWithAttachments(await requests.get(request.hrAuth.clientId, request.params.id), embedsOf(request.query.embed)),
+      presentWithAttachments(
+        await requests.get(request.hrAuth.clientId, request.params.id),
+        embedsOf(request.query.embed),
+      ),
   );
 
   api.patch(
@@ -288,11 +308,17 @@ export async function requestRoutes(
         response: { 200: Type.Ref(RequestComment), ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) => presentComment(await requests.comment(request.hrAuth.clientId, request.params.id, request.body), false),
+    async (request) =>
+      presentComment(await requests.comment(request.hrAuth.clientId, request.params.id, request.body), false),
   );
 
   const download = (reply: FastifyReply, request: FastifyRequest, file: RequestFileRow) =>
-    sendBlob(reply, request, blobs, { sha256: file.sha256, size: file.size, contentType: file.content_type, filename: file.filename });
+    sendBlob(reply, request, blobs, {
+      sha256: file.sha256,
+      size: file.size,
+      contentType: file.content_type,
+      filename: file.filename,
+    });
   const downloadResponse = {
     200: { type: 'string', format: 'binary', description: 'The file.', headers: fileHeaders },
     ...errorResponses(401, 403, 404),
@@ -301,11 +327,20 @@ export async function requestRoutes(
   api.get(
     '/requests/:id/comments/:comment_id/attachments/:attachment_id',
     {
-      schema: { tags: TAG, summary: 'Download a comment attachment', params: CommentAttachmentParams, response: downloadResponse },
+      schema: {
+        tags: TAG,
+        summary: 'Download a comment attachment',
+        params: CommentAttachmentParams,
+        response: downloadResponse,
+      },
     },
     async (request, reply) => {
       const { id, comment_id, attachment_id } = request.params;
-      return download(reply, request, await requests.commentAttachment(request.hrAuth.clientId, id, comment_id, attachment_id));
+      return download(
+        reply,
+        request,
+        await requests.commentAttachment(request.hrAuth.clientId, id, comment_id, attachment_id),
+      );
     },
   );
 

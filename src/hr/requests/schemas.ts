@@ -6,7 +6,14 @@ import { SortQuery } from '../pagination/sort.js';
 export const STATUSES = ['created', 'opened', 'pending', 'closed', 'archived'] as const;
 export const PRIORITIES = ['1', '2', '3'] as const;
 export const ORIGINS = ['PHONE', 'MAIL', 'PEOPLEASK', 'API', 'POST', 'IM', 'PERSON', 'OTHER', 'MOBILE_APP'] as const;
-export const REQUEST_SORT_FIELDS = ['request_number', 'name', 'status', 'priority', 'created_at', 'updated_at'] as const;
+export const REQUEST_SORT_FIELDS = [
+  'request_number',
+  'name',
+  'status',
+  'priority',
+  'created_at',
+  'updated_at',
+] as const;
 export const REQUEST_DEFAULT_SORT = '-updated_at';
 export const REQUEST_EMBEDS = ['creator', 'employee', 'closed_by'] as const;
 
@@ -56,7 +63,9 @@ const requestFields = {
   creator: Type.Optional(Type.Ref(UserSimplified)),
   closed_by_id: Type.Optional(Type.String({ description: 'Unless `embed=closed_by`; present once closed.' })),
   closed_by: Type.Optional(Type.Ref(UserSimplified)),
-  organization_ids: Type.Array(Type.String(), { description: "The employee's organizations at creation, or the one given." }),
+  organization_ids: Type.Array(Type.String(), {
+    description: "The employee's organizations at creation, or the one given.",
+  }),
   form_id: Type.String(),
   form_data: FormData,
   form_files: Type.Array(FormFile),
@@ -100,7 +109,9 @@ export const RequestCreate = Type.Object({
   form_data: FormData,
   origin: Type.Optional(Enum(ORIGINS, 'Default `API`.')),
   attachment_upload_ids: Type.Optional(UploadIds),
-  draft_id: Type.Optional(Type.String({ maxLength: 64, description: 'Drafts have no client path; any value is a 422.' })),
+  draft_id: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Drafts have no client path; any value is a 422.' }),
+  ),
   employee_id: Type.Optional(Type.String({ maxLength: 64, description: 'Required when the form needs an employee.' })),
   employee_external_id: Type.Optional(Type.String({ maxLength: 255 })),
   organization_id: Type.Optional(Type.String({ maxLength: 255, description: 'An organization code.' })),
@@ -170,7 +181,10 @@ export const RequestListQuery = Type.Object(
 );
 export type RequestListQuery = Static<typeof RequestListQuery>;
 
-export const EmbedQuery = Type.Object({ embed: csv('Comma-separated: creator, employee, closed_by.') }, { additionalProperties: false });
+export const EmbedQuery = Type.Object(
+  { embed: csv('Comma-separated: creator, employee, closed_by.') },
+  { additionalProperties: false },
+);
 
 /** `RequestComment`. */
 export const RequestComment = Type.Object(

@@ -22,8 +22,8 @@ import type {
   RequestFileRow,
   RequestFilter,
   RequestRow,
-  RequestsRepository,
   RequestSort,
+  RequestsRepository,
 } from './repository.js';
 import type { CommentCreate, RequestCreate, RequestListQuery, RequestPatch } from './schemas.js';
 
@@ -80,7 +80,11 @@ function csv(text: string | undefined): string[] | undefined {
   return items.length ? [...new Set(items)] : undefined;
 }
 
-function searchText(row: { request_number: number; name: string }, answers: readonly FormAnswer[], numbers: readonly string[]): string {
+function searchText(
+  row: { request_number: number; name: string },
+  answers: readonly FormAnswer[],
+  numbers: readonly string[],
+): string {
   const words: string[] = [String(row.request_number), row.name, ...numbers];
   for (const a of answers) {
     for (const v of a.values) {
@@ -92,7 +96,11 @@ function searchText(row: { request_number: number; name: string }, answers: read
 }
 
 /** Fields the employee must fill (their `EMPLOYEE` access is REQUIRED) that have no answer yet. */
-function needsEmployee(definition: FormDefinition, answers: readonly FormAnswer[], files: readonly { field_id: string | null }[]): boolean {
+function needsEmployee(
+  definition: FormDefinition,
+  answers: readonly FormAnswer[],
+  files: readonly { field_id: string | null }[],
+): boolean {
   return definition.fields.some((f) => {
     const level = f.accesses?.find((a) => a.access_id === 'EMPLOYEE')?.level;
     if (level !== 'REQUIRED') return false;
@@ -118,7 +126,10 @@ export class RequestsService {
   // ------------------------------------------------------------ reading
 
   private async views(clientId: string, rows: RequestRow[]): Promise<RequestView[]> {
-    const files = await this.repo.files(clientId, rows.map((r) => r.id));
+    const files = await this.repo.files(
+      clientId,
+      rows.map((r) => r.id),
+    );
     const statuses = await this.repo.customStatusNames(
       clientId,
       rows.flatMap((r) => (r.custom_status_id ? [r.custom_status_id] : [])),
@@ -127,7 +138,11 @@ export class RequestsService {
       clientId,
       rows.flatMap((r) => [r.employee_id, r.creator_id, r.closed_by_id].filter((x): x is string => x !== null)),
     );
-    const names = await this.repo.categoryNames(clientId, rows.map((r) => r.category_id), 'en-us');
+    const names = await this.repo.categoryNames(
+      clientId,
+      rows.map((r) => r.category_id),
+      'en-us',
+    );
     return rows.map((row) => ({
       row,
       files: files.filter((f) => f.request_id === row.id),
@@ -215,7 +230,8 @@ export class RequestsService {
   private async checkActor(clientId: string, actor: RequestActor): Promise<Person | undefined> {
     if (actor.kind === 'application') return undefined;
     const user = await this.repo.person(clientId, { id: actor.userId }, ['user']);
-    if (!user) throw new InvalidRequestError('Invalid header "X-Atrium-User-Id": no HR user of this client has this id.');
+    if (!user)
+      throw new InvalidRequestError('Invalid header "X-Atrium-User-Id": no HR user of this client has this id.');
     return user;
   }
 
@@ -230,13 +246,18 @@ export class RequestsService {
   ): Promise<Person | undefined> {
     if (id !== undefined && id !== '') {
       const p = await this.repo.person(clientId, { id }, kinds);
-      if (!p) errors.push({ field: `${field}_id`, code: 'not_found', message: `No ${kinds.join(' or ')} has this id.` });
+      if (!p)
+        errors.push({ field: `${field}_id`, code: 'not_found', message: `No ${kinds.join(' or ')} has this id.` });
       return p;
     }
     if (externalId !== undefined && externalId !== '') {
       const p = await this.repo.person(clientId, { externalId }, kinds);
       if (!p) {
-        errors.push({ field: `${field}_external_id`, code: 'not_found', message: `No ${kinds.join(' or ')} has this external id.` });
+        errors.push({
+          field: `${field}_external_id`,
+          code: 'not_found',
+          message: `No ${kinds.join(' or ')} has this external id.`,
+        });
       }
       return p;
     }
@@ -251,25 +272,58 @@ export class RequestsService {
     const { settings } = form;
     const errors: FieldError[] = [];
     if (input.draft_id !== undefined && input.draft_id !== '') {
-      errors.push({ field: 'draft_id', code: 'not_found', message: 'No request draft has this id (drafts have no client path).' });
+      errors.push({
+        field: 'draft_id',
+        code: 'not_found',
+        message: 'No request draft has this id (drafts have no client path).',
+      });
     }
-    const employee = await this.namedPerson(clientId, 'employee', input.employee_id, input.employee_external_id, ['employee'], errors);
-    let creator = await this.namedPerson(clientId, 'creator', input.creator_id, input.creator_external_id, ['user', 'employee'], errors);
+    const employee = await this.namedPerson(
+      clientId,
+      'employee',
+      input.employee_id,
+      input.employee_external_id,
+      ['employee'],
+      errors,
+    );
+    let creator = await this.namedPerson(
+      clientId,
+      'creator',
+      input.creator_id,
+      input.creator_external_id,
+      ['user', 'employee'],
+      errors,
+    );
     creator ??= acting;
     const organizationId = input.organization_id ? input.organization_id : undefined;
     if (organizationId !== undefined && !(await this.repo.organizationExists(clientId, organizationId))) {
       errors.push({ field: 'organization_id', code: 'not_found', message: 'No organization has this code.' });
     }
     if (employee && !settings.linkeable_to_employee) {
-      errors.push({ field: 'employee_id', code: 'not_linkeable', message: `Form "${form.row.id}" cannot be linked to an employee.` });
+      errors.push({
+        field: 'employee_id',
+        code: 'not_linkeable',
+        message: `Form "${form.row.id}" cannot be linked to an employee.`,
+      });
     }
     if (organizationId !== undefined && !settings.linkeable_to_organization) {
-      errors.push({ field: 'organization_id', code: 'not_linkeable', message: `Form "${form.row.id}" cannot be linked to an organization.` });
+      errors.push({
+        field: 'organization_id',
+        code: 'not_linkeable',
+        message: `Form "${form.row.id}" cannot be linked to an organization.`,
+      });
     }
     const mentionedEmployee = Boolean(input.employee_id || input.employee_external_id);
-    if (settings.employee_organization_mandatory && !mentionedEmployee && organizationId === undefined) {
-      const field = settings.linkeable_to_employee || !settings.linkeable_to_organization ? 'employee_id' : 'organization_id';
-      const what = [settings.linkeable_to_employee ? 'an employee' : '', settings.linkeable_to_organization ? 'an organization' : '']
+    const hasTarget =
+      (mentionedEmployee && settings.linkeable_to_employee) ||
+      (organizationId !== undefined && settings.linkeable_to_organization);
+    if (settings.employee_organization_mandatory && !hasTarget) {
+      const field =
+        settings.linkeable_to_employee || !settings.linkeable_to_organization ? 'employee_id' : 'organization_id';
+      const what = [
+        settings.linkeable_to_employee ? 'an employee' : '',
+        settings.linkeable_to_organization ? 'an organization' : '',
+      ]
         .filter(Boolean)
         .join(' or ');
       errors.push({ field, code: 'required', message: `Form "${form.row.id}" needs ${what || 'an employee'}.` });
@@ -279,13 +333,19 @@ export class RequestsService {
     }
     let checked: { answers: FormAnswer[]; files: FileAnswer[] } | undefined;
     try {
-      checked = checkAnswers(form.definition, input.form_data, { path: 'form_data', requireAll: true, today: dayOf(now()) });
+      checked = checkAnswers(form.definition, input.form_data, {
+        path: 'form_data',
+        requireAll: true,
+        today: dayOf(now()),
+      });
     } catch (error) {
       if (!(error instanceof FieldValidationError)) throw error;
       errors.push(...error.fields);
     }
     if (errors.length || !checked) throw new FieldValidationError(errors);
-    const registrations = employee ? await this.repo.registrations(clientId, employee.id) : { organizationIds: [], numbers: [] };
+    const registrations = employee
+      ? await this.repo.registrations(clientId, employee.id)
+      : { organizationIds: [], numbers: [] };
     const organizationIds = organizationId !== undefined ? [organizationId] : registrations.organizationIds;
     const answers = checked.answers;
     const fileAnswers = checked.files;
@@ -386,7 +446,13 @@ export class RequestsService {
   // ------------------------------------------------------------ change
 
   /** The row changes of a status move, or a 422 naming `field` when the lifecycle refuses it. */
-  private statusChange(row: RequestRow, to: RequestStatus, actor: Person | undefined, at: number, field: string): Partial<RequestRow> {
+  private statusChange(
+    row: RequestRow,
+    to: RequestStatus,
+    actor: Person | undefined,
+    at: number,
+    field: string,
+  ): Partial<RequestRow> {
     const refused = refusedTransition(row.status, to);
     if (refused) throw new FieldValidationError([{ field, code: 'invalid_transition', message: refused }]);
     if (to === row.status) return {};
@@ -413,7 +479,9 @@ export class RequestsService {
     const current = await this.repo.find(clientId, id);
     if (!current) throw new NotFoundError('request', id);
     const form: RequestFormView | undefined =
-      input.form_data !== undefined ? await this.forms.get(clientId, current.form_id).catch(() => undefined) : undefined;
+      input.form_data !== undefined
+        ? await this.forms.get(clientId, current.form_id).catch(() => undefined)
+        : undefined;
     const row = await this.repo.transaction(async (repo) => {
       const locked = await repo.lock(clientId, id);
       if (!locked) throw new NotFoundError('request', id);
@@ -424,13 +492,18 @@ export class RequestsService {
         if (locked.status === 'archived') {
           throw new ForbiddenError('request_read_only', 'The request is archived; its answers can no longer change.');
         }
-        if (!form) throw new ForbiddenError('request_read_only', 'The request form no longer exists; answers cannot change.');
+        if (!form)
+          throw new ForbiddenError('request_read_only', 'The request form no longer exists; answers cannot change.');
         if (!form.settings.request_editable_by_user) {
-          throw new ForbiddenError('request_not_editable', `Requests of form "${form.row.id}" cannot be edited after creation.`);
+          throw new ForbiddenError(
+            'request_not_editable',
+            `Requests of form "${form.row.id}" cannot be edited after creation.`,
+          );
         }
         const existingFiles = (await repo.files(clientId, [id])).filter((f) => f.kind === 'form_file');
         const filesByField = new Map<string, number>();
-        for (const f of existingFiles) filesByField.set(f.field_id as string, (filesByField.get(f.field_id as string) ?? 0) + 1);
+        for (const f of existingFiles)
+          filesByField.set(f.field_id as string, (filesByField.get(f.field_id as string) ?? 0) + 1);
         const checked = checkAnswers(form.definition, input.form_data, {
           path: 'form_data',
           previous: JSON.parse(locked.form_data) as FormAnswer[],
@@ -444,7 +517,8 @@ export class RequestsService {
         const numbers = locked.employee_id ? (await repo.registrations(clientId, locked.employee_id)).numbers : [];
         changes.search_text = searchText(locked, checked.answers, numbers);
       }
-      if (input.status !== undefined) Object.assign(changes, this.statusChange(locked, input.status, acting, at, 'status'));
+      if (input.status !== undefined)
+        Object.assign(changes, this.statusChange(locked, input.status, acting, at, 'status'));
       if (input.priority !== undefined) changes.priority = Number(input.priority);
       if (input.due_date !== undefined) changes.due_date = input.due_date;
       changes.updated_at = at;
@@ -466,21 +540,36 @@ export class RequestsService {
 
   // ------------------------------------------------------------ files
 
-  async file(clientId: string, requestId: string, fileId: string, kind: 'attachment' | 'form_file'): Promise<RequestFileRow> {
+  async file(
+    clientId: string,
+    requestId: string,
+    fileId: string,
+    kind: 'attachment' | 'form_file',
+  ): Promise<RequestFileRow> {
     await this.get(clientId, requestId);
     const file = await this.repo.findFile(clientId, requestId, fileId);
     if (!file || file.kind !== kind) throw new NotFoundError(kind === 'attachment' ? 'attachment' : 'file', fileId);
     return file;
   }
 
-  async commentAttachment(clientId: string, requestId: string, commentId: string, attachmentId: string): Promise<RequestFileRow> {
+  async commentAttachment(
+    clientId: string,
+    requestId: string,
+    commentId: string,
+    attachmentId: string,
+  ): Promise<RequestFileRow> {
     await this.get(clientId, requestId);
     const file = await this.repo.findFile(clientId, requestId, attachmentId);
     if (!file || file.comment_id !== commentId) throw new NotFoundError('attachment', attachmentId);
     return file;
   }
 
-  async deleteFile(clientId: string, requestId: string, fileId: string, kind: 'attachment' | 'form_file'): Promise<void> {
+  async deleteFile(
+    clientId: string,
+    requestId: string,
+    fileId: string,
+    kind: 'attachment' | 'form_file',
+  ): Promise<void> {
     const sha = await this.repo.transaction(async (repo) => {
       const locked = await repo.lock(clientId, requestId);
       if (!locked) throw new NotFoundError('request', requestId);
@@ -504,7 +593,10 @@ export class RequestsService {
     await this.get(clientId, requestId);
     const rows = await this.repo.comments(clientId, requestId);
     const files = await this.repo.files(clientId, [requestId]);
-    const people = await this.repo.people(clientId, rows.flatMap((r) => (r.creator_id ? [r.creator_id] : [])));
+    const people = await this.repo.people(
+      clientId,
+      rows.flatMap((r) => (r.creator_id ? [r.creator_id] : [])),
+    );
     return rows.map((row) => ({ row, files: files.filter((f) => f.comment_id === row.id), people }));
   }
 
@@ -516,13 +608,28 @@ export class RequestsService {
     if (!input.creator_id && !input.creator_external_id) {
       errors.push({ field: 'creator_id', code: 'required', message: 'Give creator_id or creator_external_id.' });
     }
-    const creator = await this.namedPerson(clientId, 'creator', input.creator_id, input.creator_external_id, ['user', 'employee'], errors);
+    const creator = await this.namedPerson(
+      clientId,
+      'creator',
+      input.creator_id,
+      input.creator_external_id,
+      ['user', 'employee'],
+      errors,
+    );
     if (creator?.kind === 'employee' && creator.id !== request.employee_id) {
-      errors.push({ field: 'creator_id', code: 'forbidden', message: 'Only the request’s own employee may comment on it.' });
+      errors.push({
+        field: 'creator_id',
+        code: 'forbidden',
+        message: 'Only the request’s own employee may comment on it.',
+      });
     }
     const internal = input.is_internal === true;
     if (creator?.kind === 'employee' && internal) {
-      errors.push({ field: 'is_internal', code: 'invalid_value', message: 'An employee cannot write an internal comment.' });
+      errors.push({
+        field: 'is_internal',
+        code: 'invalid_value',
+        message: 'An employee cannot write an internal comment.',
+      });
     }
     if (input.content.trim() === '' && (input.attachment_upload_ids ?? []).length === 0) {
       errors.push({ field: 'content', code: 'required', message: 'A comment needs content or attachments.' });
@@ -564,14 +671,24 @@ export class RequestsService {
 
   // ------------------------------------------------------------ assignees and links
 
-  async assignees(clientId: string, requestId: string, offset: number, length: number): Promise<{ people: Person[]; total: number }> {
+  async assignees(
+    clientId: string,
+    requestId: string,
+    offset: number,
+    length: number,
+  ): Promise<{ people: Person[]; total: number }> {
     await this.get(clientId, requestId);
     const { ids, total } = await this.repo.assignees(clientId, requestId, offset, length);
     const people = await this.repo.people(clientId, ids);
     return { people: ids.flatMap((i) => (people.has(i) ? [people.get(i) as Person] : [])), total };
   }
 
-  async linked(clientId: string, requestId: string, limit: number, position?: KeysetPosition): Promise<Page<RequestView>> {
+  async linked(
+    clientId: string,
+    requestId: string,
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<RequestView>> {
     await this.get(clientId, requestId);
     const page = await this.repo.linkedPage(clientId, requestId, limit, position);
     return { ...page, items: await this.views(clientId, page.items) };
@@ -582,8 +699,10 @@ export class RequestsService {
     const errors: FieldError[] = [];
     const known = await this.repo.existingIds(clientId, others);
     others.forEach((o, i) => {
-      if (o === requestId) errors.push({ field: `uuid.${i}`, code: 'invalid_value', message: 'A request cannot be linked to itself.' });
-      else if (!known.has(o)) errors.push({ field: `uuid.${i}`, code: 'not_found', message: 'No request has this id.' });
+      if (o === requestId)
+        errors.push({ field: `uuid.${i}`, code: 'invalid_value', message: 'A request cannot be linked to itself.' });
+      else if (!known.has(o))
+        errors.push({ field: `uuid.${i}`, code: 'not_found', message: 'No request has this id.' });
     });
     if (errors.length) throw new FieldValidationError(errors);
     await this.repo.transaction((repo) => repo.link(clientId, requestId, [...new Set(others)], now()));
@@ -611,10 +730,15 @@ export class RequestsService {
     const macro = await this.macros.get(clientId, macroId);
     const offered = await this.offeredFor(clientId, request, acting);
     if (!offered.some((m) => m.row.id === macroId)) {
-      throw new ForbiddenError('macro_not_available', `Macro "${macroId}" is not available for this request (form, custom status, role or inactive).`);
+      throw new ForbiddenError(
+        'macro_not_available',
+        `Macro "${macroId}" is not available for this request (form, custom status, role or inactive).`,
+      );
     }
     const errors: FieldError[] = [];
-    const effects = macro.actions.map((a, i) => effectOf(a, `actions.${i}`, errors)).filter((e): e is MacroEffect => e !== undefined);
+    const effects = macro.actions
+      .map((a, i) => effectOf(a, `actions.${i}`, errors))
+      .filter((e): e is MacroEffect => e !== undefined);
     if (errors.length) throw new FieldValidationError(errors);
     // Look up what the effects name before the transaction (one SQLite connection).
     const statuses = new Map<string, { is_active: number } | undefined>();
@@ -645,12 +769,18 @@ export class RequestsService {
               const status = statuses.get(effect.customStatus);
               if (!status || status.is_active !== 1) {
                 throw new FieldValidationError([
-                  { field, code: 'invalid_value', message: `Action ${i}: custom status "${effect.customStatus}" is missing or inactive.` },
+                  {
+                    field,
+                    code: 'invalid_value',
+                    message: `Action ${i}: custom status "${effect.customStatus}" is missing or inactive.`,
+                  },
                 ]);
               }
             }
             if (row.status === 'archived') {
-              throw new FieldValidationError([{ field, code: 'invalid_transition', message: 'The request is archived.' }]);
+              throw new FieldValidationError([
+                { field, code: 'invalid_transition', message: 'The request is archived.' },
+              ]);
             }
             row = { ...row, custom_status_id: effect.customStatus };
             await repo.update(clientId, requestId, { custom_status_id: effect.customStatus });
@@ -662,7 +792,9 @@ export class RequestsService {
           case 'RequestAssignOnlyTo':
           case 'RequestAddAssignee': {
             if (!users.get(effect.userId)) {
-              throw new FieldValidationError([{ field, code: 'invalid_value', message: `Action ${i}: no user "${effect.userId}".` }]);
+              throw new FieldValidationError([
+                { field, code: 'invalid_value', message: `Action ${i}: no user "${effect.userId}".` },
+              ]);
             }
             await repo.assign(clientId, requestId, effect.userId, at, effect.template === 'RequestAssignOnlyTo');
             break;

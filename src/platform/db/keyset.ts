@@ -136,8 +136,12 @@ export async function keysetPageAtOffset<DB, TB extends keyof DB, O>(
   if (offset <= 0) return keysetPage(base, order, keysOf, limit);
   let query = base;
   for (const col of order) query = query.orderBy(expr(col), col.direction);
-  const boundary = await query.offset(offset - 1).limit(1).executeTakeFirst();
-  if (boundary) return keysetPage(base, order, keysOf, limit, { keys: keysOf(boundary), direction: 'after', inclusive: false });
+  const boundary = await query
+    .offset(offset - 1)
+    .limit(1)
+    .executeTakeFirst();
+  if (boundary)
+    return keysetPage(base, order, keysOf, limit, { keys: keysOf(boundary), direction: 'after', inclusive: false });
   let last = base;
   for (const col of order) last = last.orderBy(expr(col), col.direction === 'asc' ? 'desc' : 'asc');
   const row = await last.limit(1).executeTakeFirst();
@@ -152,7 +156,10 @@ export function sortedKeyset<O>(
   keys: readonly { column: string; direction: 'asc' | 'desc' }[],
   tiebreak: string,
 ): { order: KeysetColumn[]; keysOf: (row: O) => KeyValue[] } {
-  const order: KeysetColumn[] = [...keys.map((k) => ({ column: k.column, direction: k.direction })), { column: tiebreak, direction: 'asc' as const }];
+  const order: KeysetColumn[] = [
+    ...keys.map((k) => ({ column: k.column, direction: k.direction })),
+    { column: tiebreak, direction: 'asc' as const },
+  ];
   const names = order.map((c) => c.column.slice(c.column.indexOf('.') + 1));
   return { order, keysOf: (row) => names.map((n) => (row as Record<string, KeyValue>)[n] as KeyValue) };
 }

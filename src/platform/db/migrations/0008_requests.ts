@@ -53,7 +53,11 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addUniqueConstraint('pa_request_forms_client_id_uq', ['client_id', 'id'])
     .execute();
-  await db.schema.createIndex('pa_request_forms_category').on('pa_request_forms').columns(['client_id', 'category_id']).execute();
+  await db.schema
+    .createIndex('pa_request_forms_category')
+    .on('pa_request_forms')
+    .columns(['client_id', 'category_id'])
+    .execute();
 
   await db.schema
     .createTable('pa_request_counters')
@@ -146,7 +150,11 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('content_type', 'varchar(255)', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('pa_request_files_request').on('pa_request_files').columns(['request_id', 'pk']).execute();
+  await db.schema
+    .createIndex('pa_request_files_request')
+    .on('pa_request_files')
+    .columns(['request_id', 'pk'])
+    .execute();
   await db.schema.createIndex('pa_request_files_sha256').on('pa_request_files').column('sha256').execute();
 
   await withSerialKey(db.schema.createTable('pa_request_assignees'), 'pk', dialect)
