@@ -150,7 +150,7 @@ export async function keysetPageAtOffset<DB, TB extends keyof DB, O>(
 
 /**
  * The keyset of a list sorted by the caller's keys: each key's column in its direction, then `tiebreak`
- * (a unique integer column) ascending. `keysOf` reads a row's values by each column's name after the dot.
+ * (a unique integer column) in the last key's direction, so `-updated_at` lists equal instants newest first. `keysOf` reads a row's values by each column's name after the dot.
  */
 export function sortedKeyset<O>(
   keys: readonly { column: string; direction: 'asc' | 'desc' }[],
@@ -158,7 +158,7 @@ export function sortedKeyset<O>(
 ): { order: KeysetColumn[]; keysOf: (row: O) => KeyValue[] } {
   const order: KeysetColumn[] = [
     ...keys.map((k) => ({ column: k.column, direction: k.direction })),
-    { column: tiebreak, direction: 'asc' as const },
+    { column: tiebreak, direction: keys.at(-1)?.direction ?? 'asc' },
   ];
   const names = order.map((c) => c.column.slice(c.column.indexOf('.') + 1));
   return { order, keysOf: (row) => names.map((n) => (row as Record<string, KeyValue>)[n] as KeyValue) };
