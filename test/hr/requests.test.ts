@@ -382,6 +382,19 @@ for (const dialect of dialects()) {
         const att = await hr.call('GET', `/requests/${req.id}/attachments/${req.attachments[0]?.id}/download`);
         assert.equal(await att.text(), 'hello');
         assert.match(att.headers.get('content-disposition') ?? '', /note\.txt/);
+        const partial = await hr.call(
+          'GET',
+          `/requests/${req.id}/attachments/${req.attachments[0]?.id}/download`,
+          undefined,
+          {
+            range: 'bytes=1-3',
+          },
+        );
+        assert.equal(partial.status, 206);
+        assert.equal(await partial.text(), 'ell');
+        const head = await hr.call('HEAD', `/requests/${req.id}/files/${req.form_files[0]?.id}/download`);
+        assert.equal(head.status, 200);
+        assert.equal(head.headers.get('content-length'), String(PDF.length));
       });
 
       it('refuses each wrong answer with its path, and writes nothing (uploads stay usable)', async () => {
