@@ -1,12 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import {
-  type KeysetPosition,
-  keysetPage,
-  keysetPageAtOffset,
-  type Page,
-  sortedKeyset,
-} from '../../platform/db/keyset.js';
+import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaCustomStatusesTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 
@@ -50,17 +44,11 @@ export class CustomStatusesRepository {
       sort.map((k) => ({ column: `s.${k.field}`, direction: k.direction })),
       's.pk',
     );
-    const base = this.filtered(clientId, filter);
-    if (!at.position && at.offset) return keysetPageAtOffset(base, order, keysOf, limit, at.offset);
-    return keysetPage(base, order, keysOf, limit, at.position);
+    return keysetPageAt(this.filtered(clientId, filter), order, keysOf, limit, at);
   }
 
-  async count(clientId: string, filter: CustomStatusFilter): Promise<number> {
-    const row = await this.filtered(clientId, filter)
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  count(clientId: string, filter: CustomStatusFilter): Promise<number> {
+    return countRows(this.filtered(clientId, filter));
   }
 
   find(clientId: string, id: string): Promise<CustomStatusRow | undefined> {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { formatDateTime } from '../../platform/time.js';
 import { errorResponses } from '../errors.js';
+import { countRoute } from '../pagination/count.js';
 import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
 import { sortedListParams } from '../pagination/sort.js';
 import type { CustomStatusRow } from './repository.js';
@@ -38,28 +39,10 @@ export async function customStatusRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(CustomStatus);
 
-  api.head(
-    '/custom_status',
-    {
-      config: { swagger: { exposeHeadRoute: true } },
-      schema: {
-        tags: TAG,
-        summary: 'Count custom statuses',
-        querystring: CustomStatusCountQuery,
-        response: {
-          200: {
-            type: 'null',
-            description: 'Count in X-Total-Count.',
-            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
-          },
-          ...errorResponses(400, 401, 403),
-        },
-      },
-    },
-    async (request, reply) => {
-      const total = await customStatuses.count(request.hrAuth.clientId, request.query);
-      return reply.header('X-Total-Count', String(total)).status(200).send();
-    },
+  countRoute(
+    app,
+    { path: '/custom_status', tags: TAG, summary: 'Count custom statuses', querystring: CustomStatusCountQuery },
+    (clientId, query) => customStatuses.count(clientId, query),
   );
 
   api.get(

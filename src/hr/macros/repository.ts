@@ -1,12 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import {
-  type KeysetPosition,
-  keysetPage,
-  keysetPageAtOffset,
-  type Page,
-  sortedKeyset,
-} from '../../platform/db/keyset.js';
+import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaMacrosTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import type { WorkflowSort } from '../custom-statuses/repository.js';
@@ -44,17 +38,11 @@ export class MacrosRepository {
       sort.map((k) => ({ column: `m.${k.field}`, direction: k.direction })),
       'm.pk',
     );
-    const base = this.filtered(clientId, filter);
-    if (!at.position && at.offset) return keysetPageAtOffset(base, order, keysOf, limit, at.offset);
-    return keysetPage(base, order, keysOf, limit, at.position);
+    return keysetPageAt(this.filtered(clientId, filter), order, keysOf, limit, at);
   }
 
-  async count(clientId: string, filter: MacroFilter): Promise<number> {
-    const row = await this.filtered(clientId, filter)
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  count(clientId: string, filter: MacroFilter): Promise<number> {
+    return countRows(this.filtered(clientId, filter));
   }
 
   find(clientId: string, id: string): Promise<MacroRow | undefined> {

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { formatDateTime } from '../../platform/time.js';
 import { WORKFLOW_DEFAULT_SORT, WORKFLOW_SORT_FIELDS } from '../custom-statuses/schemas.js';
 import { errorResponses } from '../errors.js';
+import { countRoute } from '../pagination/count.js';
 import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
 import { sortedListParams } from '../pagination/sort.js';
 import type { MacroRow } from './repository.js';
@@ -48,28 +49,10 @@ export async function macroRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const detail = Type.Ref(MacroDetail);
 
-  api.head(
-    '/macros',
-    {
-      config: { swagger: { exposeHeadRoute: true } },
-      schema: {
-        tags: TAG,
-        summary: 'Count macros',
-        querystring: MacroCountQuery,
-        response: {
-          200: {
-            type: 'null',
-            description: 'Count in X-Total-Count.',
-            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
-          },
-          ...errorResponses(400, 401, 403),
-        },
-      },
-    },
-    async (request, reply) => {
-      const total = await macros.count(request.hrAuth.clientId, request.query);
-      return reply.header('X-Total-Count', String(total)).status(200).send();
-    },
+  countRoute(
+    app,
+    { path: '/macros', tags: TAG, summary: 'Count macros', querystring: MacroCountQuery },
+    (clientId, query) => macros.count(clientId, query),
   );
 
   api.get(

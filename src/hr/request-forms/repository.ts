@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
+import { countRows, type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaRequestFormsTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 
@@ -57,12 +57,8 @@ export class RequestFormsRepository {
     return keysetPage(this.filtered(clientId, filter), order, keysOf, limit, position);
   }
 
-  async count(clientId: string, filter: RequestFormFilter): Promise<number> {
-    const row = await this.filtered(clientId, filter)
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  count(clientId: string, filter: RequestFormFilter): Promise<number> {
+    return countRows(this.filtered(clientId, filter));
   }
 
   find(clientId: string, id: string): Promise<RequestFormRow | undefined> {

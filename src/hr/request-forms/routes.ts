@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { formatDateTime } from '../../platform/time.js';
 import { errorResponses } from '../errors.js';
 import { isRequired } from '../forms/rules.js';
+import { countRoute } from '../pagination/count.js';
 import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
 import { sortedListParams } from '../pagination/sort.js';
 import {
@@ -69,29 +70,10 @@ export async function requestFormRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(RequestForm);
 
-  api.head(
-    '/request_forms',
-    {
-      config: { swagger: { exposeHeadRoute: true } },
-      schema: {
-        tags: TAG,
-        summary: 'Count request forms',
-        description: 'Same filters as the list; the count is in `X-Total-Count`.',
-        querystring: RequestFormCountQuery,
-        response: {
-          200: {
-            type: 'null',
-            description: 'Count in X-Total-Count.',
-            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
-          },
-          ...errorResponses(400, 401, 403, 422),
-        },
-      },
-    },
-    async (request, reply) => {
-      const total = await requestForms.count(request.hrAuth.clientId, request.query);
-      return reply.header('X-Total-Count', String(total)).status(200).send();
-    },
+  countRoute(
+    app,
+    { path: '/request_forms', tags: TAG, summary: 'Count request forms', querystring: RequestFormCountQuery },
+    (clientId, query) => requestForms.count(clientId, query),
   );
 
   api.get(

@@ -163,3 +163,23 @@ export function sortedKeyset<O>(
   const names = order.map((c) => c.column.slice(c.column.indexOf('.') + 1));
   return { order, keysOf: (row) => names.map((n) => (row as Record<string, KeyValue>)[n] as KeyValue) };
 }
+
+/** One page at a cursor position, or at a row offset (the reference's `page`) when there is no cursor. */
+export function keysetPageAt<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  order: KeysetColumn[],
+  keysOf: (row: O) => KeyValue[],
+  limit: number,
+  at: { position?: KeysetPosition; offset?: number },
+): Promise<Page<O>> {
+  if (!at.position && at.offset) return keysetPageAtOffset(base, order, keysOf, limit, at.offset);
+  return keysetPage(base, order, keysOf, limit, at.position);
+}
+
+/** How many rows a filtered query matches. */
+export async function countRows<DB, TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>): Promise<number> {
+  const row = (await base.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()) as {
+    n: number | string;
+  };
+  return Number(row.n);
+}
