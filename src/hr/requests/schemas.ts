@@ -18,7 +18,6 @@ export const REQUEST_DEFAULT_SORT = '-updated_at';
 export const REQUEST_EMBEDS = ['creator', 'employee', 'closed_by'] as const;
 
 const Uuid = Type.String({ minLength: 1, maxLength: 64 });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Enum = <const T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 

@@ -11,7 +11,7 @@ import {
 } from '../../platform/errors.js';
 import { dayOf, now, parseDate } from '../../platform/time.js';
 import { checkAnswers, type FileAnswer } from '../forms/rules.js';
-import type { FormAnswer, FormDefinition } from '../forms/schemas.js';
+import type { FormAnswer } from '../forms/schemas.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
 import type { SortKey } from '../pagination/sort.js';
 import type { RequestFormsService, RequestFormView } from '../request-forms/service.js';
@@ -93,20 +93,6 @@ function searchText(
     }
   }
   return words.join(' ').toLowerCase();
-}
-
-/** Fields the employee must fill (their `EMPLOYEE` access is REQUIRED) that have no answer yet. */
-function needsEmployee(
-  definition: FormDefinition,
-  answers: readonly FormAnswer[],
-  files: readonly { field_id: string | null }[],
-): boolean {
-  return definition.fields.some((f) => {
-    const level = f.accesses?.find((a) => a.access_id === 'EMPLOYEE')?.level;
-    if (level !== 'REQUIRED') return false;
-    if (f.type_id === 'file') return !files.some((x) => x.field_id === f.slug);
-    return !answers.some((a) => a.field_id === f.slug && a.values.length > 0);
-  });
 }
 
 /**
@@ -487,7 +473,6 @@ export class RequestsService {
       if (!locked) throw new NotFoundError('request', id);
       const at = now();
       const changes: Partial<RequestRow> = {};
-      let attachments = 0;
       if (input.form_data !== undefined) {
         if (locked.status === 'archived') {
           throw new ForbiddenError('request_read_only', 'The request is archived; its answers can no longer change.');
@@ -511,8 +496,7 @@ export class RequestsService {
           requireAll: true,
           today: dayOf(at),
         });
-        const consumed = await this.consumeAll(clientId, repo, id, checked.files, [], at);
-        attachments += consumed.attachments;
+        await this.consumeAll(clientId, repo, id, checked.files, [], at);
         changes.form_data = JSON.stringify(checked.answers);
         const numbers = locked.employee_id ? (await repo.registrations(clientId, locked.employee_id)).numbers : [];
         changes.search_text = searchText(locked, checked.answers, numbers);
@@ -767,7 +751,7 @@ export class RequestsService {
           case 'RequestChangeCustomState': {
             if (effect.customStatus !== null) {
               const status = statuses.get(effect.customStatus);
-              if (!status || status.is_active !== 1) {
+              if (status?.is_active !== 1) {
                 throw new FieldValidationError([
                   {
                     field,
