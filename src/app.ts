@@ -27,8 +27,14 @@ import { OrganizationsService } from './hr/organizations/service.js';
 import { CursorCodec } from './hr/pagination/cursor.js';
 import { Paginator } from './hr/pagination/pagination.js';
 import { HR_PREFIX, type HrServices, hrApi } from './hr/plugin.js';
+import { ProcessTemplatesRepository } from './hr/process-templates/repository.js';
+import { ProcessTemplatesService } from './hr/process-templates/service.js';
+import { ProcessesRepository } from './hr/processes/repository.js';
+import { ProcessesService } from './hr/processes/service.js';
 import { RolesRepository } from './hr/roles/repository.js';
 import { RolesService } from './hr/roles/service.js';
+import { TasksRepository } from './hr/tasks/repository.js';
+import { TasksService } from './hr/tasks/service.js';
 import { TenantsRepository } from './hr/tenants/repository.js';
 import { TenantsService } from './hr/tenants/service.js';
 import { UploadsRepository } from './hr/uploads/repository.js';
@@ -78,6 +84,9 @@ export async function createServices(database: Database, config: Config, log?: L
   const folders = new FoldersService(new FoldersRepository(db));
   const documentTypes = new DocumentTypesService(new DocumentTypesRepository(db), folders);
   const users = new UsersService(new UsersRepository(db));
+  const processesRepo = new ProcessesRepository(db);
+  const tasksRepo = new TasksRepository(db);
+  const tasks = new TasksService(tasksRepo, processesRepo, uploads, blobs);
   return {
     clock,
     timezones,
@@ -86,6 +95,9 @@ export async function createServices(database: Database, config: Config, log?: L
     folders,
     documentTypes,
     documents: new DocumentsService(new DocumentsRepository(db), uploads, blobs, users),
+    processTemplates: new ProcessTemplatesService(new ProcessTemplatesRepository(db), uploads, blobs),
+    processes: new ProcessesService(processesRepo, tasksRepo, tasks, blobs),
+    tasks,
     events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
     academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
     directory: new DirectoryService(new DirectoryRepository(db), clock),
