@@ -3,7 +3,7 @@ import { FormDefinition } from '../forms/schemas.js';
 import { PaginationQuery } from '../pagination/pagination.js';
 
 /** Ids of process and task templates (reference §3f.2): chosen by the client. */
-export const TEMPLATE_ID_PATTERN = '^[a-z0-9\\-\\_]+$';
+export const TEMPLATE_ID_PATTERN = '^[a-z0-9_-]+$';
 
 /**
  * The path id, loosely: a GET of an id that cannot exist is a plain 404, and a PUT with a malformed id is a 422
