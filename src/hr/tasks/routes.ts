@@ -195,12 +195,16 @@ export async function taskRoutes(
   api.post(
     '/tasks/:id/complete',
     {
+      // The body is optional: no body completes the task as `{}` would.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         tags: ['Atrium extensions'],
         summary: 'Complete a task',
         description: `${EXTENSION} Completes a \`to_do\` task (422 \`task_blocked\`, \`task_completed\`, \`task_not_published\` otherwise). fill_form and fill_pdf tasks take their last answers in \`form_data\` (merged over the draft; required fields must then be answered); fill_pdf and signature tasks need \`upload_id\` (the filled or signed document); a validation task takes \`state\` (\`accepted\` by default; \`refused\` sends the reviewed task back to \`to_do\` with \`has_requested_changes\`, and the validation task back to \`blocked\`). Tasks waiting for this one become \`to_do\`; the process is recounted and becomes \`done\` with its last task. Answers the task.`,
         params: TaskParams,
-        body: Type.Optional(TaskComplete),
+        body: TaskComplete,
         response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
