@@ -12,6 +12,8 @@ import { AuthRepository } from './hr/auth/repository.js';
 import { AuthService } from './hr/auth/service.js';
 import { CustomFieldsRepository } from './hr/custom-fields/repository.js';
 import { CustomFieldsService } from './hr/custom-fields/service.js';
+import { CustomStatusesRepository } from './hr/custom-statuses/repository.js';
+import { CustomStatusesService } from './hr/custom-statuses/service.js';
 import { DocumentTypesRepository } from './hr/document-types/repository.js';
 import { DocumentTypesService } from './hr/document-types/service.js';
 import { DocumentsRepository } from './hr/documents/repository.js';
@@ -20,17 +22,28 @@ import { EmployeesRepository } from './hr/employees/repository.js';
 import { EmployeesService } from './hr/employees/service.js';
 import { FoldersRepository } from './hr/folders/repository.js';
 import { FoldersService } from './hr/folders/service.js';
+import { KbArticlesRepository } from './hr/kb-articles/repository.js';
+import { KbArticlesService } from './hr/kb-articles/service.js';
+import { KbCategoriesRepository } from './hr/kb-categories/repository.js';
+import { KbCategoriesService } from './hr/kb-categories/service.js';
+import { MacrosRepository } from './hr/macros/repository.js';
+import { MacrosService } from './hr/macros/service.js';
 import { OrganizationGroupsRepository } from './hr/organization-groups/repository.js';
 import { OrganizationGroupsService } from './hr/organization-groups/service.js';
 import { OrganizationsRepository } from './hr/organizations/repository.js';
 import { OrganizationsService } from './hr/organizations/service.js';
 import { CursorCodec } from './hr/pagination/cursor.js';
 import { Paginator } from './hr/pagination/pagination.js';
+import { PerimetersService } from './hr/perimeters/service.js';
 import { HR_PREFIX, type HrServices, hrApi } from './hr/plugin.js';
 import { ProcessTemplatesRepository } from './hr/process-templates/repository.js';
 import { ProcessTemplatesService } from './hr/process-templates/service.js';
 import { ProcessesRepository } from './hr/processes/repository.js';
 import { ProcessesService } from './hr/processes/service.js';
+import { RequestFormsRepository } from './hr/request-forms/repository.js';
+import { RequestFormsService } from './hr/request-forms/service.js';
+import { RequestsRepository } from './hr/requests/repository.js';
+import { RequestsService } from './hr/requests/service.js';
 import { RolesRepository } from './hr/roles/repository.js';
 import { RolesService } from './hr/roles/service.js';
 import { TasksRepository } from './hr/tasks/repository.js';
@@ -87,6 +100,10 @@ export async function createServices(database: Database, config: Config, log?: L
   const processesRepo = new ProcessesRepository(db);
   const tasksRepo = new TasksRepository(db);
   const tasks = new TasksService(tasksRepo, processesRepo, uploads, blobs);
+  // The knowledge base's repository reads the facts employee perimeters need (organizations, groups, fields).
+  const kbArticlesRepo = new KbArticlesRepository(db, database.dialect);
+  const requestForms = new RequestFormsService(new RequestFormsRepository(db), new PerimetersService(kbArticlesRepo));
+  const macros = new MacrosService(new MacrosRepository(db));
   return {
     clock,
     timezones,
@@ -110,6 +127,12 @@ export async function createServices(database: Database, config: Config, log?: L
     users,
     customFields,
     employees: new EmployeesService(new EmployeesRepository(db), customFields),
+    kbCategories: new KbCategoriesService(new KbCategoriesRepository(db)),
+    kbArticles: new KbArticlesService(kbArticlesRepo),
+    customStatuses: new CustomStatusesService(new CustomStatusesRepository(db)),
+    macros,
+    requestForms,
+    requests: new RequestsService(new RequestsRepository(db), requestForms, macros, uploads, blobs),
   };
 }
 

@@ -119,7 +119,11 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
     };
   }
   if (error instanceof InvalidRequestError) {
-    return { status: 400, body: { code: 'invalid_request', message: error.message }, headers: {} };
+    return {
+      status: 400,
+      body: { code: 'invalid_request', message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
+      headers: {},
+    };
   }
   if (error instanceof ForbiddenError) {
     return { status: 403, body: { code: error.code, message: error.message }, headers: {} };

@@ -6,6 +6,9 @@ import { tokenRoutes } from './auth/routes.js';
 import type { AuthService } from './auth/service.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import type { CustomFieldsService } from './custom-fields/service.js';
+import { customStatusRoutes } from './custom-statuses/routes.js';
+import { CustomStatus } from './custom-statuses/schemas.js';
+import type { CustomStatusesService } from './custom-statuses/service.js';
 import { documentTypeRoutes } from './document-types/routes.js';
 import { CompanyDocumentType, EmployeeDocumentType } from './document-types/schemas.js';
 import type { DocumentTypesService } from './document-types/service.js';
@@ -18,6 +21,15 @@ import { ErrorBody, HrError, sendHrError } from './errors.js';
 import { folderRoutes } from './folders/routes.js';
 import { Folder } from './folders/schemas.js';
 import type { FoldersService } from './folders/service.js';
+import { kbArticleRoutes } from './kb-articles/routes.js';
+import { KbArticle, KbTag } from './kb-articles/schemas.js';
+import type { KbArticlesService } from './kb-articles/service.js';
+import { kbCategoryRoutes } from './kb-categories/routes.js';
+import { KbCategory } from './kb-categories/schemas.js';
+import type { KbCategoriesService } from './kb-categories/service.js';
+import { macroRoutes } from './macros/routes.js';
+import { MacroDetail, MacroList } from './macros/schemas.js';
+import type { MacrosService } from './macros/service.js';
 import { organizationGroupRoutes } from './organization-groups/routes.js';
 import { OrganizationGroup } from './organization-groups/schemas.js';
 import type { OrganizationGroupsService } from './organization-groups/service.js';
@@ -31,6 +43,18 @@ import type { ProcessTemplatesService } from './process-templates/service.js';
 import { processRoutes } from './processes/routes.js';
 import { Process } from './processes/schemas.js';
 import type { ProcessesService } from './processes/service.js';
+import { requestFormRoutes } from './request-forms/routes.js';
+import { RequestForm } from './request-forms/schemas.js';
+import type { RequestFormsService } from './request-forms/service.js';
+import { requestRoutes } from './requests/routes.js';
+import {
+  EmployeeSimplified,
+  RequestComment,
+  RequestFull,
+  RequestFullWithAttachments,
+  UserSimplified,
+} from './requests/schemas.js';
+import type { RequestsService } from './requests/service.js';
 import { roleRoutes } from './roles/routes.js';
 import { Role } from './roles/schemas.js';
 import type { RolesService } from './roles/service.js';
@@ -61,6 +85,12 @@ export interface HrServices {
   processTemplates: ProcessTemplatesService;
   processes: ProcessesService;
   tasks: TasksService;
+  kbCategories: KbCategoriesService;
+  kbArticles: KbArticlesService;
+  customStatuses: CustomStatusesService;
+  macros: MacrosService;
+  requestForms: RequestFormsService;
+  requests: RequestsService;
   blobs: BlobStore;
 }
 
@@ -90,6 +120,20 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
     app.addSchema(schema);
   }
   for (const schema of [ProcessTemplate, TaskTemplate, Task, TaskFile, Process]) app.addSchema(schema);
+  for (const schema of [KbCategory, KbArticle, KbTag]) app.addSchema(schema);
+  for (const schema of [
+    CustomStatus,
+    MacroList,
+    MacroDetail,
+    RequestForm,
+    UserSimplified,
+    EmployeeSimplified,
+    RequestFull,
+    RequestFullWithAttachments,
+    RequestComment,
+  ]) {
+    app.addSchema(schema);
+  }
 
   // Knows every path of this API, to tell an unknown path (404) from a wrong method (405).
   const router = FindMyWay({ ignoreTrailingSlash: true });
@@ -139,5 +183,11 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
     await guarded.register(processTemplateRoutes, { processTemplates: services.processTemplates, paginator });
     await guarded.register(processRoutes, { processes: services.processes, paginator });
     await guarded.register(taskRoutes, { tasks: services.tasks, paginator, blobs: services.blobs });
+    await guarded.register(kbCategoryRoutes, { kbCategories: services.kbCategories, paginator });
+    await guarded.register(kbArticleRoutes, { kbArticles: services.kbArticles, paginator });
+    await guarded.register(customStatusRoutes, { customStatuses: services.customStatuses, paginator });
+    await guarded.register(macroRoutes, { macros: services.macros, paginator });
+    await guarded.register(requestFormRoutes, { requestForms: services.requestForms, paginator });
+    await guarded.register(requestRoutes, { requests: services.requests, paginator, blobs: services.blobs });
   });
 }

@@ -33,9 +33,15 @@ export class FieldValidationError extends DomainError {
   }
 }
 
-/** The request as a whole cannot be served (400). */
+/** The request as a whole cannot be served (400); `errors` may detail why (one entry per reason). */
 export class InvalidRequestError extends DomainError {
   override name = 'InvalidRequestError';
+  constructor(
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+  }
 }
 
 /** The caller may not do this (403). */

@@ -155,6 +155,8 @@ export function checkAnswers(
   for (const answer of options.previous ?? []) merged.set(answer.field_id, answer.values);
   const files: FileAnswer[] = [];
   const given = new Set<string>();
+  // Fields whose answer was refused: their own error says enough, so no `required` is added for them.
+  const refused = new Set<string>();
 
   answers.forEach((answer, i) => {
     const at = `${options.path}.${i}`;
@@ -180,7 +182,9 @@ export function checkAnswers(
       });
       return;
     }
+    const before = errors.length;
     const values = checkValues(field, answer.values, `${at}.values`, options, errors);
+    if (errors.length > before) refused.add(field.slug);
     if (field.type_id === 'file') {
       const existing = options.filesByField?.get(field.slug) ?? 0;
       if (!field.multiple && existing + answer.values.length > 1) {
@@ -206,7 +210,8 @@ export function checkAnswers(
     const fileCount = (slug: string) =>
       (options.filesByField?.get(slug) ?? 0) + files.filter((f) => f.fieldId === slug).length;
     for (const field of definition.fields) {
-      if (LAYOUT.has(field.type_id) || !isRequired(field) || !isDisplayed(definition, field.slug, merged)) continue;
+      if (LAYOUT.has(field.type_id) || !isRequired(field) || refused.has(field.slug)) continue;
+      if (!isDisplayed(definition, field.slug, merged)) continue;
       const answered = field.type_id === 'file' ? fileCount(field.slug) > 0 : (merged.get(field.slug)?.length ?? 0) > 0;
       if (!answered) {
         errors.push({ field: options.path, code: 'required', message: `Field "${field.slug}" needs an answer.` });

@@ -4,21 +4,15 @@ import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '.
 import type { HrUsersTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 
-export type PerimeterOperator = '=' | '<=';
-export type FilterOperator = '=' | '!=' | '<=' | '<' | '>=' | '>';
+import type { CustomFieldFacts, CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
 
-export interface CustomFieldFilter {
-  custom_field_id: string;
-  operator: FilterOperator;
-  value: string;
-}
-
-export interface EmployeesPerimeter {
-  operator: PerimeterOperator;
-  organization_id: string | null;
-  organization_group_id: string | null;
-  custom_field_filters: CustomFieldFilter[];
-}
+export type {
+  CustomFieldFacts,
+  CustomFieldFilter,
+  EmployeesPerimeter,
+  FilterOperator,
+  PerimeterOperator,
+} from '../perimeters/rules.js';
 
 export interface Profile {
   id: string;
@@ -40,15 +34,6 @@ export interface UserFilter {
   roleId?: string;
   organizationId?: string;
   active?: boolean;
-}
-
-/** What perimeter rules need to know about a custom field. */
-export interface CustomFieldFacts {
-  id: string;
-  type: string;
-  hierarchical: boolean;
-  allowAccessRestrictions: boolean;
-  authorizedValues: string[];
 }
 
 /** Lists are in creation order: the internal key is the keyset. */

@@ -3,12 +3,16 @@ import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
 import { hashSecret, newId } from '../../platform/security/secrets.js';
 import { now } from '../../platform/time.js';
+import {
+  matchesFilters,
+  type PerimeterInput,
+  perimeterErrors,
+  perimeterReferences,
+  storedPerimeter,
+} from '../perimeters/rules.js';
 import { DOCUMENT_ACTION_PERMISSIONS, type DocumentAction, type DocumentPermission } from '../roles/permissions.js';
 import {
-  type CustomFieldFilter,
   type EmployeesPerimeter,
-  type FilterOperator,
-  type PerimeterOperator,
   type Profile,
   type UserAttributes,
   type UserFilter,
@@ -28,12 +32,7 @@ export interface UserFilterInput {
   active?: boolean;
 }
 
-export interface PerimeterInput {
-  operator: PerimeterOperator;
-  organization_id?: string | null;
-  organization_group_id?: string | null;
-  custom_field_filters: { custom_field_id: string; operator: FilterOperator; value: string }[];
-}
+export type { PerimeterInput } from '../perimeters/rules.js';
 
 export interface ProfileInput {
   /** An existing profile to keep (PUT, PATCH); absent for a new one. */
@@ -77,7 +76,6 @@ export interface DocumentAccessQuery {
 
 /** Attributes PUT replaces (an omitted one becomes null); saml_token is handled apart, being write-only. */
 const NULLABLE = ['external_id', 'middlename', 'language', 'timezone', 'mobile_phone_number'] as const;
-const INEQUALITIES: readonly FilterOperator[] = ['<', '<=', '>', '>='];
 
 function notFound(field: string, what: string): FieldError {
   return { field, code: 'not_found', message: `No ${what} has this code.` };
@@ -264,24 +262,15 @@ export class UsersService {
     knownProfileIds: Set<string>,
   ): Promise<FieldError[]> {
     if (profiles.length === 0) return [];
-    const perimeters = profiles.map((p) => p.employees_perimeter);
+    const refs = perimeterReferences(profiles.map((p) => p.employees_perimeter));
     const [roles, organizations, groups, fields] = await Promise.all([
       repo.existingRoleIds(
         clientId,
         profiles.map((p) => p.role_id),
       ),
-      repo.existingOrganizationIds(
-        clientId,
-        perimeters.flatMap((p) => (p.organization_id ? [p.organization_id] : [])),
-      ),
-      repo.existingGroupIds(
-        clientId,
-        perimeters.flatMap((p) => (p.organization_group_id ? [p.organization_group_id] : [])),
-      ),
-      repo.customFields(
-        clientId,
-        perimeters.flatMap((p) => p.custom_field_filters.map((f) => f.custom_field_id)),
-      ),
+      repo.existingOrganizationIds(clientId, refs.organizations),
+      repo.existingGroupIds(clientId, refs.groups),
+      repo.customFields(clientId, refs.fields),
     ]);
     const errors: FieldError[] = [];
     const seen = new Set<string>();
@@ -296,53 +285,9 @@ export class UsersService {
         seen.add(profile.id);
       }
       if (!roles.has(profile.role_id)) errors.push(notFound(`${at}.role_id`, 'role'));
-      const perimeter = profile.employees_perimeter;
-      const pat = `${at}.employees_perimeter`;
-      const org = perimeter.organization_id ?? null;
-      const group = perimeter.organization_group_id ?? null;
-      if (org !== null && !organizations.has(org)) errors.push(notFound(`${pat}.organization_id`, 'organization'));
-      if (group !== null) {
-        if (org !== null) {
-          errors.push({
-            field: `${pat}.organization_group_id`,
-            code: 'not_allowed',
-            message: 'Give organization_id or organization_group_id, not both.',
-          });
-        } else if (!groups.has(group)) {
-          errors.push(notFound(`${pat}.organization_group_id`, 'organization group'));
-        }
-        if (perimeter.operator !== '=') {
-          errors.push({
-            field: `${pat}.operator`,
-            code: 'not_allowed',
-            message: 'The operator must be "=" with organization_group_id.',
-          });
-        }
-      }
-      perimeter.custom_field_filters.forEach((rule, k) => {
-        const rat = `${pat}.custom_field_filters.${k}`;
-        const field = fields.get(rule.custom_field_id);
-        if (!field) {
-          errors.push(notFound(`${rat}.custom_field_id`, 'custom field'));
-          return;
-        }
-        if (!field.allowAccessRestrictions) {
-          errors.push({
-            field: `${rat}.custom_field_id`,
-            code: 'not_allowed',
-            message: 'This custom field does not allow access restrictions.',
-          });
-        }
-        if (INEQUALITIES.includes(rule.operator) && !(field.type === 'int' && field.hierarchical)) {
-          errors.push({
-            field: `${rat}.operator`,
-            code: 'not_allowed',
-            message: `"${rule.operator}" is only allowed on hierarchical int custom fields.`,
-          });
-        }
-        const valueError = checkValue(field.type, field.authorizedValues, rule.value);
-        if (valueError) errors.push({ field: `${rat}.value`, ...valueError });
-      });
+      errors.push(
+        ...perimeterErrors(`${at}.employees_perimeter`, profile.employees_perimeter, { organizations, groups, fields }),
+      );
     });
     return errors;
   }
@@ -352,16 +297,7 @@ export class UsersService {
     return inputs.map((p) => ({
       id: p.id ?? newId(),
       role_id: p.role_id,
-      employees_perimeter: {
-        operator: p.employees_perimeter.operator,
-        organization_id: p.employees_perimeter.organization_id ?? null,
-        organization_group_id: p.employees_perimeter.organization_group_id ?? null,
-        custom_field_filters: p.employees_perimeter.custom_field_filters.map((f) => ({
-          custom_field_id: f.custom_field_id,
-          operator: f.operator,
-          value: f.value,
-        })),
-      },
+      employees_perimeter: storedPerimeter(p.employees_perimeter),
     }));
   }
 
@@ -427,46 +363,5 @@ export class UsersService {
     }
     if (group !== null) return (await this.repo.groupsContaining(clientId, query.organizationIds)).has(group);
     return true;
-  }
-}
-
-/** A perimeter filter value must fit its custom field's type. */
-function checkValue(type: string, authorized: string[], value: string): { code: string; message: string } | undefined {
-  if (type === 'bool' && value !== 'true' && value !== 'false') {
-    return { code: 'invalid_choice', message: 'Expected "true" or "false".' };
-  }
-  if (type === 'int' && !/^-?\d+$/.test(value)) return { code: 'invalid_format', message: 'Expected an integer.' };
-  if ((type === 'list' || type === 'int') && authorized.length > 0 && !authorized.includes(value)) {
-    return { code: 'invalid_choice', message: 'Expected one of the authorized values of the custom field.' };
-  }
-  return undefined;
-}
-
-/** Rules on the same custom field are OR-ed; rules on different fields are AND-ed. */
-function matchesFilters(filters: CustomFieldFilter[], values: Readonly<Record<string, string>>): boolean {
-  const byField = new Map<string, CustomFieldFilter[]>();
-  for (const f of filters) byField.set(f.custom_field_id, [...(byField.get(f.custom_field_id) ?? []), f]);
-  for (const [fieldId, rules] of byField) {
-    const value = values[fieldId];
-    if (!rules.some((rule) => matches(rule, value))) return false;
-  }
-  return true;
-}
-
-function matches(rule: CustomFieldFilter, value: string | undefined): boolean {
-  if (value === undefined) return rule.operator === '!=';
-  switch (rule.operator) {
-    case '=':
-      return value === rule.value;
-    case '!=':
-      return value !== rule.value;
-    default: {
-      const [a, b] = [Number(value), Number(rule.value)];
-      if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-      if (rule.operator === '<') return a < b;
-      if (rule.operator === '<=') return a <= b;
-      if (rule.operator === '>') return a > b;
-      return a >= b;
-    }
   }
 }

@@ -120,3 +120,46 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
   }
   return page;
 }
+
+/**
+ * A page that starts at a row offset (the reference's 1-based `page` parameter): the boundary row before the
+ * offset is found once, by offset, and the page is then read by keyset from it, so its cursors work as usual.
+ * Past the end, the page is empty and points back to the last row.
+ */
+export async function keysetPageAtOffset<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  order: KeysetColumn[],
+  keysOf: (row: O) => KeyValue[],
+  limit: number,
+  offset: number,
+): Promise<Page<O>> {
+  if (offset <= 0) return keysetPage(base, order, keysOf, limit);
+  let query = base;
+  for (const col of order) query = query.orderBy(expr(col), col.direction);
+  const boundary = await query
+    .offset(offset - 1)
+    .limit(1)
+    .executeTakeFirst();
+  if (boundary)
+    return keysetPage(base, order, keysOf, limit, { keys: keysOf(boundary), direction: 'after', inclusive: false });
+  let last = base;
+  for (const col of order) last = last.orderBy(expr(col), col.direction === 'asc' ? 'desc' : 'asc');
+  const row = await last.limit(1).executeTakeFirst();
+  return row ? { items: [], previous: { keys: keysOf(row), direction: 'before', inclusive: true } } : { items: [] };
+}
+
+/**
+ * The keyset of a list sorted by the caller's keys: each key's column in its direction, then `tiebreak`
+ * (a unique integer column) in the last key's direction, so `-updated_at` lists equal instants newest first. `keysOf` reads a row's values by each column's name after the dot.
+ */
+export function sortedKeyset<O>(
+  keys: readonly { column: string; direction: 'asc' | 'desc' }[],
+  tiebreak: string,
+): { order: KeysetColumn[]; keysOf: (row: O) => KeyValue[] } {
+  const order: KeysetColumn[] = [
+    ...keys.map((k) => ({ column: k.column, direction: k.direction })),
+    { column: tiebreak, direction: keys.at(-1)?.direction ?? 'asc' },
+  ];
+  const names = order.map((c) => c.column.slice(c.column.indexOf('.') + 1));
+  return { order, keysOf: (row) => names.map((n) => (row as Record<string, KeyValue>)[n] as KeyValue) };
+}

@@ -6,6 +6,8 @@ import * as m0003 from './migrations/0003_employees.js';
 import * as m0004 from './migrations/0004_files.js';
 import * as m0005 from './migrations/0005_hr_users.js';
 import * as m0006 from './migrations/0006_documents.js';
+import * as m0007 from './migrations/0007_knowledge.js';
+import * as m0008 from './migrations/0008_requests.js';
 import * as m0009 from './migrations/0009_processes.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
@@ -23,6 +25,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0004_files': m0004,
   '0005_hr_users': m0005,
   '0006_documents': m0006,
+  '0007_knowledge': m0007,
+  '0008_requests': m0008,
   '0009_processes': m0009,
 };
 

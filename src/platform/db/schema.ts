@@ -40,6 +40,22 @@ export interface Tables {
   hr_document_types: HrDocumentTypesTable;
   hr_documents: HrDocumentsTable;
   hr_document_organizations: HrDocumentOrganizationsTable;
+  pa_custom_statuses: PaCustomStatusesTable;
+  pa_macros: PaMacrosTable;
+  pa_request_forms: PaRequestFormsTable;
+  pa_request_counters: PaRequestCountersTable;
+  pa_requests: PaRequestsTable;
+  pa_request_organizations: PaRequestOrganizationsTable;
+  pa_request_comments: PaRequestCommentsTable;
+  pa_request_files: PaRequestFilesTable;
+  pa_request_assignees: PaRequestAssigneesTable;
+  pa_request_links: PaRequestLinksTable;
+  pa_kb_categories: PaKbCategoriesTable;
+  pa_kb_articles: PaKbArticlesTable;
+  pa_kb_article_versions: PaKbArticleVersionsTable;
+  pa_kb_article_categories: PaKbArticleCategoriesTable;
+  pa_kb_article_tags: PaKbArticleTagsTable;
+  pa_kb_article_perimeters: PaKbArticlePerimetersTable;
   hr_process_templates: HrProcessTemplatesTable;
   hr_task_templates: HrTaskTemplatesTable;
   hr_process_counters: HrProcessCountersTable;
@@ -494,6 +510,258 @@ export interface HrDocumentOrganizationsTable {
   client_id: string;
   document_id: string;
   organization_id: string;
+}
+
+/** A client-defined workflow step of People Assist requests (`/custom_status`). */
+export interface PaCustomStatusesTable {
+  pk: Generated<number>;
+  client_id: string;
+  /** A slug of the name, or the id the client chose in `PUT /custom_status/{id}`. */
+  id: string;
+  name: string;
+  is_active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A macro: named actions HR runs on a request (`/macros`). */
+export interface PaMacrosTable {
+  pk: Generated<number>;
+  client_id: string;
+  id: string;
+  name: string;
+  label: string;
+  description: string;
+  active: number;
+  /** JSON arrays of ids: the forms, roles and custom statuses the macro is offered for (empty: any). */
+  forms: string;
+  roles: string;
+  custom_statuses: string;
+  /** JSON array of {label, template, data}. */
+  actions: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A request form (request type): its settings and its `formidable` definition. */
+export interface PaRequestFormsTable {
+  pk: Generated<number>;
+  client_id: string;
+  /** The slug. */
+  id: string;
+  name: string;
+  /** A knowledge-base category id. */
+  category_id: string;
+  language_code: string;
+  is_default: number;
+  featured: number;
+  keywords: string;
+  /** JSON object of the remaining RequestForm settings (flags, restrictions, group). */
+  settings: string;
+  /** JSON: the form definition (DFForm). */
+  formidable: string;
+  last_hits: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The last `request_number` given out per client. */
+export interface PaRequestCountersTable {
+  client_id: string;
+  last_number: number;
+}
+
+export type RequestStatus = 'created' | 'opened' | 'pending' | 'closed' | 'archived';
+/** Who wrote something: an HR user or manager (`/users`) or an employee. */
+export type PersonKind = 'user' | 'employee';
+
+/** A People Assist request (an employee case). */
+export interface PaRequestsTable {
+  pk: Generated<number>;
+  client_id: string;
+  /** UUID v4. */
+  id: string;
+  request_number: number;
+  name: string;
+  status: RequestStatus;
+  /** The status's place in the lifecycle (created 0 … archived 4): what `sort=status` orders by. */
+  status_rank: number;
+  /** 1 low, 2 normal, 3 high. */
+  priority: number;
+  employee_id: string | null;
+  creator_id: string | null;
+  creator_kind: PersonKind | null;
+  closed_by_id: string | null;
+  /** JSON array of organization codes (also rows of pa_request_organizations, for the filter). */
+  organization_ids: string;
+  form_id: string;
+  category_id: string;
+  /** JSON array of {field_id, values} (file answers live in pa_request_files). */
+  form_data: string;
+  due_date: string | null;
+  custom_status_id: string | null;
+  origin: string;
+  read_by_employee: number;
+  visible_by_employee: number;
+  public_comment_count: number;
+  internal_comment_count: number;
+  attachment_count: number;
+  /** Lower-case text `q` searches: name, answers, request number, employee numbers. */
+  search_text: string;
+  created_at: number;
+  updated_at: number;
+  closed_at: number | null;
+  archived_at: number | null;
+}
+
+export interface PaRequestOrganizationsTable {
+  client_id: string;
+  request_id: string;
+  organization_id: string;
+}
+
+export interface PaRequestCommentsTable {
+  pk: Generated<number>;
+  client_id: string;
+  id: string;
+  request_id: string;
+  creator_id: string | null;
+  creator_kind: PersonKind | null;
+  content: string;
+  is_internal: number;
+  is_informative: number;
+  comment_source: string;
+  created_at: number;
+}
+
+/** A file of a request: an attachment (maybe added with a comment) or a form-field file. Holds a blob. */
+export interface PaRequestFilesTable {
+  pk: Generated<number>;
+  client_id: string;
+  id: string;
+  request_id: string;
+  kind: 'attachment' | 'form_file';
+  comment_id: string | null;
+  field_id: string | null;
+  filename: string;
+  sha256: string;
+  size: number;
+  content_type: string;
+  created_at: number;
+}
+
+export interface PaRequestAssigneesTable {
+  pk: Generated<number>;
+  client_id: string;
+  request_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+/** A link between two requests, stored in both directions. */
+export interface PaRequestLinksTable {
+  client_id: string;
+  request_id: string;
+  linked_id: string;
+  created_at: number;
+}
+
+/** A knowledge-base category (People Assist); `id` is a client-chosen UUID. */
+export interface PaKbCategoriesTable {
+  pk: Generated<number>;
+  client_id: string;
+  id: string;
+  slug: string;
+  /** The category's `order` (a float). */
+  sort_order: number;
+  /** `sort_order` as 16 hex digits that sort like the number (lists are keyset-paged by it). */
+  order_key: string;
+  original_language_code: string;
+  icon_class: string | null;
+  disable_default_form: number;
+  default_form_id: string | null;
+  visible_to_employee: number;
+  /** JSON array of {language_code, value}. */
+  localized_name: string;
+  /** JSON array of {language_code, value}. */
+  localized_description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A knowledge-base article; `id` is a client-chosen UUID. Its full-text row is `pa_kb_article_fts` (raw SQL). */
+export interface PaKbArticlesTable {
+  pk: Generated<number>;
+  client_id: string;
+  id: string;
+  slug: string;
+  author_id: string | null;
+  last_updater_id: string | null;
+  last_hits: number;
+  total_hits: number;
+  featured_on_employee_homepage: number;
+  once_on_employee_homepage: number;
+  permanent_on_employee_homepage: number;
+  /** YYYY-MM-DD. */
+  expiration_date: string | null;
+  /** YYYY-MM-DD. */
+  scheduled_publication_date: string | null;
+  status: 'draft' | 'published' | 'scheduled';
+  accessible_by_hr: number;
+  accessible_by_employee: number;
+  /** JSON array of role ids. */
+  role_restrictions: string;
+  /** JSON array of {language_code, value}. */
+  localized_search_keywords: string;
+  /** The first version's title in lower case (the `title` sort). */
+  sort_title: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One language version of an article (one per language). */
+export interface PaKbArticleVersionsTable {
+  client_id: string;
+  article_pk: number;
+  id: string;
+  language_code: string;
+  position: number;
+  title: string;
+  /** HTML. */
+  body: string;
+  creator_id: string | null;
+  updator_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PaKbArticleCategoriesTable {
+  client_id: string;
+  article_pk: number;
+  category_id: string;
+  position: number;
+}
+
+export interface PaKbArticleTagsTable {
+  client_id: string;
+  article_pk: number;
+  language_code: string;
+  label: string;
+  /** `label` in lower case: tags match and sort ignoring case. */
+  label_key: string;
+  position: number;
+}
+
+/** One employees perimeter of an article (`EmployeesPerimeterBase`). */
+export interface PaKbArticlePerimetersTable {
+  client_id: string;
+  article_pk: number;
+  position: number;
+  operator: '=' | '<=';
+  organization_id: string | null;
+  organization_group_id: string | null;
+  /** JSON array of {custom_field_id, operator, value}. */
+  custom_field_filters: string;
 }
 
 /** A process template (People Assist process automation); its id is chosen by the client. */

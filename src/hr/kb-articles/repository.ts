@@ -1,0 +1,653 @@
+import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Db, DialectName } from '../../platform/db/database.js';
+import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
+import type {
+  PaKbArticlePerimetersTable,
+  PaKbArticlesTable,
+  PaKbArticleTagsTable,
+  PaKbArticleVersionsTable,
+} from '../../platform/db/schema.js';
+import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../platform/db/search.js';
+import type { CustomFieldFacts, CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../perimeters/rules.js';
+import type { ArticleStatus, SortField } from './schemas.js';
+
+export type KbArticleRow = Selectable<PaKbArticlesTable>;
+export type KbArticleValues = Omit<
+  Insertable<PaKbArticlesTable>,
+  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at'
+>;
+export type KbVersionRow = Selectable<PaKbArticleVersionsTable>;
+export type KbVersionValues = Omit<KbVersionRow, 'client_id' | 'article_pk'>;
+export type KbTagRow = Selectable<PaKbArticleTagsTable>;
+
+/** An article with everything that hangs off it. */
+export interface KbArticleData {
+  row: KbArticleRow;
+  versions: KbVersionRow[];
+  categoryIds: string[];
+  tags: KbTagRow[];
+  perimeters: EmployeesPerimeter[];
+  /** Role id → name, for the article's role restrictions. */
+  roleNames: Map<string, string>;
+}
+
+/** Filters as the repository applies them (already parsed and checked by the service). */
+export interface KbArticleFilter {
+  /** The day (YYYY-MM-DD) that decides whether a scheduled article is published yet, and an expired one. */
+  today: string;
+  status?: ArticleStatus;
+  featured?: boolean;
+  permanent?: boolean;
+  once?: boolean;
+  categoryIds?: string[];
+  /** Tag keys (lower case). */
+  tags?: string[];
+  tagsLanguage?: string;
+  versionLanguage?: string;
+  categoryLanguage?: string;
+  organizationId?: string;
+  organizationGroupId?: string;
+  authorId?: string;
+  withExpirationDate?: boolean;
+  /** Only what one employee may see: published, accessible to employees, not expired, and unrestricted or in `pks`. */
+  employee?: { coveredPks: number[] };
+  /** Only these articles (the matches of a full-text query). */
+  pks?: number[];
+}
+
+export interface SortKey {
+  field: SortField;
+  direction: 'asc' | 'desc';
+}
+
+const SORT_COLUMNS: Record<SortField, { column: string; expression?: ReturnType<typeof sql> }> = {
+  last_hits: { column: 'a.last_hits' },
+  updated_at: { column: 'a.updated_at' },
+  title: { column: 'a.sort_title' },
+  created_at: { column: 'a.created_at' },
+  expiration_date: { column: 'a.expiration_date', expression: sql`coalesce(${sql.ref('a.expiration_date')}, '')` },
+};
+
+/** The keyset of a sort: its fields, then the internal key (in the last field's direction). */
+export function sortOrder(sort: SortKey[]): KeysetColumn[] {
+  const order: KeysetColumn[] = sort.map((s) => {
+    const c = SORT_COLUMNS[s.field];
+    return { column: c.column, direction: s.direction, ...(c.expression ? { expression: c.expression } : {}) };
+  });
+  order.push({ column: 'a.pk', direction: sort[sort.length - 1]?.direction ?? 'asc' });
+  return order;
+}
+
+function sortKeys(sort: SortKey[], row: KbArticleRow): (string | number)[] {
+  const keys: (string | number)[] = sort.map((s) => {
+    switch (s.field) {
+      case 'last_hits':
+        return row.last_hits;
+      case 'updated_at':
+        return row.updated_at;
+      case 'title':
+        return row.sort_title;
+      case 'created_at':
+        return row.created_at;
+      default:
+        return row.expiration_date ?? '';
+    }
+  });
+  keys.push(row.pk);
+  return keys;
+}
+
+/** What a full-text index row holds, already cut into words (see platform/db/search.ts). */
+export interface SearchDocument {
+  titles: string[];
+  keywords: string[];
+  bodies: string[];
+}
+
+export class KbArticlesRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+  ) {}
+
+  transaction<T>(work: (repo: KbArticlesRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new KbArticlesRepository(trx, this.dialect)));
+  }
+
+  // ------------------------------------------------------------ reads
+
+  private filtered(clientId: string, f: KbArticleFilter) {
+    let q = this.db.selectFrom('pa_kb_articles as a').selectAll('a').where('a.client_id', '=', clientId);
+    const published = sql<SqlBool>`(a.status = 'published' or (a.status = 'scheduled' and a.scheduled_publication_date <= ${f.today}))`;
+    if (f.status === 'published') q = q.where(published);
+    if (f.status === 'draft') q = q.where('a.status', '=', 'draft');
+    if (f.status === 'scheduled') {
+      q = q.where('a.status', '=', 'scheduled').where('a.scheduled_publication_date', '>', f.today);
+    }
+    if (f.featured !== undefined) q = q.where('a.featured_on_employee_homepage', '=', f.featured ? 1 : 0);
+    if (f.permanent !== undefined) q = q.where('a.permanent_on_employee_homepage', '=', f.permanent ? 1 : 0);
+    if (f.once) q = q.where('a.once_on_employee_homepage', '=', 1).where(published);
+    if (f.authorId !== undefined) q = q.where('a.author_id', '=', f.authorId);
+    if (f.withExpirationDate) q = q.where('a.expiration_date', 'is not', null);
+    if (f.categoryIds) {
+      const ids = f.categoryIds;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_categories as c')
+            .select('c.article_pk')
+            .whereRef('c.article_pk', '=', 'a.pk')
+            .where('c.category_id', 'in', ids.length ? ids : ['']),
+        ),
+      );
+    }
+    if (f.categoryLanguage !== undefined) {
+      const language = f.categoryLanguage;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_categories as c')
+            .innerJoin('pa_kb_categories as k', (j) =>
+              j.onRef('k.id', '=', 'c.category_id').onRef('k.client_id', '=', 'c.client_id'),
+            )
+            .select('c.article_pk')
+            .whereRef('c.article_pk', '=', 'a.pk')
+            .where('k.original_language_code', '=', language),
+        ),
+      );
+    }
+    if (f.tags) {
+      const tags = f.tags;
+      const language = f.tagsLanguage;
+      q = q.where(({ exists, selectFrom }) => {
+        let sub = selectFrom('pa_kb_article_tags as t')
+          .select('t.article_pk')
+          .whereRef('t.article_pk', '=', 'a.pk')
+          .where('t.label_key', 'in', tags.length ? tags : ['']);
+        if (language !== undefined) sub = sub.where('t.language_code', '=', language);
+        return exists(sub);
+      });
+    }
+    if (f.versionLanguage !== undefined) {
+      const language = f.versionLanguage;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_versions as v')
+            .select('v.article_pk')
+            .whereRef('v.article_pk', '=', 'a.pk')
+            .where('v.language_code', '=', language),
+        ),
+      );
+    }
+    for (const [column, value] of [
+      ['p.organization_id', f.organizationId],
+      ['p.organization_group_id', f.organizationGroupId],
+    ] as const) {
+      if (value === undefined) continue;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_perimeters as p')
+            .select('p.article_pk')
+            .whereRef('p.article_pk', '=', 'a.pk')
+            .where(column, '=', value),
+        ),
+      );
+    }
+    if (f.employee) {
+      const covered = f.employee.coveredPks;
+      q = q
+        .where(published)
+        .where('a.accessible_by_employee', '=', 1)
+        .where((eb) => eb.or([eb('a.expiration_date', 'is', null), eb('a.expiration_date', '>=', f.today)]))
+        .where((eb) =>
+          eb.or([
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('pa_kb_article_perimeters as p')
+                  .select('p.article_pk')
+                  .whereRef('p.article_pk', '=', 'a.pk'),
+              ),
+            ),
+            ...(covered.length ? [eb('a.pk', 'in', covered)] : []),
+          ]),
+        );
+    }
+    if (f.pks) q = q.where('a.pk', 'in', f.pks.length ? f.pks : [-1]);
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    filter: KbArticleFilter,
+    sort: SortKey[],
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<KbArticleRow>> {
+    return keysetPage(this.filtered(clientId, filter), sortOrder(sort), (r) => sortKeys(sort, r), limit, position);
+  }
+
+  /** The internal keys of every article the filter keeps (to order full-text matches by relevance). */
+  async matchingPks(clientId: string, filter: KbArticleFilter): Promise<number[]> {
+    const rows = await this.filtered(clientId, filter).clearSelect().select('a.pk').execute();
+    return rows.map((r) => Number(r.pk));
+  }
+
+  /** The oldest article the filter keeps (`once_on_employee_homepage`). */
+  oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRow | undefined> {
+    return this.filtered(clientId, filter).orderBy('a.created_at').orderBy('a.pk').limit(1).executeTakeFirst();
+  }
+
+  async rowsByPk(clientId: string, pks: number[]): Promise<KbArticleRow[]> {
+    if (!pks.length) return [];
+    const rows = await this.db
+      .selectFrom('pa_kb_articles')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('pk', 'in', pks)
+      .execute();
+    const byPk = new Map(rows.map((r) => [Number(r.pk), r]));
+    return pks.flatMap((pk) => byPk.get(pk) ?? []);
+  }
+
+  find(clientId: string, id: string): Promise<KbArticleRow | undefined> {
+    return this.db
+      .selectFrom('pa_kb_articles')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Versions, categories, tags, perimeters and role names of several articles, in a few queries. */
+  async details(clientId: string, rows: KbArticleRow[]): Promise<KbArticleData[]> {
+    if (!rows.length) return [];
+    const pks = rows.map((r) => r.pk);
+    const [versions, categories, tags, perimeters] = await Promise.all([
+      this.db
+        .selectFrom('pa_kb_article_versions')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('pa_kb_article_categories')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('pa_kb_article_tags')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('pa_kb_article_perimeters')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+    ]);
+    const roleIds = [...new Set(rows.flatMap((r) => JSON.parse(r.role_restrictions) as string[]))];
+    const roleNames = await this.roleNames(clientId, roleIds);
+    const group = <T extends { article_pk: number }>(items: T[]) => {
+      const out = new Map<number, T[]>();
+      for (const item of items) {
+        const pk = Number(item.article_pk);
+        out.set(pk, [...(out.get(pk) ?? []), item]);
+      }
+      return out;
+    };
+    const [v, c, t, p] = [group(versions), group(categories), group(tags), group(perimeters)];
+    return rows.map((row) => ({
+      row,
+      versions: v.get(Number(row.pk)) ?? [],
+      categoryIds: (c.get(Number(row.pk)) ?? []).map((x) => x.category_id),
+      tags: t.get(Number(row.pk)) ?? [],
+      perimeters: (p.get(Number(row.pk)) ?? []).map(perimeterOf),
+      roleNames,
+    }));
+  }
+
+  /** Distinct tags (one per lower-case label and language), alphabetical. */
+  tagPage(
+    clientId: string,
+    filter: { languageCode?: string; q?: string },
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<{ label_key: string; language_code: string; label: string }>> {
+    let q = this.db
+      .selectFrom('pa_kb_article_tags as t')
+      .select(['t.label_key', 't.language_code'])
+      .select((eb) => eb.fn.min('t.label').as('label'))
+      .where('t.client_id', '=', clientId)
+      .groupBy(['t.label_key', 't.language_code']);
+    if (filter.languageCode !== undefined) q = q.where('t.language_code', '=', filter.languageCode);
+    if (filter.q !== undefined) q = q.where(containsText(['t.label_key'], filter.q));
+    return keysetPage(
+      q,
+      [
+        { column: 't.label_key', direction: 'asc' },
+        { column: 't.language_code', direction: 'asc' },
+      ],
+      (r) => [r.label_key, r.language_code],
+      limit,
+      position,
+    );
+  }
+
+  // ------------------------------------------------------------ lookups for the rules
+
+  /**
+   * The categories among `ids` that exist in the client, each locked until the transaction ends (a category
+   * being deleted at the same time either waits for this write, and then sees its link, or is gone).
+   */
+  async lockCategories(clientId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .updateTable('pa_kb_categories')
+      .set((eb) => ({ sort_order: eb.ref('sort_order') }))
+      .where('client_id', '=', clientId)
+      .where('id', 'in', ids)
+      .returning('id')
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  private async existing(
+    table: 'hr_users' | 'hr_organizations' | 'hr_organization_groups' | 'hr_employees',
+    clientId: string,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .selectFrom(table)
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  existingUsers(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.existing('hr_users', clientId, ids);
+  }
+
+  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.existing('hr_organizations', clientId, ids);
+  }
+
+  existingGroups(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.existing('hr_organization_groups', clientId, ids);
+  }
+
+  async roleNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('hr_roles')
+      .select(['id', 'name'])
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  async customFields(clientId: string, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('hr_custom_fields')
+      .select(['id', 'type', 'hierarchical', 'allow_access_restrictions', 'authorized_values'])
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          id: r.id,
+          type: r.type,
+          hierarchical: Boolean(r.hierarchical),
+          allowAccessRestrictions: Boolean(r.allow_access_restrictions),
+          authorizedValues: (JSON.parse(r.authorized_values) as { value: string }[]).map((v) => String(v.value)),
+        },
+      ]),
+    );
+  }
+
+  /**
+   * What decides which perimeters cover an employee, or undefined when the client has no such employee. Their
+   * organizations are those of their active registration references (all of them for an employee with none
+   * active, a terminated one), as for the organizations of their documents.
+   */
+  async employeeFacts(clientId: string, employeeId: string): Promise<EmployeeFacts | undefined> {
+    if (!(await this.existing('hr_employees', clientId, [employeeId])).size) return undefined;
+    const registrations = await this.db
+      .selectFrom('hr_employee_registrations')
+      .select(['organization_id', 'active'])
+      .where('client_id', '=', clientId)
+      .where('employee_id', '=', employeeId)
+      .execute();
+    const active = registrations.filter((r) => r.active === 1);
+    const organizations = [...new Set((active.length ? active : registrations).map((r) => r.organization_id))];
+    const [ancestors, groups, values] = await Promise.all([
+      this.selfAndAncestors(clientId, organizations),
+      this.groupsContaining(clientId, organizations),
+      this.db
+        .selectFrom('hr_employee_custom_values')
+        .select(['custom_field_id', 'value'])
+        .where('client_id', '=', clientId)
+        .where('employee_id', '=', employeeId)
+        .execute(),
+    ]);
+    return {
+      organizationIds: new Set(organizations),
+      organizationsAndAncestors: ancestors,
+      groupIds: groups,
+      customFields: Object.fromEntries(values.map((v) => [v.custom_field_id, v.value])),
+    };
+  }
+
+  /** The organizations and every ancestor of them (a cycle cannot loop: UNION drops repeats). */
+  private async selfAndAncestors(clientId: string, organizationIds: string[]): Promise<Set<string>> {
+    if (!organizationIds.length) return new Set();
+    const rows = await this.db
+      .withRecursive('chain(id, parent)', (qb) =>
+        qb
+          .selectFrom('hr_organizations')
+          .select(['id', 'parent_organization_id as parent'])
+          .where('client_id', '=', clientId)
+          .where('id', 'in', organizationIds)
+          .union((u) =>
+            u
+              .selectFrom('hr_organizations as o')
+              .innerJoin('chain', 'chain.parent', 'o.id')
+              .select(['o.id', 'o.parent_organization_id as parent'])
+              .where('o.client_id', '=', clientId),
+          ),
+      )
+      .selectFrom('chain')
+      .select('chain.id')
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  private async groupsContaining(clientId: string, organizationIds: string[]): Promise<Set<string>> {
+    if (!organizationIds.length) return new Set();
+    const rows = await this.db
+      .selectFrom('hr_organization_group_members')
+      .select('group_id')
+      .where('client_id', '=', clientId)
+      .where('organization_id', 'in', organizationIds)
+      .execute();
+    return new Set(rows.map((r) => r.group_id));
+  }
+
+  /**
+   * The perimeters of the client's employee-accessible articles whose organization part may cover an employee
+   * (everyone, one of their organizations, an ancestor with `<=`, a group of theirs); the custom field rules
+   * are left to the caller.
+   */
+  async candidatePerimeters(
+    clientId: string,
+    employee: EmployeeFacts,
+  ): Promise<{ articlePk: number; perimeter: EmployeesPerimeter }[]> {
+    const orgs = [...employee.organizationIds];
+    const ancestors = [...employee.organizationsAndAncestors];
+    const groups = [...employee.groupIds];
+    const rows = await this.db
+      .selectFrom('pa_kb_article_perimeters as p')
+      .innerJoin('pa_kb_articles as a', 'a.pk', 'p.article_pk')
+      .selectAll('p')
+      .where('p.client_id', '=', clientId)
+      .where('a.accessible_by_employee', '=', 1)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('p.organization_id', 'is', null), eb('p.organization_group_id', 'is', null)]),
+          ...(orgs.length ? [eb.and([eb('p.operator', '=', '='), eb('p.organization_id', 'in', orgs)])] : []),
+          ...(ancestors.length
+            ? [eb.and([eb('p.operator', '=', '<='), eb('p.organization_id', 'in', ancestors)])]
+            : []),
+          ...(groups.length ? [eb('p.organization_group_id', 'in', groups)] : []),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => ({ articlePk: Number(r.article_pk), perimeter: perimeterOf(r) }));
+  }
+
+  /** Relevance of the client's articles matching every word (higher is better); the formula is the dialect's. */
+  async searchScores(clientId: string, words: string[]): Promise<Map<number, number>> {
+    const rows =
+      this.dialect === 'sqlite'
+        ? await sql<{ pk: number; score: number }>`
+            select a.pk as pk, -bm25(pa_kb_article_fts, 10.0, 5.0, 1.0) as score
+            from pa_kb_article_fts join pa_kb_articles a on a.pk = pa_kb_article_fts.rowid
+            where pa_kb_article_fts match ${fts5Query(words)} and a.client_id = ${clientId}`.execute(this.db)
+        : await sql<{ pk: number; score: number }>`
+            select a.pk as pk, ts_rank(f.document, ${pgTsquery(words)}::tsquery) as score
+            from pa_kb_article_fts f join pa_kb_articles a on a.pk = f.article_pk
+            where f.document @@ ${pgTsquery(words)}::tsquery and a.client_id = ${clientId}`.execute(this.db);
+    return new Map(rows.rows.map((r) => [Number(r.pk), Number(r.score)]));
+  }
+
+  // ------------------------------------------------------------ writes
+
+  /** Inserts unless the id exists; the new internal key, or undefined when another write created it first. */
+  async insertIfAbsent(clientId: string, id: string, values: KbArticleValues, at: number): Promise<number | undefined> {
+    const row = await this.db
+      .insertInto('pa_kb_articles')
+      .values({ client_id: clientId, id, ...values, created_at: at, updated_at: at })
+      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
+      .returning('pk')
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.pk);
+  }
+
+  async update(clientId: string, pk: number, values: Partial<KbArticleValues>, at: number): Promise<void> {
+    await this.db
+      .updateTable('pa_kb_articles')
+      .set({ ...values, updated_at: at })
+      .where('client_id', '=', clientId)
+      .where('pk', '=', pk)
+      .execute();
+  }
+
+  async replaceVersions(clientId: string, pk: number, versions: KbVersionValues[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_versions').where('article_pk', '=', pk).execute();
+    if (versions.length) {
+      await this.db
+        .insertInto('pa_kb_article_versions')
+        .values(versions.map((v) => ({ ...v, client_id: clientId, article_pk: pk })))
+        .execute();
+    }
+  }
+
+  async replaceCategories(clientId: string, pk: number, categoryIds: string[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_categories').where('article_pk', '=', pk).execute();
+    if (categoryIds.length) {
+      await this.db
+        .insertInto('pa_kb_article_categories')
+        .values(
+          categoryIds.map((category_id, position) => ({ client_id: clientId, article_pk: pk, category_id, position })),
+        )
+        .execute();
+    }
+  }
+
+  async replaceTags(clientId: string, pk: number, tags: { language_code: string; label: string }[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_tags').where('article_pk', '=', pk).execute();
+    if (tags.length) {
+      await this.db
+        .insertInto('pa_kb_article_tags')
+        .values(
+          tags.map((t, position) => ({
+            client_id: clientId,
+            article_pk: pk,
+            language_code: t.language_code,
+            label: t.label,
+            label_key: t.label.toLowerCase(),
+            position,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async replacePerimeters(clientId: string, pk: number, perimeters: EmployeesPerimeter[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_perimeters').where('article_pk', '=', pk).execute();
+    if (perimeters.length) {
+      await this.db
+        .insertInto('pa_kb_article_perimeters')
+        .values(
+          perimeters.map((p, position) => ({
+            client_id: clientId,
+            article_pk: pk,
+            position,
+            operator: p.operator,
+            organization_id: p.organization_id,
+            organization_group_id: p.organization_group_id,
+            custom_field_filters: JSON.stringify(p.custom_field_filters),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** Writes the article's full-text row (run in the transaction of the write that changed the article). */
+  async writeSearch(pk: number, doc: SearchDocument): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      await sql`delete from pa_kb_article_fts where rowid = ${pk}`.execute(this.db);
+      await sql`insert into pa_kb_article_fts (rowid, title, keywords, body)
+        values (${pk}, ${doc.titles.join(' ')}, ${doc.keywords.join(' ')}, ${doc.bodies.join(' ')})`.execute(this.db);
+      return;
+    }
+    const vector = pgTsvector([
+      [doc.titles, 'A'],
+      [doc.keywords, 'B'],
+      [doc.bodies, 'D'],
+    ]);
+    await sql`insert into pa_kb_article_fts (article_pk, document) values (${pk}, ${vector}::tsvector)
+      on conflict (article_pk) do update set document = excluded.document`.execute(this.db);
+  }
+
+  /** Deletes the article, its versions, links and full-text row. */
+  async delete(clientId: string, pk: number): Promise<void> {
+    if (this.dialect === 'sqlite') await sql`delete from pa_kb_article_fts where rowid = ${pk}`.execute(this.db);
+    await this.db.deleteFrom('pa_kb_articles').where('client_id', '=', clientId).where('pk', '=', pk).execute();
+  }
+}
+
+function perimeterOf(r: Selectable<PaKbArticlePerimetersTable>): EmployeesPerimeter {
+  return {
+    operator: r.operator,
+    organization_id: r.organization_id,
+    organization_group_id: r.organization_group_id,
+    custom_field_filters: JSON.parse(r.custom_field_filters) as CustomFieldFilter[],
+  };
+}

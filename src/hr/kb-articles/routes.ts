@@ -1,0 +1,192 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import { formatDateTime } from '../../platform/time.js';
+import { errorResponses } from '../errors.js';
+import { type ListScope, PaginationHeaders, type Paginator } from '../pagination/pagination.js';
+import {
+  type KbArticle,
+  KbArticleListQuery,
+  KbArticleParams,
+  KbArticlePatch,
+  KbArticlePut,
+  KbArticle as KbArticleSchema,
+  KbTag,
+  KbTagListQuery,
+} from './schemas.js';
+import { type KbArticlesService, type KbArticleView, parseSort, sortText } from './service.js';
+
+/** An article as the API shows it; version bodies only when asked for (lists) or always (one article). */
+export function presentKbArticle(view: KbArticleView, bodies: boolean): KbArticle {
+  const { row } = view;
+  const byLanguage = new Map<string, string[]>();
+  for (const t of view.tags) byLanguage.set(t.language_code, [...(byLanguage.get(t.language_code) ?? []), t.label]);
+  return {
+    id: row.id,
+    slug: row.slug,
+    author_id: row.author_id,
+    last_hits: Number(row.last_hits),
+    total_hits: Number(row.total_hits),
+    last_updated_at: formatDateTime(row.updated_at),
+    last_updater_id: row.last_updater_id,
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+    featured_on_employee_homepage: Boolean(row.featured_on_employee_homepage),
+    once_on_employee_homepage: Boolean(row.once_on_employee_homepage),
+    permanent_on_employee_homepage: Boolean(row.permanent_on_employee_homepage),
+    versions: view.versions.map((v) => ({
+      id: v.id,
+      language_code: v.language_code,
+      title: v.title,
+      ...(bodies ? { body: v.body } : {}),
+      creator_id: v.creator_id,
+      updator_id: v.updator_id,
+      created_at: formatDateTime(v.created_at),
+      updated_at: formatDateTime(v.updated_at),
+    })),
+    categories_ids: view.categoryIds,
+    expiration_date: row.expiration_date,
+    scheduled_publication_date: row.scheduled_publication_date,
+    status: view.status,
+    accessible_by_hr: Boolean(row.accessible_by_hr),
+    accessible_by_employee: Boolean(row.accessible_by_employee),
+    employees_perimeters: view.perimeters,
+    role_restrictions: (JSON.parse(row.role_restrictions) as string[]).map((role_id) => ({
+      role_id,
+      role_name: view.roleNames.get(role_id) ?? role_id,
+    })),
+    localized_search_keywords: JSON.parse(row.localized_search_keywords),
+    localized_tags: [...byLanguage].map(([language_code, values]) => ({ language_code, values })),
+  };
+}
+
+const tags = ['People Assist: Articles'];
+const NoBody = { type: 'null', description: 'No body.' } as const;
+
+/** `/kb_articles` and `/kb_tags` (reference §3e.2, §3e.3). */
+export async function kbArticleRoutes(
+  app: FastifyInstance,
+  opts: { kbArticles: KbArticlesService; paginator: Paginator },
+): Promise<void> {
+  const { kbArticles, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(KbArticleSchema);
+
+  api.get(
+    '/kb_articles',
+    {
+      schema: {
+        tags,
+        summary: 'List and search knowledge-base articles',
+        description:
+          'Default order `-updated_at`. With `q`, articles holding every word (titles, bodies without HTML, search keywords), by relevance. With `employee_id`, only the published articles that employee may see. Version bodies only with `embed=versions.body`.',
+        querystring: KbArticleListQuery,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { query } = request;
+      const clientId = request.hrAuth.clientId;
+      const sort = parseSort(query.sort);
+      // Cursors are bound to the ordering: a ranked search pages by offset, a sorted list by its keyset.
+      const scope: ListScope =
+        query.q !== undefined
+          ? { clientId, list: 'kb_articles?q', keyCount: 1 }
+          : { clientId, list: `kb_articles?sort=${sortText(sort)}`, keyCount: sort.length + 1 };
+      const { limit, position } = paginator.params(query, scope);
+      const page = await kbArticles.list(clientId, query, sort, limit, position);
+      const bodies = query.embed === 'versions.body' || query.once_on_employee_homepage === 'true';
+      return paginator.present(request, reply, page, scope).map((v) => presentKbArticle(v, bodies));
+    },
+  );
+
+  api.get(
+    '/kb_articles/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a knowledge-base article',
+        params: KbArticleParams,
+        response: { 200: full, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => presentKbArticle(await kbArticles.get(request.hrAuth.clientId, request.params.id), true),
+  );
+
+  api.put(
+    '/kb_articles/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Create or update a knowledge-base article',
+        description:
+          'An upsert at the client-chosen UUID: 201 when created, 200 when updated. The versions sent are the complete list, one per language.',
+        params: KbArticleParams,
+        body: KbArticlePut,
+        response: { 200: full, 201: full, ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { article, created } = await kbArticles.put(request.hrAuth.clientId, request.params.id, request.body);
+      return reply.status(created ? 201 : 200).send(presentKbArticle(article, true));
+    },
+  );
+
+  api.patch(
+    '/kb_articles/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Publish or unpublish a knowledge-base article, and related attributes',
+        description:
+          'Only what is sent changes. `status` is `draft` or `published` (`scheduled` only through PUT). Perimeters may be spelled `employee_perimeters` (the reference’s PATCH) or `employees_perimeters`.',
+        params: KbArticleParams,
+        body: KbArticlePatch,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentKbArticle(await kbArticles.patch(request.hrAuth.clientId, request.params.id, request.body), true),
+  );
+
+  api.delete(
+    '/kb_articles/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a knowledge-base article (irreversible)',
+        params: KbArticleParams,
+        response: { 204: NoBody, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await kbArticles.delete(request.hrAuth.clientId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    '/kb_tags',
+    {
+      schema: {
+        tags,
+        summary: 'List knowledge-base tags',
+        description:
+          'Distinct tags of the client’s articles (one per label, ignoring case, and language), alphabetical.',
+        querystring: KbTagListQuery,
+        response: {
+          200: { ...Type.Array(Type.Ref(KbTag)), headers: PaginationHeaders },
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const scope = { clientId: request.hrAuth.clientId, list: 'kb_tags', keyCount: 2 };
+      const { limit, position } = paginator.params(request.query, scope);
+      const page = await kbArticles.tags(request.hrAuth.clientId, request.query, limit, position);
+      return paginator
+        .present(request, reply, page, scope)
+        .map((t) => ({ language_code: t.language_code, label: t.label }));
+    },
+  );
+}

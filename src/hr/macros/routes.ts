@@ -1,0 +1,140 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import { formatDateTime } from '../../platform/time.js';
+import { WORKFLOW_DEFAULT_SORT, WORKFLOW_SORT_FIELDS } from '../custom-statuses/schemas.js';
+import { errorResponses } from '../errors.js';
+import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
+import { sortedListParams } from '../pagination/sort.js';
+import type { MacroRow } from './repository.js';
+import {
+  MacroCountQuery,
+  MacroDetail,
+  MacroGetQuery,
+  MacroList,
+  MacroListQuery,
+  MacroParams,
+  MacroPut,
+} from './schemas.js';
+import type { MacrosService, MacroView } from './service.js';
+
+export function presentMacro(row: MacroRow): MacroList {
+  return {
+    id: row.id,
+    name: row.name,
+    label: row.label,
+    description: row.description,
+    active: row.active === 1,
+    forms: JSON.parse(row.forms),
+    roles: JSON.parse(row.roles),
+    custom_status: JSON.parse(row.custom_statuses),
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+  };
+}
+
+export function presentMacroDetail(view: MacroView, withActions: boolean): MacroDetail {
+  return { ...presentMacro(view.row), ...(withActions ? { actions: view.actions } : {}) };
+}
+
+const TAG = ['People Assist: Macros'];
+
+/** `/macros`: count, list (page or cursor, sort, q), GET (`embed=actions`) and PUT upsert (reference §3d.8). */
+export async function macroRoutes(
+  app: FastifyInstance,
+  opts: { macros: MacrosService; paginator: Paginator },
+): Promise<void> {
+  const { macros, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const detail = Type.Ref(MacroDetail);
+
+  api.head(
+    '/macros',
+    {
+      config: { swagger: { exposeHeadRoute: true } },
+      schema: {
+        tags: TAG,
+        summary: 'Count macros',
+        querystring: MacroCountQuery,
+        response: {
+          200: {
+            type: 'null',
+            description: 'Count in X-Total-Count.',
+            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
+          },
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const total = await macros.count(request.hrAuth.clientId, request.query);
+      return reply.header('X-Total-Count', String(total)).status(200).send();
+    },
+  );
+
+  api.get(
+    '/macros',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List macros',
+        description:
+          'Sorted by `sort` (default `-updated_at`). Pages with `per_page` and `page`, or with the `cursor` of Link / Next-Cursor / Previous-Cursor.',
+        querystring: MacroListQuery,
+        response: {
+          200: { ...Type.Array(Type.Ref(MacroList)), headers: PaginationHeaders },
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { clientId } = request.hrAuth;
+      const p = sortedListParams(
+        paginator,
+        request.query,
+        clientId,
+        'macros',
+        WORKFLOW_SORT_FIELDS,
+        WORKFLOW_DEFAULT_SORT,
+      );
+      const result = await macros.list(clientId, request.query.q ? { q: request.query.q } : {}, p.sort, p.limit, p.at);
+      return paginator.present(request, reply, result, p.scope).map(presentMacro);
+    },
+  );
+
+  api.get(
+    '/macros/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a macro',
+        params: MacroParams,
+        querystring: MacroGetQuery,
+        response: { 200: detail, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      presentMacroDetail(
+        await macros.get(request.hrAuth.clientId, request.params.id),
+        request.query.embed === 'actions',
+      ),
+  );
+
+  api.put(
+    '/macros/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Create or update a macro',
+        description: 'An upsert at the id: 201 when created, 200 when updated. The answer includes the actions.',
+        params: MacroParams,
+        body: MacroPut,
+        response: { 200: detail, 201: detail, ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { macro, created } = await macros.put(request.hrAuth.clientId, request.params.id, request.body);
+      return reply.status(created ? 201 : 200).send(presentMacroDetail(macro, true));
+    },
+  );
+}

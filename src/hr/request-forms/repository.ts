@@ -1,0 +1,129 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
+import type { PaRequestFormsTable } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/db/search.js';
+
+export type RequestFormRow = Selectable<PaRequestFormsTable>;
+export type RequestFormAttributes = Omit<
+  PaRequestFormsTable,
+  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'last_hits'
+>;
+
+export interface RequestFormFilter {
+  categoryId?: string;
+  isDefault?: boolean;
+  languageCode?: string;
+  featured?: boolean;
+  q?: string;
+  /** Only these forms (the forms an employee may use). */
+  ids?: readonly string[];
+}
+
+export interface RequestFormSort {
+  field: 'title' | 'last_hits';
+  direction: 'asc' | 'desc';
+}
+
+export class RequestFormsRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (repo: RequestFormsRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new RequestFormsRepository(trx)));
+  }
+
+  private filtered(clientId: string, f: RequestFormFilter) {
+    let q = this.db.selectFrom('pa_request_forms as f').selectAll('f').where('f.client_id', '=', clientId);
+    if (f.categoryId !== undefined) q = q.where('f.category_id', '=', f.categoryId);
+    if (f.isDefault !== undefined) q = q.where('f.is_default', '=', f.isDefault ? 1 : 0);
+    if (f.languageCode !== undefined) q = q.where('f.language_code', '=', f.languageCode);
+    if (f.featured !== undefined) q = q.where('f.featured', '=', f.featured ? 1 : 0);
+    if (f.q !== undefined) q = q.where(containsText(['f.name', 'f.keywords'], f.q));
+    if (f.ids !== undefined) q = f.ids.length ? q.where('f.id', 'in', [...f.ids]) : q.where('f.pk', '<', 0);
+    return q;
+  }
+
+  page(
+    clientId: string,
+    filter: RequestFormFilter,
+    sort: readonly RequestFormSort[],
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<RequestFormRow>> {
+    const { order, keysOf } = sortedKeyset<RequestFormRow>(
+      sort.map((k) => ({ column: k.field === 'title' ? 'f.name' : 'f.last_hits', direction: k.direction })),
+      'f.pk',
+    );
+    return keysetPage(this.filtered(clientId, filter), order, keysOf, limit, position);
+  }
+
+  async count(clientId: string, filter: RequestFormFilter): Promise<number> {
+    const row = await this.filtered(clientId, filter)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  find(clientId: string, id: string): Promise<RequestFormRow | undefined> {
+    return this.filtered(clientId, {}).where('f.id', '=', id).executeTakeFirst();
+  }
+
+  /** Every form of the client with employee restrictions read from its settings (for the employee filter). */
+  all(clientId: string): Promise<RequestFormRow[]> {
+    return this.filtered(clientId, {}).orderBy('f.pk').execute();
+  }
+
+  async insertIfAbsent(clientId: string, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
+    const row = await this.db
+      .insertInto('pa_request_forms')
+      .values({ client_id: clientId, id, ...attrs, last_hits: 0, created_at: at, updated_at: at })
+      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
+      .returning('pk')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async update(clientId: string, id: string, attrs: Partial<RequestFormAttributes>, at: number): Promise<void> {
+    await this.db
+      .updateTable('pa_request_forms')
+      .set({ ...attrs, updated_at: at })
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Makes `id` the only default form of its category. */
+  async clearOtherDefaults(clientId: string, categoryId: string, id: string): Promise<void> {
+    await this.db
+      .updateTable('pa_request_forms')
+      .set({ is_default: 0 })
+      .where('client_id', '=', clientId)
+      .where('category_id', '=', categoryId)
+      .where('id', '!=', id)
+      .execute();
+  }
+
+  /** Which of these ids are knowledge-base categories of the client. */
+  async existingCategories(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('pa_kb_categories')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('hr_roles')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+}

@@ -1,0 +1,174 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import { formatDateTime } from '../../platform/time.js';
+import { errorResponses } from '../errors.js';
+import { isRequired } from '../forms/rules.js';
+import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
+import { sortedListParams } from '../pagination/sort.js';
+import {
+  REQUEST_FORM_SORT_FIELDS,
+  RequestForm,
+  RequestFormCountQuery,
+  RequestFormGetQuery,
+  RequestFormListQuery,
+  RequestFormParams,
+  RequestFormPatch,
+  RequestFormPut,
+} from './schemas.js';
+import type { RequestFormsService, RequestFormView } from './service.js';
+
+/** The contextual spelling of a `formidable` field type (`FormDefinitionContextField.type_id`). */
+const CONTEXT_TYPES: Record<string, string> = {
+  helpText: 'help_text',
+  radiosButtons: 'radios_buttons',
+  separation: 'separator',
+};
+
+export function presentRequestForm({ row, settings, definition }: RequestFormView): RequestForm {
+  return {
+    id: row.id,
+    name: row.name,
+    is_default: row.is_default === 1,
+    category_id: row.category_id,
+    language_code: row.language_code,
+    ...settings,
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+    formidable: definition,
+    form_definition: {
+      id: definition.id ?? 1,
+      label: definition.label ?? row.name,
+      description: definition.description ?? '',
+      conditions: definition.conditions ?? [],
+      fields: definition.fields.map((f) => ({
+        slug: f.slug,
+        label: f.label,
+        type_id: CONTEXT_TYPES[f.type_id] ?? f.type_id,
+        description: f.description ?? '',
+        disabled: false,
+        required: isRequired(f),
+        ...(f.placeholder !== undefined ? { placeholder: f.placeholder } : {}),
+        ...(f.multiple !== undefined ? { multiple: f.multiple } : {}),
+        ...(f.items !== undefined ? { items: f.items } : {}),
+        ...(f.validations !== undefined ? { validations: f.validations } : {}),
+        ...(f.defaults !== undefined ? { defaults: f.defaults } : {}),
+      })),
+    },
+  } as RequestForm;
+}
+
+const TAG = ['People Assist: Request forms'];
+
+/** `/request_forms`: count, list, GET, PUT upsert at the slug, PATCH of the settings (reference §3d.9). */
+export async function requestFormRoutes(
+  app: FastifyInstance,
+  opts: { requestForms: RequestFormsService; paginator: Paginator },
+): Promise<void> {
+  const { requestForms, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(RequestForm);
+
+  api.head(
+    '/request_forms',
+    {
+      config: { swagger: { exposeHeadRoute: true } },
+      schema: {
+        tags: TAG,
+        summary: 'Count request forms',
+        description: 'Same filters as the list; the count is in `X-Total-Count`.',
+        querystring: RequestFormCountQuery,
+        response: {
+          200: {
+            type: 'null',
+            description: 'Count in X-Total-Count.',
+            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
+          },
+          ...errorResponses(400, 401, 403, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const total = await requestForms.count(request.hrAuth.clientId, request.query);
+      return reply.header('X-Total-Count', String(total)).status(200).send();
+    },
+  );
+
+  api.get(
+    '/request_forms',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List request forms',
+        description: 'Sorted by `sort` (default `+title`, the name). `q` needs `language_code` (400 without).',
+        querystring: RequestFormListQuery,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { clientId } = request.hrAuth;
+      const p = sortedListParams(
+        paginator,
+        request.query,
+        clientId,
+        'request_forms',
+        REQUEST_FORM_SORT_FIELDS,
+        '+title',
+      );
+      const { per_page: _pp, cursor: _c, sort: _s, f: _f, ...filters } = request.query;
+      const page = await requestForms.list(clientId, filters, p.sort, p.limit, p.at.position);
+      return paginator.present(request, reply, page, p.scope).map(presentRequestForm);
+    },
+  );
+
+  api.get(
+    '/request_forms/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a request form',
+        params: RequestFormParams,
+        querystring: RequestFormGetQuery,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => presentRequestForm(await requestForms.get(request.hrAuth.clientId, request.params.id)),
+  );
+
+  api.put(
+    '/request_forms/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Replace a request form, or create it at the slug',
+        description:
+          'Answers 200 in both cases, as the reference does. A new form needs `category_id`. `form_definition` is read-only and ignored.',
+        params: RequestFormParams,
+        querystring: RequestFormGetQuery,
+        body: RequestFormPut,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { form } = await requestForms.put(request.hrAuth.clientId, request.params.id, request.body);
+      return presentRequestForm(form);
+    },
+  );
+
+  api.patch(
+    '/request_forms/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Change some settings of a request form',
+        description:
+          '`category_id` moves the form to another category (422 `in_form_group` for a form of a multilingual group).',
+        params: RequestFormParams,
+        body: RequestFormPatch,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentRequestForm(await requestForms.patch(request.hrAuth.clientId, request.params.id, request.body)),
+  );
+}
