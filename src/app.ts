@@ -36,12 +36,18 @@ import { CursorCodec } from './hr/pagination/cursor.js';
 import { Paginator } from './hr/pagination/pagination.js';
 import { PerimetersService } from './hr/perimeters/service.js';
 import { HR_PREFIX, type HrServices, hrApi } from './hr/plugin.js';
+import { ProcessTemplatesRepository } from './hr/process-templates/repository.js';
+import { ProcessTemplatesService } from './hr/process-templates/service.js';
+import { ProcessesRepository } from './hr/processes/repository.js';
+import { ProcessesService } from './hr/processes/service.js';
 import { RequestFormsRepository } from './hr/request-forms/repository.js';
 import { RequestFormsService } from './hr/request-forms/service.js';
 import { RequestsRepository } from './hr/requests/repository.js';
 import { RequestsService } from './hr/requests/service.js';
 import { RolesRepository } from './hr/roles/repository.js';
 import { RolesService } from './hr/roles/service.js';
+import { TasksRepository } from './hr/tasks/repository.js';
+import { TasksService } from './hr/tasks/service.js';
 import { TenantsRepository } from './hr/tenants/repository.js';
 import { TenantsService } from './hr/tenants/service.js';
 import { UploadsRepository } from './hr/uploads/repository.js';
@@ -91,6 +97,9 @@ export async function createServices(database: Database, config: Config, log?: L
   const folders = new FoldersService(new FoldersRepository(db));
   const documentTypes = new DocumentTypesService(new DocumentTypesRepository(db), folders);
   const users = new UsersService(new UsersRepository(db));
+  const processesRepo = new ProcessesRepository(db);
+  const tasksRepo = new TasksRepository(db);
+  const tasks = new TasksService(tasksRepo, processesRepo, uploads, blobs);
   // The knowledge base's repository reads the facts employee perimeters need (organizations, groups, fields).
   const kbArticlesRepo = new KbArticlesRepository(db, database.dialect);
   const requestForms = new RequestFormsService(new RequestFormsRepository(db), new PerimetersService(kbArticlesRepo));
@@ -103,6 +112,9 @@ export async function createServices(database: Database, config: Config, log?: L
     folders,
     documentTypes,
     documents: new DocumentsService(new DocumentsRepository(db), uploads, blobs, users),
+    processTemplates: new ProcessTemplatesService(new ProcessTemplatesRepository(db), uploads, blobs),
+    processes: new ProcessesService(processesRepo, tasksRepo, tasks, blobs),
+    tasks,
     events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
     academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
     directory: new DirectoryService(new DirectoryRepository(db), clock),

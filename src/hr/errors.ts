@@ -7,6 +7,7 @@ import {
   InvalidRequestError,
   NotFoundError,
   ServiceUnavailableError,
+  StateError,
 } from '../platform/errors.js';
 import { fieldErrorsFromAjv } from '../platform/http/validation.js';
 
@@ -126,6 +127,9 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
   }
   if (error instanceof ForbiddenError) {
     return { status: 403, body: { code: error.code, message: error.message }, headers: {} };
+  }
+  if (error instanceof StateError) {
+    return { status: 422, body: { code: error.code, message: error.message }, headers: {} };
   }
   if (error instanceof ConflictError) {
     return { status: 409, body: { code: 'conflict', message: error.message }, headers: {} };

@@ -37,6 +37,12 @@ import { organizationRoutes } from './organizations/routes.js';
 import { Organization } from './organizations/schemas.js';
 import type { OrganizationsService } from './organizations/service.js';
 import type { Paginator } from './pagination/pagination.js';
+import { processTemplateRoutes } from './process-templates/routes.js';
+import { ProcessTemplate, TaskTemplate } from './process-templates/schemas.js';
+import type { ProcessTemplatesService } from './process-templates/service.js';
+import { processRoutes } from './processes/routes.js';
+import { Process } from './processes/schemas.js';
+import type { ProcessesService } from './processes/service.js';
 import { requestFormRoutes } from './request-forms/routes.js';
 import { RequestForm } from './request-forms/schemas.js';
 import type { RequestFormsService } from './request-forms/service.js';
@@ -52,6 +58,9 @@ import type { RequestsService } from './requests/service.js';
 import { roleRoutes } from './roles/routes.js';
 import { Role } from './roles/schemas.js';
 import type { RolesService } from './roles/service.js';
+import { taskRoutes } from './tasks/routes.js';
+import { Task, TaskFile } from './tasks/schemas.js';
+import type { TasksService } from './tasks/service.js';
 import { uploadRoutes } from './uploads/routes.js';
 import type { UploadsService } from './uploads/service.js';
 import { userRoutes } from './users/routes.js';
@@ -73,6 +82,9 @@ export interface HrServices {
   folders: FoldersService;
   documentTypes: DocumentTypesService;
   documents: DocumentsService;
+  processTemplates: ProcessTemplatesService;
+  processes: ProcessesService;
+  tasks: TasksService;
   kbCategories: KbCategoriesService;
   kbArticles: KbArticlesService;
   customStatuses: CustomStatusesService;
@@ -107,6 +119,7 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
   for (const schema of [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument]) {
     app.addSchema(schema);
   }
+  for (const schema of [ProcessTemplate, TaskTemplate, Task, TaskFile, Process]) app.addSchema(schema);
   for (const schema of [KbCategory, KbArticle, KbTag]) app.addSchema(schema);
   for (const schema of [
     CustomStatus,
@@ -167,6 +180,9 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
       await guarded.register(documentTypeRoutes, { documentTypes: services.documentTypes, paginator, kind });
       await guarded.register(documentRoutes, { documents: services.documents, paginator, blobs: services.blobs, kind });
     }
+    await guarded.register(processTemplateRoutes, { processTemplates: services.processTemplates, paginator });
+    await guarded.register(processRoutes, { processes: services.processes, paginator });
+    await guarded.register(taskRoutes, { tasks: services.tasks, paginator, blobs: services.blobs });
     await guarded.register(kbCategoryRoutes, { kbCategories: services.kbCategories, paginator });
     await guarded.register(kbArticleRoutes, { kbArticles: services.kbArticles, paginator });
     await guarded.register(customStatusRoutes, { customStatuses: services.customStatuses, paginator });

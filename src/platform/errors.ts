@@ -55,6 +55,20 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/**
+ * The object is not in a state that allows this (a blocked task completed, a published process published again):
+ * 422 on the HR API, with the error's own code.
+ */
+export class StateError extends DomainError {
+  override name = 'StateError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The write would duplicate an existing object (409). */
 export class ConflictError extends DomainError {
   override name = 'ConflictError';

@@ -28,6 +28,8 @@ export interface BlobReference {
 export const BLOB_REFERENCES: readonly BlobReference[] = [
   { table: 'hr_uploads', column: 'sha256', onlyWhileNull: 'consumed_at' },
   { table: 'hr_documents', column: 'sha256' },
+  { table: 'hr_task_templates', column: 'sha256' },
+  { table: 'hr_task_files', column: 'sha256' },
   { table: 'pa_request_files', column: 'sha256' },
 ];
 

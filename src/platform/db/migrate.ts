@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005_hr_users.js';
 import * as m0006 from './migrations/0006_documents.js';
 import * as m0007 from './migrations/0007_knowledge.js';
 import * as m0008 from './migrations/0008_requests.js';
+import * as m0009 from './migrations/0009_processes.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
 
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0006_documents': m0006,
   '0007_knowledge': m0007,
   '0008_requests': m0008,
+  '0009_processes': m0009,
 };
 
 class StaticProvider implements MigrationProvider {

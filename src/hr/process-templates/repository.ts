@@ -1,0 +1,148 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
+import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/db/search.js';
+
+export type ProcessTemplateRow = Selectable<HrProcessTemplatesTable>;
+export type ProcessTemplateValues = Omit<ProcessTemplateRow, 'pk' | 'client_id' | 'id' | 'created_at' | 'created_by'>;
+export type TaskTemplateRow = Selectable<HrTaskTemplatesTable>;
+export type NewTaskTemplate = Omit<Insertable<HrTaskTemplatesTable>, 'pk'>;
+
+const ORDER: KeysetColumn[] = [{ column: 'pk', direction: 'asc' }];
+
+function normalizeTask(row: TaskTemplateRow): TaskTemplateRow {
+  return { ...row, size: row.size === null ? null : Number(row.size) };
+}
+
+/** Process templates and their task templates. Every query takes the client first. */
+export class ProcessTemplatesRepository {
+  constructor(private readonly db: Db) {}
+
+  private scoped(clientId: string, title?: string) {
+    let q = this.db.selectFrom('hr_process_templates').selectAll().where('client_id', '=', clientId);
+    if (title !== undefined) q = q.where(containsText(['title'], title));
+    return q;
+  }
+
+  page(clientId: string, title: string | undefined, limit: number, position?: KeysetPosition) {
+    return keysetPage(this.scoped(clientId, title), ORDER, (r) => [r.pk], limit, position) as Promise<
+      Page<ProcessTemplateRow>
+    >;
+  }
+
+  async count(clientId: string, title: string | undefined): Promise<number> {
+    const row = await this.scoped(clientId, title)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  find(clientId: string, id: string): Promise<ProcessTemplateRow | undefined> {
+    return this.scoped(clientId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
+  async insertIfAbsent(
+    clientId: string,
+    id: string,
+    values: ProcessTemplateValues & { created_by: string },
+    at: number,
+  ): Promise<boolean> {
+    const row = await this.db
+      .insertInto('hr_process_templates')
+      .values({ client_id: clientId, id, ...values, created_at: at })
+      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
+      .returning('pk')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async update(clientId: string, id: string, values: ProcessTemplateValues): Promise<void> {
+    await this.db
+      .updateTable('hr_process_templates')
+      .set(values)
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  // ------------------------------------------------------------ task templates
+
+  async tasks(clientId: string, processTemplateId: string): Promise<TaskTemplateRow[]> {
+    const rows = await this.db
+      .selectFrom('hr_task_templates')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('process_template_id', '=', processTemplateId)
+      .orderBy('pk')
+      .execute();
+    return rows.map(normalizeTask);
+  }
+
+  async task(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRow | undefined> {
+    const row = await this.db
+      .selectFrom('hr_task_templates')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('process_template_id', '=', processTemplateId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? normalizeTask(row) : undefined;
+  }
+
+  async insertTask(row: NewTaskTemplate): Promise<void> {
+    await this.db.insertInto('hr_task_templates').values(row).execute();
+  }
+
+  async updateTask(
+    clientId: string,
+    processTemplateId: string,
+    id: string,
+    values: Partial<NewTaskTemplate>,
+  ): Promise<void> {
+    await this.db
+      .updateTable('hr_task_templates')
+      .set(values)
+      .where('client_id', '=', clientId)
+      .where('process_template_id', '=', processTemplateId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async deleteTask(clientId: string, processTemplateId: string, id: string): Promise<void> {
+    await this.db
+      .deleteFrom('hr_task_templates')
+      .where('client_id', '=', clientId)
+      .where('process_template_id', '=', processTemplateId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async existingRoles(clientId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('hr_roles')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async existingOrganizations(clientId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('hr_organizations')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  transaction<T>(work: (repo: ProcessTemplatesRepository, trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new ProcessTemplatesRepository(trx), trx));
+  }
+}

@@ -1,0 +1,242 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import {
+  type KeysetColumn,
+  type KeysetPosition,
+  type KeyValue,
+  keysetPage,
+  type Page,
+} from '../../platform/db/keyset.js';
+import type {
+  HrTaskFilesTable,
+  HrTasksTable,
+  HrTaskValidationEventsTable,
+  TaskStatus,
+  TaskType,
+} from '../../platform/db/schema.js';
+
+export type TaskRow = Selectable<HrTasksTable>;
+export type NewTask = Omit<Insertable<HrTasksTable>, 'pk'>;
+export type TaskFileRow = Selectable<HrTaskFilesTable>;
+export type NewTaskFile = Omit<Insertable<HrTaskFilesTable>, 'pk'>;
+export type ValidationEventRow = Selectable<HrTaskValidationEventsTable>;
+
+/** Parsed, checked filters of `GET /tasks`. */
+export interface TaskQuery {
+  status?: TaskStatus;
+  type?: TaskType;
+  templateTaskId?: string;
+  processId?: string;
+  completedSince?: number;
+  completedUntil?: number;
+  hasRequestedChanges?: boolean;
+  hasDueDate?: boolean;
+}
+
+export type TaskSortField = 'completed_at' | 'created_at' | 'due_date';
+export interface TaskSort {
+  field: TaskSortField;
+  direction: 'asc' | 'desc';
+}
+
+/** Sort columns never null in a key: a missing date sorts as the earliest. */
+const SORT_COLUMNS: Record<TaskSortField, { column: KeysetColumn['column']; key: (r: TaskRow) => KeyValue }> = {
+  completed_at: { column: 'completed_at', key: (r) => r.completed_at ?? 0 },
+  created_at: { column: 'created_at', key: (r) => r.created_at },
+  due_date: { column: 'due_date', key: (r) => r.due_date ?? '' },
+};
+
+function sortColumn(s: TaskSort): KeysetColumn {
+  if (s.field === 'completed_at') {
+    return { column: 'completed_at', direction: s.direction, expression: sql`coalesce(completed_at, 0)` };
+  }
+  if (s.field === 'due_date') {
+    return { column: 'due_date', direction: s.direction, expression: sql`coalesce(due_date, '')` };
+  }
+  return { column: 'created_at', direction: s.direction };
+}
+
+export function normalizeTask(row: TaskRow): TaskRow {
+  return {
+    ...row,
+    completed_at: row.completed_at === null ? null : Number(row.completed_at),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+function normalizeFile(row: TaskFileRow): TaskFileRow {
+  return { ...row, size: Number(row.size), created_at: Number(row.created_at) };
+}
+
+/** Tasks, the files they hold and their validation events. Every query takes the client first. */
+export class TasksRepository {
+  constructor(private readonly db: Db) {}
+
+  using(db: Db): TasksRepository {
+    return new TasksRepository(db);
+  }
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(trx));
+  }
+
+  private scoped(clientId: string) {
+    return this.db.selectFrom('hr_tasks').selectAll().where('client_id', '=', clientId);
+  }
+
+  /** A page in the given order (then by insertion, in the first key's direction, to break ties). */
+  async page(
+    clientId: string,
+    f: TaskQuery,
+    sort: TaskSort[],
+    limit: number,
+    position?: KeysetPosition,
+  ): Promise<Page<TaskRow>> {
+    let q = this.scoped(clientId);
+    if (f.status !== undefined) q = q.where('status', '=', f.status);
+    if (f.type !== undefined) q = q.where('type', '=', f.type);
+    if (f.templateTaskId !== undefined) q = q.where('template_task_id', '=', f.templateTaskId);
+    if (f.processId !== undefined) q = q.where('process_id', '=', f.processId);
+    if (f.completedSince !== undefined) q = q.where('completed_at', '>=', f.completedSince);
+    if (f.completedUntil !== undefined) q = q.where('completed_at', '<', f.completedUntil);
+    if (f.hasRequestedChanges !== undefined) q = q.where('has_requested_changes', '=', f.hasRequestedChanges ? 1 : 0);
+    if (f.hasDueDate !== undefined) q = q.where('due_date', f.hasDueDate ? 'is not' : 'is', null);
+    const order = [...sort.map(sortColumn), { column: 'pk', direction: sort[0]?.direction ?? 'asc' } as KeysetColumn];
+    const keys = (r: TaskRow): KeyValue[] => [...sort.map((s) => SORT_COLUMNS[s.field].key(normalizeTask(r))), r.pk];
+    const page = await keysetPage(q, order, keys, limit, position);
+    return { ...page, items: page.items.map(normalizeTask) };
+  }
+
+  async find(clientId: string, id: string): Promise<TaskRow | undefined> {
+    const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
+    return row ? normalizeTask(row) : undefined;
+  }
+
+  async ofProcesses(clientId: string, processIds: string[]): Promise<TaskRow[]> {
+    if (processIds.length === 0) return [];
+    const rows = await this.scoped(clientId).where('process_id', 'in', processIds).orderBy('pk').execute();
+    return rows.map(normalizeTask);
+  }
+
+  async insert(rows: NewTask[]): Promise<void> {
+    if (rows.length) await this.db.insertInto('hr_tasks').values(rows).execute();
+  }
+
+  async update(clientId: string, id: string, values: Partial<NewTask>): Promise<void> {
+    await this.db.updateTable('hr_tasks').set(values).where('client_id', '=', clientId).where('id', '=', id).execute();
+  }
+
+  /** Deletes the tasks of a process with their files and events; answers the blobs the files held. */
+  async deleteOfProcess(clientId: string, processId: string): Promise<string[]> {
+    const ids = (
+      await this.db
+        .selectFrom('hr_tasks')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .where('process_id', '=', processId)
+        .execute()
+    ).map((r) => r.id);
+    if (ids.length === 0) return [];
+    const files = await this.db
+      .deleteFrom('hr_task_files')
+      .where('client_id', '=', clientId)
+      .where('task_id', 'in', ids)
+      .returning('sha256')
+      .execute();
+    await this.db
+      .deleteFrom('hr_task_validation_events')
+      .where('client_id', '=', clientId)
+      .where('task_id', 'in', ids)
+      .execute();
+    await this.db.deleteFrom('hr_tasks').where('client_id', '=', clientId).where('id', 'in', ids).execute();
+    return files.map((f) => f.sha256);
+  }
+
+  // ------------------------------------------------------------ files
+
+  async files(clientId: string, taskIds: string[]): Promise<TaskFileRow[]> {
+    if (taskIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('hr_task_files')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('task_id', 'in', taskIds)
+      .orderBy('pk')
+      .execute();
+    return rows.map(normalizeFile);
+  }
+
+  async file(clientId: string, taskId: string, id: string): Promise<TaskFileRow | undefined> {
+    const row = await this.db
+      .selectFrom('hr_task_files')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('task_id', '=', taskId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? normalizeFile(row) : undefined;
+  }
+
+  async insertFile(row: NewTaskFile): Promise<void> {
+    await this.db.insertInto('hr_task_files').values(row).execute();
+  }
+
+  async updateFile(clientId: string, id: string, values: Partial<NewTaskFile>): Promise<void> {
+    await this.db
+      .updateTable('hr_task_files')
+      .set(values)
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async deleteFile(clientId: string, id: string): Promise<void> {
+    await this.db.deleteFrom('hr_task_files').where('client_id', '=', clientId).where('id', '=', id).execute();
+  }
+
+  // ------------------------------------------------------------ validation events
+
+  /** Event ids per task (as the validation task, or as the reviewed one), latest first. */
+  async eventIds(clientId: string, taskIds: string[]): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    if (taskIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('hr_task_validation_events')
+      .select(['id', 'task_id', 'reviewed_task_id'])
+      .where('client_id', '=', clientId)
+      .where((eb) => eb.or([eb('task_id', 'in', taskIds), eb('reviewed_task_id', 'in', taskIds)]))
+      .orderBy('id', 'desc')
+      .execute();
+    for (const r of rows) {
+      for (const t of new Set([r.task_id, r.reviewed_task_id])) {
+        if (t !== null && taskIds.includes(t)) out.set(t, [...(out.get(t) ?? []), Number(r.id)]);
+      }
+    }
+    return out;
+  }
+
+  async insertEvent(row: Omit<Insertable<HrTaskValidationEventsTable>, 'id'>): Promise<void> {
+    await this.db.insertInto('hr_task_validation_events').values(row).execute();
+  }
+
+  // ------------------------------------------------------------ people
+
+  async user(clientId: string, id: string) {
+    return this.db
+      .selectFrom('hr_users')
+      .select(['id', 'firstname', 'lastname', 'email', 'external_id'])
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async employee(clientId: string, id: string) {
+    return this.db
+      .selectFrom('hr_employees')
+      .select(['id', 'firstname', 'lastname', 'email', 'external_id'])
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,312 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from '../../platform/blobs/store.js';
+import { sendBlob } from '../../platform/http/send-blob.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import { formatDateTime, parseDate } from '../../platform/time.js';
+import { errorResponses } from '../errors.js';
+import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
+import type { TaskSettings } from '../process-templates/schemas.js';
+import type { TaskFileRow } from './repository.js';
+import {
+  Task,
+  TaskComplete,
+  TaskFile,
+  TaskFileParams,
+  TaskFilePatch,
+  TaskFilePost,
+  TaskFill,
+  TaskGetQuery,
+  TaskListQuery,
+  TaskParams,
+  TaskPatch,
+} from './schemas.js';
+import type { TaskEmbed, TasksService, TaskView } from './service.js';
+
+const REMINDER_HOUR_MS = 9 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** 09:00 UTC, `reminder_offset` days before the due date; null without both or once completed. */
+function scheduledReminder(view: TaskView): string | null {
+  const { due_date, reminder_offset, status } = view.row;
+  if (due_date === null || reminder_offset === null || status === 'completed') return null;
+  const day = parseDate(due_date);
+  if (!day) return null;
+  const at = Date.UTC(day.year, day.month - 1, day.day) + REMINDER_HOUR_MS - reminder_offset * DAY_MS;
+  return formatDateTime(at);
+}
+
+export function presentTaskFile(file: TaskFileRow): TaskFile {
+  return { id: file.id, task_id: file.task_id, filename: file.filename, field_id: file.field_id ?? '' };
+}
+
+/** A task in the shape of its type (reference §3f.3): the common fields, then the type's own. */
+export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new Set()): Task {
+  const { row } = view;
+  const settings = JSON.parse(row.settings) as TaskSettings;
+  const files = (role: TaskFileRow['role']) =>
+    view.files.filter((f) => f.role === role).map((f) => ({ id: f.id, filename: f.filename }));
+  const out: Task = {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    process_id: row.process_id,
+    template_task_id: row.template_task_id,
+    depends_on_id: row.depends_on_id,
+    assigned_to: row.assigned_to,
+    role_id: row.role_id,
+    fetch_previous_data: row.fetch_previous_data === 1,
+    status: row.status,
+    due_date: row.due_date,
+    reminder_offset: row.reminder_offset,
+    scheduled_reminder_at: scheduledReminder(view),
+    validation_events_ids: view.eventIds,
+    has_requested_changes: row.has_requested_changes === 1,
+    completed_at: row.completed_at === null ? null : formatDateTime(row.completed_at),
+    ...(embed.has('completed_by')
+      ? { completed_by: view.completedBy ?? null }
+      : { completed_by_id: row.completed_by_id }),
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+  };
+  switch (row.type) {
+    case 'basic':
+      out.message = settings.message ?? '';
+      break;
+    case 'acknowledgment': {
+      out.files = files('document');
+      const doc = out.files[0];
+      if (doc) out.uploaded_document = doc.filename;
+      break;
+    }
+    case 'fill_form':
+    case 'fill_pdf':
+      out.form_id = row.template_task_id;
+      out.form_data = JSON.parse(row.form_data);
+      out.form_files = view.files
+        .filter((f) => f.role === 'form')
+        .map((f) => ({ id: f.id, filename: f.filename, field_id: f.field_id ?? '' }));
+      if (row.type === 'fill_pdf') {
+        out.pdf_template_id = settings.pdf_template_id ?? '';
+        out.files = files('result');
+      }
+      break;
+    case 'signature':
+      out.pdf_template_id = settings.pdf_template_id ?? '';
+      out.files = files('result');
+      if (embed.has('signature_zone')) {
+        out.signature_zone = { id: settings.signature_zone_id ?? '', pdf_template_id: settings.pdf_template_id ?? '' };
+      } else {
+        out.signature_zone_id = settings.signature_zone_id ?? '';
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+const TAG = ['Tasks'];
+const EXTENSION = 'Atrium extension (not in the reference).';
+const NoBody = { type: 'null', description: 'No body.' } as const;
+
+/** `/tasks` (reference §3f.3) and the Atrium extension `POST /tasks/{id}/complete`. */
+export async function taskRoutes(
+  app: FastifyInstance,
+  opts: { tasks: TasksService; paginator: Paginator; blobs: BlobStore },
+): Promise<void> {
+  const { tasks, paginator, blobs } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(Task);
+  const file = Type.Ref(TaskFile);
+
+  api.get(
+    '/tasks',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List and search tasks',
+        description:
+          'Tasks of every process, sorted by `sort` (default `-created_at`), cursor-paginated; a cursor only serves the order it was made for.',
+        querystring: TaskListQuery,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const scope = { clientId: request.hrAuth.clientId, ...tasks.listKey(request.query) };
+      const { limit, position } = paginator.params(request.query, scope);
+      const page = await tasks.list(request.hrAuth.clientId, request.query, limit, position);
+      return paginator.present(request, reply, page, scope).map((v) => presentTask(v));
+    },
+  );
+
+  api.get(
+    '/tasks/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a task',
+        description:
+          'Typed by its `type`: `basic` has `message`; `acknowledgment` has `files` (the document) and `uploaded_document`; `fill_form` has `form_id`, `form_data`, `form_files`; `fill_pdf` those and `pdf_template_id`, `files`; `signature` has `pdf_template_id`, `files`, `signature_zone_id`.',
+        params: TaskParams,
+        querystring: TaskGetQuery,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { view, embed } = await tasks.get(request.hrAuth.clientId, request.params.id, request.query.embed);
+      return presentTask(view, embed);
+    },
+  );
+
+  api.patch(
+    '/tasks/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Update the due date or the reminder of a task',
+        description: '`scheduled_reminder_at` follows from both.',
+        params: TaskParams,
+        body: TaskPatch,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => presentTask(await tasks.patch(request.hrAuth.clientId, request.params.id, request.body ?? {})),
+  );
+
+  api.post(
+    '/tasks/:id/fill',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Save answers of a fill_form or fill_pdf task as a draft',
+        description:
+          'The answers are checked against the task’s form like request forms’ (each wrong one a 422 field error such as `form_data.2.values.0`) and merged over the saved draft field by field (an empty `values` clears a field); required fields may stay empty. File answers `{"upload_id"}` attach the uploads as form files. The task must be `to_do` (422 `task_blocked`, `task_completed`, `task_not_published`); another type is a 422 `invalid_task_type`. It does not complete the task.',
+        params: TaskParams,
+        body: TaskFill,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentTask(await tasks.fill(request.hrAuth.clientId, request.params.id, request.body.form_data)),
+  );
+
+  api.post(
+    '/tasks/:id/complete',
+    {
+      // The body is optional: no body completes the task as `{}` would.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+      schema: {
+        tags: ['Atrium extensions'],
+        summary: 'Complete a task',
+        description: `${EXTENSION} Completes a \`to_do\` task (422 \`task_blocked\`, \`task_completed\`, \`task_not_published\` otherwise). fill_form and fill_pdf tasks take their last answers in \`form_data\` (merged over the draft; required fields must then be answered); fill_pdf and signature tasks need \`upload_id\` (the filled or signed document); a validation task takes \`state\` (\`accepted\` by default; \`refused\` sends the reviewed task back to \`to_do\` with \`has_requested_changes\`, and the validation task back to \`blocked\`). Tasks waiting for this one become \`to_do\`; the process is recounted and becomes \`done\` with its last task. Answers the task.`,
+        params: TaskParams,
+        body: TaskComplete,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentTask(await tasks.complete(request.hrAuth.clientId, request.params.id, request.body ?? {})),
+  );
+
+  api.post(
+    '/tasks/:id/files',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Attach an uploaded file to a file field of a task’s form',
+        description:
+          'The upload (`POST /uploads`) is used up. The task must be a `to_do` fill_form or fill_pdf task, and `field_id` a `file` field of its form (one file unless the field is `multiple`).',
+        params: TaskParams,
+        body: TaskFilePost,
+        response: { 200: file, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => presentTaskFile(await tasks.addFile(request.hrAuth.clientId, request.params.id, request.body)),
+  );
+
+  api.get(
+    '/tasks/:id/files/:file_id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a task file',
+        description:
+          'Any file of the task: a form file, the document to acknowledge or the completed document (`field_id` is empty for the last two).',
+        params: TaskFileParams,
+        response: { 200: file, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) =>
+      presentTaskFile(await tasks.file(request.hrAuth.clientId, request.params.id, request.params.file_id)),
+  );
+
+  api.patch(
+    '/tasks/:id/files/:file_id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Replace a task file',
+        description: 'A form file of a `to_do` task takes the bytes of another upload (used up).',
+        params: TaskFileParams,
+        body: TaskFilePatch,
+        response: { 200: file, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentTaskFile(
+        await tasks.replaceFile(
+          request.hrAuth.clientId,
+          request.params.id,
+          request.params.file_id,
+          request.body.upload_id,
+        ),
+      ),
+  );
+
+  api.delete(
+    '/tasks/:id/files/:file_id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Delete a task file',
+        description: 'A form file of a `to_do` task.',
+        params: TaskFileParams,
+        response: { 204: NoBody, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await tasks.deleteFile(request.hrAuth.clientId, request.params.id, request.params.file_id);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    '/tasks/:id/files/:file_id/download',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Download a task file',
+        description: 'The bytes, with Range support.',
+        params: TaskFileParams,
+        response: {
+          200: { type: 'string', format: 'binary', description: 'The file.' },
+          206: { type: 'string', format: 'binary', description: 'The requested range.' },
+          ...errorResponses(401, 403, 404, 416),
+        },
+      },
+    },
+    async (request, reply) => {
+      const f = await tasks.file(request.hrAuth.clientId, request.params.id, request.params.file_id);
+      return sendBlob(reply, request, blobs, {
+        sha256: f.sha256,
+        size: f.size,
+        contentType: f.content_type,
+        filename: f.filename,
+      });
+    },
+  );
+}
