@@ -5,6 +5,7 @@ import { AcademiesService } from './academy/academies/service.js';
 import { TimezoneRegistry } from './academy/content/timezones.js';
 import { DirectoryRepository } from './academy/directory/repository.js';
 import { DirectoryService } from './academy/directory/service.js';
+import { academyErrorBody } from './academy/errors.js';
 import { EventsRepository } from './academy/events/repository.js';
 import { EventsService } from './academy/events/service.js';
 import { ACADEMY_PREFIX, type AcademyServices, academyApi } from './academy/plugin.js';
@@ -20,6 +21,7 @@ import { DocumentsRepository } from './hr/documents/repository.js';
 import { DocumentsService } from './hr/documents/service.js';
 import { EmployeesRepository } from './hr/employees/repository.js';
 import { EmployeesService } from './hr/employees/service.js';
+import { hrErrorBody } from './hr/errors.js';
 import { FoldersRepository } from './hr/folders/repository.js';
 import { FoldersService } from './hr/folders/service.js';
 import { KbArticlesRepository } from './hr/kb-articles/repository.js';
@@ -147,7 +149,13 @@ export interface App {
 export async function buildApp(config: Config, options: { logger?: Logger; database?: Database } = {}): Promise<App> {
   const database = options.database ?? openDatabase(config);
   await migrateToLatest(database);
-  const server = await createServer({ config, database, ...(options.logger ? { logger: options.logger } : {}) });
+  const server = await createServer({
+    config,
+    database,
+    clientErrorBody: (path, status, message) =>
+      path.startsWith(ACADEMY_PREFIX) ? academyErrorBody(status, message) : hrErrorBody(status, message),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const services = await createServices(database, config, server.log as unknown as Logger);
   await services.auth.start();
   services.uploads.start();

@@ -57,7 +57,7 @@ const child = spawn(
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
-    '--test-timeout=600000',
+    `--test-timeout=${Number(process.env.ATRIUM_TEST_TIMEOUT_MS ?? 600_000)}`,
     ...files,
   ],
   { stdio: 'inherit', env },

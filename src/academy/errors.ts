@@ -55,10 +55,17 @@ const CODES: Record<number, string> = {
   404: 'not_found',
   405: 'method_not_allowed',
   409: 'conflict',
+  408: 'request_timeout',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+  431: 'request_header_fields_too_large',
 };
+
+/** The Academy error body of a bare status (a request refused before any route ran). */
+export function academyErrorBody(status: number, message: string): AcademyErrorBody {
+  return { status, code: CODES[status] ?? 'bad_request', message };
+}
 
 function render(error: Error): AcademyErrorBody {
   if (error instanceof AcademyError) return { status: error.statusCode, code: error.code, message: error.message };

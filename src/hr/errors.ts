@@ -75,6 +75,11 @@ const STATUS_CODES: Record<number, string> = {
   503: 'service_unavailable',
 };
 
+/** The HR error body of a bare status (a request refused before any route ran). */
+export function hrErrorBody(status: number, message: string): ErrorBody {
+  return { code: STATUS_CODES[status] ?? 'invalid_request', message };
+}
+
 /** RFC 6749 §5.2 names for our codes, for generic OAuth 2.0 client libraries. */
 const OAUTH_ERRORS: Record<string, string> = {
   invalid_credentials: 'invalid_client',

@@ -25,6 +25,8 @@ export function presentUpload(upload: Upload, retentionSeconds: number): UploadD
 const FILE_FIELD = 'file';
 const TOO_MANY_PARTS = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);
 const INTERRUPTED = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'FST_MP_PREMATURE_CLOSE']);
+/** What the multipart parser (busboy) says of a body it cannot read; its errors carry no code. */
+const MALFORMED_MULTIPART = /multipart|part header|boundary/i;
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -43,6 +45,14 @@ function translate(error: unknown, request: FastifyRequest, limit: number): unkn
   if (error instanceof HrError || error instanceof DomainError) return error;
   if ((request.raw.destroyed && !request.raw.complete) || (code !== undefined && INTERRUPTED.has(code))) {
     return new HrError(400, 'invalid_request', 'The upload was interrupted before the whole file arrived.');
+  }
+  if (
+    request.isMultipart() &&
+    code === undefined &&
+    error instanceof Error &&
+    MALFORMED_MULTIPART.test(error.message)
+  ) {
+    return new HrError(400, 'invalid_request', 'The multipart body is malformed.');
   }
   return error;
 }

@@ -57,6 +57,21 @@ export interface ServerOptions {
   database: Database;
   /** A ready logger (tests capture logs through it); otherwise one is made from the config. */
   logger?: Logger;
+  /**
+   * The body of an answer to a request Node's HTTP parser refused before any route could run (headers too
+   * large, a malformed request line, a request too slow to arrive), from the path it named ('' when unknown),
+   * so each API answers in its own error format.
+   */
+  clientErrorBody?: (path: string, status: number, message: string) => object;
+}
+
+/** Node's clientError codes, as the status and message of the answer. */
+function clientErrorStatus(code: string | undefined): [number, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return [431, 'The request headers, the URL included, are larger than this server accepts.'];
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'The request did not arrive in time.'];
+  return [400, 'The request is not valid HTTP: its request line or a header is malformed.'];
 }
 
 function formParser(body: string): Record<string, string | string[]> {
@@ -70,6 +85,26 @@ function formParser(body: string): Record<string, string | string[]> {
 
 class BadBody extends Error {
   readonly statusCode = 400;
+}
+
+/** A JSON body nested deeper than this is refused (400): no schema comes near it, and no code below must meet it. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether JSON text opens more than `max` arrays or objects inside one another (one pass, strings skipped). */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
 
 /**
@@ -89,6 +124,29 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
+    // A request the HTTP parser refuses never reaches a route: answer it here, in the format of the API its
+    // path names, with a request id, then close the connection (as Node does).
+    clientErrorHandler: (error, socket) => {
+      const err = error as unknown as NodeJS.ErrnoException & { rawPacket?: Buffer };
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, message] = clientErrorStatus(err.code);
+      const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1') : '';
+      const [, method = '', path = ''] = /^([A-Z]+) ([^ \r\n]+)/.exec(raw) ?? [];
+      const body = JSON.stringify(
+        options.clientErrorBody?.(path, status, message) ?? {
+          statusCode: status,
+          error: STATUS_CODES[status],
+          message,
+        },
+      );
+      if (socket.writable) {
+        // A HEAD answer has no body (its length is still told).
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${method === 'HEAD' ? '' : body}`,
+        );
+      }
+      socket.destroy(err);
+    },
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
     keepAliveTimeout: 72_000,
@@ -162,6 +220,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
+    if (nestedDeeperThan(body as string, MAX_JSON_DEPTH)) {
+      return done(new BadBody(`The body is nested more than ${MAX_JSON_DEPTH} levels deep.`), undefined);
+    }
     defaultJson(request, body as string, (err, value) => {
       if (err) return done(new BadBody('The body is not valid JSON.'), undefined);
       done(null, value);

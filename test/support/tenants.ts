@@ -1,0 +1,212 @@
+/**
+ * A "full" tenant of each API: at least one object behind every kind of path id, so the reliability tests
+ * (fuzzing, the isolation matrix) reach real objects and not only 404s.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type AcademyCaller, academyCaller, eventBody } from './academy.js';
+import { type HrCaller, hrCaller, type TestServer } from './harness.js';
+
+export interface HrTenant {
+  caller: HrCaller;
+  /** Every object id created, by collection path (`/organizations`, `/requests/{id}/comments`…). */
+  ids: Record<string, string[]>;
+  /** The `X-Atrium-User-Id` of an HR user of this tenant. */
+  userId: string;
+}
+
+export interface AcademyTenant {
+  caller: AcademyCaller;
+  ids: Record<string, number[]>;
+}
+
+async function ok<T>(res: Response, what: string): Promise<T> {
+  const text = await res.text();
+  if (res.status < 200 || res.status >= 300) throw new Error(`${what}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const PDF = () => Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), randomBytes(600)]);
+
+/** A raw upload of the caller; answers its id. */
+export async function uploadFile(
+  server: TestServer,
+  caller: HrCaller,
+  data: Buffer,
+  filename: string,
+): Promise<string> {
+  const res = await fetch(`${server.url}/api/v2/client/uploads`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${caller.token}`,
+      'content-type': 'application/octet-stream',
+      'content-disposition': `attachment; filename="${filename}"`,
+    },
+    body: new Uint8Array(data),
+  });
+  return (await ok<{ id: string }>(res, 'upload')).id;
+}
+
+/** A client with organizations, people, documents, a request with a comment and files, a process with tasks, knowledge-base content. */
+export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
+  const hr = await hrCaller(server);
+  const ids: Record<string, string[]> = {};
+  const add = (collection: string, id: string) => {
+    ids[collection] = [...(ids[collection] ?? []), id];
+  };
+  const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> =>
+    ok<T>(await hr.call(method, path, body), `${method} ${path}`);
+
+  await call('PUT', '/organizations/hq', { name: 'HQ' });
+  await call('PUT', '/organizations/paris', { name: 'Paris', parent_organization_id: 'hq' });
+  add('/organizations', 'hq');
+  add('/organizations', 'paris');
+  await call('PUT', '/organization_groups/europe', { name: 'Europe', organizations_ids: ['paris'] });
+  add('/organization_groups', 'europe');
+  await call('PUT', '/roles/hr_admin', { id: 'hr_admin', name: 'HR admin' });
+  add('/roles', 'hr_admin');
+  const user = await call<{ id: string }>('POST', '/users', {
+    firstname: 'Grace',
+    lastname: 'Hopper',
+    email: `grace-${randomUUID().slice(0, 8)}@example.com`,
+    external_id: 'USR-1',
+  });
+  add('/users', user.id);
+  await call('PUT', '/custom_fields/shoe_size', { label: 'Shoe size', type: 'string' }).then(
+    () => add('/custom_fields', 'shoe_size'),
+    () => undefined,
+  );
+  const employee = await call<{ id: string }>('POST', '/employees', {
+    firstname: 'Ada',
+    lastname: 'Lovelace',
+    email: 'ada@example.com',
+    external_id: 'EMP-1',
+    registration_references: [{ organization_id: 'paris', employee_number: 'A1' }],
+  });
+  add('/employees', employee.id);
+  add('/employees/by_external_id', 'EMP-1');
+
+  // Documents of both kinds.
+  await call('PUT', '/employee_document_types/payslip', {
+    label: 'Payslip',
+    localized_labels: [{ language_code: 'en', value: 'Payslip' }],
+    folder_id: 'payroll.payslips',
+  });
+  add('/employee_document_types', 'payslip');
+  await call('PUT', '/company_document_types/handbook', {
+    localized_labels: [{ language_code: 'en', value: 'Handbook' }],
+    folder_id: 'policies.handbooks',
+    expiry_date_policy_type: 'no_limit',
+  });
+  add('/company_document_types', 'handbook');
+  const employeeDoc = await call<{ id: string }>('POST', '/employee_documents', {
+    employee_id: employee.id,
+    document_type_id: 'payslip',
+    title: 'January payslip',
+    uploaded_file: { file_id: await uploadFile(server, hr, PDF(), 'jan.pdf'), filename: 'jan.pdf' },
+  });
+  add('/employee_documents', employeeDoc.id);
+  const companyDoc = await call<{ id: string }>('POST', '/company_documents', {
+    document_type_id: 'handbook',
+    title: 'Handbook',
+    organization_ids: ['paris'],
+    uploaded_file: { file_id: await uploadFile(server, hr, PDF(), 'handbook.pdf'), filename: 'handbook.pdf' },
+  });
+  add('/company_documents', companyDoc.id);
+  for (const kind of ['employee', 'company']) {
+    const folders = await call<{ id: string }[]>('GET', `/${kind}_folders?per_page=5`);
+    for (const f of folders) add(`/${kind}_folders`, f.id);
+  }
+
+  // Knowledge base.
+  const category = randomUUID();
+  await call('PUT', `/kb_categories/${category}`, { localized_name: [{ language_code: 'en-us', value: 'Payroll' }] });
+  add('/kb_categories', category);
+  const article = randomUUID();
+  await call('PUT', `/kb_articles/${article}`, {
+    categories_ids: [category],
+    versions: [{ language_code: 'en-us', title: 'Holidays', body: '<p>Holidays</p>' }],
+  });
+  add('/kb_articles', article);
+
+  // People Assist: a form, a request with a comment (with an attachment) and a file, a status and a macro.
+  await call('PUT', '/request_forms/question', {
+    name: 'Question',
+    category_id: category,
+    formidable: { fields: [{ slug: 'subject', label: 'Subject', type_id: 'text', required: true }] },
+  });
+  add('/request_forms', 'question');
+  const request = await call<{ id: string }>('POST', '/requests', {
+    form_id: 'question',
+    employee_id: employee.id,
+    form_data: [{ field_id: 'subject', values: ['Hello'] }],
+    attachment_upload_ids: [await uploadFile(server, hr, PDF(), 'req.pdf')],
+  });
+  add('/requests', request.id);
+  const other = await call<{ id: string }>('POST', '/requests', {
+    form_id: 'question',
+    employee_id: employee.id,
+    form_data: [{ field_id: 'subject', values: ['Linked'] }],
+  });
+  add('/requests', other.id);
+  const comment = await call<{ id: string; attachments?: { id: string }[] }>(
+    'POST',
+    `/requests/${request.id}/comments`,
+    {
+      content: 'A comment',
+      creator_id: user.id,
+      attachment_upload_ids: [await uploadFile(server, hr, PDF(), 'c.pdf')],
+    },
+  );
+  add('/requests/{id}/comments', comment.id);
+  for (const a of comment.attachments ?? []) add('/requests/{id}/comments/{comment_id}/attachments', a.id);
+  const full: Record<string, unknown> = await call<Record<string, unknown>>(
+    'GET',
+    `/requests/${request.id}?embed=files`,
+  ).catch(() => ({}));
+  for (const key of ['files', 'attachments']) {
+    const list = full[key];
+    if (Array.isArray(list)) for (const f of list) add(`/requests/{id}/${key}`, String((f as { id: unknown }).id));
+  }
+  await call('POST', `/requests/${request.id}/linked_requests`, { uuid: [other.id] }).catch(() => undefined);
+  const statuses = await call<{ id: string }[]>('GET', '/custom_status?per_page=5');
+  for (const s of statuses) add('/custom_status', String(s.id));
+  const macros = await call<{ id: string }[]>('GET', '/macros?per_page=5');
+  for (const m of macros) add('/macros', String(m.id));
+
+  // Process automation: a template with a task template, a published process and its tasks.
+  await call('PUT', '/process_templates/onb', { title: 'Onboarding', public_title: 'Welcome', description: 'D' });
+  add('/process_templates', 'onb');
+  await call('PUT', '/process_templates/onb/task_templates/welcome', {
+    type: 'basic',
+    name: 'Welcome',
+    assigned_to: 'employee',
+    message: 'Hi',
+  });
+  add('/process_templates/{process_template_id}/task_templates', 'welcome');
+  const process = await call<{ id: string }>('POST', '/processes', {
+    process_template_id: 'onb',
+    publish: true,
+    employee_id: employee.id,
+    creator_id: user.id,
+  });
+  add('/processes', process.id);
+  const tasks = await call<{ id: string }[]>('GET', `/tasks?process_id=${process.id}`);
+  for (const t of tasks) add('/tasks', t.id);
+  return { caller: hr, ids, userId: user.id };
+}
+
+/** An academy with its directory, an event of each kind (the in-class one a bundle with an offer) and registrations. */
+export async function fullAcademyTenant(server: TestServer): Promise<AcademyTenant> {
+  const academy = await academyCaller(server);
+  const ids: Record<string, number[]> = { '/users': [101, 102], '/courses': [500], '/curriculums': [600] };
+  for (const kind of ['ilt', 'vc'] as const) {
+    const event = await academy.json<{ id: number }>('POST', `/events/${kind}`, eventBody(kind));
+    ids[`/events/${kind}`] = [event.id];
+    await academy.json('POST', `/events/${kind}/${event.id}/users`, { userIds: [101, 102] }, 201);
+  }
+  const ilt = ids['/events/ilt']?.[0] as number;
+  await academy
+    .json('PUT', `/events/ilt/${ilt}/convertToBundle`, { canMulti: 'no', customDates: ['05/19/2031'] }, 200)
+    .catch(() => undefined);
+  return { caller: academy, ids };
+}
