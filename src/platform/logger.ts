@@ -10,7 +10,8 @@ export function redactUrl(url: string): string {
   const params = new URLSearchParams(url.slice(q + 1));
   let changed = false;
   for (const name of [...params.keys()]) {
-    if (SECRET_QUERY_PARAMS.includes(name.toLowerCase())) {
+    // `apikey[]` is read as `apikey` by the Academy API (Spazz's `k[]` form), so it is stripped too.
+    if (SECRET_QUERY_PARAMS.includes(name.toLowerCase().replace(/\[\]$/, ''))) {
       params.delete(name);
       changed = true;
     }
