@@ -62,6 +62,7 @@ import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { settingOrCreate } from './platform/db/settings.js';
+import { rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
 import { newSecret } from './platform/security/secrets.js';
 import { Clock } from './platform/time.js';
@@ -159,12 +160,15 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
   const services = await createServices(database, config, server.log as unknown as Logger);
   await services.auth.start();
   services.uploads.start();
-  await server.register(hrApi, { prefix: HR_PREFIX, ...services });
+  // One set of limits for both APIs: failed authentications count per client address whichever API they hit.
+  const limits = rateLimits(config.rateLimit, config.authFailureLimit, () => services.clock.now());
+  await server.register(hrApi, { prefix: HR_PREFIX, ...services, rateLimits: limits });
   await server.register(academyApi, {
     prefix: ACADEMY_PREFIX,
     corsOrigins: config.corsOrigins,
     rateLimit: config.academyRateLimit,
     ...services,
+    rateLimits: limits,
   });
   let closed = false;
   return {

@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import type { RateLimits } from '../platform/http/rate-limit.js';
 import type { Clock } from '../platform/time.js';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
@@ -29,6 +30,8 @@ export interface AcademyOptions extends AcademyServices {
   rateLimit: number;
   /** The clock the rate limit's windows follow (the services' clock; tests move it). */
   clock?: Clock;
+  /** The per-credential and failed-authentication limits shared with the HR API. */
+  rateLimits?: RateLimits | undefined;
 }
 
 /**
@@ -65,7 +68,7 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
   const limiter = perMinute > 0 ? new AcademyRateLimiter(perMinute, () => clock?.now() ?? Date.now()) : undefined;
 
   await app.register(async (guarded) => {
-    guarded.addHook('onRequest', academyGuard(options.academies));
+    guarded.addHook('onRequest', academyGuard(options.academies, options.rateLimits));
     // Counted per authenticated academy, so nobody can use up another academy's allowance with bad keys.
     if (limiter) guarded.addHook('onRequest', async (request) => limiter.take(request.academy.academyId));
     // Resource routes register here.

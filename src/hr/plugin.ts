@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { BlobStore } from '../platform/blobs/store.js';
+import type { RateLimits } from '../platform/http/rate-limit.js';
 import { bearerGuard } from './auth/guard.js';
 import { tokenRoutes } from './auth/routes.js';
 import type { AuthService } from './auth/service.js';
@@ -110,7 +111,10 @@ async function rejectRepeatedParameters(request: FastifyRequest): Promise<void> 
  * with its own error format, not-found and method-not-allowed answers, and
  * bearer guard. No CORS: its tokens are for server-to-server use only.
  */
-export async function hrApi(app: FastifyInstance, services: HrServices): Promise<void> {
+export async function hrApi(
+  app: FastifyInstance,
+  services: HrServices & { rateLimits?: RateLimits | undefined },
+): Promise<void> {
   app.addSchema(ErrorBody);
   app.addSchema(Organization);
   app.addSchema(OrganizationGroup);
@@ -164,9 +168,9 @@ export async function hrApi(app: FastifyInstance, services: HrServices): Promise
   });
   app.addHook('preValidation', rejectRepeatedParameters);
 
-  await app.register(tokenRoutes, { auth: services.auth });
+  await app.register(tokenRoutes, { auth: services.auth, limits: services.rateLimits });
   await app.register(async (guarded) => {
-    guarded.addHook('onRequest', bearerGuard(services.auth));
+    guarded.addHook('onRequest', bearerGuard(services.auth, services.rateLimits));
     const { paginator } = services;
     await guarded.register(organizationRoutes, { organizations: services.organizations, paginator });
     await guarded.register(organizationGroupRoutes, { organizationGroups: services.organizationGroups, paginator });

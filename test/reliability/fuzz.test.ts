@@ -42,6 +42,8 @@ for (const dialect of dialects()) {
         ATRIUM_UPLOAD_LIMIT: String(BODY_LIMIT),
         ATRIUM_UPLOAD_SWEEP_MS: '86400000',
         ATRIUM_ACADEMY_RATE_LIMIT: '0',
+        ATRIUM_RATE_LIMIT: '0',
+        ATRIUM_AUTH_FAILURE_LIMIT: '0',
         LOG_LEVEL: 'warn',
       });
       const hr = await fullHrTenant(server);

@@ -57,7 +57,11 @@ for (const dialect of dialects()) {
     let acB: AcademyTenant;
 
     before(async () => {
-      server = await startServer(dialect, { ATRIUM_ACADEMY_RATE_LIMIT: '0' });
+      server = await startServer(dialect, {
+        ATRIUM_ACADEMY_RATE_LIMIT: '0',
+        ATRIUM_RATE_LIMIT: '0',
+        ATRIUM_AUTH_FAILURE_LIMIT: '0',
+      });
       hrA = await fullHrTenant(server);
       hrB = await hrCaller(server);
       hrBFolders = new Set();

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimits } from '../../platform/http/rate-limit.js';
 import type { AcademiesService, AcademyContext } from '../academies/service.js';
+import { AcademyError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,10 +19,25 @@ function first(value: unknown): string | undefined {
  * The onRequest hook of every Academy route: `apikey` and `acadId` in the
  * query string, or the key in an `X-API-Key` header with `acadId` in the query.
  */
-export function academyGuard(academies: AcademiesService) {
+const tooMany = (message: string, retryAfter: number): AcademyError =>
+  new AcademyError(429, 'rate_limited', `${message} Retry in ${retryAfter} s.`, { 'Retry-After': String(retryAfter) });
+
+export function academyGuard(academies: AcademiesService, limits?: RateLimits) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const key = first(query.apikey) ?? first(request.headers['x-api-key']);
-    request.academy = await academies.authenticate(first(query.acadId), key);
+    const address = request.ip;
+    const wait = limits?.authFailures.exhausted(address) ?? 0;
+    if (wait > 0) throw tooMany('Too many failed authentication attempts from this address.', wait);
+    try {
+      request.academy = await academies.authenticate(first(query.acadId), key);
+    } catch (error) {
+      if (error instanceof AcademyError && error.statusCode === 401) limits?.authFailures.hit(address);
+      throw error;
+    }
+    const perSecond = limits?.perCredential.hit(`academy:${request.academy.academyId}`) ?? 0;
+    if (perSecond > 0) {
+      throw tooMany(`Too many requests: each academy may make ${limits?.perCredential.limit} per second.`, perSecond);
+    }
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimits } from '../../platform/http/rate-limit.js';
 import { HrError } from '../errors.js';
 import type { AuthContext, AuthService } from './service.js';
 
@@ -60,10 +61,38 @@ export function extractBearer(request: FastifyRequest): string {
   return token;
 }
 
+const tooMany = (message: string, retryAfter: number): HrError =>
+  new HrError(429, 'rate_limited', `${message} Retry in ${retryAfter} s.`, { 'Retry-After': String(retryAfter) });
+
+/**
+ * Runs an authentication under the failed-attempts limit of the client address: once the address has failed
+ * `ATRIUM_AUTH_FAILURE_LIMIT` times in a minute, every attempt from it is a 429 until the minute ends.
+ */
+export async function limitingFailures<T>(
+  limits: RateLimits | undefined,
+  request: FastifyRequest,
+  authenticate: () => Promise<T>,
+): Promise<T> {
+  if (!limits) return authenticate();
+  const address = request.ip;
+  const wait = limits.authFailures.exhausted(address);
+  if (wait > 0) throw tooMany('Too many failed authentication attempts from this address.', wait);
+  try {
+    return await authenticate();
+  } catch (error) {
+    if (error instanceof HrError && error.statusCode === 401) limits.authFailures.hit(address);
+    throw error;
+  }
+}
+
 /** The onRequest hook of every HR resource route. */
-export function bearerGuard(auth: AuthService) {
+export function bearerGuard(auth: AuthService, limits?: RateLimits) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const context = await auth.authenticate(extractBearer(request));
+    const context = await limitingFailures(limits, request, () => auth.authenticate(extractBearer(request)));
+    const wait = limits?.perCredential.hit(context.applicationId) ?? 0;
+    if (wait > 0) {
+      throw tooMany(`Too many requests: each application may make ${limits?.perCredential.limit} per second.`, wait);
+    }
     if (context.readOnly && !READ_METHODS.has(request.method) && request.routeOptions.config.readOnlySafe !== true) {
       throw new HrError(403, 'insufficient_scope', 'This application is read-only.');
     }

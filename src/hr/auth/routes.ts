@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimits } from '../../platform/http/rate-limit.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { errorResponses } from '../errors.js';
+import { limitingFailures } from './guard.js';
 import { NoStoreHeaders, RevokeForm, TokenForm, TokenResponse } from './schemas.js';
 import { type AuthService, invalidCredentials } from './service.js';
 
@@ -16,16 +18,21 @@ function basicCredentials(request: FastifyRequest): { id: string; secret: string
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-export async function tokenRoutes(app: FastifyInstance, opts: { auth: AuthService }): Promise<void> {
-  const { auth } = opts;
+export async function tokenRoutes(
+  app: FastifyInstance,
+  opts: { auth: AuthService; limits?: RateLimits | undefined },
+): Promise<void> {
+  const { auth, limits } = opts;
   // These endpoints take form bodies only (RFC 6749 §4.4.2); anything else is a 400 invalid_request.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // Basic credentials are checked in onRequest, before the body is even parsed: a caller without valid ones
   // gets 401 whatever its body (JSON, repeated fields, too large), and learns nothing else.
   const authenticateApplication = async (request: FastifyRequest): Promise<void> => {
-    const { id, secret } = basicCredentials(request);
-    request.oauthApplication = await auth.authenticateApplication(id, secret);
+    request.oauthApplication = await limitingFailures(limits, request, () => {
+      const { id, secret } = basicCredentials(request);
+      return auth.authenticateApplication(id, secret);
+    });
   };
 
   api.post(

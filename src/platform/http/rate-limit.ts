@@ -1,0 +1,74 @@
+/** Forget finished windows once this many keys are tracked. */
+const PRUNE_AT = 10_000;
+
+interface Window {
+  startedAt: number;
+  count: number;
+}
+
+/**
+ * Counts events per key (a credential, a client address) in fixed windows that start with the key's first
+ * event. In memory, per process: with N processes a key may make up to N times the limit (documented).
+ */
+export class WindowLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    /** Events allowed per window; 0 turns the limiter off. */
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private current(key: string, at: number): Window | undefined {
+    const w = this.windows.get(key);
+    if (!w || at - w.startedAt >= this.windowMs || at < w.startedAt) return undefined;
+    return w;
+  }
+
+  /** Whole seconds (at least 1) until the key's window ends. */
+  private retryAfter(w: Window, at: number): number {
+    return Math.max(1, Math.ceil((w.startedAt + this.windowMs - at) / 1000));
+  }
+
+  /** Counts one event of the key; past the limit, the seconds to wait (the caller answers 429), else 0. */
+  hit(key: string): number {
+    if (this.limit <= 0) return 0;
+    const at = this.now();
+    let w = this.current(key, at);
+    if (!w) {
+      if (this.windows.size >= PRUNE_AT) this.prune(at);
+      w = { startedAt: at, count: 0 };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return w.count > this.limit ? this.retryAfter(w, at) : 0;
+  }
+
+  /** The seconds to wait when the key has already used up its window (counting nothing), else 0. */
+  exhausted(key: string): number {
+    if (this.limit <= 0) return 0;
+    const at = this.now();
+    const w = this.current(key, at);
+    return w && w.count >= this.limit ? this.retryAfter(w, at) : 0;
+  }
+
+  private prune(at: number): void {
+    for (const [key, w] of this.windows) if (at - w.startedAt >= this.windowMs) this.windows.delete(key);
+  }
+}
+
+/** The request limits both APIs apply (`ATRIUM_RATE_LIMIT`, `ATRIUM_AUTH_FAILURE_LIMIT`). */
+export interface RateLimits {
+  /** Requests per second per credential (an HR application, an academy). */
+  perCredential: WindowLimiter;
+  /** Failed authentications per minute per client address, shared by both APIs. */
+  authFailures: WindowLimiter;
+}
+
+export function rateLimits(perSecond: number, failuresPerMinute: number, now: () => number = Date.now): RateLimits {
+  return {
+    perCredential: new WindowLimiter(perSecond, 1000, now),
+    authFailures: new WindowLimiter(failuresPerMinute, 60_000, now),
+  };
+}
