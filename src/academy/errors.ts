@@ -6,6 +6,8 @@ import {
   FieldValidationError,
   ForbiddenError,
   InvalidRequestError,
+  isDatabaseUnavailable,
+  isStorageFull,
   NotFoundError,
   ServiceUnavailableError,
 } from '../platform/errors.js';
@@ -94,6 +96,16 @@ function render(error: Error): AcademyErrorBody {
     return { status: 400, code: 'validation_error', message, ...(root ? {} : { errors }) };
   }
   const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+  if (status === 500 && isStorageFull(error)) {
+    return {
+      status: 507,
+      code: 'insufficient_storage',
+      message: 'The server has no storage space left; nothing was written.',
+    };
+  }
+  if (status === 500 && isDatabaseUnavailable(error)) {
+    return { status: 503, code: 'service_unavailable', message: 'The database cannot be reached; retry the request.' };
+  }
   if (status === 500) {
     return { status, code: 'internal_error', message: 'An unexpected error occurred; it has been logged.' };
   }
@@ -103,6 +115,10 @@ function render(error: Error): AcademyErrorBody {
 export function sendAcademyError(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const body = render(error);
   if (body.status === 500) request.log.error({ err: error }, 'unexpected error');
+  if (body.status === 507 || (body.status === 503 && !(error instanceof ServiceUnavailableError))) {
+    request.log.warn({ err: error }, body.message);
+    if (body.status === 503) reply.header('Retry-After', '1');
+  }
   if (error instanceof AcademyError) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
   return reply.status(body.status).type('application/json; charset=utf-8').send(body);
 }

@@ -5,6 +5,8 @@ import {
   FieldValidationError,
   ForbiddenError,
   InvalidRequestError,
+  isDatabaseUnavailable,
+  isStorageFull,
   NotFoundError,
   ServiceUnavailableError,
   StateError,
@@ -73,6 +75,7 @@ const STATUS_CODES: Record<number, string> = {
   429: 'rate_limited',
   431: 'request_header_fields_too_large',
   503: 'service_unavailable',
+  507: 'insufficient_storage',
 };
 
 /** The HR error body of a bare status (a request refused before any route ran). */
@@ -187,6 +190,20 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
       headers: {},
     };
   }
+  if (isStorageFull(error)) {
+    return {
+      status: 507,
+      body: { code: 'insufficient_storage', message: 'The server has no storage space left; nothing was written.' },
+      headers: {},
+    };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { code: 'service_unavailable', message: 'The database cannot be reached; retry the request.' },
+      headers: { 'Retry-After': '1' },
+    };
+  }
   return {
     status: 500,
     body: { code: 'internal_error', message: 'An unexpected error occurred; it has been logged.' },
@@ -204,6 +221,8 @@ export function sendHrError(error: FastifyError | Error, request: FastifyRequest
   const rendered = render(error, oauth);
   if (rendered.status === 500) {
     request.log.error({ err: error }, 'unexpected error');
+  } else if (rendered.status === 507 || (rendered.status === 503 && !(error instanceof ServiceUnavailableError))) {
+    request.log.warn({ err: error }, rendered.body.message);
   }
   if (oauth) {
     rendered.body.error = rendered.oauthError ?? OAUTH_ERRORS[rendered.body.code] ?? rendered.body.code;

@@ -78,3 +78,46 @@ export class ConflictError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   override name = 'ServiceUnavailableError';
 }
+
+function codesOf(error: unknown): { codes: string[]; messages: string[] } {
+  const codes: string[] = [];
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof e.code === 'string') codes.push(e.code);
+    if (typeof e.message === 'string') messages.push(e.message);
+    // An AggregateError (a connection refused on every address of a host) names its causes in `errors`.
+    if (Array.isArray(e.errors)) for (const inner of e.errors) codes.push(...codesOf(inner).codes);
+    current = e.cause;
+  }
+  return { codes, messages };
+}
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Whether a failure says the database cannot be reached right now (connection refused or lost, the server
+ * shutting down or refusing connections, too many connections): the request may succeed later (503).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { codes, messages } = codesOf(error);
+  return (
+    codes.some((c) => UNREACHABLE.has(c) || /^08...$/.test(c) || ['57P01', '57P02', '57P03', '53300'].includes(c)) ||
+    messages.some((m) => /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(m))
+  );
+}
+
+/** Whether a failure says the disk is full: a file write (ENOSPC, EDQUOT), SQLite or PostgreSQL out of space (507). */
+export function isStorageFull(error: unknown): boolean {
+  const { codes } = codesOf(error);
+  return codes.some((c) => ['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100'].includes(c));
+}

@@ -46,6 +46,11 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'd
     });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
+    // Nor one checked out between two queries (the pool listens only to idle ones): its next query fails instead,
+    // which the API answers with a 503, and the pool drops it when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(config.databaseUrl);
     return {
