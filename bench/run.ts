@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string' },
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
+    'main-only': { type: 'boolean' },
   },
 });
 
@@ -419,7 +420,7 @@ try {
     say('startup times');
     const atrium: number[] = [];
     const bare: number[] = [];
-    for (let i = 0; i < PLAN.startups; i++) {
+    for (let i = 0; i < (args['main-only'] ? 0 : PLAN.startups); i++) {
       const a = await startCli(main);
       atrium.push(a.startupMs);
       await a.stop();
@@ -434,17 +435,18 @@ try {
       bare.push(b.startupMs);
       await b.stop();
     }
-    extras.startup = {
-      atriumMs: atrium,
-      bareNodeMs: bare,
-      medianAtriumMs: median(atrium),
-      medianBareNodeMs: median(bare),
-      ratio: median(atrium) / median(bare),
-    };
+    if (atrium.length)
+      extras.startup = {
+        atriumMs: atrium,
+        bareNodeMs: bare,
+        medianAtriumMs: median(atrium),
+        medianBareNodeMs: median(bare),
+        ratio: median(atrium) / median(bare),
+      };
 
     // Workers: the list scenarios with the shipped CLI, one worker then two.
     const lists = SCENARIOS.filter((x) => x.list && selected(x));
-    if (!PLAN.workers) extras.workers = { skipped: 'not part of a smoke run' };
+    if (!PLAN.workers || args['main-only']) extras.workers = { skipped: 'not part of a smoke run' };
     else if (!hasWorkers) extras.workers = { skipped: '`atrium serve --workers` does not exist in this build' };
     else {
       const one = await runPass('workers-1', main, lists, settings, () => startCli(main));
@@ -471,7 +473,7 @@ try {
   const scaleScenarios = SCENARIOS.filter(
     (x) => (x.scale === 'always' || (x.scale === 'full' && mode === 'full')) && selected(x),
   );
-  for (const sizes of PLAN.scale) {
+  for (const sizes of args['main-only'] ? [] : PLAN.scale) {
     const ds = await dataset(sizes, pgAdminUrl);
     try {
       passes.push(
@@ -649,7 +651,7 @@ for (const t of targets) {
   );
 }
 const startup = extras.startup as { medianAtriumMs: number; medianBareNodeMs: number; ratio: number } | undefined;
-if (startup) {
+if (startup && Number.isFinite(startup.ratio)) {
   lines.push(
     '',
     `startup to listening (median): atrium ${fmt(startup.medianAtriumMs)} ms, bare node ${fmt(startup.medianBareNodeMs)} ms, ratio ${fmt(startup.ratio, 1)}`,

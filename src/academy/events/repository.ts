@@ -46,6 +46,14 @@ export interface PersonRow {
 
 export type EventStatusFilter = 'active' | 'archived' | 'canceled';
 
+/** What a list selects: a status, an optional start-date range [from, to), at the instant `now`. */
+export interface EventListFilter {
+  status: EventStatusFilter;
+  from?: number;
+  to?: number;
+  now: number;
+}
+
 /** States of a registration that hold a seat. */
 export const SEATED = ['registered', 'completed', 'absent'] as const;
 
@@ -227,21 +235,30 @@ export class EventsRepository {
     return q;
   }
 
-  async list(
+  /** How many events a list filter matches (every matching row is visited). */
+  async count(academyId: number, kind: Kind, filter: EventListFilter): Promise<number> {
+    const row = await this.listBase(academyId, kind, filter.status, filter.from, filter.to, filter.now)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** One page of a list, by start date then id. */
+  async page(
     academyId: number,
     kind: Kind,
-    filter: { status: EventStatusFilter; from?: number; to?: number; now: number },
+    filter: EventListFilter,
     start: number,
     limit: number,
-  ): Promise<{ total: number; rows: EventRow[] }> {
-    const base = this.listBase(academyId, kind, filter.status, filter.from, filter.to, filter.now);
-    const [count, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-      limit === 0
-        ? Promise.resolve([])
-        : base.selectAll().orderBy('start_at').orderBy('id').offset(start).limit(limit).execute(),
-    ]);
-    return { total: Number(count?.n ?? 0), rows };
+  ): Promise<EventRow[]> {
+    if (limit === 0) return [];
+    return this.listBase(academyId, kind, filter.status, filter.from, filter.to, filter.now)
+      .selectAll()
+      .orderBy('start_at')
+      .orderBy('id')
+      .offset(start)
+      .limit(limit)
+      .execute();
   }
 
   /** A bundle's events (main first, then offers by id), optionally filtered by title. */

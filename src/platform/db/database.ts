@@ -66,7 +66,7 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'd
   sqlite.pragma('busy_timeout = 5000');
   // FULL: a write acknowledged to a caller survives a power cut, not only a crash.
   sqlite.pragma('synchronous = FULL');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -75,6 +75,33 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'd
       await sql`select 1`.execute(db);
     },
     close: once(() => db.destroy()),
+  };
+}
+
+/**
+ * better-sqlite3 with a cache of prepared statements, by SQL text. Kysely prepares every query it runs, and
+ * preparing (parsing and planning) costs more than running most of Atrium's indexed queries: the cache saves a
+ * large share of each request's database time (docs/PERFORMANCE.md). A statement still being iterated is never
+ * handed out twice; SQLite re-prepares a cached statement by itself after a schema change.
+ */
+export function withStatementCache(
+  sqlite: SqliteDatabase.Database,
+  capacity = 1000,
+): { prepare(sql: string): SqliteDatabase.Statement; close(): void } {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(text);
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
+      cache.set(text, statement);
+      return statement;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
   };
 }
 
