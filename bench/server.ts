@@ -15,6 +15,7 @@ type RequestRoutesModule = typeof import('../src/hr/requests/routes.js');
 type RequestSchemasModule = typeof import('../src/hr/requests/schemas.js');
 type ErrorsModule = typeof import('../src/hr/errors.js');
 type MacroSchemasModule = typeof import('../src/hr/macros/schemas.js');
+type ValidationModule = typeof import('../src/platform/http/validation.js');
 
 const dist = new URL('../dist/', import.meta.url);
 const load = <T>(file: string): Promise<T> => import(new URL(file, dist).href) as Promise<T>;
@@ -63,6 +64,9 @@ if (noAuthClient) {
 
 const address = await app.server.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`Atrium listening on ${address}\n`);
+// As `atrium serve` does: the route schemas not used yet compile in the background.
+const { compilePendingSchemas } = await load<ValidationModule>('platform/http/validation.js');
+compilePendingSchemas().catch((err: unknown) => app.server.log.error({ err }, 'a route schema does not compile'));
 process.on('SIGTERM', () => {
   app.close().then(
     () => process.exit(0),
