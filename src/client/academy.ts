@@ -47,7 +47,7 @@ import type {
   VcCreate,
   VcEdit,
 } from '../academy/events/schemas.js';
-import { type AcademyApiError, AtriumUsageError, academyError } from './errors.js';
+import { type AcademyApiError, AtriumUsageError, academyError, academyFallbackCode } from './errors.js';
 import { type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from './http.js';
 import { AutoPager, type Page } from './pagination.js';
 
@@ -176,7 +176,7 @@ class AcademyCore {
     const requestId = response.headers.get('x-request-id');
     return academyError({
       status: response.status,
-      code: typeof body.code === 'string' ? body.code : `http_${response.status}`,
+      code: typeof body.code === 'string' ? body.code : academyFallbackCode(response.status),
       message:
         typeof body.message === 'string' ? body.message : `HTTP ${response.status} ${response.statusText}`.trim(),
       ...(Array.isArray(body.errors) ? { errors: body.errors } : {}),

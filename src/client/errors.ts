@@ -144,6 +144,32 @@ export class HrServerError extends HrApiError {
   override name = 'HrServerError';
 }
 
+const HR_STATUS_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
+  422: 'validation_error',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'service_unavailable',
+};
+
+/**
+ * The code of an HR answer without a JSON body (a `HEAD`, or a gateway's page): the `error` of
+ * `WWW-Authenticate`, else the API's usual code for the status, else `http_<status>`.
+ */
+export function hrFallbackCode(status: number, wwwAuthenticate: string | null): string {
+  const fromHeader = wwwAuthenticate ? /error="([^"]+)"/.exec(wwwAuthenticate)?.[1] : undefined;
+  if (fromHeader) return fromHeader;
+  if (status === 401) return 'invalid_token';
+  return HR_STATUS_CODES[status] ?? `http_${status}`;
+}
+
 type HrErrorClass = new (init: ApiErrorInit) => HrApiError;
 
 const HR_BY_STATUS: Record<number, HrErrorClass> = {
@@ -207,6 +233,24 @@ export class AcademyRateLimitError extends AcademyApiError {
 /** 5xx: `internal_error`, `service_unavailable` or a gateway's answer. */
 export class AcademyServerError extends AcademyApiError {
   override name = 'AcademyServerError';
+}
+
+const ACADEMY_STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'service_unavailable',
+};
+
+/** The code of an Academy answer without a JSON body: the API's usual code for the status, else `http_<status>`. */
+export function academyFallbackCode(status: number): string {
+  return ACADEMY_STATUS_CODES[status] ?? `http_${status}`;
 }
 
 type AcademyErrorClass = new (init: ApiErrorInit) => AcademyApiError;

@@ -150,7 +150,7 @@ import type {
 } from '../hr/tasks/schemas.js';
 import type { DocumentFileId, UploadDocument } from '../hr/uploads/schemas.js';
 import type { User, UserCountQuery, UserCreate, UserListQuery, UserPatch, UserPut } from '../hr/users/schemas.js';
-import { AtriumUsageError, type HrApiError, hrError } from './errors.js';
+import { AtriumUsageError, type HrApiError, hrError, hrFallbackCode } from './errors.js';
 import { type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions, raceSignal } from './http.js';
 import { AutoPager, type Page } from './pagination.js';
 
@@ -459,7 +459,10 @@ class HrCore {
     const requestId = response.headers.get('x-request-id');
     return hrError({
       status: response.status,
-      code: typeof body.code === 'string' ? body.code : `http_${response.status}`,
+      code:
+        typeof body.code === 'string'
+          ? body.code
+          : hrFallbackCode(response.status, response.headers.get('www-authenticate')),
       message:
         typeof body.message === 'string' ? body.message : `HTTP ${response.status} ${response.statusText}`.trim(),
       ...(Array.isArray(body.errors) ? { errors: body.errors } : {}),
