@@ -112,3 +112,44 @@ describe('SDK packaging: atrium/client', () => {
     assert.equal(serverModules, '0');
   });
 });
+
+describe('SDK documentation', () => {
+  it('every public export of atrium/client, and every public member of HrClient and AcademyClient, has a TSDoc comment', async () => {
+    const ts = (await import('typescript')).default;
+    const entry = path.join(SRC, 'index.ts');
+    const program = ts.createProgram([entry], {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+    });
+    const checker = program.getTypeChecker();
+    const source = program.getSourceFile(entry);
+    assert.ok(source, 'the entry point parses');
+    const moduleSymbol = checker.getSymbolAtLocation(source);
+    assert.ok(moduleSymbol, 'the entry point is a module');
+    const documented = (s: import('typescript').Symbol) =>
+      ts.displayPartsToString(s.getDocumentationComment(checker)).trim().length > 0;
+    const undocumented: string[] = [];
+    const exports = checker.getExportsOfModule(moduleSymbol);
+    assert.ok(exports.length > 40, `${exports.length} exports`);
+    for (const exported of exports) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      if (!documented(symbol)) undocumented.push(exported.name);
+      // The public members of the clients, and the verbs of each resource namespace.
+      if (exported.name === 'HrClient' || exported.name === 'AcademyClient') {
+        const instance = checker.getDeclaredTypeOfSymbol(symbol);
+        for (const member of instance.getProperties()) {
+          if (member.name.startsWith('#')) continue;
+          const decl = member.valueDeclaration ?? member.declarations?.[0];
+          const isPrivate = decl && ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Private;
+          if (isPrivate) continue;
+          if (!documented(member)) undocumented.push(`${exported.name}.${member.name}`);
+        }
+      }
+    }
+    assert.deepEqual(undocumented, [], 'exports without a doc comment');
+  });
+});
