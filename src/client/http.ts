@@ -261,6 +261,8 @@ export class HttpTransport {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       let failure: Error | undefined;
       let reason: RetryEvent['reason'] | undefined;
+      // A streamed body is read after this returns: the caller's signal must still abort it.
+      let streaming = false;
       try {
         const response = await this.fetchFn(request.url, {
           method,
@@ -288,7 +290,10 @@ export class HttpTransport {
           else if (after <= this.maxRetryAfter) delay = after * 1000;
         }
         if (delay === undefined) {
-          if (stream) return { response, attempts: attempt };
+          if (stream) {
+            streaming = true;
+            return { response, attempts: attempt };
+          }
           const text = method === 'HEAD' ? '' : await response.text();
           return { response, text, attempts: attempt };
         }
@@ -316,7 +321,7 @@ export class HttpTransport {
         safely(() => this.options.onResponse?.({ ...logged(), attempt, durationMs: Date.now() - started, error: err }));
       } finally {
         clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
+        if (!streaming) options.signal?.removeEventListener('abort', onAbort);
       }
       if (attempt > maxRetries) throw failure;
       const delay = this.backoff(attempt);

@@ -15,8 +15,8 @@ for (const dialect of dialects()) {
   describe(`SDK: HR tokens (${dialect})`, () => {
     let server: TestServer;
     before(async () => {
-      // 3 s tokens: the SDK refreshes them half-way (its margin is at most half the lifetime).
-      server = await startServer(dialect, { ATRIUM_TOKEN_TTL: '3' });
+      // 6 s tokens: the SDK refreshes them half-way (its margin is at most half the lifetime), at 3 s.
+      server = await startServer(dialect, { ATRIUM_TOKEN_TTL: '6' });
     });
     after(() => server.close());
 
@@ -29,7 +29,7 @@ for (const dialect of dialects()) {
       assert.equal(rec.tokenRequests(), 1, 'one token for three calls');
       const first = await hr.getAccessToken();
 
-      await sleep(1700); // past the refresh point (1.5 s), before the server's expiry (3 s)
+      await sleep(3200); // past the refresh point (3 s), before the server's expiry (6 s)
       assert.equal((await hr.organizations.retrieve('root')).name, 'Root');
       assert.equal(rec.tokenRequests(), 2, 'a new token before the old one expired');
       assert.notEqual(await hr.getAccessToken(), first);
@@ -48,7 +48,7 @@ for (const dialect of dialects()) {
       assert.equal(results.length, 25);
       assert.equal(fresh.rec.tokenRequests(), 1, 'one token request for 25 concurrent first calls');
 
-      await sleep(1700);
+      await sleep(3200);
       await Promise.all(Array.from({ length: 25 }, () => fresh.hr.organizations.count()));
       assert.equal(fresh.rec.tokenRequests(), 2, 'one refresh for 25 concurrent calls after the refresh point');
     });
