@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { DomainError, InvalidRequestError } from '../platform/errors.js';
+import { compilePendingSchemas } from '../platform/http/validation.js';
 import { stderrLogger } from '../platform/logger.js';
 import { seed } from './seed.js';
 
@@ -86,6 +87,8 @@ async function serve(values: Record<string, unknown>): Promise<void> {
   const address = await app.server.listen({ port: config.port, host: config.host });
   const base = address.replace('[::1]', 'localhost');
   process.stdout.write(`Atrium listening on ${base} (${app.database.dialect}); API reference at ${base}/docs\n`);
+  // Route schemas compile on first use; compile the rest now, in the background, so first requests are fast.
+  compilePendingSchemas().catch((err: unknown) => app.server.log.error({ err }, 'a route schema does not compile'));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
