@@ -14,32 +14,40 @@ import { basic, createCredentials, dialects, sleep, startServer, type TestServer
 for (const dialect of dialects()) {
   describe(`SDK: HR tokens (${dialect})`, () => {
     let server: TestServer;
+    let short: TestServer;
     before(async () => {
+      server = await startServer(dialect);
       // 6 s tokens: the SDK refreshes them half-way (its margin is at most half the lifetime), at 3 s.
-      server = await startServer(dialect, { ATRIUM_TOKEN_TTL: '6' });
+      short = await startServer(dialect, { ATRIUM_TOKEN_TTL: '6' });
     });
-    after(() => server.close());
+    after(async () => {
+      await short.close();
+      await server.close();
+    });
 
     it('fetches the token lazily, caches it, and refreshes it before it expires (short TTL)', async () => {
-      const { hr, rec } = await sdkHr(server);
+      const { hr, rec } = await sdkHr(short);
       assert.equal(rec.tokenRequests(), 0, 'no token before the first call');
+      const started = Date.now();
       await hr.organizations.upsert('root', { name: 'Root' });
       await hr.organizations.retrieve('root');
       assert.equal((await hr.organizations.list().toArray()).length, 1);
-      assert.equal(rec.tokenRequests(), 1, 'one token for three calls');
+      // Three calls, one token (unless the machine was so slow that the refresh point, 3 s, had already passed).
+      if (Date.now() - started < 2500) assert.equal(rec.tokenRequests(), 1, 'one token for three calls');
       const first = await hr.getAccessToken();
+      const before = rec.tokenRequests();
 
       await sleep(3200); // past the refresh point (3 s), before the server's expiry (6 s)
       assert.equal((await hr.organizations.retrieve('root')).name, 'Root');
-      assert.equal(rec.tokenRequests(), 2, 'a new token before the old one expired');
+      assert.equal(rec.tokenRequests(), before + 1, 'a new token before the old one expired');
       assert.notEqual(await hr.getAccessToken(), first);
       const refused = rec.responses.filter((e) => e.status === 401);
       assert.equal(refused.length, 0, 'no call was ever refused: the refresh came first');
-      assert.equal(hr.tokenRequests, 2);
+      assert.equal(hr.tokenRequests, rec.tokenRequests());
     });
 
     it('concurrent calls share one token request, and one refresh', async () => {
-      const fresh = await sdkHr(server);
+      const fresh = await sdkHr(short);
       const results = await Promise.all(
         Array.from({ length: 25 }, (_, i) =>
           i % 2 ? fresh.hr.organizations.list().toArray() : fresh.hr.organizations.count(),
