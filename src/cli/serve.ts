@@ -4,6 +4,7 @@ import { buildApp } from '../app.js';
 import type { Config } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
+import { compilePendingSchemas } from '../platform/http/validation.js';
 import { loggerOptions } from '../platform/logger.js';
 
 /** How long the primary waits for its workers to drain after SIGTERM before it kills them. */
@@ -33,6 +34,8 @@ async function serveOne(config: Config, printBanner: boolean): Promise<void> {
   const app = await buildApp(config);
   const address = await app.server.listen({ port: config.port, host: config.host });
   if (printBanner) process.stdout.write(banner(address, app.database.dialect, 1));
+  // Route schemas compile on first use; compile the rest now, in the background, so first requests are fast.
+  compilePendingSchemas().catch((err: unknown) => app.server.log.error({ err }, 'a route schema does not compile'));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
