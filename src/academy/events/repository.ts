@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql, type Transaction } from 'kysely'
 import type { Db, DialectName } from '../../platform/db/database.js';
 import type { AcademyEventsTable, AcademyRegistrationsTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type { Kind } from './schemas.js';
 
 export type EventRow = Selectable<AcademyEventsTable>;
@@ -65,7 +66,7 @@ export class EventsRepository {
   ) {}
 
   transaction<T>(work: (repo: EventsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx: Transaction<Tables>) => work(new EventsRepository(trx, this.dialect)));
+    return inTransaction(this.db, (trx: Transaction<Tables>) => work(new EventsRepository(trx, this.dialect)));
   }
 
   // ------------------------------------------------------------ directory look-ups
