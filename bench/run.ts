@@ -53,13 +53,13 @@ const PLAN = {
     workers: true,
   },
   quick: {
-    settings: { connections: 10, duration: 2.5, warmup: 1 },
+    settings: { connections: 10, duration: 2, warmup: 0.5 },
     main: { requests: 100 * K, events: 10 * K, employees: 10 * K, bundles: 100 },
     scale: [
       { requests: 10 * K, events: 10 * K, employees: 10 * K, bundles: 20 },
       { requests: 100 * K, events: 100 * K, employees: 100 * K, bundles: 20 },
     ],
-    scaleSettings: { connections: 10, duration: 2, warmup: 0.5 },
+    scaleSettings: { connections: 10, duration: 1.5, warmup: 0.5 },
     startups: 3,
     workers: true,
   },
@@ -313,9 +313,11 @@ async function runPass(
   scenarios: Scenario[],
   s: LoadSettings,
   start: () => Promise<ServerProcess>,
+  /** `both`: before and after; `one`: before only; or a baseline already measured in this run. */
+  baselines: 'both' | 'one' | Measurement = 'both',
 ): Promise<PassResult> {
   say(`[${name}] baseline (node:http JSON)`);
-  const before = await baseline('json', s);
+  const before = typeof baselines === 'object' ? baselines : await baseline('json', s);
   const needsFile = scenarios.some((x) => x.baseline === 'file');
   const file = needsFile ? await baseline('file', s, ds.documentFile) : undefined;
   const server = await start();
@@ -333,9 +335,12 @@ async function runPass(
   } finally {
     await server.stop();
   }
-  say(`[${name}] baseline again`);
-  const after = await baseline('json', s);
-  const baselineJson = mean([before, after]);
+  const runs = [before];
+  if (baselines === 'both') {
+    say(`[${name}] baseline again`);
+    runs.push(await baseline('json', s));
+  }
+  const baselineJson = mean(runs);
   const rows = measured.map(({ base, ...m }) => ({
     ...m,
     ratio: m.reqPerSec / (base === 'file' && file ? file.reqPerSec : baselineJson.reqPerSec),
@@ -345,7 +350,7 @@ async function runPass(
     sizes: ds.sizes,
     loadSeconds: ds.loadSeconds,
     baselineJson,
-    baselineJsonRuns: [before, after],
+    baselineJsonRuns: runs,
     ...(file ? { baselineFile: file } : {}),
     rows,
     rssAfterBytes: rssAfter,
@@ -411,8 +416,13 @@ try {
   const main = await dataset(PLAN.main, pgAdminUrl);
   try {
     passes.push(
-      await runPass('main', main, [...SCENARIOS, ...NO_AUTH].filter(selected), settings, () =>
-        startAtrium(main, main.hr.clientId),
+      await runPass(
+        'main',
+        main,
+        [...SCENARIOS, ...NO_AUTH].filter(selected),
+        settings,
+        () => startAtrium(main, main.hr.clientId),
+        mode === 'full' ? 'both' : 'one',
       ),
     );
 
@@ -449,8 +459,10 @@ try {
     if (!PLAN.workers || args['main-only']) extras.workers = { skipped: 'not part of a smoke run' };
     else if (!hasWorkers) extras.workers = { skipped: '`atrium serve --workers` does not exist in this build' };
     else {
-      const one = await runPass('workers-1', main, lists, settings, () => startCli(main));
-      const two = await runPass('workers-2', main, lists, settings, () => startCli(main, ['--workers', '2']));
+      // Compared with each other, so the main pass's baseline serves for their ratios.
+      const base = (passes[0] as PassResult).baselineJson;
+      const one = await runPass('workers-1', main, lists, settings, () => startCli(main), base);
+      const two = await runPass('workers-2', main, lists, settings, () => startCli(main, ['--workers', '2']), base);
       passes.push(one, two);
       extras.workers = {
         rows: lists.map((x) => {
