@@ -2,18 +2,20 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { buildApp, createServices } from '../app.js';
+import { createServices } from '../app.js';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { DomainError, InvalidRequestError } from '../platform/errors.js';
 import { stderrLogger } from '../platform/logger.js';
 import { seed } from './seed.js';
+import { serve } from './serve.js';
 
 const USAGE = `Usage: atrium <command> [options]
 
 Commands:
-  serve [--port N] [--host H]        serve both APIs (what npm start runs)
+  serve [--port N] [--host H] [--workers N]
+                                     serve both APIs (what npm start runs); N processes
   migrate                            apply pending database migrations
   hr create-client --name NAME [--json]
   hr create-application --client-id ID --name NAME [--read-only] [--json]
@@ -34,6 +36,7 @@ class UsageError extends Error {}
 const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
+  workers: { type: 'string' },
   name: { type: 'string' },
   'client-id': { type: 'string' },
   'application-id': { type: 'string' },
@@ -74,33 +77,20 @@ async function withServices<T>(
   }
 }
 
-async function serve(values: Record<string, unknown>): Promise<void> {
-  const overrides: { port?: number; host?: string } = {};
+function serveCommand(values: Record<string, unknown>): Promise<void> {
+  const overrides: { port?: number; host?: string; workers?: number } = {};
   if (typeof values.port === 'string') {
     if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new UsageError('--port must be a port number');
     overrides.port = Number(values.port);
   }
   if (typeof values.host === 'string') overrides.host = values.host;
-  const config = loadConfig(process.env, overrides);
-  const app = await buildApp(config);
-  const address = await app.server.listen({ port: config.port, host: config.host });
-  const base = address.replace('[::1]', 'localhost');
-  process.stdout.write(`Atrium listening on ${base} (${app.database.dialect}); API reference at ${base}/docs\n`);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.server.log.info({ signal }, 'draining in-flight requests');
-    app
-      .close()
-      .then(() => process.exit(0))
-      .catch((err: unknown) => {
-        app.server.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (typeof values.workers === 'string') {
+    if (!/^\d+$/.test(values.workers) || Number(values.workers) < 1 || Number(values.workers) > 256) {
+      throw new UsageError('--workers must be a number of processes (1 to 256)');
+    }
+    overrides.workers = Number(values.workers);
+  }
+  return serve(loadConfig(process.env, overrides));
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -114,7 +104,7 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'serve':
-      return serve(values);
+      return serveCommand(values);
     case 'migrate': {
       const config = loadConfig();
       const database = openDatabase(config);

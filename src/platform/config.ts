@@ -15,6 +15,12 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Size of the PostgreSQL connection pool (`ATRIUM_DB_POOL_SIZE`). */
   dbPoolSize: number;
+  /** Longest a PostgreSQL statement may run before the server cancels it, in ms (`ATRIUM_DB_STATEMENT_TIMEOUT_MS`); 0: no limit. */
+  dbStatementTimeoutMs: number;
+  /** How long SQLite waits for another process's write lock before failing, in ms (`ATRIUM_SQLITE_BUSY_TIMEOUT_MS`). */
+  sqliteBusyTimeoutMs: number;
+  /** Server processes `atrium serve` runs (`ATRIUM_WORKERS`, or `serve --workers N`). */
+  workers: number;
   /** Lifetime of HR access tokens in seconds (`ATRIUM_TOKEN_TTL`). */
   tokenTtlSeconds: number;
   /** How often each process refreshes its revocation cache, in ms (`ATRIUM_AUTH_REFRESH_MS`). */
@@ -71,6 +77,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.ATRIUM_DATA_DIR?.trim() || './data'),
     databaseUrl,
     dbPoolSize: integer(env, 'ATRIUM_DB_POOL_SIZE', 10, 1, 1000),
+    dbStatementTimeoutMs: integer(env, 'ATRIUM_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    sqliteBusyTimeoutMs: integer(env, 'ATRIUM_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
+    workers: integer(env, 'ATRIUM_WORKERS', 1, 1, 256),
     tokenTtlSeconds: integer(env, 'ATRIUM_TOKEN_TTL', 3600, 1, 31_536_000),
     authRefreshMs: integer(env, 'ATRIUM_AUTH_REFRESH_MS', 500, 50, 900),
     logLevel: env.LOG_LEVEL?.trim() || 'info',

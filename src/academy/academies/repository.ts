@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { AcademiesTable } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type AcademyRow = Selectable<AcademiesTable>;
 
@@ -24,7 +25,7 @@ export class AcademiesRepository {
 
   /** Creates the academy, its super administrator (user 1) and its first key, in one transaction. */
   async create(name: string, keyHash: string, at: number): Promise<AcademyRow> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const superAdminId = 1;
       const academy = await trx
         .insertInto('academies')
@@ -62,7 +63,7 @@ export class AcademiesRepository {
 
   /** Adds a key; with `retireOthersAt`, the current keys stop working at that instant. */
   async addKey(academyId: number, keyHash: string, at: number, retireOthersAt?: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       if (retireOthersAt !== undefined) {
         await trx
           .updateTable('academy_api_keys')

@@ -8,6 +8,7 @@ import type {
   AcademyVenuesTable,
 } from '../../platform/db/schema.js';
 import { containsText, likePattern } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type UserRow = Selectable<AcademyUsersTable>;
 export type CategoryRow = Selectable<AcademyCategoriesTable>;
@@ -237,6 +238,6 @@ export class DirectoryRepository {
   }
 
   transaction<T>(work: (repo: DirectoryRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new DirectoryRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new DirectoryRepository(trx)));
   }
 }

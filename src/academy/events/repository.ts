@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql, type Transaction } from 'kysely'
 import type { Db, DialectName } from '../../platform/db/database.js';
 import type { AcademyEventsTable, AcademyRegistrationsTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type { Kind } from './schemas.js';
 
 export type EventRow = Selectable<AcademyEventsTable>;
@@ -46,6 +47,14 @@ export interface PersonRow {
 
 export type EventStatusFilter = 'active' | 'archived' | 'canceled';
 
+/** What a list selects: a status, an optional start-date range [from, to), at the instant `now`. */
+export interface EventListFilter {
+  status: EventStatusFilter;
+  from?: number;
+  to?: number;
+  now: number;
+}
+
 /** States of a registration that hold a seat. */
 export const SEATED = ['registered', 'completed', 'absent'] as const;
 
@@ -57,7 +66,7 @@ export class EventsRepository {
   ) {}
 
   transaction<T>(work: (repo: EventsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx: Transaction<Tables>) => work(new EventsRepository(trx, this.dialect)));
+    return inTransaction(this.db, (trx: Transaction<Tables>) => work(new EventsRepository(trx, this.dialect)));
   }
 
   // ------------------------------------------------------------ directory look-ups
@@ -227,21 +236,30 @@ export class EventsRepository {
     return q;
   }
 
-  async list(
+  /** How many events a list filter matches (every matching row is visited). */
+  async count(academyId: number, kind: Kind, filter: EventListFilter): Promise<number> {
+    const row = await this.listBase(academyId, kind, filter.status, filter.from, filter.to, filter.now)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** One page of a list, by start date then id. */
+  async page(
     academyId: number,
     kind: Kind,
-    filter: { status: EventStatusFilter; from?: number; to?: number; now: number },
+    filter: EventListFilter,
     start: number,
     limit: number,
-  ): Promise<{ total: number; rows: EventRow[] }> {
-    const base = this.listBase(academyId, kind, filter.status, filter.from, filter.to, filter.now);
-    const [count, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-      limit === 0
-        ? Promise.resolve([])
-        : base.selectAll().orderBy('start_at').orderBy('id').offset(start).limit(limit).execute(),
-    ]);
-    return { total: Number(count?.n ?? 0), rows };
+  ): Promise<EventRow[]> {
+    if (limit === 0) return [];
+    return this.listBase(academyId, kind, filter.status, filter.from, filter.to, filter.now)
+      .selectAll()
+      .orderBy('start_at')
+      .orderBy('id')
+      .offset(start)
+      .limit(limit)
+      .execute();
   }
 
   /** A bundle's events (main first, then offers by id), optionally filtered by title. */

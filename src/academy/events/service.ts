@@ -11,6 +11,7 @@ import type { AcademyContext } from '../academies/service.js';
 import type { TimezoneRegistry } from '../content/timezones.js';
 import {
   type Counters,
+  type EventListFilter,
   type EventRow,
   type EventsRepository,
   type InstructorRow,
@@ -44,6 +45,10 @@ export const ATTENDANCE_MAX_LIMIT = 20;
 /** Users per `GET /users/{eventid}/events` request (Spazz's client says at most 10). */
 export const USER_EVENTS_MAX_USERS = 10;
 const DEFAULT_LIMIT = 20;
+/** A list total at least this large may be reused for up to TOTAL_REUSE_MS (docs/academy-api.md, "all"). */
+export const TOTAL_REUSE_MIN = 1000;
+export const TOTAL_REUSE_MS = 1000;
+const TOTALS_KEPT = 10_000;
 
 export type StatusLabel = 'Upcoming' | 'In Progress' | 'Completed' | 'Canceled';
 
@@ -106,11 +111,48 @@ function err(field: string, code: string, message: string): FieldError {
  * registrations; nothing derived is stored except the start/end index.
  */
 export class EventsService {
+  /**
+   * Totals (`all`) of large lists, by academy and filter, when counted: counting is the one part of a list whose
+   * cost grows with the academy (every matching row is visited). Forgotten on every event write in this process.
+   */
+  private readonly totals = new Map<string, { at: number; total: Promise<number> }>();
+
   constructor(
     private readonly repo: EventsRepository,
     private readonly timezones: TimezoneRegistry,
     private readonly clock: Clock,
   ) {}
+
+  /** Forgets the academy's list totals after a write that may change them. */
+  private forgetTotals(academyId: number): void {
+    const prefix = `${academyId}:`;
+    for (const key of this.totals.keys()) if (key.startsWith(prefix)) this.totals.delete(key);
+  }
+
+  /**
+   * The number of events a list filter matches. A total of TOTAL_REUSE_MIN or more is reused for TOTAL_REUSE_MS
+   * (by the services' clock): writes in this process are seen at once, those of other processes and events
+   * reaching their end (archived) within that time. Smaller totals are always counted.
+   */
+  private total(academyId: number, kind: Kind, filter: EventListFilter): Promise<number> {
+    const key = `${academyId}:${kind}:${filter.status}:${filter.from ?? ''}:${filter.to ?? ''}`;
+    const at = this.clock.now();
+    const kept = this.totals.get(key);
+    if (kept && at >= kept.at && at - kept.at < TOTAL_REUSE_MS) return kept.total;
+    const total = this.repo.count(academyId, kind, filter);
+    if (this.totals.size >= TOTALS_KEPT) this.totals.clear();
+    // Shared by the calls that arrive while it is counted; kept only if large.
+    this.totals.set(key, { at, total });
+    total.then(
+      (n) => {
+        if (n < TOTAL_REUSE_MIN && this.totals.get(key)?.total === total) this.totals.delete(key);
+      },
+      () => {
+        if (this.totals.get(key)?.total === total) this.totals.delete(key);
+      },
+    );
+    return total;
+  }
 
   // ------------------------------------------------------------ reading
 
@@ -192,18 +234,16 @@ export class EventsService {
     if (query.dateStart && query.dateEnd && query.dateEnd < query.dateStart) {
       throw new FieldValidationError([err('dateEnd', 'invalid_range', 'dateEnd is before dateStart.')]);
     }
-    const { total, rows } = await this.repo.list(
-      ctx.academyId,
-      kind,
-      {
-        status: query.status ?? 'active',
-        ...(query.dateStart ? { from: dayStart(query.dateStart) } : {}),
-        ...(query.dateEnd ? { to: dayStart(query.dateEnd) + 86_400_000 } : {}),
-        now: this.clock.now(),
-      },
-      position(query.start),
-      clamp(query.limit, LIST_MAX_LIMIT),
-    );
+    const filter: EventListFilter = {
+      status: query.status ?? 'active',
+      ...(query.dateStart ? { from: dayStart(query.dateStart) } : {}),
+      ...(query.dateEnd ? { to: dayStart(query.dateEnd) + 86_400_000 } : {}),
+      now: this.clock.now(),
+    };
+    const [total, rows] = await Promise.all([
+      this.total(ctx.academyId, kind, filter),
+      this.repo.page(ctx.academyId, kind, filter, position(query.start), clamp(query.limit, LIST_MAX_LIMIT)),
+    ]);
     return { all: total, events: await this.views(ctx.academyId, rows) };
   }
 
@@ -483,6 +523,7 @@ export class EventsService {
       await repo.replaceInstructors([newId], instructors);
       return newId;
     });
+    this.forgetTotals(ctx.academyId);
     return this.view(ctx, kind, id);
   }
 
@@ -493,18 +534,21 @@ export class EventsService {
       await repo.update(id, row);
       await repo.replaceInstructors([id], instructors);
     });
+    this.forgetTotals(ctx.academyId);
     return this.view(ctx, kind, id);
   }
 
   async delete(ctx: AcademyContext, kind: Kind, id: number): Promise<void> {
     const row = await this.load(ctx, kind, id);
     await this.repo.deleteBundleOrEvent(row);
+    this.forgetTotals(ctx.academyId);
   }
 
   /** Cancels an event (Atrium extension): it leaves `status=active` and appears under `status=canceled`. */
   async cancel(ctx: AcademyContext, kind: Kind, id: number): Promise<EventView> {
     await this.load(ctx, kind, id);
     await this.repo.update(id, { canceled: 1, updated_at: this.clock.now() });
+    this.forgetTotals(ctx.academyId);
     return this.view(ctx, kind, id);
   }
 
@@ -592,7 +636,7 @@ export class EventsService {
     }
     if (errors.length) throw new FieldValidationError(errors);
     const dates = this.offerDates(body);
-    return this.repo.transaction(async (repo) => {
+    const result = await this.repo.transaction(async (repo) => {
       const main = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!main) throw new NotFoundError('event', String(id));
       this.requireRegistrationBased(main);
@@ -617,11 +661,13 @@ export class EventsService {
       );
       return this.bundleResult(repo, main.id, dates, `Event converted to a bundle with ${dates.length} offer(s).`);
     });
+    this.forgetTotals(ctx.academyId);
+    return result;
   }
 
   async addOffers(ctx: AcademyContext, kind: Kind, id: number, body: AddOffersBody): Promise<BundleResult> {
     const dates = this.offerDates(body);
-    return this.repo.transaction(async (repo) => {
+    const result = await this.repo.transaction(async (repo) => {
       // The main event's row is locked, so parallel requests count and insert one after the other.
       const main = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!main) throw new NotFoundError('event', String(id));
@@ -639,6 +685,8 @@ export class EventsService {
       await this.addOfferRows(repo, main, dates);
       return this.bundleResult(repo, main.id, dates, `${dates.length} offer(s) added.`);
     });
+    this.forgetTotals(ctx.academyId);
+    return result;
   }
 
   // ------------------------------------------------------------ participants and attendance

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { AuthEventsTable, SigningKeysTable } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type AuthEventRow = Selectable<AuthEventsTable>;
@@ -18,7 +19,7 @@ export class AuthRepository {
   }
 
   async insertFirstSigningKey(row: SigningKeyRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       const any = await trx.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst();
       if (!any) await trx.insertInto('signing_keys').values(row).execute();
     });
@@ -26,7 +27,7 @@ export class AuthRepository {
 
   /** Retires the current keys and adds a new one; old keys still verify the tokens they signed. */
   async rotateSigningKey(row: SigningKeyRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       await trx
         .updateTable('signing_keys')
         .set({ retired_at: row.created_at })

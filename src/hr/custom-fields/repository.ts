@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrCustomFieldsTable } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type CustomFieldRow = Selectable<HrCustomFieldsTable>;
 export type CustomFieldValues = Omit<Insertable<HrCustomFieldsTable>, 'pk' | 'client_id' | 'id' | 'created_at'>;
@@ -10,7 +11,7 @@ export class CustomFieldsRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: CustomFieldsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new CustomFieldsRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new CustomFieldsRepository(trx)));
   }
 
   page(clientId: string, limit: number, position?: KeysetPosition): Promise<Page<CustomFieldRow>> {

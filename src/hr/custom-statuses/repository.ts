@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaCustomStatusesTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type CustomStatusRow = Selectable<PaCustomStatusesTable>;
 
@@ -24,7 +25,7 @@ export class CustomStatusesRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: CustomStatusesRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new CustomStatusesRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new CustomStatusesRepository(trx)));
   }
 
   private filtered(clientId: string, filter: CustomStatusFilter) {

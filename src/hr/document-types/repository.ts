@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { DocumentKind, HrDocumentTypesTable } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type DocumentTypeRow = Selectable<HrDocumentTypesTable>;
 export type DocumentTypeValues = Pick<DocumentTypeRow, 'label' | 'localized_labels' | 'folder_id' | 'settings'>;
@@ -108,6 +109,6 @@ export class DocumentTypesRepository {
   }
 
   transaction<T>(work: (repo: DocumentTypesRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new DocumentTypesRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new DocumentTypesRepository(trx)));
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { DocumentKind, HrDocumentsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { organizationSubtree } from '../organizations/repository.js';
 
 export type DocumentRow = Selectable<HrDocumentsTable>;
@@ -294,6 +295,6 @@ export class DocumentsRepository {
   }
 
   transaction<T>(work: (repo: DocumentsRepository, trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new DocumentsRepository(trx), trx));
+    return inTransaction(this.db, (trx) => work(new DocumentsRepository(trx), trx));
   }
 }

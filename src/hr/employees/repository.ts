@@ -9,6 +9,7 @@ import {
 } from '../../platform/db/keyset.js';
 import type { HrEmployeeRegistrationsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { organizationSubtree } from '../organizations/repository.js';
 import type { SortField } from './schemas.js';
 
@@ -74,7 +75,7 @@ export class EmployeesRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: EmployeesRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new EmployeesRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new EmployeesRepository(trx)));
   }
 
   find(clientId: string, id: string): Promise<EmployeeRow | undefined> {

@@ -8,6 +8,7 @@ import type {
   PaKbArticleVersionsTable,
 } from '../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type { CustomFieldFacts, CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../perimeters/rules.js';
 import type { ArticleStatus, SortField } from './schemas.js';
 
@@ -111,7 +112,7 @@ export class KbArticlesRepository {
   ) {}
 
   transaction<T>(work: (repo: KbArticlesRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new KbArticlesRepository(trx, this.dialect)));
+    return inTransaction(this.db, (trx) => work(new KbArticlesRepository(trx, this.dialect)));
   }
 
   // ------------------------------------------------------------ reads

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { PaKbCategoriesTable } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type KbCategoryRow = Selectable<PaKbCategoriesTable>;
 export type KbCategoryValues = Omit<
@@ -104,7 +105,7 @@ export class KbCategoriesRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: KbCategoriesRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new KbCategoriesRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new KbCategoriesRepository(trx)));
   }
 
   private scoped(clientId: string) {

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaMacrosTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type { WorkflowSort } from '../custom-statuses/repository.js';
 
 export type MacroRow = Selectable<PaMacrosTable>;
@@ -18,7 +19,7 @@ export class MacrosRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: MacrosRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new MacrosRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new MacrosRepository(trx)));
   }
 
   private filtered(clientId: string, filter: MacroFilter) {

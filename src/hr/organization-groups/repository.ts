@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export interface OrganizationGroupRow {
   pk: number;
@@ -23,7 +24,7 @@ export class OrganizationGroupsRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: OrganizationGroupsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new OrganizationGroupsRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new OrganizationGroupsRepository(trx)));
   }
 
   private filtered(clientId: string, filter: OrganizationGroupFilter) {

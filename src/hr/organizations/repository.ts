@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrOrganizationsTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type OrganizationRow = Selectable<HrOrganizationsTable>;
 
@@ -203,7 +204,7 @@ export class OrganizationsRepository {
   }
 
   transaction<T>(work: (repo: OrganizationsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new OrganizationsRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new OrganizationsRepository(trx)));
   }
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type ProcessTemplateRow = Selectable<HrProcessTemplatesTable>;
 export type ProcessTemplateValues = Omit<ProcessTemplateRow, 'pk' | 'client_id' | 'id' | 'created_at' | 'created_by'>;
@@ -143,6 +144,6 @@ export class ProcessTemplatesRepository {
   }
 
   transaction<T>(work: (repo: ProcessTemplatesRepository, trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new ProcessTemplatesRepository(trx), trx));
+    return inTransaction(this.db, (trx) => work(new ProcessTemplatesRepository(trx), trx));
   }
 }

@@ -66,13 +66,15 @@ export class ProcessTemplatesService {
     input: ProcessTemplatePut,
     actor: TemplateActor,
   ): Promise<{ template: ProcessTemplateRow; created: boolean }> {
-    const errors: FieldError[] = [];
+    const checked: FieldError[] = [];
     const idError = badId(id);
-    if (idError) errors.push(idError);
+    if (idError) checked.push(idError);
     if (input.id !== undefined && input.id !== id) {
-      errors.push({ field: 'id', code: 'mismatch', message: 'The id in the body must be the one of the path.' });
+      checked.push({ field: 'id', code: 'mismatch', message: 'The id in the body must be the one of the path.' });
     }
     return this.repo.transaction(async (repo) => {
+      // A fresh list per attempt: the transaction runs again after a serialization failure.
+      const errors = [...checked];
       const restrictions = input.restrictions ?? [];
       const orgs = await repo.existingOrganizations(
         clientId,

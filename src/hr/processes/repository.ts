@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrProcessesTable, ProcessState } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type ProcessRow = Selectable<HrProcessesTable>;
 export type NewProcess = Omit<Insertable<HrProcessesTable>, 'pk'>;
@@ -41,7 +42,7 @@ export class ProcessesRepository {
   }
 
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(trx));
+    return inTransaction(this.db, (trx) => work(trx));
   }
 
   private scoped(clientId: string) {

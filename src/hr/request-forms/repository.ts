@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { countRows, type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaRequestFormsTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type RequestFormRow = Selectable<PaRequestFormsTable>;
 export type RequestFormAttributes = Omit<
@@ -29,7 +30,7 @@ export class RequestFormsRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: RequestFormsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new RequestFormsRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new RequestFormsRepository(trx)));
   }
 
   private filtered(clientId: string, f: RequestFormFilter) {

@@ -8,6 +8,7 @@ import type {
   PersonKind,
   RequestStatus,
 } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type RequestRow = Selectable<PaRequestsTable>;
 export type NewRequestRow = Insertable<PaRequestsTable>;
@@ -62,7 +63,7 @@ export class RequestsRepository {
   constructor(readonly db: Db) {}
 
   transaction<T>(work: (repo: RequestsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new RequestsRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new RequestsRepository(trx)));
   }
 
   /** The next request number of the client. The counter row is locked until the transaction ends. */

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrRolesTable } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type { PermissionModule } from './permissions.js';
 
 export type RoleRow = Selectable<HrRolesTable>;
@@ -18,7 +19,7 @@ export class RolesRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: RolesRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new RolesRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new RolesRepository(trx)));
   }
 
   private all(clientId: string) {

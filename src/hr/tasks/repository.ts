@@ -14,6 +14,7 @@ import type {
   TaskStatus,
   TaskType,
 } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type TaskRow = Selectable<HrTasksTable>;
 export type NewTask = Omit<Insertable<HrTasksTable>, 'pk'>;
@@ -78,7 +79,7 @@ export class TasksRepository {
   }
 
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(trx));
+    return inTransaction(this.db, (trx) => work(trx));
   }
 
   private scoped(clientId: string) {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { HrApplicationsTable, HrClientsTable } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 /** Clients (tenants) and their OAuth applications. */
 export type ClientRow = Selectable<HrClientsTable>;
@@ -37,7 +38,7 @@ export class TenantsRepository {
 
   /** Marks an application revoked and records the event every process polls, in one transaction. */
   async revokeApplication(id: string, at: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const result = await trx
         .updateTable('hr_applications')
         .set({ revoked_at: at })

@@ -14,6 +14,8 @@ export type {
   PerimeterOperator,
 } from '../perimeters/rules.js';
 
+import { inTransaction } from '../../platform/db/transaction.js';
+
 export interface Profile {
   id: string;
   role_id: string;
@@ -43,7 +45,7 @@ export class UsersRepository {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: UsersRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new UsersRepository(trx)));
+    return inTransaction(this.db, (trx) => work(new UsersRepository(trx)));
   }
 
   private filtered(clientId: string, f: UserFilter) {

@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db, DialectName } from '../db/database.js';
 import type { BlobsTable } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import { now } from '../time.js';
 import { isReferenced } from './references.js';
 import { SNIFF_BYTES, sniffContentType } from './sniff.js';
@@ -103,7 +104,7 @@ export abstract class IndexedBlobStore implements BlobStore {
     const staged = await this.stage(source, options.limit ?? Number.POSITIVE_INFINITY);
     try {
       const contentType = await sniffContentType(staged.head);
-      return await this.db.transaction().execute(async (trx) => {
+      return await inTransaction(this.db, async (trx) => {
         const candidate: BlobRow = {
           sha256: staged.sha256,
           size: staged.size,
@@ -183,7 +184,7 @@ export abstract class IndexedBlobStore implements BlobStore {
 
   async deleteIfUnreferenced(sha256: string): Promise<boolean> {
     if (!isSha256(sha256)) return false;
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       if (!(await this.lock(trx, sha256))) return false;
       // A new statement, after the lock: it sees every reference committed by a writer we waited for.
       if (await isReferenced(trx, sha256)) return false;

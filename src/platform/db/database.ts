@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Tables } from './schema.js';
@@ -36,13 +46,39 @@ export function sqlitePath(dataDir: string): string {
   return path.join(dataDir, 'atrium.sqlite');
 }
 
+/**
+ * SQLite transactions start with `begin immediate`: a transaction takes the database's write lock when it begins
+ * (waiting up to the busy timeout for another process to release it), never halfway through, when a deferred
+ * transaction that has already read could only fail with SQLITE_BUSY. Readers are never blocked (WAL).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class AtriumSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+export type DatabaseSettings = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> &
+  Partial<Pick<Config, 'dbStatementTimeoutMs' | 'sqliteBusyTimeoutMs'>>;
+
 /** Opens the database the configuration names: PostgreSQL with DATABASE_URL, else SQLite in the data directory. */
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>): Database {
+export function openDatabase(config: DatabaseSettings): Database {
   if (config.databaseUrl) {
+    const statementTimeout = config.dbStatementTimeoutMs ?? 0;
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.dbPoolSize,
       types: pgTypes(),
+      // Set on each new connection; 0 is PostgreSQL's "no limit".
+      ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
     });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
@@ -68,10 +104,15 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'd
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // The case folding of case-insensitive search, as PostgreSQL's `atrium_fold` (migration 0010): Unicode lower case.
+  sqlite.function('atrium_fold', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.toLowerCase() : text === null ? null : String(text).toLowerCase(),
+  );
+  // Another process (`serve --workers N`, a CLI command) holding the write lock is waited for this long.
+  sqlite.pragma(`busy_timeout = ${Math.trunc(config.sqliteBusyTimeoutMs ?? 5000)}`);
   // FULL: a write acknowledged to a caller survives a power cut, not only a crash.
   sqlite.pragma('synchronous = FULL');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({ dialect: new AtriumSqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -80,6 +121,33 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'd
       await sql`select 1`.execute(db);
     },
     close: once(() => db.destroy()),
+  };
+}
+
+/**
+ * better-sqlite3 with a cache of prepared statements, by SQL text. Kysely prepares every query it runs, and
+ * preparing (parsing and planning) costs more than running most of Atrium's indexed queries: the cache saves a
+ * large share of each request's database time (docs/PERFORMANCE.md). A statement still being iterated is never
+ * handed out twice; SQLite re-prepares a cached statement by itself after a schema change.
+ */
+export function withStatementCache(
+  sqlite: SqliteDatabase.Database,
+  capacity = 1000,
+): { prepare(sql: string): SqliteDatabase.Statement; close(): void } {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(text);
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
+      cache.set(text, statement);
+      return statement;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
   };
 }
 

@@ -6,13 +6,14 @@ export function likePattern(text: string): string {
 }
 
 /**
- * True when any of the columns contains the text, ignoring case, on both
- * dialects (lower() on each side; LIKE with an explicit escape character).
+ * True when any of the columns contains the text, ignoring case (Unicode lower case, the same on both dialects:
+ * `atrium_fold`, migration 0010, against JavaScript's `toLowerCase` of the text), with LIKE and an explicit escape
+ * character. The column sides are compared in the `C` collation on PostgreSQL, byte for byte as SQLite does.
  */
 export function containsText(columns: string[], text: string): RawBuilder<SqlBool> {
   const pattern = likePattern(text);
   return sql<SqlBool>`(${sql.join(
-    columns.map((c) => sql`lower(${sql.ref(c)}) like ${pattern} escape '\\'`),
+    columns.map((c) => sql`atrium_fold(${sql.ref(c)}) like ${pattern} escape '\\'`),
     sql` or `,
   )})`;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
@@ -8,7 +9,24 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { loggerOptions } from '../logger.js';
-import { validatorCompiler } from './validation.js';
+import { deferSchemaCompile, schemaCompiled, validatorCompiler } from './validation.js';
+
+type SerializerFactory = ReturnType<typeof SerializerSelector>;
+
+/** Fastify's own serializer compiler, deferred: each route's serializer is built when it first answers. */
+const lazySerializers = ((...args: Parameters<SerializerFactory>) => {
+  const compile = SerializerSelector()(...args);
+  return (route: Parameters<ReturnType<SerializerFactory>>[0]) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    const build = () => {
+      serialize ??= compile(route) as (data: unknown) => string;
+      schemaCompiled(build);
+      return serialize;
+    };
+    deferSchemaCompile(build);
+    return (data: unknown) => (serialize ?? build())(data);
+  };
+}) as unknown as SerializerFactory;
 
 const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const MAX_PARAM_LENGTH = 1000;
@@ -179,7 +197,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Every context, including plugins that add shared schemas, validates with Atrium's compiler
     // (no coercion of bodies). setValidatorCompiler alone is lost in such child contexts.
     // (Fastify types this factory as returning an ajv compile function; a route validator compiler is what it calls.)
-    schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never } },
+    // Response serializers (fast-json-stringify) are likewise compiled on a route's first answer: compiling
+    // them all up front was most of the start-up time.
+    schemaController: {
+      compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: lazySerializers },
+    },
   });
 
   let closing = false;

@@ -1,0 +1,190 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import autocannon, { type Result } from 'autocannon';
+
+/** A server started in its own process, so it never shares an event loop with the load generator. */
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn to the line saying where it listens. */
+  startupMs: number;
+  /** Resident memory of the process and its children (workers), in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+const LISTENING = /listening on (https?:\/\/[^\s)]+)/i;
+
+/** Spawns `command` and resolves once it prints `listening on <url>`. */
+export function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { timeoutMs?: number; log?: string } = {},
+): Promise<ServerProcess> {
+  const started = performance.now();
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logFd = options.log ? fs.openSync(options.log, 'a') : undefined;
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+    if (logFd !== undefined) fs.writeSync(logFd, chunk);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let done = false;
+    const timer = setTimeout(
+      () => fail(new Error(`${command} ${args.join(' ')} did not start in time`)),
+      options.timeoutMs ?? 60_000,
+    );
+    const fail = (error: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${error.message}\n${stderr}`));
+    };
+    child.once('exit', (code) => fail(new Error(`${command} ${args.join(' ')} exited with ${code}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (logFd !== undefined) fs.writeSync(logFd, chunk);
+      if (done) return;
+      out += chunk.toString();
+      const match = LISTENING.exec(out);
+      if (!match?.[1]) return;
+      done = true;
+      clearTimeout(timer);
+      const startupMs = performance.now() - started;
+      resolve({
+        url: match[1].replace('localhost', '127.0.0.1').replace(/\/$/, ''),
+        pid: child.pid as number,
+        startupMs,
+        rss: () => treeRss(child.pid as number),
+        stop: () => stopChild(child, logFd),
+      });
+    });
+  });
+}
+
+function stopChild(child: ChildProcess, logFd: number | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const close = () => {
+      if (logFd !== undefined) fs.closeSync(logFd);
+      resolve();
+    };
+    if (child.exitCode !== null || child.signalCode !== null) return close();
+    child.removeAllListeners('exit');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      close();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** RSS in bytes of a process and all its descendants (Linux /proc); 0 elsewhere. */
+export function treeRss(root: number): number {
+  let pids: number[];
+  try {
+    const parents = new Map<number, number[]>();
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const list = parents.get(ppid) ?? [];
+        list.push(Number(name));
+        parents.set(ppid, list);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    pids = [root];
+    for (let i = 0; i < pids.length; i++) pids.push(...(parents.get(pids[i] as number) ?? []));
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match?.[1]) total += Number(match[1]) * 1024;
+    } catch {
+      // Gone.
+    }
+  }
+  return total;
+}
+
+/** One load: a method and path (or paths to rotate through, one per request), headers and body. */
+export interface Load {
+  method?: 'GET' | 'POST' | 'PUT';
+  path: string | (() => string);
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadSettings {
+  connections: number;
+  /** Seconds of measurement. */
+  duration: number;
+  /** Seconds of warm-up, discarded. */
+  warmup: number;
+}
+
+export interface Measurement {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** Bytes per second received. */
+  throughput: number;
+}
+
+function run(url: string, load: Load, connections: number, duration: number): Promise<Result> {
+  const { path } = load;
+  return autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration,
+    timeout: 30,
+    method: load.method ?? 'GET',
+    headers: load.headers ?? {},
+    ...(load.body !== undefined ? { body: load.body } : {}),
+    requests: [
+      {
+        setupRequest: (request) => ({ ...request, path: typeof path === 'string' ? path : path() }),
+      },
+    ],
+  });
+}
+
+/** Warms up, then measures `load` against the server at `url`. */
+export async function measure(url: string, load: Load, settings: LoadSettings): Promise<Measurement> {
+  if (settings.warmup > 0) await run(url, load, settings.connections, settings.warmup);
+  const result = await run(url, load, settings.connections, settings.duration);
+  return {
+    reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    throughput: result.throughput.average,
+  };
+}
+
+/** A rotating supplier over a list, shared by every connection. */
+export function rotate<T>(items: readonly T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length] as T;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

@@ -1,0 +1,682 @@
+/**
+ * `npm run bench [-- --quick | --smoke] [--pg] [--out FILE]`: measures every hot path of Atrium as a ratio to a
+ * bare node:http server measured with the same autocannon settings in the same run (issue 8). See
+ * docs/PERFORMANCE.md for what is measured, the targets and the latest results.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Cluster, postgresAvailable, startCluster } from '../test/support/postgres.js';
+import { buildDataset, type Dataset, type DatasetSizes } from './dataset.js';
+import {
+  type Load,
+  type LoadSettings,
+  type Measurement,
+  measure,
+  median,
+  rotate,
+  type ServerProcess,
+  startProcess,
+} from './lib.js';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean' },
+    smoke: { type: 'boolean' },
+    pg: { type: 'boolean' },
+    out: { type: 'string' },
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    'log-level': { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    only: { type: 'string' },
+    'main-only': { type: 'boolean' },
+  },
+});
+
+const mode = args.smoke ? 'smoke' : args.quick ? 'quick' : 'full';
+const K = 1000;
+const PLAN = {
+  full: {
+    settings: { connections: 10, duration: 10, warmup: 3 },
+    main: { requests: 100 * K, events: 10 * K, employees: 10 * K, bundles: 400 },
+    scale: [
+      { requests: 10 * K, events: 10 * K, employees: 10 * K, bundles: 400 },
+      { requests: 1000 * K, events: 1000 * K, employees: 1000 * K, bundles: 400 },
+    ],
+    scaleSettings: { connections: 10, duration: 8, warmup: 2 },
+    startups: 5,
+    workers: true,
+  },
+  quick: {
+    settings: { connections: 10, duration: 2, warmup: 0.5 },
+    main: { requests: 100 * K, events: 10 * K, employees: 10 * K, bundles: 100 },
+    scale: [
+      { requests: 10 * K, events: 10 * K, employees: 10 * K, bundles: 20 },
+      { requests: 100 * K, events: 100 * K, employees: 100 * K, bundles: 20 },
+    ],
+    scaleSettings: { connections: 10, duration: 1.5, warmup: 0.5 },
+    startups: 3,
+    workers: true,
+  },
+  smoke: {
+    settings: { connections: 4, duration: 0.5, warmup: 0 },
+    main: { requests: 2 * K, events: 500, employees: 200, bundles: 10 },
+    scale: [] as DatasetSizes[],
+    scaleSettings: { connections: 4, duration: 0.5, warmup: 0 },
+    startups: 1,
+    workers: false,
+  },
+}[mode];
+
+const settings: LoadSettings = {
+  connections: Number(args.connections ?? PLAN.settings.connections),
+  duration: Number(args.duration ?? PLAN.settings.duration),
+  warmup: Number(args.warmup ?? PLAN.settings.warmup),
+};
+const scaleSettings: LoadSettings = {
+  connections: settings.connections,
+  duration: Number(args.duration ?? PLAN.scaleSettings.duration),
+  warmup: Number(args.warmup ?? PLAN.scaleSettings.warmup),
+};
+const logLevel = args['log-level'] ?? 'warn';
+const outFile = path.resolve(args.out ?? path.join(root, 'bench/results/latest.json'));
+const logFile = path.join(path.dirname(outFile), 'server.log');
+const tsx = ['--import', 'tsx'];
+
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+// ------------------------------------------------------------------ processes
+
+function serverEnv(ds: { env: Record<string, string> }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...ds.env, LOG_LEVEL: logLevel, ATRIUM_ACADEMY_RATE_LIMIT: '0' };
+  if (!ds.env.DATABASE_URL) delete env.DATABASE_URL;
+  return { ...env, ...extra };
+}
+
+/** The measured server: the built app in its own process (bench/server.ts), with the bench-only routes. */
+function startAtrium(ds: { env: Record<string, string> }, noAuthClient?: string): Promise<ServerProcess> {
+  const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
+  return startProcess(
+    process.execPath,
+    [...prof, ...tsx, path.join(root, 'bench/server.ts')],
+    serverEnv(ds, noAuthClient ? { ATRIUM_BENCH_NOAUTH_CLIENT: noAuthClient } : {}),
+    { log: logFile },
+  );
+}
+
+/** The shipped CLI: `atrium serve`, optionally with more workers. */
+function startCli(ds: Dataset, extra: string[] = []): Promise<ServerProcess> {
+  return startProcess(
+    process.execPath,
+    [path.join(root, 'dist/cli/main.js'), 'serve', '--port', '0', ...extra],
+    serverEnv(ds),
+    {
+      log: logFile,
+    },
+  );
+}
+
+function startBaseline(kind: 'json' | 'file', file?: string): Promise<ServerProcess> {
+  return startProcess(process.execPath, [...tsx, path.join(root, 'bench/baseline.ts'), kind, ...(file ? [file] : [])], {
+    ...process.env,
+  });
+}
+
+async function baseline(kind: 'json' | 'file', s: LoadSettings, file?: string): Promise<Measurement> {
+  const server = await startBaseline(kind, file);
+  try {
+    return await measure(server.url, { path: '/' }, s);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function token(url: string, ds: Dataset): Promise<string> {
+  const res = await fetch(`${url}/api/v2/client/tokens`, {
+    method: 'POST',
+    headers: { authorization: ds.hr.basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'client', client_id: ds.hr.clientId }),
+  });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+// ------------------------------------------------------------------ scenarios
+
+interface Scenario {
+  id: string;
+  label: string;
+  /** Which baseline its ratio is taken against. */
+  baseline: 'json' | 'file';
+  load(ds: Dataset, bearer: string): Load;
+  /** Part of the 10k-vs-1M comparison (quick runs compare only the reads). */
+  scale: 'always' | 'full' | 'never';
+  list?: boolean;
+}
+
+const OFFER_DATES = Array.from({ length: 60 }, (_, i) => {
+  const d = new Date(Date.UTC(2031, 6, 1 + i));
+  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
+});
+
+const SCENARIOS: Scenario[] = [
+  {
+    id: 'tokens',
+    label: 'POST /api/v2/client/tokens',
+    baseline: 'json',
+    scale: 'full',
+    load: (ds) => ({
+      method: 'POST',
+      path: '/api/v2/client/tokens',
+      headers: { authorization: ds.hr.basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'client',
+        client_id: ds.hr.clientId,
+      }).toString(),
+    }),
+  },
+  {
+    id: 'requests-page1',
+    label: 'GET /requests?per_page=20 (page 1)',
+    baseline: 'json',
+    scale: 'always',
+    list: true,
+    load: (_ds, bearer) => ({
+      path: '/api/v2/client/requests?per_page=20',
+      headers: { authorization: `Bearer ${bearer}` },
+    }),
+  },
+  {
+    id: 'requests-deep',
+    label: 'GET /requests?per_page=20&cursor=(90% deep)',
+    baseline: 'json',
+    scale: 'always',
+    list: true,
+    load: (ds, bearer) => ({
+      path: `/api/v2/client/requests?per_page=20&cursor=${ds.deepCursor}`,
+      headers: { authorization: `Bearer ${bearer}` },
+    }),
+  },
+  {
+    id: 'employee-get',
+    label: 'GET /employees/{id}',
+    baseline: 'json',
+    scale: 'always',
+    load: (ds, bearer) => {
+      const next = rotate(ds.employeeIds);
+      return { path: () => `/api/v2/client/employees/${next()}`, headers: { authorization: `Bearer ${bearer}` } };
+    },
+  },
+  {
+    id: 'events-list',
+    label: 'GET /v1/events/ilt?limit=20',
+    baseline: 'json',
+    scale: 'always',
+    list: true,
+    load: (ds) => ({ path: `/v1/events/ilt?limit=20&acadId=${ds.academy.acadId}&apikey=${ds.academy.apikey}` }),
+  },
+  {
+    id: 'event-get',
+    label: 'GET /v1/events/ilt/{id}',
+    baseline: 'json',
+    scale: 'always',
+    load: (ds) => {
+      const next = rotate(ds.eventIds);
+      return { path: () => `/v1/events/ilt/${next()}?acadId=${ds.academy.acadId}&apikey=${ds.academy.apikey}` };
+    },
+  },
+  {
+    id: 'document-download',
+    label: 'GET /employee_documents/{id}/file (1 MiB)',
+    baseline: 'file',
+    scale: 'full',
+    load: (ds, bearer) => ({
+      path: `/api/v2/client/employee_documents/${ds.document.id}/file`,
+      headers: { authorization: `Bearer ${bearer}` },
+    }),
+  },
+  {
+    id: 'add-offers',
+    label: 'PUT /v1/events/ilt/{id}/addOffers (60 offers)',
+    baseline: 'json',
+    scale: 'full',
+    load: (ds) => {
+      const next = rotate(ds.bundleIds);
+      const { acadId, apikey } = ds.bundleAcademy;
+      return {
+        method: 'PUT',
+        path: () => `/v1/events/ilt/${next()}/addOffers?acadId=${acadId}&apikey=${apikey}`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ customOffers: OFFER_DATES.map((date) => ({ date })) }),
+      };
+    },
+  },
+];
+
+/** The same handlers without the bearer guard (bench-only routes of bench/server.ts). */
+const NO_AUTH: Scenario[] = [
+  {
+    id: 'requests-page1-noauth',
+    label: 'the same, unauthenticated',
+    baseline: 'json',
+    scale: 'never',
+    load: () => ({ path: '/bench-noauth/requests?per_page=20' }),
+  },
+  {
+    id: 'employee-get-noauth',
+    label: 'the same, unauthenticated',
+    baseline: 'json',
+    scale: 'never',
+    load: (ds) => {
+      const next = rotate(ds.employeeIds);
+      return { path: () => `/bench-noauth/employees/${next()}` };
+    },
+  },
+];
+
+interface Row extends Measurement {
+  id: string;
+  label: string;
+  /** Throughput over the baseline's. */
+  ratio: number;
+  /** Server RSS right after the scenario, bytes. */
+  rssBytes: number;
+}
+
+interface PassResult {
+  name: string;
+  sizes: DatasetSizes;
+  loadSeconds: number;
+  baselineJson: Measurement;
+  baselineJsonRuns: Measurement[];
+  baselineFile?: Measurement;
+  rows: Row[];
+  rssAfterBytes: number;
+}
+
+function selected(s: Scenario): boolean {
+  return !args.only || args.only.split(',').some((part) => s.id.startsWith(part));
+}
+
+/** Baseline, the scenarios on one server process, baseline again (the ratio uses the mean of both). */
+async function runPass(
+  name: string,
+  ds: Dataset,
+  scenarios: Scenario[],
+  s: LoadSettings,
+  start: () => Promise<ServerProcess>,
+  /** `both`: before and after; `one`: before only; or a baseline already measured in this run. */
+  baselines: 'both' | 'one' | Measurement = 'both',
+): Promise<PassResult> {
+  say(`[${name}] baseline (node:http JSON)`);
+  const before = typeof baselines === 'object' ? baselines : await baseline('json', s);
+  const needsFile = scenarios.some((x) => x.baseline === 'file');
+  const file = needsFile ? await baseline('file', s, ds.documentFile) : undefined;
+  const server = await start();
+  const measured: (Measurement & { id: string; label: string; rssBytes: number; base: 'json' | 'file' })[] = [];
+  let rssAfter = 0;
+  try {
+    const bearer = await token(server.url, ds);
+    for (const scenario of scenarios) {
+      say(`[${name}] ${scenario.label}`);
+      const m = await measure(server.url, scenario.load(ds, bearer), s);
+      if (m.non2xx || m.errors) say(`  !! ${m.non2xx} non-2xx answers, ${m.errors} errors`);
+      measured.push({ ...m, id: scenario.id, label: scenario.label, rssBytes: server.rss(), base: scenario.baseline });
+    }
+    rssAfter = server.rss();
+  } finally {
+    await server.stop();
+  }
+  const runs = [before];
+  if (baselines === 'both') {
+    say(`[${name}] baseline again`);
+    runs.push(await baseline('json', s));
+  }
+  const baselineJson = mean(runs);
+  const rows = measured.map(({ base, ...m }) => ({
+    ...m,
+    ratio: m.reqPerSec / (base === 'file' && file ? file.reqPerSec : baselineJson.reqPerSec),
+  }));
+  return {
+    name,
+    sizes: ds.sizes,
+    loadSeconds: ds.loadSeconds,
+    baselineJson,
+    baselineJsonRuns: runs,
+    ...(file ? { baselineFile: file } : {}),
+    rows,
+    rssAfterBytes: rssAfter,
+  };
+}
+
+function mean(ms: Measurement[]): Measurement {
+  const avg = (f: (m: Measurement) => number) => ms.reduce((a, m) => a + f(m), 0) / ms.length;
+  return {
+    reqPerSec: avg((m) => m.reqPerSec),
+    p50Ms: avg((m) => m.p50Ms),
+    p99Ms: avg((m) => m.p99Ms),
+    requests: avg((m) => m.requests),
+    non2xx: avg((m) => m.non2xx),
+    errors: avg((m) => m.errors),
+    throughput: avg((m) => m.throughput),
+  };
+}
+
+async function dataset(sizes: DatasetSizes, pgAdminUrl: string | undefined): Promise<Dataset> {
+  say(
+    `dataset: ${sizes.requests} requests, ${sizes.events} events, ${sizes.employees} employees on ${pgAdminUrl ? 'PostgreSQL' : 'SQLite'}`,
+  );
+  const ds = await buildDataset(sizes, {
+    ...(pgAdminUrl ? { pgAdminUrl } : {}),
+    startServer: (env) => startAtrium({ env }),
+  });
+  say(`dataset: built in ${ds.loadSeconds.toFixed(1)} s`);
+  return ds;
+}
+
+// ------------------------------------------------------------------ the run
+
+const startedAt = new Date();
+const wall = performance.now();
+if (!fs.existsSync(path.join(root, 'dist/app.js'))) {
+  say('dist/ is missing: run `npm run build` first (npm run bench does).');
+  process.exit(2);
+}
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(logFile, '');
+
+let cluster: Cluster | undefined;
+let pgAdminUrl: string | undefined;
+if (args.pg) {
+  if (process.env.DATABASE_URL) pgAdminUrl = process.env.DATABASE_URL;
+  else if (postgresAvailable()) {
+    cluster = await startCluster();
+    pgAdminUrl = cluster.url;
+  } else {
+    say('--pg: set DATABASE_URL to an admin URL, or install PostgreSQL 15 in /usr/lib/postgresql/15/bin.');
+    process.exit(2);
+  }
+}
+
+const usage = execFileSync(process.execPath, [path.join(root, 'dist/cli/main.js'), '--help'], { encoding: 'utf8' });
+const hasWorkers = usage.includes('--workers');
+
+const passes: PassResult[] = [];
+const extras: Record<string, unknown> = {};
+try {
+  // The main pass: every scenario on the stated dataset, plus the unauthenticated twins.
+  const main = await dataset(PLAN.main, pgAdminUrl);
+  try {
+    passes.push(
+      await runPass(
+        'main',
+        main,
+        [...SCENARIOS, ...NO_AUTH].filter(selected),
+        settings,
+        () => startAtrium(main, main.hr.clientId),
+        mode === 'full' ? 'both' : 'one',
+      ),
+    );
+
+    // Startup time to listening, the shipped CLI against bare `node -e` listening on node:http.
+    say('startup times');
+    const atrium: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < (args['main-only'] ? 0 : PLAN.startups); i++) {
+      const a = await startCli(main);
+      atrium.push(a.startupMs);
+      await a.stop();
+      const b = await startProcess(
+        process.execPath,
+        [
+          '-e',
+          "const s=require('node:http').createServer();s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port));process.on('SIGTERM',()=>process.exit(0))",
+        ],
+        { ...process.env },
+      );
+      bare.push(b.startupMs);
+      await b.stop();
+    }
+    if (atrium.length)
+      extras.startup = {
+        atriumMs: atrium,
+        bareNodeMs: bare,
+        medianAtriumMs: median(atrium),
+        medianBareNodeMs: median(bare),
+        ratio: median(atrium) / median(bare),
+      };
+
+    // Workers: the list scenarios with the shipped CLI, one worker then two.
+    const lists = SCENARIOS.filter((x) => x.list && selected(x));
+    if (!PLAN.workers || args['main-only']) extras.workers = { skipped: 'not part of a smoke run' };
+    else if (!hasWorkers) extras.workers = { skipped: '`atrium serve --workers` does not exist in this build' };
+    else {
+      // Compared with each other, so the main pass's baseline serves for their ratios.
+      const base = (passes[0] as PassResult).baselineJson;
+      const one = await runPass('workers-1', main, lists, settings, () => startCli(main), base);
+      const two = await runPass('workers-2', main, lists, settings, () => startCli(main, ['--workers', '2']), base);
+      passes.push(one, two);
+      extras.workers = {
+        rows: lists.map((x) => {
+          const a = one.rows.find((r) => r.id === x.id);
+          const b = two.rows.find((r) => r.id === x.id);
+          return {
+            id: x.id,
+            oneWorker: a?.reqPerSec,
+            twoWorkers: b?.reqPerSec,
+            speedup: (b?.reqPerSec ?? 0) / (a?.reqPerSec ?? 1),
+          };
+        }),
+      };
+    }
+  } finally {
+    await main.drop();
+  }
+
+  // The 10k-vs-1M comparison: the same scenarios on a small and a large dataset.
+  const scaleScenarios = SCENARIOS.filter(
+    (x) => (x.scale === 'always' || (x.scale === 'full' && mode === 'full')) && selected(x),
+  );
+  for (const sizes of args['main-only'] ? [] : PLAN.scale) {
+    const ds = await dataset(sizes, pgAdminUrl);
+    try {
+      passes.push(
+        await runPass(`scale-${sizes.requests / K}k`, ds, scaleScenarios, scaleSettings, () => startAtrium(ds)),
+      );
+    } finally {
+      await ds.drop();
+    }
+  }
+} finally {
+  cluster?.stop();
+}
+
+// ------------------------------------------------------------------ targets and report
+
+interface Target {
+  what: string;
+  target: string;
+  value: number | null;
+  met: boolean | null;
+  note?: string;
+}
+
+const mainPass = passes.find((p) => p.name === 'main') as PassResult;
+const row = (p: PassResult | undefined, id: string) => p?.rows.find((r) => r.id === id);
+const targets: Target[] = [];
+const ratioTarget = (id: string, min: number, what?: string) => {
+  const r = row(mainPass, id);
+  targets.push({
+    what: what ?? r?.label ?? id,
+    target: `ratio ≥ ${min}`,
+    value: r ? r.ratio : null,
+    met: r ? r.ratio >= min : null,
+  });
+};
+ratioTarget('tokens', 0.3);
+ratioTarget('requests-page1', 0.3);
+{
+  const p1 = row(mainPass, 'requests-page1');
+  const deep = row(mainPass, 'requests-deep');
+  const v = p1 && deep ? deep.reqPerSec / p1.reqPerSec : null;
+  targets.push({
+    what: 'requests list, deep cursor / page 1',
+    target: '≥ 0.9',
+    value: v,
+    met: v === null ? null : v >= 0.9,
+  });
+}
+ratioTarget('employee-get', 0.45);
+ratioTarget('events-list', 0.3);
+ratioTarget('event-get', 0.45);
+{
+  const add = row(mainPass, 'add-offers');
+  const get = row(mainPass, 'event-get');
+  const v = add && get ? add.p99Ms / Math.max(get.p99Ms, 1) : null;
+  targets.push({
+    what: 'addOffers p99 / event GET p99',
+    target: '≤ 50',
+    value: v,
+    met: v === null ? null : v <= 50,
+    note: 'autocannon reports whole milliseconds; a GET p99 under 1 ms counts as 1 ms',
+  });
+}
+ratioTarget('document-download', 0.5, '1 MiB download / node:http streaming the file');
+{
+  const [small, large] = passes.filter((p) => p.name.startsWith('scale-'));
+  if (small && large) {
+    for (const r of large.rows) {
+      const s = row(small, r.id);
+      const v = s ? r.ratio / s.ratio : null;
+      targets.push({
+        what: `${r.label}: ${large.sizes.requests / K}k rows / ${small.sizes.requests / K}k rows`,
+        target: '≥ 0.8',
+        value: v,
+        met: v === null ? null : v >= 0.8,
+        ...(mode !== 'full' ? { note: 'quick run: 100k instead of 1M rows' } : {}),
+      });
+    }
+  } else
+    targets.push({
+      what: '1M rows vs 10k rows',
+      target: '≥ 0.8',
+      value: null,
+      met: null,
+      note: 'not part of this run',
+    });
+}
+{
+  const rss = Math.max(...passes.map((p) => p.rssAfterBytes));
+  targets.push({
+    what: 'server RSS after a pass (largest)',
+    target: '≤ 200 MB',
+    value: rss / 2 ** 20,
+    met: rss <= 200 * 2 ** 20,
+  });
+}
+{
+  const w = extras.workers as { rows?: { id: string; speedup: number }[]; skipped?: string };
+  if (w.rows) {
+    for (const r of w.rows)
+      targets.push({ what: `--workers 2 / 1: ${r.id}`, target: '≥ 1.3', value: r.speedup, met: r.speedup >= 1.3 });
+  } else
+    targets.push({
+      what: '--workers 2 / 1 on the lists',
+      target: '≥ 1.3',
+      value: null,
+      met: null,
+      note: `skipped: ${w.skipped}`,
+    });
+}
+const tokenVerification: unknown[] = [];
+for (const [authed, bare] of [
+  ['requests-page1', 'requests-page1-noauth'],
+  ['employee-get', 'employee-get-noauth'],
+] as const) {
+  const a = row(mainPass, authed);
+  const b = row(mainPass, bare);
+  if (a && b) {
+    tokenVerification.push({
+      route: a.label,
+      authenticatedReqPerSec: a.reqPerSec,
+      unauthenticatedReqPerSec: b.reqPerSec,
+      ratio: a.reqPerSec / b.reqPerSec,
+      microsecondsPerRequest: (1 / a.reqPerSec - 1 / b.reqPerSec) * 1e6,
+    });
+  }
+}
+extras.tokenVerification = tokenVerification;
+
+const machine = {
+  nproc: os.availableParallelism(),
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  loadAverageAtStart: os.loadavg(),
+};
+const report = {
+  startedAt: startedAt.toISOString(),
+  wallSeconds: (performance.now() - wall) / 1000,
+  mode,
+  dialect: pgAdminUrl ? 'postgres' : 'sqlite',
+  logLevel,
+  settings,
+  scaleSettings,
+  machine,
+  passes,
+  targets,
+  ...extras,
+};
+fs.writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+
+// The table.
+const fmt = (n: number, d = 0) => n.toFixed(d);
+const lines: string[] = [];
+for (const p of passes) {
+  lines.push(
+    '',
+    `${p.name}: ${p.sizes.requests} requests, ${p.sizes.events} events, ${p.sizes.employees} employees (loaded in ${fmt(p.loadSeconds, 1)} s); baseline ${fmt(p.baselineJson.reqPerSec)} req/s${p.baselineFile ? `, file baseline ${fmt(p.baselineFile.reqPerSec)} req/s` : ''}`,
+  );
+  lines.push(
+    `  ${'scenario'.padEnd(48)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'RSS MB'.padStart(7)} ${'ratio'.padStart(6)}`,
+  );
+  for (const r of p.rows) {
+    lines.push(
+      `  ${r.label.padEnd(48)} ${fmt(r.reqPerSec).padStart(8)} ${fmt(r.p50Ms).padStart(7)} ${fmt(r.p99Ms).padStart(7)} ${fmt(r.rssBytes / 2 ** 20).padStart(7)} ${fmt(r.ratio, 2).padStart(6)}${r.non2xx || r.errors ? '  !! errors' : ''}`,
+    );
+  }
+}
+lines.push('', 'targets:');
+for (const t of targets) {
+  const mark = t.met === null ? '  -  ' : t.met ? ' met ' : 'MISS ';
+  lines.push(
+    `  ${mark} ${t.what.padEnd(62)} ${t.target.padEnd(10)} ${t.value === null ? 'n/a' : fmt(t.value, 2)}${t.note ? `  (${t.note})` : ''}`,
+  );
+}
+const startup = extras.startup as { medianAtriumMs: number; medianBareNodeMs: number; ratio: number } | undefined;
+if (startup && Number.isFinite(startup.ratio)) {
+  lines.push(
+    '',
+    `startup to listening (median): atrium ${fmt(startup.medianAtriumMs)} ms, bare node ${fmt(startup.medianBareNodeMs)} ms, ratio ${fmt(startup.ratio, 1)}`,
+  );
+}
+for (const v of (extras.tokenVerification as { route: string; ratio: number; microsecondsPerRequest: number }[]) ??
+  []) {
+  lines.push(
+    `token verification: ${v.route}: authenticated / unauthenticated ${fmt(v.ratio, 2)} (≈ ${fmt(v.microsecondsPerRequest)} µs of server time per request)`,
+  );
+}
+lines.push(
+  '',
+  `machine: ${machine.nproc} CPUs (${machine.cpu}), node ${machine.node}; ${mode} run in ${fmt(report.wallSeconds)} s; results in ${path.relative(process.cwd(), outFile)}`,
+);
+process.stdout.write(`${lines.join('\n')}\n`);

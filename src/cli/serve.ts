@@ -1,0 +1,123 @@
+import cluster, { type Worker } from 'node:cluster';
+import pino from 'pino';
+import { buildApp } from '../app.js';
+import type { Config } from '../platform/config.js';
+import { openDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { compilePendingSchemas } from '../platform/http/validation.js';
+import { loggerOptions } from '../platform/logger.js';
+
+/** How long the primary waits for its workers to drain after SIGTERM before it kills them. */
+const GRACE_EXTRA_MS = 10_000;
+/** A worker that dies is started again after this pause (not during start-up: that is a fatal error). */
+const RESTART_DELAY_MS = 1000;
+
+function banner(url: string, dialect: string, workers: number): string {
+  const base = url.replace('[::1]', 'localhost');
+  const processes = workers > 1 ? `, ${workers} workers` : '';
+  return `Atrium listening on ${base} (${dialect}${processes}); API reference at ${base}/docs\n`;
+}
+
+/**
+ * `atrium serve`: one process, or with `workers > 1` a primary that applies the migrations once and then runs
+ * that many workers with Node's cluster module, all accepting connections on the same port. A worker is one
+ * ordinary server process: everything shared lives in the database (docs/SCALING.md).
+ */
+export async function serve(config: Config): Promise<void> {
+  if (cluster.isWorker) return serveOne(config, false);
+  if (config.workers <= 1) return serveOne(config, true);
+  return supervise(config);
+}
+
+/** One server process. SIGTERM/SIGINT (or, in a worker, losing the primary) drains in-flight requests, then exits. */
+async function serveOne(config: Config, printBanner: boolean): Promise<void> {
+  const app = await buildApp(config);
+  const address = await app.server.listen({ port: config.port, host: config.host });
+  if (printBanner) process.stdout.write(banner(address, app.database.dialect, 1));
+  // Route schemas compile on first use; compile the rest now, in the background, so first requests are fast.
+  compilePendingSchemas().catch((err: unknown) => app.server.log.error({ err }, 'a route schema does not compile'));
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.server.log.info({ signal }, 'draining in-flight requests');
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        app.server.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  if (cluster.isWorker) process.on('disconnect', () => stop('primary gone'));
+}
+
+async function supervise(config: Config): Promise<void> {
+  const log = pino(loggerOptions(config.logLevel));
+  // Migrate once here, so that N workers starting together find the schema ready.
+  const database = openDatabase(config);
+  let dialect: string;
+  try {
+    await migrateToLatest(database);
+    dialect = database.dialect;
+  } finally {
+    await database.close();
+  }
+
+  const listening = new Set<Worker>();
+  let started = false;
+  let stopping = false;
+  let url = '';
+
+  const fork = () => cluster.fork();
+
+  // Installed before the first fork: a signal during start-up stops the workers too.
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, workers: listening.size }, 'stopping workers');
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    const exits = workers.map((w) =>
+      w.isDead() ? Promise.resolve() : new Promise<void>((resolve) => w.once('exit', () => resolve())),
+    );
+    for (const w of workers) w.process.kill('SIGTERM');
+    const deadline = setTimeout(() => {
+      log.error('workers did not stop in time; killing them');
+      for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
+    }, config.requestTimeoutMs + GRACE_EXTRA_MS);
+    deadline.unref();
+    Promise.all(exits).then(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  await new Promise<void>((resolve, reject) => {
+    cluster.on('listening', (worker, address) => {
+      listening.add(worker);
+      const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+      url = `http://${host}:${address.port}`;
+      if (!started && !stopping && listening.size === config.workers) {
+        started = true;
+        resolve();
+      }
+    });
+    cluster.on('exit', (worker, code, signal) => {
+      listening.delete(worker);
+      if (stopping) return;
+      if (!started) {
+        stopping = true;
+        for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+        reject(new Error(`a worker exited during start-up (code ${code ?? 'none'}, signal ${signal ?? 'none'})`));
+        return;
+      }
+      log.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
+      setTimeout(() => {
+        if (!stopping) fork();
+      }, RESTART_DELAY_MS).unref();
+    });
+    for (let i = 0; i < config.workers; i++) fork();
+  });
+  process.stdout.write(banner(url, dialect, config.workers));
+}

@@ -1,0 +1,56 @@
+/**
+ * `atrium/client`: the TypeScript SDK of Atrium's two APIs.
+ *
+ * - {@link HrClient}: the HR service delivery client API (`/api/v2/client`), server-side only.
+ * - {@link AcademyClient}: the Academy events API (`/v1`), for servers and browsers.
+ *
+ * It uses `fetch` (the built-in one or an injected one) and loads nothing of the server: parameter and result
+ * types come from the server's schemas as types only.
+ *
+ * @packageDocumentation
+ */
+export {
+  AcademyClient,
+  type AcademyClientOptions,
+  type AcademyListParams,
+  type Attendance,
+  academyApiRoot,
+  type EventBodies,
+  type IltCreateBody,
+  type IltEditBody,
+  type Participant,
+  type VcCreateBody,
+  type VcEditBody,
+} from './academy.js';
+export * from './errors.js';
+export {
+  type CountMethod,
+  type CreateMethod,
+  type DelMethod,
+  type DownloadResponse,
+  HrClient,
+  type HrClientOptions,
+  type HrRawRequest,
+  hrApiRoot,
+  isBrowser,
+  type ListMethod,
+  type ListParams,
+  type QueryParams,
+  type RetrieveMethod,
+  type RolePermissionModules,
+  type UpdateMethod,
+  type UploadInput,
+  type UpsertMethod,
+} from './hr.js';
+export {
+  type FetchLike,
+  type HttpOptions,
+  REDACTED,
+  type RequestEvent,
+  type RequestOptions,
+  type ResponseEvent,
+  type RetryEvent,
+  redactHeaders,
+  redactUrl,
+} from './http.js';
+export { AutoPager, type Page, type PageFetcher } from './pagination.js';

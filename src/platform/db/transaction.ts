@@ -1,0 +1,48 @@
+import type { Transaction } from 'kysely';
+import type { Db } from './database.js';
+import type { Tables } from './schema.js';
+
+/** How many times a transaction is tried before its serialization failure reaches the caller. */
+export const TRANSACTION_ATTEMPTS = 6;
+
+/**
+ * True when a driver error means "the same transaction would succeed if run
+ * again": a PostgreSQL serialization failure (40001) or deadlock (40P01), or
+ * SQLite's database lock still held by another process once the busy timeout
+ * has passed (SQLITE_BUSY and its extended codes).
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  return code === '40001' || code === '40P01' || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_');
+}
+
+function pause(attempt: number): Promise<void> {
+  // 10, 20, 40, 80, 160 ms, each with up to as much again of jitter, so colliding writers spread out.
+  const base = 10 * 2 ** (attempt - 1);
+  return new Promise((resolve) => setTimeout(resolve, base + Math.random() * base));
+}
+
+/**
+ * Runs `work` in one transaction and commits it. A serialization failure,
+ * a deadlock or a busy SQLite database rolls the attempt back and runs
+ * `work` again from the start (up to TRANSACTION_ATTEMPTS times, with a short
+ * random pause), so callers never see them unless the conflict persists.
+ * `work` may therefore run more than once: it must reach the database only
+ * through `trx`, and keep no effects of a failed attempt.
+ *
+ * Called with a transaction (a repository already bound to one), it runs
+ * `work` in that transaction: the outer caller owns the commit and the retry.
+ */
+export async function inTransaction<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db as Transaction<Tables>);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      await pause(attempt);
+    }
+  }
+}

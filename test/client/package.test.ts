@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const DIST = path.join(ROOT, 'dist/client');
+const SRC = path.join(ROOT, 'src/client');
+
+/** Every module specifier a JavaScript file imports or re-exports, statically or dynamically. */
+function specifiers(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g)) out.push(m[1] as string);
+  for (const m of code.matchAll(/\bimport\s*['"]([^'"]+)['"]/g)) out.push(m[1] as string);
+  for (const m of code.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1] as string);
+  return out;
+}
+
+/** The files reachable from `entry` through relative imports, and every non-relative specifier met. */
+function graph(entry: string): { files: string[]; external: string[] } {
+  const files = new Set<string>();
+  const external = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const spec of specifiers(fs.readFileSync(file, 'utf8'))) {
+      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
+      else external.add(spec);
+    }
+  };
+  visit(entry);
+  return { files: [...files], external: [...external] };
+}
+
+function node(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('SDK packaging: atrium/client', () => {
+  it('package.json exports ./client with types, import and default conditions, built by npm run build', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    assert.deepEqual(pkg.exports['./client'], {
+      types: './dist/client/index.d.ts',
+      import: './dist/client/index.js',
+      default: './dist/client/index.js',
+    });
+    assert.equal(pkg.bin.atrium, 'dist/cli/main.js', 'the CLI bin is unchanged');
+    for (const file of ['index.js', 'index.d.ts', 'hr.js', 'academy.js']) {
+      assert.ok(fs.existsSync(path.join(DIST, file)), `dist/client/${file} is built (npm run build)`);
+    }
+  });
+
+  it('the built client imports nothing outside dist/client: no server module, no package, no Node built-in', () => {
+    const { files, external } = graph(path.join(DIST, 'index.js'));
+    assert.deepEqual(external, [], 'no bare or node: imports at all');
+    for (const file of files) {
+      assert.ok(file.startsWith(`${DIST}${path.sep}`), `${file} stays in dist/client`);
+    }
+    assert.ok(files.length >= 6, 'the graph was walked');
+  });
+
+  it('the sources import the server only as types (erased at build time)', () => {
+    for (const name of fs.readdirSync(SRC)) {
+      const code = fs.readFileSync(path.join(SRC, name), 'utf8');
+      for (const m of code.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)) {
+        const [, typeOnly, spec] = m;
+        if ((spec as string).startsWith('./')) continue;
+        assert.ok(typeOnly, `${name}: "${spec}" must be an import type`);
+      }
+    }
+  });
+
+  it('runs with nothing else installed: a copy of dist/client alone, in a directory without node_modules', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-client-alone-'));
+    try {
+      for (const f of fs.readdirSync(DIST).filter((n) => n.endsWith('.js'))) {
+        fs.copyFileSync(path.join(DIST, f), path.join(dir, f));
+      }
+      fs.writeFileSync(path.join(dir, 'package.json'), '{"type": "module"}');
+      const script = `
+        const sdk = await import('./index.js');
+        const hr = new sdk.HrClient({ baseUrl: 'http://127.0.0.1:1', applicationId: 'a', applicationSecret: 's', clientId: 'c' });
+        const academy = new sdk.AcademyClient({ baseUrl: 'http://127.0.0.1:1', acadId: 1, apiKey: 'k' });
+        console.log(hr.apiRoot, academy.apiRoot, typeof sdk.HrApiError, typeof sdk.AutoPager);
+      `;
+      const r = node(['--input-type=module', '-e', script], dir);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout.trim(), 'http://127.0.0.1:1/api/v2/client http://127.0.0.1:1/v1 function function');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('resolves as atrium/client through the exports map, and loads no server module', () => {
+    const script = `
+      const { createRequire } = await import('node:module');
+      const sdk = await import('atrium/client');
+      console.log(import.meta.resolve('atrium/client'));
+      console.log(Object.keys(sdk).includes('HrClient') && Object.keys(sdk).includes('AcademyClient'));
+      // Server-only packages would be in the CommonJS cache had anything required them (pg, better-sqlite3, pino…).
+      const require = createRequire(import.meta.url);
+      console.log(Object.keys(require.cache).filter((k) => /node_modules\\/(fastify|kysely|pg|better-sqlite3|pino)\\//.test(k)).length);
+    `;
+    const r = node(['--input-type=module', '-e', script], ROOT);
+    assert.equal(r.status, 0, r.stderr);
+    const [resolved, hasBoth, serverModules] = r.stdout.trim().split('\n');
+    assert.equal(resolved, `file://${path.join(DIST, 'index.js')}`);
+    assert.equal(hasBoth, 'true');
+    assert.equal(serverModules, '0');
+  });
+});
+
+describe('SDK documentation', () => {
+  it('every public export of atrium/client, and every public member of HrClient and AcademyClient, has a TSDoc comment', async () => {
+    const ts = (await import('typescript')).default;
+    const entry = path.join(SRC, 'index.ts');
+    const program = ts.createProgram([entry], {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+    });
+    const checker = program.getTypeChecker();
+    const source = program.getSourceFile(entry);
+    assert.ok(source, 'the entry point parses');
+    const moduleSymbol = checker.getSymbolAtLocation(source);
+    assert.ok(moduleSymbol, 'the entry point is a module');
+    const documented = (s: import('typescript').Symbol) =>
+      ts.displayPartsToString(s.getDocumentationComment(checker)).trim().length > 0;
+    const undocumented: string[] = [];
+    const exports = checker.getExportsOfModule(moduleSymbol);
+    assert.ok(exports.length > 40, `${exports.length} exports`);
+    for (const exported of exports) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      if (!documented(symbol)) undocumented.push(exported.name);
+      // The public members of the clients, and the verbs of each resource namespace.
+      if (exported.name === 'HrClient' || exported.name === 'AcademyClient') {
+        const instance = checker.getDeclaredTypeOfSymbol(symbol);
+        for (const member of instance.getProperties()) {
+          if (member.name.startsWith('#')) continue;
+          const decl = member.valueDeclaration ?? member.declarations?.[0];
+          const isPrivate = decl && ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Private;
+          if (isPrivate) continue;
+          if (!documented(member)) undocumented.push(`${exported.name}.${member.name}`);
+        }
+      }
+    }
+    assert.deepEqual(undocumented, [], 'exports without a doc comment');
+  });
+});

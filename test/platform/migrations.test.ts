@@ -1,0 +1,181 @@
+/**
+ * Migrations from an empty database and from the previous release's schema (every migration up to
+ * 0006_documents), on both dialects: rows written under the old schema survive, and the new tables work.
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { type App, buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/platform/config.js';
+import { type Database, openDatabase } from '../../src/platform/db/database.js';
+import { migrateTo, migrateToLatest, migrationNames } from '../../src/platform/db/migrate.js';
+import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
+import { json } from '../support/people-assist.js';
+
+const PREVIOUS_RELEASE = '0006_documents';
+
+function open(db: TestDatabase): Database {
+  return openDatabase({ dataDir: db.env.ATRIUM_DATA_DIR as string, databaseUrl: db.env.DATABASE_URL, dbPoolSize: 4 });
+}
+
+for (const dialect of dialects()) {
+  describe(`migrations (${dialect})`, () => {
+    it('an empty database gets every migration once, in order', async () => {
+      const tdb = await freshDatabase(dialect);
+      const database = open(tdb);
+      try {
+        assert.deepEqual(await migrateToLatest(database), migrationNames);
+        assert.deepEqual(await migrateToLatest(database), []);
+      } finally {
+        await database.close();
+        await tdb.drop();
+      }
+    });
+
+    describe('from the previous release', () => {
+      let tdb: TestDatabase;
+      let app: App;
+      let url: string;
+      const secret = `secret-${randomUUID()}`;
+      const at = Date.UTC(2025, 0, 15);
+
+      before(async () => {
+        tdb = await freshDatabase(dialect);
+        const old = open(tdb);
+        try {
+          const applied = await migrateTo(old, PREVIOUS_RELEASE);
+          assert.deepEqual(applied, migrationNames.slice(0, migrationNames.indexOf(PREVIOUS_RELEASE) + 1));
+          // Rows as the previous release wrote them.
+          const db = old.db;
+          await db.insertInto('hr_clients').values({ id: 'old-client', name: 'Old client', created_at: at }).execute();
+          await db
+            .insertInto('hr_applications')
+            .values({
+              id: 'old-app',
+              client_id: 'old-client',
+              name: 'Old app',
+              secret_hash: createHash('sha256').update(secret).digest('hex'),
+              read_only: 0,
+              revoked_at: null,
+              created_at: at,
+            })
+            .execute();
+          const org = (id: string, name: string, parent: string | null) => ({
+            client_id: 'old-client',
+            id,
+            name,
+            description: null,
+            parent_organization_id: parent,
+            corporate_name: null,
+            address1: null,
+            address2: null,
+            zip_code: null,
+            city: null,
+            country: null,
+            contact_firstname: null,
+            contact_lastname: null,
+            contact_email: null,
+            contact_phone_number: null,
+            created_at: at,
+            updated_at: at,
+          });
+          await db
+            .insertInto('hr_organizations')
+            .values([org('hq', 'Head office', null), org('paris', 'Paris', 'hq')])
+            .execute();
+        } finally {
+          await old.close();
+        }
+        const config = loadConfig({ ...tdb.env, DATABASE_URL: tdb.env.DATABASE_URL ?? '' });
+        app = await buildApp(config, { logger: pino({ level: 'silent' }), database: open(tdb) });
+        url = await app.server.listen({ port: 0, host: '127.0.0.1' });
+      });
+      after(async () => {
+        await app?.close();
+        await tdb?.drop();
+      });
+
+      const token = async () => {
+        const res = await fetch(`${url}/api/v2/client/tokens`, {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${Buffer.from(`old-app:${secret}`).toString('base64')}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'grant_type=client_credentials&scope=client&client_id=old-client',
+        });
+        return (await json<{ access_token: string }>(res, 200)).access_token;
+      };
+      const call = (t: string, method: string, p: string, body?: unknown) =>
+        fetch(`${url}/api/v2/client${p}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${t}`,
+            accept: 'application/json',
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+
+      it('the rows of the old schema are intact and served', async () => {
+        const rows = await app.database.db
+          .selectFrom('kysely_migration' as never)
+          .select('name' as never)
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => (r as { name: string }).name),
+          migrationNames,
+          'the rest of the migrations were applied on start',
+        );
+        const t = await token();
+        const orgs = await json<{ id: string; name: string; parent_organization_id: string | null }[]>(
+          await call(t, 'GET', '/organizations'),
+          200,
+        );
+        assert.deepEqual(
+          orgs.map((o) => [o.id, o.name, o.parent_organization_id]),
+          [
+            ['hq', 'Head office', null],
+            ['paris', 'Paris', 'hq'],
+          ],
+        );
+        const found = await json<{ id: string }[]>(await call(t, 'GET', '/organizations?q=HEAD'), 200);
+        assert.deepEqual(
+          found.map((o) => o.id),
+          ['hq'],
+          'search over migrated rows',
+        );
+      });
+
+      it('the tables of the newer migrations work next to them', async () => {
+        const t = await token();
+        const category = randomUUID();
+        await json(
+          await call(t, 'PUT', `/kb_categories/${category}`, {
+            localized_name: [{ language_code: 'en-us', value: 'Migrated' }],
+          }),
+          201,
+        );
+        await json(
+          await call(t, 'PUT', '/request_forms/question', {
+            name: 'Question',
+            category_id: category,
+            employee_organization_mandatory: false,
+            formidable: { fields: [{ slug: 'subject', label: 'Subject', type_id: 'text', required: true }] },
+          }),
+          200,
+        );
+        const request = await json<{ request_number: string | number; organization_ids: string[] }>(
+          await call(t, 'POST', '/requests', {
+            form_id: 'question',
+            organization_ids: ['paris'],
+            form_data: [{ field_id: 'subject', values: ['After the upgrade'] }],
+          }),
+          201,
+        );
+        assert.equal(Number(request.request_number), 1);
+      });
+    });
+  });
+}
