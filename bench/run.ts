@@ -95,7 +95,13 @@ function say(line: string): void {
 // ------------------------------------------------------------------ processes
 
 function serverEnv(ds: { env: Record<string, string> }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...ds.env, LOG_LEVEL: logLevel, ATRIUM_ACADEMY_RATE_LIMIT: '0' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...ds.env,
+    LOG_LEVEL: logLevel,
+    ATRIUM_ACADEMY_RATE_LIMIT: '0',
+    ATRIUM_RATE_LIMIT: '0',
+  };
   if (!ds.env.DATABASE_URL) delete env.DATABASE_URL;
   return { ...env, ...extra };
 }

@@ -22,7 +22,7 @@ import {
 } from '../support/harness.js';
 
 /** A TCP proxy to a port, which the test can cut (connections refused, open ones reset) and restore. */
-class Proxy {
+class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
@@ -55,13 +55,13 @@ class Proxy {
 if (dialects().includes('postgres')) {
   describe('PostgreSQL going away and coming back (postgres)', () => {
     let server: TestServer;
-    let proxy: Proxy;
+    let proxy: TcpProxy;
     let hr: HrCaller;
     let database: TestDatabase;
     before(async () => {
       database = await freshDatabase('postgres');
       const url = new URL(database.env.DATABASE_URL as string);
-      proxy = new Proxy({ host: url.hostname, port: Number(url.port) });
+      proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) });
       await proxy.start();
       url.port = String(proxy.port);
       server = await startServer('postgres', { ...database.env, DATABASE_URL: url.toString() });
