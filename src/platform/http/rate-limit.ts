@@ -22,13 +22,15 @@ export class WindowLimiter {
 
   private current(key: string, at: number): Window | undefined {
     const w = this.windows.get(key);
-    if (!w || at - w.startedAt >= this.windowMs || at < w.startedAt) return undefined;
+    // A clock stepped back by more than a window (a corrected clock) starts afresh; a little jitter does not.
+    if (!w || at - w.startedAt >= this.windowMs || at < w.startedAt - this.windowMs) return undefined;
     return w;
   }
 
-  /** Whole seconds (at least 1) until the key's window ends. */
+  /** Whole seconds (at least 1, at most the window) until the key's window ends. */
   private retryAfter(w: Window, at: number): number {
-    return Math.max(1, Math.ceil((w.startedAt + this.windowMs - at) / 1000));
+    const left = Math.min(w.startedAt + this.windowMs - at, this.windowMs);
+    return Math.max(1, Math.ceil(left / 1000));
   }
 
   /** Counts one event of the key; past the limit, the seconds to wait (the caller answers 429), else 0. */
