@@ -86,7 +86,6 @@ const scaleSettings: LoadSettings = {
 const logLevel = args['log-level'] ?? 'warn';
 const outFile = path.resolve(args.out ?? path.join(root, 'bench/results/latest.json'));
 const logFile = path.join(path.dirname(outFile), 'server.log');
-const tsx = ['--import', 'tsx'];
 
 function say(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -106,12 +105,12 @@ function serverEnv(ds: { env: Record<string, string> }, extra: Record<string, st
   return { ...env, ...extra };
 }
 
-/** The measured server: the built app in its own process (bench/server.ts), with the bench-only routes. */
+/** The measured server: the built app in its own process (bench/server.mjs), with the bench-only routes. */
 function startAtrium(ds: { env: Record<string, string> }, noAuthClient?: string): Promise<ServerProcess> {
   const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
   return startProcess(
     process.execPath,
-    [...prof, ...tsx, path.join(root, 'bench/server.ts')],
+    [...prof, path.join(root, 'bench/server.mjs')],
     serverEnv(ds, noAuthClient ? { ATRIUM_BENCH_NOAUTH_CLIENT: noAuthClient } : {}),
     { log: logFile },
   );
@@ -130,7 +129,7 @@ function startCli(ds: Dataset, extra: string[] = []): Promise<ServerProcess> {
 }
 
 function startBaseline(kind: 'json' | 'file', file?: string): Promise<ServerProcess> {
-  return startProcess(process.execPath, [...tsx, path.join(root, 'bench/baseline.ts'), kind, ...(file ? [file] : [])], {
+  return startProcess(process.execPath, [path.join(root, 'bench/baseline.mjs'), kind, ...(file ? [file] : [])], {
     ...process.env,
   });
 }
@@ -267,7 +266,7 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** The same handlers without the bearer guard (bench-only routes of bench/server.ts). */
+/** The same handlers without the bearer guard (bench-only routes of bench/server.mjs). */
 const NO_AUTH: Scenario[] = [
   {
     id: 'requests-page1-noauth',

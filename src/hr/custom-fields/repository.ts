@@ -1,11 +1,17 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { HrCustomFieldsTable } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
 export type CustomFieldRow = Selectable<HrCustomFieldsTable>;
 export type CustomFieldValues = Omit<Insertable<HrCustomFieldsTable>, 'pk' | 'client_id' | 'id' | 'created_at'>;
+
+/** Read on every employee view, so prepared once (src/platform/db/prepared.ts). */
+const allFields = prepared((db: Db, p: { clientId: string }) =>
+  db.selectFrom('hr_custom_fields').selectAll().where('client_id', '=', p.clientId).orderBy('pk'),
+);
 
 export class CustomFieldsRepository {
   constructor(private readonly db: Db) {}
@@ -29,7 +35,7 @@ export class CustomFieldsRepository {
   }
 
   all(clientId: string): Promise<CustomFieldRow[]> {
-    return this.db.selectFrom('hr_custom_fields').selectAll().where('client_id', '=', clientId).orderBy('pk').execute();
+    return allFields.all(this.db, { clientId });
   }
 
   async insertIfAbsent(clientId: string, id: string, values: CustomFieldValues, at: number): Promise<boolean> {

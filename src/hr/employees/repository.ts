@@ -7,6 +7,7 @@ import {
   keysetPage,
   type Page,
 } from '../../platform/db/keyset.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { HrEmployeeRegistrationsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -71,6 +72,28 @@ function sortColumns(
   return { order, exprs };
 }
 
+// The reads of every employee view, prepared once (src/platform/db/prepared.ts).
+const findById = prepared((db: Db, p: { clientId: string; id: string }) =>
+  db.selectFrom('hr_employees').selectAll().where('client_id', '=', p.clientId).where('id', '=', p.id),
+);
+const registrationsOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('hr_employee_registrations')
+    .selectAll()
+    .where('client_id', '=', p.clientId)
+    .where('employee_id', 'in', p.ids)
+    .orderBy('employee_id')
+    .orderBy('position'),
+);
+const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('hr_employee_custom_values')
+    .selectAll()
+    .where('client_id', '=', p.clientId)
+    .where('employee_id', 'in', p.ids)
+    .orderBy('custom_field_id'),
+);
+
 export class EmployeesRepository {
   constructor(private readonly db: Db) {}
 
@@ -79,12 +102,7 @@ export class EmployeesRepository {
   }
 
   find(clientId: string, id: string): Promise<EmployeeRow | undefined> {
-    return this.db
-      .selectFrom('hr_employees')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return findById.first(this.db, { clientId, id });
   }
 
   findByExternalId(clientId: string, externalId: string): Promise<EmployeeRow | undefined> {
@@ -160,14 +178,7 @@ export class EmployeesRepository {
   async registrations(clientId: string, employeeIds: string[]): Promise<Map<string, RegistrationRow[]>> {
     const out = new Map<string, RegistrationRow[]>();
     if (!employeeIds.length) return out;
-    const rows = await this.db
-      .selectFrom('hr_employee_registrations')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('employee_id', 'in', employeeIds)
-      .orderBy('employee_id')
-      .orderBy('position')
-      .execute();
+    const rows = await registrationsOf.all(this.db, { clientId, ids: employeeIds });
     for (const r of rows) out.set(r.employee_id, [...(out.get(r.employee_id) ?? []), r]);
     return out;
   }
@@ -193,13 +204,7 @@ export class EmployeesRepository {
   async customValues(clientId: string, employeeIds: string[]): Promise<Map<string, Map<string, string>>> {
     const out = new Map<string, Map<string, string>>();
     if (!employeeIds.length) return out;
-    const rows = await this.db
-      .selectFrom('hr_employee_custom_values')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('employee_id', 'in', employeeIds)
-      .orderBy('custom_field_id')
-      .execute();
+    const rows = await customValuesOf.all(this.db, { clientId, ids: employeeIds });
     for (const r of rows) {
       const m = out.get(r.employee_id) ?? new Map<string, string>();
       m.set(r.custom_field_id, r.value);

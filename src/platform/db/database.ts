@@ -124,22 +124,104 @@ export function openDatabase(config: DatabaseSettings): Database {
   };
 }
 
+/** What Kysely's SQLite driver asks of a prepared statement. */
+export interface CachedStatement {
+  readonly reader: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  run(parameters: readonly unknown[]): SqliteDatabase.RunResult;
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
+}
+
+type RowMaker = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * A function that turns a raw row (an array of column values) into the object better-sqlite3 would have made:
+ * one property per column name, in order, a later duplicate name winning. Generated once per statement as a
+ * single object literal, so V8 builds each row with one fixed shape; better-sqlite3's own row objects cost about
+ * 300 ns a column (docs/PERFORMANCE.md).
+ */
+export function rowMaker(names: readonly string[]): RowMaker {
+  if (names.includes('__proto__')) {
+    // An object literal would set the prototype instead of making a property: define each one.
+    return (values) => {
+      const row: Record<string, unknown> = {};
+      names.forEach((name, i) => {
+        Object.defineProperty(row, name, { value: values[i], enumerable: true, writable: true, configurable: true });
+      });
+      return row;
+    };
+  }
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  // The names are quoted by JSON.stringify, so no column name can change the generated code.
+  return new Function('v', `return { ${fields} };`) as RowMaker;
+}
+
+const DDL = /^\s*(create|alter|drop)\b/i;
+
+/** A prepared reader that fetches raw rows and makes their objects itself; writers pass through. */
+function cachedStatement(statement: SqliteDatabase.Statement, onDdl: () => void): CachedStatement {
+  if (!statement.reader) {
+    const ddl = DDL.test(statement.source);
+    return {
+      reader: false,
+      all: (parameters) => statement.all(...parameters),
+      run: (parameters) => {
+        const result = statement.run(...parameters);
+        if (ddl) onDdl();
+        return result;
+      },
+      iterate: (parameters) => statement.iterate(...parameters),
+    };
+  }
+  statement.raw(true);
+  let make: RowMaker | undefined;
+  let width = -1;
+  const maker = (values: unknown[]): RowMaker => {
+    // Columns are read once per statement; a changed width (the schema changed under it) reads them again.
+    if (!make || values.length !== width) {
+      const names = statement.columns().map((c) => c.name);
+      make = rowMaker(names);
+      width = names.length;
+    }
+    return make;
+  };
+  return {
+    reader: true,
+    all(parameters) {
+      const rows = statement.all(...parameters) as unknown[][];
+      if (rows.length === 0) return rows;
+      const build = maker(rows[0] as unknown[]);
+      for (let i = 0; i < rows.length; i++) (rows as unknown[])[i] = build(rows[i] as unknown[]);
+      return rows;
+    },
+    run: (parameters) => statement.run(...parameters),
+    *iterate(parameters) {
+      for (const values of statement.iterate(...parameters) as IterableIterator<unknown[]>) yield maker(values)(values);
+    },
+    get busy() {
+      return statement.busy;
+    },
+  } as CachedStatement & { busy: boolean };
+}
+
 /**
  * better-sqlite3 with a cache of prepared statements, by SQL text. Kysely prepares every query it runs, and
  * preparing (parsing and planning) costs more than running most of Atrium's indexed queries: the cache saves a
  * large share of each request's database time (docs/PERFORMANCE.md). A statement still being iterated is never
- * handed out twice; SQLite re-prepares a cached statement by itself after a schema change.
+ * handed out twice; SQLite re-prepares a cached statement by itself after a schema change, and a schema change
+ * made on this connection (create, alter, drop) empties the cache. Readers return rows made by `rowMaker`.
  */
 export function withStatementCache(
   sqlite: SqliteDatabase.Database,
   capacity = 1000,
-): { prepare(sql: string): SqliteDatabase.Statement; close(): void } {
-  const cache = new Map<string, SqliteDatabase.Statement>();
+): { prepare(sql: string): CachedStatement; close(): void } {
+  const cache = new Map<string, CachedStatement & { busy?: boolean }>();
+  const clear = () => cache.clear();
   return {
     prepare(text: string) {
       const cached = cache.get(text);
       if (cached && !cached.busy) return cached;
-      const statement = sqlite.prepare(text);
+      const statement = cachedStatement(sqlite.prepare(text), clear);
       if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
       cache.set(text, statement);
       return statement;

@@ -13,13 +13,28 @@ import { deferSchemaCompile, schemaCompiled, validatorCompiler } from './validat
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 
+/**
+ * Serializers already built, by the shared schemas they may reference and the schema itself: the same response
+ * schema (every route's error bodies, most of all) is compiled once, not once per route and status code. That
+ * cut the compiled schemas' heap from about 75 MB to a few (docs/PERFORMANCE.md).
+ */
+const serializerCache = new Map<string, (data: unknown) => string>();
+
 /** Fastify's own serializer compiler, deferred: each route's serializer is built when it first answers. */
 const lazySerializers = ((...args: Parameters<SerializerFactory>) => {
   const compile = SerializerSelector()(...args);
+  // Each shared schema has one $id, so the ids in scope tell what a $ref resolves to.
+  const scope = Object.keys(args[0] ?? {})
+    .sort()
+    .join('\n');
   return (route: Parameters<ReturnType<SerializerFactory>>[0]) => {
-    let serialize: ((data: unknown) => string) | undefined;
+    const key = `${scope}\n\n${JSON.stringify(route.schema)}`;
+    let serialize = serializerCache.get(key);
     const build = () => {
-      serialize ??= compile(route) as (data: unknown) => string;
+      if (!serialize) {
+        serialize = serializerCache.get(key) ?? (compile(route) as (data: unknown) => string);
+        serializerCache.set(key, serialize);
+      }
       schemaCompiled(build);
       return serialize;
     };

@@ -97,6 +97,9 @@ export async function compilePendingSchemas(): Promise<number> {
   return count;
 }
 
+/** Validators already compiled, by ajv instance and schema text. */
+const validatorCache = new Map<string, ReturnType<Ajv['compile']>>();
+
 /**
  * Fastify's validator compiler: one schema per route part, compiled once.
  * Besides the schema, every string of the part is refused when it holds
@@ -106,10 +109,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   // Compiled on first use: a server with ~200 routes starts in a fraction of a second, and a route nobody
   // calls costs nothing. `compilePendingSchemas` compiles the rest (the CLI's serve warms up with it; a test
-  // proves every route's schemas compile).
-  let compiled: ReturnType<Ajv['compile']> | undefined;
+  // proves every route's schemas compile). Identical schemas of one part share one compiled validator.
+  const key = `${ajv === bodyAjv ? 'body' : 'text'}\n${JSON.stringify(schema)}`;
+  let compiled: ReturnType<Ajv['compile']> | undefined = validatorCache.get(key);
   const compile = () => {
-    compiled ??= ajv.compile(schema as object);
+    if (!compiled) {
+      compiled = validatorCache.get(key) ?? ajv.compile(schema as object);
+      validatorCache.set(key, compiled);
+    }
     schemaCompiled(compile);
     return compiled;
   };

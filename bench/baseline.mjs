@@ -1,8 +1,9 @@
 /**
- * The benchmarks' yardstick: a bare node:http server, in its own process.
+ * The benchmarks' yardstick: a bare node:http server, in its own process, run by plain `node` as the measured
+ * server is.
  *
- *   baseline.ts json         answers {"hello":"world"} to every request
- *   baseline.ts file <path>  streams the file from disk to every request
+ *   baseline.mjs json         answers {"hello":"world"} to every request
+ *   baseline.mjs file <path>  streams the file from disk to every request
  */
 import fs from 'node:fs';
 import http from 'node:http';

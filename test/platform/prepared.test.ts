@@ -1,0 +1,134 @@
+/**
+ * Prepared queries (`src/platform/db/prepared.ts`) on both dialects: each call answers exactly what the same
+ * query built afresh answers, with its own values, whatever the array lengths, in a transaction too; a builder
+ * that misuses a placeholder is refused instead of running the wrong SQL.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { type Database, type Db, openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { prepared } from '../../src/platform/db/prepared.js';
+import { inTransaction } from '../../src/platform/db/transaction.js';
+import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
+
+const byIds = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('hr_organizations')
+    .select(['id', 'name'])
+    .where('client_id', '=', p.clientId)
+    .where('id', 'in', p.ids)
+    // A constant of the builder stays a constant.
+    .where('name', '!=', 'never')
+    .orderBy('id'),
+);
+const one = prepared((db: Db, p: { clientId: string; id: string }) =>
+  db.selectFrom('hr_organizations').selectAll().where('client_id', '=', p.clientId).where('id', '=', p.id),
+);
+
+for (const dialect of dialects()) {
+  describe(`prepared queries (${dialect})`, () => {
+    let tdb: TestDatabase;
+    let database: Database;
+
+    before(async () => {
+      tdb = await freshDatabase(dialect);
+      database = openDatabase({
+        dataDir: tdb.env.ATRIUM_DATA_DIR as string,
+        databaseUrl: tdb.env.DATABASE_URL,
+        dbPoolSize: 2,
+      });
+      await migrateToLatest(database);
+      const { db } = database;
+      for (const client of ['c1', 'c2']) {
+        await db.insertInto('hr_clients').values({ id: client, name: client, created_at: 0 }).execute();
+        for (const id of ['a', 'b', 'c', 'd']) {
+          await db
+            .insertInto('hr_organizations')
+            .values({
+              client_id: client,
+              id,
+              name: `${client}-${id}`,
+              description: null,
+              parent_organization_id: null,
+              corporate_name: null,
+              address1: null,
+              address2: null,
+              zip_code: null,
+              city: null,
+              country: null,
+              contact_firstname: null,
+              contact_lastname: null,
+              contact_email: null,
+              contact_phone_number: null,
+              created_at: 0,
+              updated_at: 0,
+            })
+            .execute();
+        }
+      }
+    });
+    after(async () => {
+      await database?.close();
+      await tdb?.drop();
+    });
+
+    const fresh = (db: Db, clientId: string, ids: string[]) =>
+      db
+        .selectFrom('hr_organizations')
+        .select(['id', 'name'])
+        .where('client_id', '=', clientId)
+        .where('id', 'in', ids)
+        .where('name', '!=', 'never')
+        .orderBy('id')
+        .execute();
+
+    it('answers what the query built afresh answers, for each call’s own values and array lengths', async () => {
+      const { db } = database;
+      const cases: [string, string[]][] = [
+        ['c1', ['a']],
+        ['c2', ['a']],
+        ['c1', ['b', 'd']],
+        ['c2', ['d', 'c', 'zz']],
+        ['c1', ['zz']],
+        ['c2', ['a', 'b', 'c', 'd']],
+        ['c1', ['a']],
+      ];
+      for (const [clientId, ids] of cases) {
+        const rows = await byIds.all(db, { clientId, ids });
+        assert.deepEqual(rows, await fresh(db, clientId, ids), `${clientId} ${ids.join(',')}`);
+        assert.ok(
+          rows.every((r) => r.name.startsWith(`${clientId}-`) && ids.includes(r.id)),
+          `only ${clientId}'s rows among ${ids.join(',')}`,
+        );
+      }
+      assert.equal((await one.first(db, { clientId: 'c2', id: 'c' }))?.name, 'c2-c', 'first row');
+      assert.equal(await one.first(db, { clientId: 'c3', id: 'c' }), undefined, 'no row');
+    });
+
+    it('runs inside a transaction, on the transaction’s connection', async () => {
+      const seen = await inTransaction(database.db, async (trx) => {
+        await trx
+          .updateTable('hr_organizations')
+          .set({ name: 'renamed' })
+          .where('client_id', '=', 'c1')
+          .where('id', '=', 'a')
+          .execute();
+        return one.first(trx, { clientId: 'c1', id: 'a' });
+      });
+      assert.equal(seen?.name, 'renamed', 'the uncommitted change is seen inside the transaction');
+      assert.equal((await one.first(database.db, { clientId: 'c1', id: 'a' }))?.name, 'renamed', 'and after it');
+    });
+
+    it('refuses a builder that computes with a placeholder or splices it into SQL', async () => {
+      const computed = prepared((db: Db, p: { name: string }) =>
+        db.selectFrom('hr_organizations').select('id').where('name', '=', `${p.name}-x`),
+      );
+      await assert.rejects(computed.all(database.db, { name: 'c1' }), /computed with a placeholder/);
+      const spliced = prepared((db: Db, p: { column: string }) =>
+        db.selectFrom('hr_organizations').select(sql.ref(p.column).as('x')),
+      );
+      await assert.rejects(spliced.all(database.db, { column: 'id' }), /placeholder into its SQL text/);
+    });
+  });
+}
