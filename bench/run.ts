@@ -424,7 +424,8 @@ try {
       await runPass(
         'main',
         main,
-        [...SCENARIOS, ...NO_AUTH].filter(selected),
+        // Each unauthenticated twin right after its authenticated scenario: both on the same warm server.
+        SCENARIOS.flatMap((x) => [x, ...NO_AUTH.filter((n) => n.id === `${x.id}-noauth`)]).filter(selected),
         settings,
         () => startAtrium(main, main.hr.clientId),
         mode === 'full' ? 'both' : 'one',
@@ -579,12 +580,18 @@ ratioTarget('document-download', 0.5, '1 MiB download / node:http streaming the 
     });
 }
 {
-  const rss = Math.max(...passes.map((p) => p.rssAfterBytes));
+  // One server process; the two-worker pass is three processes (a primary and two workers), reported apart.
+  const single = passes.filter((p) => p.name !== 'workers-2');
+  const rss = Math.max(...single.map((p) => p.rssAfterBytes));
+  const cluster = passes.find((p) => p.name === 'workers-2');
   targets.push({
-    what: 'server RSS after a pass (largest)',
+    what: 'server RSS after a pass (largest, one process)',
     target: '≤ 200 MB',
     value: rss / 2 ** 20,
     met: rss <= 200 * 2 ** 20,
+    ...(cluster
+      ? { note: `--workers 2, primary and workers together: ${(cluster.rssAfterBytes / 2 ** 20).toFixed(0)} MB` }
+      : {}),
   });
 }
 {

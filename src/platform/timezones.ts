@@ -47,10 +47,15 @@ export function offsetAt(rule: ZoneRule, epochMs: number): number {
  * forward; in an overlap the earlier instant is taken.
  */
 export function localToEpoch(rule: ZoneRule, year: number, month: number, day: number, minutes: number): number {
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(0, minutes, 0, 0);
-  const asUtc = d.getTime();
+  let asUtc: number;
+  if (year >= 100) asUtc = Date.UTC(year, month - 1, day, 0, minutes);
+  else {
+    // Date.UTC reads years 0–99 as 1900–1999.
+    const d = new Date(0);
+    d.setUTCFullYear(year, month - 1, day);
+    d.setUTCHours(0, minutes, 0, 0);
+    asUtc = d.getTime();
+  }
   if (!('zone' in rule)) return asUtc - rule.offsetMinutes * 60_000;
   const before = zoneOffsetMinutes(rule.zone, asUtc - 86_400_000);
   const after = zoneOffsetMinutes(rule.zone, asUtc + 86_400_000);

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { fieldErrorsFromAjv, validatorCompiler } from '../../src/platform/http/validation.js';
 import { formatDate, formatDateTime, parseDate, parseDateOrDateTime, parseDateTime } from '../../src/platform/time.js';
+import { localToEpoch } from '../../src/platform/timezones.js';
 
 describe('date formats', () => {
   it('parses the date form YYYY-MM-DD and refuses impossible dates', () => {
@@ -88,5 +89,49 @@ describe('date formats', () => {
         ['items.1.at', 'invalid_datetime'],
       ],
     );
+  });
+});
+
+describe('localToEpoch', () => {
+  /** The instant of a wall time as the Date setters compute it, for any year. */
+  const bySetters = (year: number, month: number, day: number, minutes: number) => {
+    const d = new Date(0);
+    d.setUTCFullYear(year, month - 1, day);
+    d.setUTCHours(0, minutes, 0, 0);
+    return d.getTime();
+  };
+
+  it('a fixed offset: the wall time minus the offset, for every year (0–99 too), overflowing days and minutes', () => {
+    const cases: [number, number, number, number][] = [
+      [2024, 2, 29, 0],
+      [2023, 2, 29, 90],
+      [1970, 1, 1, 0],
+      [1999, 12, 31, 1439],
+      [2031, 7, 31, 1500],
+      [99, 12, 31, 600],
+      [5, 1, 1, 0],
+      [100, 3, 1, 61],
+      [9999, 12, 31, 1439],
+    ];
+    for (let i = 0; i < 200; i++) {
+      cases.push([1 + ((i * 7919) % 9999), 1 + (i % 12), 1 + ((i * 13) % 31), (i * 37) % 1500]);
+    }
+    for (const [year, month, day, minutes] of cases) {
+      for (const offsetMinutes of [0, 120, -330]) {
+        assert.equal(
+          localToEpoch({ offsetMinutes }, year, month, day, minutes),
+          bySetters(year, month, day, minutes) - offsetMinutes * 60_000,
+          `${year}-${month}-${day} +${minutes} min at ${offsetMinutes}`,
+        );
+      }
+    }
+  });
+
+  it('a zone: Paris in summer and in winter, and the spring-forward gap moved forward', () => {
+    const paris = { zone: 'Europe/Paris' };
+    assert.equal(localToEpoch(paris, 2026, 7, 1, 9 * 60), Date.UTC(2026, 6, 1, 7, 0), 'summer: UTC+2');
+    assert.equal(localToEpoch(paris, 2026, 1, 15, 9 * 60), Date.UTC(2026, 0, 15, 8, 0), 'winter: UTC+1');
+    // 29 March 2026, 02:30 does not exist in Paris: read with the offset before the change (UTC+1).
+    assert.equal(localToEpoch(paris, 2026, 3, 29, 150), Date.UTC(2026, 2, 29, 1, 30), 'in the gap');
   });
 });

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql, type Transaction } from 'kysely';
 import type { Db, DialectName } from '../../platform/db/database.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { AcademyEventsTable, AcademyRegistrationsTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -58,6 +59,51 @@ export interface EventListFilter {
 /** States of a registration that hold a seat. */
 export const SEATED = ['registered', 'completed', 'absent'] as const;
 
+// The reads of every event view, prepared once (src/platform/db/prepared.ts).
+const findEvent = prepared((db: Db, p: { academyId: number; kind: Kind; id: number }) =>
+  db
+    .selectFrom('academy_events')
+    .selectAll()
+    .where('academy_id', '=', p.academyId)
+    .where('kind', '=', p.kind)
+    .where('id', '=', p.id),
+);
+const categoryNamesOf = prepared((db: Db, p: { academyId: number; ids: number[] }) =>
+  db
+    .selectFrom('academy_categories')
+    .select(['id', 'name'])
+    .where('academy_id', '=', p.academyId)
+    .where('id', 'in', p.ids),
+);
+const instructorsOf = prepared((db: Db, p: { ids: number[] }) =>
+  db
+    .selectFrom('academy_event_instructors')
+    .select(['event_id', 'user_id', 'is_primary'])
+    .where('event_id', 'in', p.ids)
+    .orderBy('event_id')
+    .orderBy('position'),
+);
+const SEATED_SQL = sql.join(SEATED.map((s) => sql.lit(s)));
+const countersOf = prepared((db: Db, p: { ids: number[] }) =>
+  db
+    .selectFrom('academy_registrations')
+    .select([
+      'event_id',
+      sql<number>`sum(case when state in (${SEATED_SQL}) then 1 else 0 end)`.as('registered'),
+      sql<number>`sum(case when state in (${SEATED_SQL}) and approval = 'Yes' then 1 else 0 end)`.as('attendees_yes'),
+      sql<number>`sum(case when state = 'registered' and approval = 'Pending' then 1 else 0 end)`.as(
+        'attendees_pending',
+      ),
+      sql<number>`sum(case when state = 'completed' then 1 else 0 end)`.as('completed'),
+      sql<number>`sum(case when state = 'absent' then 1 else 0 end)`.as('absent'),
+      sql<number>`sum(case when state = 'cancelled' then 1 else 0 end)`.as('cancelled'),
+      sql<number>`sum(case when state = 'waitlisted' then 1 else 0 end)`.as('waitlisted'),
+      sql<number>`sum(attendance_minutes)`.as('attendance_minutes'),
+    ])
+    .where('event_id', 'in', p.ids)
+    .groupBy('event_id'),
+);
+
 /** Queries of events, their instructors and registrations, and the directory rows they refer to. */
 export class EventsRepository {
   constructor(
@@ -93,12 +139,7 @@ export class EventsRepository {
 
   async categoryNames(academyId: number, ids: number[]): Promise<Map<number, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.db
-      .selectFrom('academy_categories')
-      .select(['id', 'name'])
-      .where('academy_id', '=', academyId)
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await categoryNamesOf.all(this.db, { academyId, ids });
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
@@ -154,13 +195,7 @@ export class EventsRepository {
   // ------------------------------------------------------------ events
 
   find(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
-    return this.db
-      .selectFrom('academy_events')
-      .selectAll()
-      .where('academy_id', '=', academyId)
-      .where('kind', '=', kind)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return findEvent.first(this.db, { academyId, kind, id });
   }
 
   /** An event of the academy by id, of either kind (Spazz's `GET /users/{eventid}/events` names no kind). */
@@ -289,11 +324,16 @@ export class EventsRepository {
     return Number(row?.n ?? 0);
   }
 
+  /**
+   * The bundle's event that starts last. A bundle's main event has its own id as `bundle_id`, so the bundle is
+   * `bundle_id = mainId`, and the index on (bundle_id, start_at, id) finds the row in one seek, however many
+   * offers the bundle holds (the cost of addOffers no longer grows with the bundle).
+   */
   async latestOfferStart(mainId: number): Promise<EventRow | undefined> {
     return this.db
       .selectFrom('academy_events')
       .selectAll()
-      .where((eb) => eb.or([eb('id', '=', mainId), eb('bundle_id', '=', mainId)]))
+      .where('bundle_id', '=', mainId)
       .orderBy('start_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
@@ -315,13 +355,7 @@ export class EventsRepository {
   async instructors(eventIds: number[]): Promise<Map<number, InstructorRow[]>> {
     const out = new Map<number, InstructorRow[]>();
     if (!eventIds.length) return out;
-    const rows = await this.db
-      .selectFrom('academy_event_instructors')
-      .select(['event_id', 'user_id', 'is_primary'])
-      .where('event_id', 'in', eventIds)
-      .orderBy('event_id')
-      .orderBy('position')
-      .execute();
+    const rows = await instructorsOf.all(this.db, { ids: eventIds });
     for (const r of rows) {
       const list = out.get(r.event_id) ?? [];
       list.push(r);
@@ -342,25 +376,7 @@ export class EventsRepository {
   async counters(eventIds: number[]): Promise<Map<number, Counters>> {
     const out = new Map<number, Counters>();
     if (!eventIds.length) return out;
-    const seated = sql.join(SEATED.map((s) => sql.lit(s)));
-    const rows = await this.db
-      .selectFrom('academy_registrations')
-      .select([
-        'event_id',
-        sql<number>`sum(case when state in (${seated}) then 1 else 0 end)`.as('registered'),
-        sql<number>`sum(case when state in (${seated}) and approval = 'Yes' then 1 else 0 end)`.as('attendees_yes'),
-        sql<number>`sum(case when state = 'registered' and approval = 'Pending' then 1 else 0 end)`.as(
-          'attendees_pending',
-        ),
-        sql<number>`sum(case when state = 'completed' then 1 else 0 end)`.as('completed'),
-        sql<number>`sum(case when state = 'absent' then 1 else 0 end)`.as('absent'),
-        sql<number>`sum(case when state = 'cancelled' then 1 else 0 end)`.as('cancelled'),
-        sql<number>`sum(case when state = 'waitlisted' then 1 else 0 end)`.as('waitlisted'),
-        sql<number>`sum(attendance_minutes)`.as('attendance_minutes'),
-      ])
-      .where('event_id', 'in', eventIds)
-      .groupBy('event_id')
-      .execute();
+    const rows = await countersOf.all(this.db, { ids: eventIds });
     for (const r of rows) {
       out.set(r.event_id, {
         registered: Number(r.registered),

@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type {
   PaRequestCommentsTable,
   PaRequestFilesTable,
@@ -57,6 +58,44 @@ const SORT_COLUMNS: Record<RequestSort['field'], string> = {
 function escapeLike(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+// The reads of every request view, prepared once (src/platform/db/prepared.ts).
+const filesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('pa_request_files')
+    .selectAll()
+    .where('client_id', '=', p.clientId)
+    .where('request_id', 'in', p.ids)
+    .orderBy('pk'),
+);
+const usersNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('hr_users')
+    .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
+    .where('client_id', '=', p.clientId)
+    .where('id', 'in', p.ids),
+);
+const employeesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('hr_employees')
+    .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
+    .where('client_id', '=', p.clientId)
+    .where('id', 'in', p.ids),
+);
+const customStatusesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('pa_custom_statuses')
+    .select(['id', 'name'])
+    .where('client_id', '=', p.clientId)
+    .where('id', 'in', p.ids),
+);
+const categoriesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  db
+    .selectFrom('pa_kb_categories')
+    .select(['id', 'localized_name', 'original_language_code'])
+    .where('client_id', '=', p.clientId)
+    .where('id', 'in', p.ids),
+);
 
 export class RequestsRepository {
   /** Public so uploads can be consumed in the same transaction. */
@@ -280,13 +319,7 @@ export class RequestsRepository {
 
   files(clientId: string, requestIds: readonly string[]): Promise<RequestFileRow[]> {
     if (!requestIds.length) return Promise.resolve([]);
-    return this.db
-      .selectFrom('pa_request_files')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('request_id', 'in', [...requestIds])
-      .orderBy('pk')
-      .execute();
+    return filesOf.all(this.db, { clientId, ids: [...requestIds] });
   }
 
   findFile(clientId: string, requestId: string, fileId: string): Promise<RequestFileRow | undefined> {
@@ -370,19 +403,9 @@ export class RequestsRepository {
     const out = new Map<string, Person>();
     const unique = [...new Set(ids)];
     if (!unique.length) return out;
-    const users = await this.db
-      .selectFrom('hr_users')
-      .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
-      .where('client_id', '=', clientId)
-      .where('id', 'in', unique)
-      .execute();
+    const users = await usersNamed.all(this.db, { clientId, ids: unique });
     for (const u of users) out.set(u.id, { kind: 'user', ...u });
-    const employees = await this.db
-      .selectFrom('hr_employees')
-      .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
-      .where('client_id', '=', clientId)
-      .where('id', 'in', unique)
-      .execute();
+    const employees = await employeesNamed.all(this.db, { clientId, ids: unique });
     for (const e of employees) if (!out.has(e.id)) out.set(e.id, { kind: 'employee', ...e });
     return out;
   }
@@ -448,24 +471,14 @@ export class RequestsRepository {
 
   async customStatusNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.db
-      .selectFrom('pa_custom_statuses')
-      .select(['id', 'name'])
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
+    const rows = await customStatusesNamed.all(this.db, { clientId, ids: [...new Set(ids)] });
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   /** Category names: the value in `languageCode`, else in the category's original language, else the first. */
   async categoryNames(clientId: string, ids: readonly string[], languageCode: string): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.db
-      .selectFrom('pa_kb_categories')
-      .select(['id', 'localized_name', 'original_language_code'])
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
+    const rows = await categoriesNamed.all(this.db, { clientId, ids: [...new Set(ids)] });
     return new Map(
       rows.map((r) => {
         const names = JSON.parse(r.localized_name) as { language_code: string; value: string }[];

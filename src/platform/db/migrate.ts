@@ -10,7 +10,7 @@ import * as m0007 from './migrations/0007_knowledge.js';
 import * as m0008 from './migrations/0008_requests.js';
 import * as m0009 from './migrations/0009_processes.js';
 import * as m0010 from './migrations/0010_collation.js';
-import * as m0011 from './migrations/0011_event_counts.js';
+import * as m0011 from './migrations/0011_event_indexes.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
 
@@ -31,7 +31,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0008_requests': m0008,
   '0009_processes': m0009,
   '0010_collation': m0010,
-  '0011_event_counts': m0011,
+  '0011_event_indexes': m0011,
 };
 
 class StaticProvider implements MigrationProvider {
