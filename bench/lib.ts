@@ -82,11 +82,10 @@ function stopChild(child: ChildProcess, logFd: number | undefined): Promise<void
   });
 }
 
-/** RSS in bytes of a process and all its descendants (Linux /proc); 0 elsewhere. */
-export function treeRss(root: number): number {
-  let pids: number[];
+/** The process ids of a process and all its descendants (Linux /proc); just the root elsewhere. */
+function treePids(root: number): number[] {
+  const parents = new Map<number, number[]>();
   try {
-    const parents = new Map<number, number[]>();
     for (const name of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       try {
@@ -99,11 +98,49 @@ export function treeRss(root: number): number {
         // The process ended meanwhile.
       }
     }
-    pids = [root];
-    for (let i = 0; i < pids.length; i++) pids.push(...(parents.get(pids[i] as number) ?? []));
   } catch {
-    return 0;
+    return [root];
   }
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) pids.push(...(parents.get(pids[i] as number) ?? []));
+  return pids;
+}
+
+/** CPU time (user + system) of a process tree so far, in clock ticks; 0 where /proc is missing. */
+function treeCpuTicks(root: number): number {
+  let ticks = 0;
+  for (const pid of treePids(root)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone.
+    }
+  }
+  return ticks;
+}
+
+/**
+ * Waits until a freshly started server is idle: its process tree used under 5% of a core over a quarter of a
+ * second (at most `maxMs`). `atrium serve` compiles its route schemas in the background after it listens; a
+ * measurement that started meanwhile would share the CPU with that warm-up.
+ */
+export async function settled(pid: number, maxMs = 20_000): Promise<void> {
+  const until = performance.now() + maxMs;
+  let last = treeCpuTicks(pid);
+  while (performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = treeCpuTicks(pid);
+    // Linux counts 100 ticks a second: 5% of a core over 250 ms is about 1 tick.
+    if (now - last <= 1) return;
+    last = now;
+  }
+}
+
+/** RSS in bytes of a process and all its descendants (Linux /proc); 0 elsewhere. */
+export function treeRss(root: number): number {
+  const pids = treePids(root);
   let total = 0;
   for (const pid of pids) {
     try {

@@ -18,6 +18,7 @@ import {
   median,
   rotate,
   type ServerProcess,
+  settled,
   startProcess,
 } from './lib.js';
 
@@ -53,13 +54,13 @@ const PLAN = {
     workers: true,
   },
   quick: {
-    settings: { connections: 10, duration: 2, warmup: 0.5 },
+    settings: { connections: 10, duration: 1.5, warmup: 0.5 },
     main: { requests: 100 * K, events: 10 * K, employees: 10 * K, bundles: 100 },
     scale: [
       { requests: 10 * K, events: 10 * K, employees: 10 * K, bundles: 20 },
       { requests: 100 * K, events: 100 * K, employees: 100 * K, bundles: 20 },
     ],
-    scaleSettings: { connections: 10, duration: 1.5, warmup: 0.5 },
+    scaleSettings: { connections: 10, duration: 1, warmup: 0.3 },
     startups: 3,
     workers: true,
   },
@@ -326,6 +327,7 @@ async function runPass(
   const needsFile = scenarios.some((x) => x.baseline === 'file');
   const file = needsFile ? await baseline('file', s, ds.documentFile) : undefined;
   const server = await start();
+  await settled(server.pid);
   const measured: (Measurement & { id: string; label: string; rssBytes: number; base: 'json' | 'file' })[] = [];
   let rssAfter = 0;
   try {
@@ -381,7 +383,8 @@ async function dataset(sizes: DatasetSizes, pgAdminUrl: string | undefined): Pro
   );
   const ds = await buildDataset(sizes, {
     ...(pgAdminUrl ? { pgAdminUrl } : {}),
-    startServer: (env) => startAtrium({ env }),
+    // This server only makes the template rows: no need to compile every route first.
+    startServer: (env) => startAtrium({ env: { ...env, ATRIUM_BENCH_COMPILE_ALL: '0' } }),
   });
   say(`dataset: built in ${ds.loadSeconds.toFixed(1)} s`);
   return ds;
@@ -495,7 +498,14 @@ try {
     const ds = await dataset(sizes, pgAdminUrl);
     try {
       passes.push(
-        await runPass(`scale-${sizes.requests / K}k`, ds, scaleScenarios, scaleSettings, () => startAtrium(ds)),
+        await runPass(
+          `scale-${sizes.requests / K}k`,
+          ds,
+          scaleScenarios,
+          scaleSettings,
+          () => startAtrium(ds),
+          mode === 'full' ? 'both' : 'one',
+        ),
       );
     } finally {
       await ds.drop();

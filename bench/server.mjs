@@ -7,7 +7,8 @@
  * Plain JavaScript run by plain `node`, as `atrium serve` is: a TypeScript loader would add its own memory (about
  * 40 MB) to the RSS the benchmark reports. Every route's schemas are compiled before it says it listens, so no
  * measurement shares the CPU with the background warm-up `atrium serve` does after listening (start-up is
- * measured separately, with the CLI).
+ * measured separately, with the CLI). `ATRIUM_BENCH_COMPILE_ALL=0` skips that (the dataset builder's server, which
+ * only makes a few template rows).
  *
  * Prints `Atrium listening on <url>`; SIGTERM closes it.
  */
@@ -58,7 +59,7 @@ if (noAuthClient) {
 }
 
 const address = await app.server.listen({ port: 0, host: '127.0.0.1' });
-await compilePendingSchemas();
+if (process.env.ATRIUM_BENCH_COMPILE_ALL !== '0') await compilePendingSchemas();
 process.stdout.write(`Atrium listening on ${address}\n`);
 process.on('SIGTERM', () => {
   app.close().then(

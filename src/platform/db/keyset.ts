@@ -38,6 +38,14 @@ function expr(col: KeysetColumn): RawBuilder<unknown> {
 }
 
 function compare(order: KeysetColumn[], keys: KeyValue[], after: boolean, inclusive: boolean): RawBuilder<SqlBool> {
+  const first = order[0] as KeysetColumn;
+  if (order.every((c) => c.direction === first.direction)) {
+    // Every column in one direction: a row-value comparison, `(c0, c1) > (k0, k1)`, which both databases seek on
+    // with the list's index. SQLite ran the equivalent OR below about four times slower (a deep cursor's
+    // previous-page check: 33 µs against 8 µs; docs/PERFORMANCE.md).
+    const op = (first.direction === 'asc') === after ? (inclusive ? '>=' : '>') : inclusive ? '<=' : '<';
+    return sql<SqlBool>`((${sql.join(order.map(expr))}) ${sql.raw(op)} (${sql.join(keys.map((k) => sql`${k}`))}))`;
+  }
   const alternatives: RawBuilder<unknown>[] = [];
   order.forEach((col, i) => {
     const equal = order.slice(0, i).map((c, j) => sql`${expr(c)} = ${keys[j]}`);
@@ -56,7 +64,6 @@ function compare(order: KeysetColumn[], keys: KeyValue[], after: boolean, inclus
   // The first key's bound, implied by the alternatives but spelled out: without it SQLite does not see a range
   // on the index in an OR of bound parameters, and walks the index from the start of the list to the position
   // (a page 90% down 100k rows cost 40 times page 1; docs/PERFORMANCE.md).
-  const first = order[0] as KeysetColumn;
   const bound = (first.direction === 'asc') === after ? sql.raw('>=') : sql.raw('<=');
   return sql<SqlBool>`(${expr(first)} ${bound} ${keys[0]} and (${sql.join(alternatives, sql` or `)}))`;
 }
