@@ -214,6 +214,40 @@ export async function measure(url: string, load: Load, settings: LoadSettings): 
   };
 }
 
+/**
+ * Measures loads that are compared with each other (a list at page 1 and deep, a route with and without its
+ * guard) in alternation: each is warmed up, then each runs for a share of the duration in turn, `rounds` times.
+ * A drift of the machine's speed during the run (these cores are shared) then falls on all of them alike, instead
+ * of on whichever ran last. Throughput is the total over the rounds; p50 and p99 are the means of the rounds'.
+ */
+export async function measureInterleaved(
+  url: string,
+  loads: Load[],
+  settings: LoadSettings,
+  rounds = 4,
+): Promise<Measurement[]> {
+  if (settings.warmup > 0) for (const load of loads) await run(url, load, settings.connections, settings.warmup);
+  const parts: Result[][] = loads.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, load] of loads.entries()) {
+      parts[i]?.push(await run(url, load, settings.connections, settings.duration / rounds));
+    }
+  }
+  return parts.map((results) => {
+    const sum = (f: (x: Result) => number) => results.reduce((a, x) => a + f(x), 0);
+    const seconds = sum((x) => x.duration);
+    return {
+      reqPerSec: sum((x) => x.requests.total) / seconds,
+      p50Ms: sum((x) => x.latency.p50) / results.length,
+      p99Ms: sum((x) => x.latency.p99) / results.length,
+      requests: sum((x) => x.requests.total),
+      non2xx: sum((x) => x.non2xx),
+      errors: sum((x) => x.errors + x.timeouts),
+      throughput: sum((x) => x.throughput.total) / seconds,
+    };
+  });
+}
+
 /** A rotating supplier over a list, shared by every connection. */
 export function rotate<T>(items: readonly T[]): () => T {
   let i = 0;

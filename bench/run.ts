@@ -15,6 +15,7 @@ import {
   type LoadSettings,
   type Measurement,
   measure,
+  measureInterleaved,
   median,
   rotate,
   type ServerProcess,
@@ -165,6 +166,8 @@ interface Scenario {
   /** Part of the 10k-vs-1M comparison (quick runs compare only the reads). */
   scale: 'always' | 'full' | 'never';
   list?: boolean;
+  /** Scenarios with the same pair are compared with each other, so they are measured in alternation. */
+  pair?: string;
 }
 
 const OFFER_DATES = Array.from({ length: 60 }, (_, i) => {
@@ -191,6 +194,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     id: 'requests-page1',
+    pair: 'requests',
     label: 'GET /requests?per_page=20 (page 1)',
     baseline: 'json',
     scale: 'always',
@@ -202,6 +206,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     id: 'requests-deep',
+    pair: 'requests',
     label: 'GET /requests?per_page=20&cursor=(90% deep)',
     baseline: 'json',
     scale: 'always',
@@ -213,6 +218,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     id: 'employee-get',
+    pair: 'employee',
     label: 'GET /employees/{id}',
     baseline: 'json',
     scale: 'always',
@@ -271,6 +277,7 @@ const SCENARIOS: Scenario[] = [
 const NO_AUTH: Scenario[] = [
   {
     id: 'requests-page1-noauth',
+    pair: 'requests',
     label: 'the same, unauthenticated',
     baseline: 'json',
     scale: 'never',
@@ -278,6 +285,7 @@ const NO_AUTH: Scenario[] = [
   },
   {
     id: 'employee-get-noauth',
+    pair: 'employee',
     label: 'the same, unauthenticated',
     baseline: 'json',
     scale: 'never',
@@ -332,11 +340,26 @@ async function runPass(
   let rssAfter = 0;
   try {
     const bearer = await token(server.url, ds);
+    // Scenarios compared with each other are measured in alternation (`measureInterleaved`), in list order.
+    const done = new Set<string>();
     for (const scenario of scenarios) {
-      say(`[${name}] ${scenario.label}`);
-      const m = await measure(server.url, scenario.load(ds, bearer), s);
-      if (m.non2xx || m.errors) say(`  !! ${m.non2xx} non-2xx answers, ${m.errors} errors`);
-      measured.push({ ...m, id: scenario.id, label: scenario.label, rssBytes: server.rss(), base: scenario.baseline });
+      if (done.has(scenario.id)) continue;
+      const group = scenarios.filter((x) => x.id === scenario.id || (scenario.pair && x.pair === scenario.pair));
+      say(`[${name}] ${group.map((x) => x.label).join(' | ')}`);
+      const results =
+        group.length > 1
+          ? await measureInterleaved(
+              server.url,
+              group.map((x) => x.load(ds, bearer)),
+              s,
+            )
+          : [await measure(server.url, scenario.load(ds, bearer), s)];
+      for (const [i, x] of group.entries()) {
+        const m = results[i] as Measurement;
+        if (m.non2xx || m.errors) say(`  !! ${x.label}: ${m.non2xx} non-2xx answers, ${m.errors} errors`);
+        measured.push({ ...m, id: x.id, label: x.label, rssBytes: server.rss(), base: x.baseline });
+        done.add(x.id);
+      }
     }
     rssAfter = server.rss();
   } finally {
