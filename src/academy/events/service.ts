@@ -588,13 +588,14 @@ export class EventsService {
         updated_at: at,
       };
     });
+    // The main event's instructors, read once: every offer gets the same.
+    const instructors = ((await repo.instructors([main.id])).get(main.id) ?? []).map((x) => ({
+      user_id: x.user_id,
+      is_primary: x.is_primary,
+    }));
     for (let i = 0; i < rows.length; i += 20) {
       const ids = await repo.insertMany(rows.slice(i, i + 20));
-      const instructors = (await repo.instructors([main.id])).get(main.id) ?? [];
-      await repo.replaceInstructors(
-        ids,
-        instructors.map((x) => ({ user_id: x.user_id, is_primary: x.is_primary })),
-      );
+      await repo.replaceInstructors(ids, instructors);
     }
   }
 
