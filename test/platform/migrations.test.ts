@@ -10,7 +10,7 @@ import { type App, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateTo, migrateToLatest, migrationNames } from '../../src/platform/db/migrate.js';
-import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
+import { dialects, freshDatabase, organizationRow, type TestDatabase } from '../support/harness.js';
 import { json } from '../support/people-assist.js';
 
 const PREVIOUS_RELEASE = '0006_documents';
@@ -61,25 +61,8 @@ for (const dialect of dialects()) {
               created_at: at,
             })
             .execute();
-          const org = (id: string, name: string, parent: string | null) => ({
-            client_id: 'old-client',
-            id,
-            name,
-            description: null,
-            parent_organization_id: parent,
-            corporate_name: null,
-            address1: null,
-            address2: null,
-            zip_code: null,
-            city: null,
-            country: null,
-            contact_firstname: null,
-            contact_lastname: null,
-            contact_email: null,
-            contact_phone_number: null,
-            created_at: at,
-            updated_at: at,
-          });
+          const org = (id: string, name: string, parent: string | null) =>
+            organizationRow('old-client', id, name, parent, at);
           await db
             .insertInto('hr_organizations')
             .values([org('hq', 'Head office', null), org('paris', 'Paris', 'hq')])

@@ -10,7 +10,7 @@ import { type Database, type Db, openDatabase } from '../../src/platform/db/data
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { prepared } from '../../src/platform/db/prepared.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
-import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
+import { dialects, freshDatabase, organizationRow, type TestDatabase } from '../support/harness.js';
 
 const byIds = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
   db
@@ -45,25 +45,7 @@ for (const dialect of dialects()) {
         for (const id of ['a', 'b', 'c', 'd']) {
           await db
             .insertInto('hr_organizations')
-            .values({
-              client_id: client,
-              id,
-              name: `${client}-${id}`,
-              description: null,
-              parent_organization_id: null,
-              corporate_name: null,
-              address1: null,
-              address2: null,
-              zip_code: null,
-              city: null,
-              country: null,
-              contact_firstname: null,
-              contact_lastname: null,
-              contact_email: null,
-              contact_phone_number: null,
-              created_at: 0,
-              updated_at: 0,
-            })
+            .values(organizationRow(client, id, `${client}-${id}`, null, 0))
             .execute();
         }
       }

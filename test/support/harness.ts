@@ -184,3 +184,26 @@ export async function hrCaller(server: TestServer, options: { readOnly?: boolean
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** An `hr_organizations` row with every optional column empty, for tests that write rows directly. */
+export function organizationRow(clientId: string, id: string, name: string, parent: string | null, at: number) {
+  return {
+    client_id: clientId,
+    id,
+    name,
+    description: null,
+    parent_organization_id: parent,
+    corporate_name: null,
+    address1: null,
+    address2: null,
+    zip_code: null,
+    city: null,
+    country: null,
+    contact_firstname: null,
+    contact_lastname: null,
+    contact_email: null,
+    contact_phone_number: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
