@@ -122,3 +122,96 @@ describe('SQLite statement cache and row making', () => {
     }
   });
 });
+
+describe('SQLite reads share one read transaction per turn of the event loop', () => {
+  let dir: string;
+  let file: string;
+  let raw: SqliteDatabase.Database;
+  let cached: ReturnType<typeof withStatementCache>;
+  let other: SqliteDatabase.Database;
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const count = () => (cached.prepare('select count(*) as n from r').all([])[0] as { n: number }).n;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-batch-'));
+    file = path.join(dir, 'db.sqlite');
+    raw = new SqliteDatabase(file);
+    raw.pragma('journal_mode = WAL');
+    raw.exec('create table r (id integer primary key, v text)');
+    cached = withStatementCache(raw);
+    other = new SqliteDatabase(file);
+  });
+  after(() => {
+    other.close();
+    cached.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a read opens the transaction, later reads in the turn join it, and it ends in the next turn', async () => {
+    await nextTurn();
+    assert.equal(raw.inTransaction, false, 'nothing open before the first read');
+    assert.equal(count(), 0, 'the table starts empty');
+    assert.equal(raw.inTransaction, true, 'the read opened a transaction');
+    // Another process commits in the same turn: the turn keeps one snapshot.
+    other.prepare("insert into r (v) values ('from elsewhere')").run();
+    assert.equal(count(), 0, 'the same snapshot for the whole turn');
+    await nextTurn();
+    assert.equal(raw.inTransaction, false, 'the transaction ended with the turn');
+    assert.equal(count(), 1, "the next turn sees the other connection's commit");
+    await nextTurn();
+  });
+
+  it('a write, an insert with returning and begin immediate each end the read transaction first', async () => {
+    count();
+    assert.equal(raw.inTransaction, true, 'a read transaction is open');
+    cached.prepare("insert into r (v) values ('here')").run([]);
+    assert.equal(raw.inTransaction, false, 'the write ran outside it (autocommit)');
+    assert.equal(
+      (other.prepare('select count(*) as n from r').get() as { n: number }).n,
+      2,
+      'and is committed: another connection sees it at once',
+    );
+    count();
+    const returned = cached.prepare("insert into r (v) values ('returning') returning id").all([]);
+    assert.equal(returned.length, 1, 'the insert returned its row');
+    assert.equal(raw.inTransaction, false, 'an insert … returning is a write, not a batched read');
+    assert.equal((other.prepare('select count(*) as n from r').get() as { n: number }).n, 3, 'committed at once');
+    count();
+    cached.prepare('begin immediate').run([]);
+    assert.equal(raw.inTransaction, true, 'the explicit transaction began (no "transaction within a transaction")');
+    cached.prepare("insert into r (v) values ('explicit')").run([]);
+    assert.equal(count(), 4, 'a read inside the explicit transaction sees its write');
+    cached.prepare('commit').run([]);
+    assert.equal(raw.inTransaction, false, 'the commit ended it; no read transaction was opened inside it');
+    await nextTurn();
+  });
+
+  it('a read transaction outlives the turn while a statement is still being iterated', async () => {
+    const rows = cached.prepare('select v from r order by id').iterate([]);
+    assert.deepEqual(rows.next().value, { v: 'from elsewhere' }, 'the first row');
+    await nextTurn();
+    assert.equal(raw.inTransaction, true, 'still open under the iteration');
+    assert.equal([...rows].length, 3, 'the iteration finishes');
+    await nextTurn();
+    await nextTurn();
+    assert.equal(raw.inTransaction, false, 'ended once the iteration was done');
+  });
+
+  it('Kysely transactions after reads in the same turn work, through openDatabase', async () => {
+    const database = openDatabase({ dataDir: path.join(dir, 'k'), databaseUrl: undefined, dbPoolSize: 1 });
+    try {
+      const { db } = database;
+      await sql`create table k (id integer primary key, v text not null)`.execute(db);
+      await sql`insert into k (v) values ('a')`.execute(db);
+      const read = await sql<{ n: number }>`select count(*) as n from k`.execute(db);
+      assert.equal(read.rows[0]?.n, 1, 'a read in this turn');
+      await db.transaction().execute(async (trx) => {
+        await sql`insert into k (v) values ('b')`.execute(trx);
+      });
+      const after = await sql<{ n: number }>`select count(*) as n from k`.execute(db);
+      assert.equal(after.rows[0]?.n, 2, 'the transaction committed its row');
+    } finally {
+      await database.close();
+    }
+  });
+});
