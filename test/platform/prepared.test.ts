@@ -102,6 +102,41 @@ for (const dialect of dialects()) {
       assert.equal((await one.first(database.db, { clientId: 'c1', id: 'a' }))?.name, 'renamed', 'and after it');
     });
 
+    it('a read from outside never runs inside another caller’s open transaction', async () => {
+      const { db } = database;
+      let inserted!: () => void;
+      const insertedYet = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      let finish!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      // A transaction that writes a row, stays open across awaits, then rolls back.
+      const rolledBack = db
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto('hr_organizations')
+            .values(organizationRow('c1', 'uncommitted', 'u', null, 0))
+            .execute();
+          inserted();
+          await gate;
+          throw new Error('roll back');
+        })
+        .catch((error: Error) => error.message);
+      await insertedYet;
+      const reading = one.first(db, { clientId: 'c1', id: 'uncommitted' });
+      finish();
+      assert.equal(await rolledBack, 'roll back', 'the transaction rolled back');
+      assert.equal(await reading, undefined, 'the read waited for it, and never saw its uncommitted row');
+      assert.deepEqual(
+        await byIds.all(db, { clientId: 'c1', ids: ['b', 'uncommitted'] }),
+        [{ id: 'b', name: 'c1-b' }],
+        'nor does a read afterwards',
+      );
+    });
+
     it('refuses a builder that computes with a placeholder or splices it into SQL', async () => {
       const computed = prepared((db: Db, p: { name: string }) =>
         db.selectFrom('hr_organizations').select('id').where('name', '=', `${p.name}-x`),

@@ -69,6 +69,16 @@ class AtriumSqliteDialect extends SqliteDialect {
 export type DatabaseSettings = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> &
   Partial<Pick<Config, 'dbStatementTimeoutMs' | 'sqliteBusyTimeoutMs'>>;
 
+const directReads = new WeakMap<Db, StatementCache['readNow']>();
+
+/**
+ * The direct reader of a SQLite database opened by `openDatabase` (see `StatementCache.readNow`); none for
+ * PostgreSQL or for a transaction's handle, whose queries always go through Kysely.
+ */
+export function directReader(db: Db): StatementCache['readNow'] | undefined {
+  return directReads.get(db);
+}
+
 /** Opens the database the configuration names: PostgreSQL with DATABASE_URL, else SQLite in the data directory. */
 export function openDatabase(config: DatabaseSettings): Database {
   if (config.databaseUrl) {
@@ -112,7 +122,9 @@ export function openDatabase(config: DatabaseSettings): Database {
   sqlite.pragma(`busy_timeout = ${Math.trunc(config.sqliteBusyTimeoutMs ?? 5000)}`);
   // FULL: a write acknowledged to a caller survives a power cut, not only a crash.
   sqlite.pragma('synchronous = FULL');
-  const db = new Kysely<Tables>({ dialect: new AtriumSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<Tables>({ dialect: new AtriumSqliteDialect({ database: statements }) });
+  directReads.set(db, statements.readNow);
   return {
     db,
     dialect: 'sqlite',
@@ -127,6 +139,8 @@ export function openDatabase(config: DatabaseSettings): Database {
 /** What Kysely's SQLite driver asks of a prepared statement. */
 export interface CachedStatement {
   readonly reader: boolean;
+  /** A read-only statement returning rows: it joins the turn's read transaction. */
+  readonly batched?: boolean;
   all(parameters: readonly unknown[]): unknown[];
   run(parameters: readonly unknown[]): SqliteDatabase.RunResult;
   iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
@@ -189,6 +203,11 @@ class ReadBatch {
     setImmediate(this.endLater);
   }
 
+  /** True while a transaction other than the turn's read transaction is open on the connection. */
+  get explicit(): boolean {
+    return this.sqlite.inTransaction && !this.open;
+  }
+
   /** Before any other statement, and before closing: ends the read transaction if it is open. */
   end(): void {
     if (!this.open) return;
@@ -247,6 +266,7 @@ function cachedStatement(statement: SqliteDatabase.Statement, onDdl: () => void,
   const before = batched ? () => batch.read() : () => batch.end();
   return {
     reader: true,
+    batched,
     all(parameters) {
       before();
       const rows = statement.all(...parameters) as unknown[][];
@@ -271,6 +291,17 @@ function cachedStatement(statement: SqliteDatabase.Statement, onDdl: () => void,
   } as CachedStatement & { busy: boolean };
 }
 
+export interface StatementCache {
+  /** The cached statement for this SQL text (what Kysely's SQLite driver calls). */
+  prepare(sql: string): CachedStatement;
+  /**
+   * Runs a read-only query at once, outside Kysely's queue for the connection, unless a transaction (another
+   * caller's, still open across its awaits) holds the connection: then, or for anything but a read, undefined.
+   */
+  readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  close(): void;
+}
+
 /**
  * better-sqlite3 with a cache of prepared statements, by SQL text. Kysely prepares every query it runs, and
  * preparing (parsing and planning) costs more than running most of Atrium's indexed queries: the cache saves a
@@ -282,18 +313,24 @@ function cachedStatement(statement: SqliteDatabase.Statement, onDdl: () => void,
 export function withStatementCache(
   sqlite: SqliteDatabase.Database,
   capacity = 1000,
-): { prepare(sql: string): CachedStatement; close(): void } {
+): StatementCache {
   const cache = new Map<string, CachedStatement & { busy?: boolean }>();
   const clear = () => cache.clear();
   const batch = new ReadBatch(sqlite);
+  const prepare = (text: string): CachedStatement => {
+    const cached = cache.get(text);
+    if (cached && !cached.busy) return cached;
+    const statement = cachedStatement(sqlite.prepare(text), clear, batch);
+    if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
+    cache.set(text, statement);
+    return statement;
+  };
   return {
-    prepare(text: string) {
-      const cached = cache.get(text);
-      if (cached && !cached.busy) return cached;
-      const statement = cachedStatement(sqlite.prepare(text), clear, batch);
-      if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
-      cache.set(text, statement);
-      return statement;
+    prepare,
+    readNow(text, parameters) {
+      if (batch.explicit) return undefined;
+      const statement = prepare(text);
+      return statement.batched ? statement.all(parameters) : undefined;
     },
     close() {
       batch.end();

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './database.js';
+import { type Db, directReader } from './database.js';
 
 /**
  * Queries built and compiled once, then run with new values.
@@ -13,6 +13,9 @@ import type { Db } from './database.js';
  * them or compute with them. An array value may have any length (`where('id', 'in', p.ids)`): each length is its
  * own shape, compiled on first use. A placeholder that ends up anywhere but in the parameters (computed with,
  * spliced in as raw SQL) is refused when the query compiles.
+ *
+ * On SQLite a prepared read runs on the connection at once (`directReader`) unless another caller's transaction
+ * holds it; on PostgreSQL, and inside a transaction, it goes through Kysely like any query.
  */
 
 const MARK = '\u0000atrium-prepared\u0000';
@@ -88,7 +91,10 @@ export function prepared<P extends PreparedParams, R>(build: (db: Db, p: P) => C
       const value = params[slot.name];
       return slot.index < 0 ? value : (value as unknown[])[slot.index];
     });
-    return db.executeQuery<R>({ ...compiled.query, parameters });
+    // On SQLite, with no transaction holding the connection, the statement runs at once: Kysely's queue for the
+    // connection (a lock, several promises) cost as much as the lookup itself.
+    const rows = directReader(db)?.(compiled.query.sql, parameters) as R[] | undefined;
+    return rows ? Promise.resolve({ rows }) : db.executeQuery<R>({ ...compiled.query, parameters });
   };
   return {
     all: async (db, params) => (await run(db, params)).rows,
