@@ -310,10 +310,7 @@ export interface StatementCache {
  * made on this connection (create, alter, drop) empties the cache. Readers return rows made by `rowMaker`. Reads
  * outside a transaction share one read transaction per turn of the event loop (`ReadBatch`).
  */
-export function withStatementCache(
-  sqlite: SqliteDatabase.Database,
-  capacity = 1000,
-): StatementCache {
+export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 1000): StatementCache {
   const cache = new Map<string, CachedStatement & { busy?: boolean }>();
   const clear = () => cache.clear();
   const batch = new ReadBatch(sqlite);
