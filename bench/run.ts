@@ -107,12 +107,21 @@ function serverEnv(ds: { env: Record<string, string> }, extra: Record<string, st
   return { ...env, ...extra };
 }
 
+/**
+ * The node flags `atrium serve` runs with: those of the built CLI's shebang (`#!/usr/bin/env -S node …`), which
+ * `npm start` repeats (test/cli/node-flags.test.ts). The measured server runs with them too.
+ */
+function serverNodeFlags(): string[] {
+  const shebang = fs.readFileSync(path.join(root, 'dist/cli/main.js'), 'utf8').split('\n')[0] ?? '';
+  return (/^#!\/usr\/bin\/env -S node((?: --\S+)*)$/.exec(shebang)?.[1] ?? '').split(' ').filter(Boolean);
+}
+
 /** The measured server: the built app in its own process (bench/server.mjs), with the bench-only routes. */
 function startAtrium(ds: { env: Record<string, string> }, noAuthClient?: string): Promise<ServerProcess> {
   const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
   return startProcess(
     process.execPath,
-    [...prof, path.join(root, 'bench/server.mjs')],
+    [...serverNodeFlags(), ...prof, path.join(root, 'bench/server.mjs')],
     serverEnv(ds, noAuthClient ? { ATRIUM_BENCH_NOAUTH_CLIENT: noAuthClient } : {}),
     { log: logFile },
   );
@@ -122,7 +131,7 @@ function startAtrium(ds: { env: Record<string, string> }, noAuthClient?: string)
 function startCli(ds: Dataset, extra: string[] = []): Promise<ServerProcess> {
   return startProcess(
     process.execPath,
-    [path.join(root, 'dist/cli/main.js'), 'serve', '--port', '0', ...extra],
+    [...serverNodeFlags(), path.join(root, 'dist/cli/main.js'), 'serve', '--port', '0', ...extra],
     serverEnv(ds),
     {
       log: logFile,
@@ -665,6 +674,7 @@ const machine = {
   cpu: os.cpus()[0]?.model ?? 'unknown',
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
+  serverNodeFlags: serverNodeFlags(),
   platform: `${os.platform()} ${os.release()}`,
   loadAverageAtStart: os.loadavg(),
 };
@@ -722,6 +732,6 @@ for (const v of (extras.tokenVerification as { route: string; ratio: number; mic
 }
 lines.push(
   '',
-  `machine: ${machine.nproc} CPUs (${machine.cpu}), node ${machine.node}; ${mode} run in ${fmt(report.wallSeconds)} s; results in ${path.relative(process.cwd(), outFile)}`,
+  `machine: ${machine.nproc} CPUs (${machine.cpu}), node ${machine.node} (server: ${machine.serverNodeFlags.join(' ') || 'no flags'}); ${mode} run in ${fmt(report.wallSeconds)} s; results in ${path.relative(process.cwd(), outFile)}`,
 );
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
