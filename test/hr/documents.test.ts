@@ -363,6 +363,30 @@ for (const dialect of dialects()) {
       assert.equal(fromUploads.name, 'raw.txt');
     });
 
+    it('concurrent creates of one unique reference: exactly one is made, the others are 409', async () => {
+      const base = {
+        employee_id: employeeId,
+        document_type_id: 'payslip',
+        metadata: [{ code: 'period', value: '2026-02-01' }],
+        external_reference: 'RACE-1',
+        external_reference_is_unique: true,
+      };
+      const files = [];
+      for (let i = 0; i < 6; i++) files.push(await upload(hr, PDF, `race-${i}.pdf`));
+      const answers = await Promise.all(files.map((file) => createDoc(hr, { ...base, uploaded_file: file })));
+      const statuses = answers.map((r) => r.status).sort();
+      assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409], 'one made, five refused');
+      for (const r of answers.filter((a) => a.status === 409)) {
+        assert.equal((await json<ErrorBody>(r, 409)).code, 'conflict', 'a conflict body');
+      }
+      const rows = await server.app.database.db
+        .selectFrom('hr_documents')
+        .select('id')
+        .where('external_reference', '=', 'RACE-1')
+        .execute();
+      assert.equal(rows.length, 1, 'one document has the reference');
+    });
+
     it('every bad create is a 422 field error and writes nothing; a duplicate unique reference is 409', async () => {
       const count = async () => (await server.app.database.db.selectFrom('hr_documents').select('id').execute()).length;
       const before = await count();

@@ -228,6 +228,20 @@ export class DocumentsRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Holds back every other transaction that checks one of this client's unique external references until this one
+   * ends: a write to the client's row, which PostgreSQL locks until the commit (a non-key column, so inserts that
+   * only reference the client are not held back). Without it two transactions could both find a reference free
+   * and both take it. SQLite runs one writing transaction at a time already.
+   */
+  async lockExternalReferences(clientId: string): Promise<void> {
+    await this.db
+      .updateTable('hr_clients')
+      .set((eb) => ({ name: eb.ref('name') }))
+      .where('id', '=', clientId)
+      .execute();
+  }
+
   async externalReferenceTaken(
     clientId: string,
     kind: DocumentKind,

@@ -384,6 +384,8 @@ export class DocumentsService {
   ): Promise<void> {
     const reference = input.external_reference;
     if (input.external_reference_is_unique !== true || reference === undefined || reference === null) return;
+    // One check at a time per client, each seeing the documents the previous one let through.
+    await repo.lockExternalReferences(clientId);
     if (await repo.externalReferenceTaken(clientId, kind, reference, exceptId)) {
       throw new ConflictError('Conflict, the document already exists: another document has this external_reference.');
     }
