@@ -216,21 +216,20 @@ export async function measure(url: string, load: Load, settings: LoadSettings): 
 
 /**
  * Measures loads that are compared with each other (a list at page 1 and deep, a route with and without its
- * guard) in alternation: each is warmed up, then each runs for a share of the duration in turn, `rounds` times.
+ * guard) in alternation: each is warmed up, then each runs for a share of the duration in turn, round after round.
  * A drift of the machine's speed during the run (these cores are shared) then falls on all of them alike, instead
- * of on whichever ran last. Throughput is the total over the rounds; p50 and p99 are the means of the rounds'.
+ * of on whichever ran last. autocannon runs whole seconds (0.4 s runs for 1 s), so a round is 2 s, or 1 s when the
+ * duration is under 4 s, and there are as many rounds as fit the duration (at least one). Throughput is the total
+ * over the rounds; p50 and p99 are the means of the rounds'.
  */
-export async function measureInterleaved(
-  url: string,
-  loads: Load[],
-  settings: LoadSettings,
-  rounds = 4,
-): Promise<Measurement[]> {
+export async function measureInterleaved(url: string, loads: Load[], settings: LoadSettings): Promise<Measurement[]> {
   if (settings.warmup > 0) for (const load of loads) await run(url, load, settings.connections, settings.warmup);
+  const round = settings.duration >= 4 ? 2 : 1;
+  const rounds = Math.max(1, Math.round(settings.duration / round));
   const parts: Result[][] = loads.map(() => []);
   for (let r = 0; r < rounds; r++) {
     for (const [i, load] of loads.entries()) {
-      parts[i]?.push(await run(url, load, settings.connections, settings.duration / rounds));
+      parts[i]?.push(await run(url, load, settings.connections, round));
     }
   }
   return parts.map((results) => {
