@@ -153,6 +153,42 @@ for (const dialect of dialects()) {
       assert.deepEqual(before.ids, p.ids.slice(-4, -2));
     });
 
+    it('a cursor page links back, or forward when read backwards, only while rows remain on that side', async () => {
+      const db = server.app.database.db;
+      const clientId = caller.creds.client_id;
+      const remove = (ids: string[]) =>
+        db.deleteFrom('hr_organizations').where('client_id', '=', clientId).where('id', 'in', ids).execute();
+      for (const prefix of ['fw', 'bw']) {
+        for (let i = 1; i <= 6; i++) {
+          const res = await caller.call('PUT', `/organizations/${prefix}-${i}`, { name: `${prefix} ${i}` });
+          assert.equal(res.status, 201);
+        }
+      }
+      // Forwards: the second page points back while the first page's rows exist, and not once they are gone.
+      const fw1 = await page(caller, '/organizations?per_page=3&q=fw-');
+      assert.deepEqual(fw1.ids, ['fw-1', 'fw-2', 'fw-3']);
+      const fw2 = await page(caller, `/organizations?per_page=3&q=fw-&cursor=${fw1.next}`);
+      assert.deepEqual(fw2.ids, ['fw-4', 'fw-5', 'fw-6']);
+      assert.ok(fw2.previous, 'rows before the second page: a previous cursor');
+      await remove(['fw-1', 'fw-2', 'fw-3']);
+      const fw2again = await page(caller, `/organizations?per_page=3&q=fw-&cursor=${fw1.next}`);
+      assert.deepEqual(fw2again.ids, ['fw-4', 'fw-5', 'fw-6'], 'the same rows');
+      assert.equal(fw2again.previous, null, 'nothing before them any more: no previous cursor');
+      assert.deepEqual(Object.keys(links(fw2again.link)), [], 'and no link at all');
+      // Backwards: the page read through a previous cursor points forward while rows remain after it.
+      const bw1 = await page(caller, '/organizations?per_page=3&q=bw-');
+      const bw2 = await page(caller, `/organizations?per_page=3&q=bw-&cursor=${bw1.next}`);
+      const back = await page(caller, `/organizations?per_page=3&q=bw-&cursor=${bw2.previous}`);
+      assert.deepEqual(back.ids, ['bw-1', 'bw-2', 'bw-3']);
+      assert.ok(back.next, 'rows after it: a next cursor');
+      assert.equal(back.previous, null, 'nothing before the first row');
+      await remove(['bw-4', 'bw-5', 'bw-6']);
+      const backAgain = await page(caller, `/organizations?per_page=3&q=bw-&cursor=${bw2.previous}`);
+      assert.deepEqual(backAgain.ids, ['bw-1', 'bw-2', 'bw-3'], 'the same rows');
+      assert.equal(backAgain.next, null, 'nothing after them any more: no next cursor');
+      await remove(['fw-4', 'fw-5', 'fw-6', 'bw-1', 'bw-2', 'bw-3']);
+    });
+
     it('never puts an access_token sent in the query into a Link; following the link with the header works', async () => {
       const owner = await hrCaller(server);
       for (const n of [1, 2, 3]) {

@@ -68,6 +68,9 @@ function compare(order: KeysetColumn[], keys: KeyValue[], after: boolean, inclus
   return sql<SqlBool>`(${expr(first)} ${bound} ${keys[0]} and (${sql.join(alternatives, sql` or `)}))`;
 }
 
+/** The page query's extra column: whether a row lies on the other side of the position. */
+const BEYOND = '__atrium_beyond';
+
 function opposite(position: KeysetPosition): KeysetPosition {
   return {
     keys: position.keys,
@@ -103,7 +106,19 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
 ): Promise<Page<O>> {
   const forward = !position || position.direction === 'after';
   let query = base;
-  if (position) query = query.where(compare(order, position.keys, forward, position.inclusive));
+  if (position) {
+    query = query.where(compare(order, position.keys, forward, position.inclusive));
+    // Whether any row lies on the other side of the position, read by the page query itself (one statement, not
+    // two): for a page that is not empty, that is whether a row comes before its first row (or, read backwards,
+    // after its last). The subquery names the base query's tables again, so it reads only itself.
+    const other = opposite(position);
+    const beyond = base
+      .clearSelect()
+      .select(sql<number>`1`.as('one'))
+      .where(compare(order, other.keys, other.direction === 'after', other.inclusive))
+      .limit(1);
+    query = query.select(sql<boolean | number>`exists ${beyond}`.as(BEYOND) as never);
+  }
   for (const col of order) {
     const dir = (col.direction === 'asc') === forward ? 'asc' : 'desc';
     query = query.orderBy(expr(col), dir);
@@ -112,6 +127,9 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
   const more = rows.length > limit;
   const items = rows.slice(0, limit);
   if (!forward) items.reverse();
+  // True or 1 (PostgreSQL, SQLite) on every row alike; the column is removed from the rows handed back.
+  const beyondPosition = position && rows.length > 0 ? Boolean((rows[0] as Record<string, unknown>)[BEYOND]) : false;
+  if (position) for (const row of rows) delete (row as Record<string, unknown>)[BEYOND];
 
   const first = items[0];
   const last = items[items.length - 1];
@@ -122,13 +140,19 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
   if (forward) {
     if (more && last) page.next = after(last);
     if (position) {
-      const candidate = first ? before(first) : opposite(position);
-      if (await exists(base, order, candidate)) page.previous = candidate;
+      if (first) {
+        if (beyondPosition) page.previous = before(first);
+      } else if (await exists(base, order, opposite(position))) {
+        page.previous = opposite(position);
+      }
     }
   } else {
     if (more && first) page.previous = before(first);
-    const candidate = last ? after(last) : opposite(position as KeysetPosition);
-    if (await exists(base, order, candidate)) page.next = candidate;
+    if (last) {
+      if (beyondPosition) page.next = after(last);
+    } else if (await exists(base, order, opposite(position as KeysetPosition))) {
+      page.next = opposite(position as KeysetPosition);
+    }
   }
   return page;
 }
