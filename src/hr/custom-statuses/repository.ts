@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaCustomStatusesTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
@@ -57,15 +58,8 @@ export class CustomStatusesRepository {
   }
 
   /** Which of these ids are custom statuses of the client. */
-  async existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('pa_custom_statuses')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'pa_custom_statuses', clientId, ids);
   }
 
   async insertIfAbsent(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { DocumentKind, HrDocumentTypesTable } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -86,26 +87,12 @@ export class DocumentTypesRepository {
     return row !== undefined;
   }
 
-  async existingRoles(clientId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_roles')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 
-  async existingCustomFields(clientId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_custom_fields')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingCustomFields(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_custom_fields', clientId, ids);
   }
 
   transaction<T>(work: (repo: DocumentTypesRepository) => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { DocumentKind, HrDocumentsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
@@ -297,15 +298,8 @@ export class DocumentsRepository {
     return Object.fromEntries(rows.map((r) => [r.custom_field_id, r.value]));
   }
 
-  async existingOrganizations(clientId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_organizations')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
   transaction<T>(work: (repo: DocumentsRepository, trx: Db) => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import {
   type KeysetColumn,
   type KeysetPosition,
@@ -127,15 +128,8 @@ export class EmployeesRepository {
       .execute();
   }
 
-  async existingOrganizations(clientId: string, ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_organizations')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
   async organizationExists(clientId: string, id: string): Promise<boolean> {

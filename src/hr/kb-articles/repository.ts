@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db, DialectName } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type {
   PaKbArticlePerimetersTable,
@@ -362,19 +363,12 @@ export class KbArticlesRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  private async existing(
+  private existing(
     table: 'hr_users' | 'hr_organizations' | 'hr_organization_groups' | 'hr_employees',
     clientId: string,
     ids: readonly string[],
   ): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows = await this.db
-      .selectFrom(table)
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+    return existingIds(this.db, table, clientId, ids);
   }
 
   existingUsers(clientId: string, ids: readonly string[]): Promise<Set<string>> {

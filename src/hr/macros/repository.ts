@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../platform/db/keyset.js';
-import type { PaMacrosTable, Tables } from '../../platform/db/schema.js';
+import type { PaMacrosTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { WorkflowSort } from '../custom-statuses/repository.js';
@@ -56,15 +57,8 @@ export class MacrosRepository {
   }
 
   /** Which of these ids exist in the client's table (request forms, roles, custom statuses or users). */
-  async existing(clientId: string, table: IdTable, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await (this.db as unknown as import('kysely').Kysely<Pick<Tables, IdTable>>)
-      .selectFrom(table)
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existing(clientId: string, table: IdTable, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, table, clientId, ids);
   }
 
   async insertIfAbsent(clientId: string, id: string, attrs: MacroAttributes, at: number): Promise<boolean> {

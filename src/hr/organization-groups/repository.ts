@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import { containsText } from '../../platform/db/search.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -87,15 +88,8 @@ export class OrganizationGroupsRepository {
     return row ? (await this.withMembers(clientId, [row]))[0] : undefined;
   }
 
-  async existingOrganizationIds(clientId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_organizations')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingOrganizationIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
   async insertIfAbsent(clientId: string, id: string, name: string, at: number): Promise<boolean> {

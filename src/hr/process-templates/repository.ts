@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
@@ -121,26 +122,12 @@ export class ProcessTemplatesRepository {
       .execute();
   }
 
-  async existingRoles(clientId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_roles')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 
-  async existingOrganizations(clientId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_organizations')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
   transaction<T>(work: (repo: ProcessTemplatesRepository, trx: Db) => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { countRows, type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import type { PaRequestFormsTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
@@ -102,25 +103,11 @@ export class RequestFormsRepository {
   }
 
   /** Which of these ids are knowledge-base categories of the client. */
-  async existingCategories(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('pa_kb_categories')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingCategories(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'pa_kb_categories', clientId, ids);
   }
 
-  async existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_roles')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 }

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
 import { prepared } from '../../platform/db/prepared.js';
 import type {
@@ -140,15 +141,8 @@ export class RequestsRepository {
       .executeTakeFirst();
   }
 
-  async existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows = await this.db
-      .selectFrom('pa_requests')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'pa_requests', clientId, ids);
   }
 
   /** Takes the request's row lock (PostgreSQL) so concurrent changes of one request take turns. */

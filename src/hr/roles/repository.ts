@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrRolesTable } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -35,15 +36,8 @@ export class RolesRepository {
   }
 
   /** Which of these codes are roles of the client. */
-  async existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_roles')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 
   /** Inserts unless the code exists; returns whether it inserted. Concurrent creates of one code cannot both win. */

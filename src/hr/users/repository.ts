@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { existingIds } from '../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
 import type { HrUsersTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
@@ -203,19 +204,12 @@ export class UsersRepository {
       .execute();
   }
 
-  private async existing(
+  private existing(
     table: 'hr_roles' | 'hr_organizations' | 'hr_organization_groups',
     clientId: string,
     ids: readonly string[],
   ): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom(table)
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Set(rows.map((r) => r.id));
+    return existingIds(this.db, table, clientId, ids);
   }
 
   existingRoleIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
