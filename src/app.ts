@@ -36,6 +36,7 @@ import { OrganizationsRepository } from './hr/organizations/repository.js';
 import { OrganizationsService } from './hr/organizations/service.js';
 import { CursorCodec } from './hr/pagination/cursor.js';
 import { Paginator } from './hr/pagination/pagination.js';
+import { PerimetersRepository } from './hr/perimeters/repository.js';
 import { PerimetersService } from './hr/perimeters/service.js';
 import { HR_PREFIX, type HrServices, hrApi } from './hr/plugin.js';
 import { ProcessTemplatesRepository } from './hr/process-templates/repository.js';
@@ -105,7 +106,10 @@ export async function createServices(database: Database, config: Config, log?: L
   const tasks = new TasksService(tasksRepo, processesRepo, uploads, blobs);
   // The knowledge base's repository reads the facts employee perimeters need (organizations, groups, fields).
   const kbArticlesRepo = new KbArticlesRepository(db, database.dialect);
-  const requestForms = new RequestFormsService(new RequestFormsRepository(db), new PerimetersService(kbArticlesRepo));
+  const requestForms = new RequestFormsService(
+    new RequestFormsRepository(db),
+    new PerimetersService(new PerimetersRepository(db)),
+  );
   const macros = new MacrosService(new MacrosRepository(db));
   return {
     clock,

@@ -10,7 +10,8 @@ import type {
 } from '../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../platform/db/search.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import type { CustomFieldFacts, CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../perimeters/rules.js';
+import { PerimetersRepository } from '../perimeters/repository.js';
+import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../perimeters/rules.js';
 import type { ArticleStatus, SortField } from './schemas.js';
 
 export type KbArticleRow = Selectable<PaKbArticlesTable>;
@@ -107,10 +108,15 @@ export interface SearchDocument {
 }
 
 export class KbArticlesRepository {
+  /** What the articles' employee perimeters are checked and matched against, on the same handle. */
+  readonly perimeters: PerimetersRepository;
+
   constructor(
     private readonly db: Db,
     private readonly dialect: DialectName,
-  ) {}
+  ) {
+    this.perimeters = new PerimetersRepository(db);
+  }
 
   transaction<T>(work: (repo: KbArticlesRepository) => Promise<T>): Promise<T> {
     return inTransaction(this.db, (trx) => work(new KbArticlesRepository(trx, this.dialect)));
@@ -363,24 +369,8 @@ export class KbArticlesRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  private existing(
-    table: 'hr_users' | 'hr_organizations' | 'hr_organization_groups' | 'hr_employees',
-    clientId: string,
-    ids: readonly string[],
-  ): Promise<Set<string>> {
-    return existingIds(this.db, table, clientId, ids);
-  }
-
   existingUsers(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    return this.existing('hr_users', clientId, ids);
-  }
-
-  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    return this.existing('hr_organizations', clientId, ids);
-  }
-
-  existingGroups(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    return this.existing('hr_organization_groups', clientId, ids);
+    return existingIds(this.db, 'hr_users', clientId, ids);
   }
 
   async roleNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
@@ -392,96 +382,6 @@ export class KbArticlesRepository {
       .where('id', 'in', [...new Set(ids)])
       .execute();
     return new Map(rows.map((r) => [r.id, r.name]));
-  }
-
-  async customFields(clientId: string, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>> {
-    if (!ids.length) return new Map();
-    const rows = await this.db
-      .selectFrom('hr_custom_fields')
-      .select(['id', 'type', 'hierarchical', 'allow_access_restrictions', 'authorized_values'])
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Map(
-      rows.map((r) => [
-        r.id,
-        {
-          id: r.id,
-          type: r.type,
-          hierarchical: Boolean(r.hierarchical),
-          allowAccessRestrictions: Boolean(r.allow_access_restrictions),
-          authorizedValues: (JSON.parse(r.authorized_values) as { value: string }[]).map((v) => String(v.value)),
-        },
-      ]),
-    );
-  }
-
-  /**
-   * What decides which perimeters cover an employee, or undefined when the client has no such employee. Their
-   * organizations are those of their active registration references (all of them for an employee with none
-   * active, a terminated one), as for the organizations of their documents.
-   */
-  async employeeFacts(clientId: string, employeeId: string): Promise<EmployeeFacts | undefined> {
-    if (!(await this.existing('hr_employees', clientId, [employeeId])).size) return undefined;
-    const registrations = await this.db
-      .selectFrom('hr_employee_registrations')
-      .select(['organization_id', 'active'])
-      .where('client_id', '=', clientId)
-      .where('employee_id', '=', employeeId)
-      .execute();
-    const active = registrations.filter((r) => r.active === 1);
-    const organizations = [...new Set((active.length ? active : registrations).map((r) => r.organization_id))];
-    const [ancestors, groups, values] = await Promise.all([
-      this.selfAndAncestors(clientId, organizations),
-      this.groupsContaining(clientId, organizations),
-      this.db
-        .selectFrom('hr_employee_custom_values')
-        .select(['custom_field_id', 'value'])
-        .where('client_id', '=', clientId)
-        .where('employee_id', '=', employeeId)
-        .execute(),
-    ]);
-    return {
-      organizationIds: new Set(organizations),
-      organizationsAndAncestors: ancestors,
-      groupIds: groups,
-      customFields: Object.fromEntries(values.map((v) => [v.custom_field_id, v.value])),
-    };
-  }
-
-  /** The organizations and every ancestor of them (a cycle cannot loop: UNION drops repeats). */
-  private async selfAndAncestors(clientId: string, organizationIds: string[]): Promise<Set<string>> {
-    if (!organizationIds.length) return new Set();
-    const rows = await this.db
-      .withRecursive('chain(id, parent)', (qb) =>
-        qb
-          .selectFrom('hr_organizations')
-          .select(['id', 'parent_organization_id as parent'])
-          .where('client_id', '=', clientId)
-          .where('id', 'in', organizationIds)
-          .union((u) =>
-            u
-              .selectFrom('hr_organizations as o')
-              .innerJoin('chain', 'chain.parent', 'o.id')
-              .select(['o.id', 'o.parent_organization_id as parent'])
-              .where('o.client_id', '=', clientId),
-          ),
-      )
-      .selectFrom('chain')
-      .select('chain.id')
-      .execute();
-    return new Set(rows.map((r) => r.id));
-  }
-
-  private async groupsContaining(clientId: string, organizationIds: string[]): Promise<Set<string>> {
-    if (!organizationIds.length) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_organization_group_members')
-      .select('group_id')
-      .where('client_id', '=', clientId)
-      .where('organization_id', 'in', organizationIds)
-      .execute();
-    return new Set(rows.map((r) => r.group_id));
   }
 
   /**

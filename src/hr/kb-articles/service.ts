@@ -5,13 +5,8 @@ import { commaList } from '../../platform/lists.js';
 import { newId } from '../../platform/security/secrets.js';
 import { dayOf, now } from '../../platform/time.js';
 import { duplicateLanguages, slugify } from '../kb-categories/service.js';
-import {
-  coversEmployee,
-  type PerimeterInput,
-  perimeterErrors,
-  perimeterReferences,
-  storedPerimeter,
-} from '../perimeters/rules.js';
+import { coversEmployee, type PerimeterInput, storedPerimeter } from '../perimeters/rules.js';
+import { PerimetersService } from '../perimeters/service.js';
 import type {
   KbArticleData,
   KbArticleFilter,
@@ -135,7 +130,7 @@ export class KbArticlesService {
 
   /** The internal keys of the articles whose perimeters cover the employee (422 when no such employee). */
   private async coveredPks(clientId: string, employeeId: string): Promise<number[]> {
-    const facts = await this.repo.employeeFacts(clientId, employeeId);
+    const facts = await this.repo.perimeters.employeeFacts(clientId, employeeId);
     if (!facts) throw new FieldValidationError([notFound('employee_id', 'employee')]);
     const covered = new Set<number>();
     for (const c of await this.repo.candidatePerimeters(clientId, facts)) {
@@ -148,12 +143,12 @@ export class KbArticlesService {
     const f: KbArticleFilter = { today: dayOf(now()) };
     const errors: FieldError[] = [];
     if (query.organization_id !== undefined) {
-      if (!(await this.repo.existingOrganizations(clientId, [query.organization_id])).size)
+      if (!(await this.repo.perimeters.existingOrganizations(clientId, [query.organization_id])).size)
         errors.push(notFound('organization_id', 'organization'));
       f.organizationId = query.organization_id;
     }
     if (query.organization_group_id !== undefined) {
-      if (!(await this.repo.existingGroups(clientId, [query.organization_group_id])).size)
+      if (!(await this.repo.perimeters.existingGroups(clientId, [query.organization_group_id])).size)
         errors.push(notFound('organization_group_id', 'organization group'));
       f.organizationGroupId = query.organization_group_id;
     }
@@ -258,15 +253,7 @@ export class KbArticlesService {
     });
     if (input.perimeters) {
       const { field, list } = input.perimeters;
-      const refs = perimeterReferences(list);
-      const known = {
-        organizations: await repo.existingOrganizations(clientId, refs.organizations),
-        groups: await repo.existingGroups(clientId, refs.groups),
-        fields: await repo.customFields(clientId, refs.fields),
-      };
-      list.forEach((p, i) => {
-        errors.push(...perimeterErrors(`${field}.${i}`, p, known));
-      });
+      errors.push(...(await new PerimetersService(repo.perimeters).check(clientId, field, list)).errors);
     }
     return errors;
   }

@@ -5,7 +5,8 @@ import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '.
 import type { HrUsersTable } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 
-import type { CustomFieldFacts, CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
+import { PerimetersRepository } from '../perimeters/repository.js';
+import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
 
 export type {
   CustomFieldFacts,
@@ -43,7 +44,12 @@ export interface UserFilter {
 const ORDER: KeysetColumn[] = [{ column: 'u.pk', direction: 'asc' }];
 
 export class UsersRepository {
-  constructor(private readonly db: Db) {}
+  /** What profiles' employee perimeters are checked and matched against, on the same handle. */
+  readonly perimeters: PerimetersRepository;
+
+  constructor(private readonly db: Db) {
+    this.perimeters = new PerimetersRepository(db);
+  }
 
   transaction<T>(work: (repo: UsersRepository) => Promise<T>): Promise<T> {
     return inTransaction(this.db, (trx) => work(new UsersRepository(trx)));
@@ -222,63 +228,6 @@ export class UsersRepository {
 
   existingGroupIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
     return this.existing('hr_organization_groups', clientId, ids);
-  }
-
-  async customFields(clientId: string, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('hr_custom_fields')
-      .select(['id', 'type', 'hierarchical', 'allow_access_restrictions', 'authorized_values'])
-      .where('client_id', '=', clientId)
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Map(
-      rows.map((r) => [
-        r.id,
-        {
-          id: r.id,
-          type: r.type,
-          hierarchical: Boolean(r.hierarchical),
-          allowAccessRestrictions: Boolean(r.allow_access_restrictions),
-          authorizedValues: (JSON.parse(r.authorized_values) as { value: string }[]).map((v) => String(v.value)),
-        },
-      ]),
-    );
-  }
-
-  /** The organization and every ancestor of it (a cycle cannot loop: UNION drops repeats). */
-  async selfAndAncestors(clientId: string, organizationId: string): Promise<Set<string>> {
-    const rows = await this.db
-      .withRecursive('chain(id, parent)', (qb) =>
-        qb
-          .selectFrom('hr_organizations')
-          .select(['id', 'parent_organization_id as parent'])
-          .where('client_id', '=', clientId)
-          .where('id', '=', organizationId)
-          .union((u) =>
-            u
-              .selectFrom('hr_organizations as o')
-              .innerJoin('chain', 'chain.parent', 'o.id')
-              .select(['o.id', 'o.parent_organization_id as parent'])
-              .where('o.client_id', '=', clientId),
-          ),
-      )
-      .selectFrom('chain')
-      .select('chain.id')
-      .execute();
-    return new Set(rows.map((r) => r.id));
-  }
-
-  /** The groups that contain any of these organizations. */
-  async groupsContaining(clientId: string, organizationIds: readonly string[]): Promise<Set<string>> {
-    if (organizationIds.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('hr_organization_group_members')
-      .select('group_id')
-      .where('client_id', '=', clientId)
-      .where('organization_id', 'in', [...new Set(organizationIds)])
-      .execute();
-    return new Set(rows.map((r) => r.group_id));
   }
 }
 

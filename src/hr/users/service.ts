@@ -270,7 +270,7 @@ export class UsersService {
       ),
       repo.existingOrganizationIds(clientId, refs.organizations),
       repo.existingGroupIds(clientId, refs.groups),
-      repo.customFields(clientId, refs.fields),
+      repo.perimeters.customFields(clientId, refs.fields),
     ]);
     const errors: FieldError[] = [];
     const seen = new Set<string>();
@@ -357,11 +357,12 @@ export class UsersService {
     if (org !== null) {
       if (perimeter.operator === '=') return query.organizationIds.includes(org);
       for (const candidate of query.organizationIds) {
-        if ((await this.repo.selfAndAncestors(clientId, candidate)).has(org)) return true;
+        if ((await this.repo.perimeters.selfAndAncestors(clientId, [candidate])).has(org)) return true;
       }
       return false;
     }
-    if (group !== null) return (await this.repo.groupsContaining(clientId, query.organizationIds)).has(group);
+    if (group !== null)
+      return (await this.repo.perimeters.groupsContaining(clientId, query.organizationIds)).has(group);
     return true;
   }
 }
