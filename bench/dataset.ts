@@ -76,7 +76,8 @@ class Sql {
     const cols = columns.map((c) => `"${c}"`).join(', ');
     return this.dialect === 'sqlite'
       ? `insert into "${table}" (${cols}) with recursive s(i) as (select ${from} union all select i + 1 from s where i < ${to}) select ${select} from s, "${table}" as tpl where ${where}`
-      : `insert into "${table}" (${cols}) select ${select} from generate_series(${from}, ${to}) as s(i), "${table}" as tpl where ${where}`;
+      : // bigint: PostgreSQL's integer would overflow in `i * 3600000` (an hour per event) past i = 596.
+        `insert into "${table}" (${cols}) select ${select} from generate_series(${from}::bigint, ${to}::bigint) as s(i), "${table}" as tpl where ${where}`;
   }
 }
 
