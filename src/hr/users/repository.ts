@@ -210,24 +210,8 @@ export class UsersRepository {
       .execute();
   }
 
-  private existing(
-    table: 'hr_roles' | 'hr_organizations' | 'hr_organization_groups',
-    clientId: string,
-    ids: readonly string[],
-  ): Promise<Set<string>> {
-    return existingIds(this.db, table, clientId, ids);
-  }
-
   existingRoleIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    return this.existing('hr_roles', clientId, ids);
-  }
-
-  existingOrganizationIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    return this.existing('hr_organizations', clientId, ids);
-  }
-
-  existingGroupIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
-    return this.existing('hr_organization_groups', clientId, ids);
+    return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 }
 

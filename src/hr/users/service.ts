@@ -106,7 +106,7 @@ export class UsersService {
     }
     if (
       input.organization_id !== undefined &&
-      !(await this.repo.existingOrganizationIds(clientId, [input.organization_id])).size
+      !(await this.repo.perimeters.existingOrganizations(clientId, [input.organization_id])).size
     ) {
       errors.push(notFound('organization_id', 'organization'));
     }
@@ -268,8 +268,8 @@ export class UsersService {
         clientId,
         profiles.map((p) => p.role_id),
       ),
-      repo.existingOrganizationIds(clientId, refs.organizations),
-      repo.existingGroupIds(clientId, refs.groups),
+      repo.perimeters.existingOrganizations(clientId, refs.organizations),
+      repo.perimeters.existingGroups(clientId, refs.groups),
       repo.perimeters.customFields(clientId, refs.fields),
     ]);
     const errors: FieldError[] = [];

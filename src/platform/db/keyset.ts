@@ -79,18 +79,25 @@ function opposite(position: KeysetPosition): KeysetPosition {
   };
 }
 
+/** At most one row of `base` at `position` (`select 1 … limit 1`): whether any row lies there. */
+function anyRowAt<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  order: KeysetColumn[],
+  position: KeysetPosition,
+) {
+  return base
+    .clearSelect()
+    .select(sql<number>`1`.as('one'))
+    .where(compare(order, position.keys, position.direction === 'after', position.inclusive))
+    .limit(1);
+}
+
 async function exists<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   order: KeysetColumn[],
   position: KeysetPosition,
 ): Promise<boolean> {
-  const row = await base
-    .clearSelect()
-    .select(sql<number>`1`.as('one'))
-    .where(compare(order, position.keys, position.direction === 'after', position.inclusive))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await anyRowAt(base, order, position).executeTakeFirst()) !== undefined;
 }
 
 /**
@@ -111,12 +118,7 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
     // Whether any row lies on the other side of the position, read by the page query itself (one statement, not
     // two): for a page that is not empty, that is whether a row comes before its first row (or, read backwards,
     // after its last). The subquery names the base query's tables again, so it reads only itself.
-    const other = opposite(position);
-    const beyond = base
-      .clearSelect()
-      .select(sql<number>`1`.as('one'))
-      .where(compare(order, other.keys, other.direction === 'after', other.inclusive))
-      .limit(1);
+    const beyond = anyRowAt(base, order, opposite(position));
     query = query.select(sql<boolean | number>`exists ${beyond}`.as(BEYOND) as never);
   }
   for (const col of order) {
