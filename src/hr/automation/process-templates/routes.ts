@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses } from '../errors.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { errorResponses } from '../../errors.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import type { ProcessTemplateRow, TaskTemplateRow } from './repository.js';
 import {
   ProcessTemplate,

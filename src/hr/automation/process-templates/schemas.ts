@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FormDefinition } from '../forms/schemas.js';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { FormDefinition } from '../../core/forms/schemas.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 /** Ids of process and task templates (reference §3f.2): chosen by the client. */
 export const TEMPLATE_ID_PATTERN = '^[a-z0-9_-]+$';

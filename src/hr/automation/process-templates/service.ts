@@ -1,9 +1,9 @@
-import type { BlobStore } from '../../platform/blobs/store.js';
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
-import { checkDefinition } from '../forms/rules.js';
-import type { UploadsService } from '../uploads/service.js';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import { checkDefinition } from '../../core/forms/rules.js';
+import type { UploadsService } from '../../core/uploads/service.js';
 import type { ProcessTemplateRow, ProcessTemplatesRepository, TaskTemplateRow } from './repository.js';
 import type { ProcessTemplatePut, TaskSettings, TaskTemplatePut } from './schemas.js';
 import { TEMPLATE_ID_PATTERN } from './schemas.js';

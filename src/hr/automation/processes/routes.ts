@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses } from '../errors.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
-import { presentTask } from '../tasks/routes.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { errorResponses } from '../../errors.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { presentTask } from '../tasks/present.js';
 import { Process, ProcessCreate, ProcessGetQuery, ProcessListQuery, ProcessParams } from './schemas.js';
 import type { ProcessesService, ProcessView } from './service.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 import { Task } from '../tasks/schemas.js';
 
 export const PROCESS_STATES = ['draft', 'publishing', 'pending', 'done', 'cancelled', 'finalizing', 'error'] as const;

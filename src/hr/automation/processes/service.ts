@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobStore } from '../../platform/blobs/store.js';
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
 import {
   type FieldError,
   FieldValidationError,
   InvalidRequestError,
   NotFoundError,
   StateError,
-} from '../../platform/errors.js';
-import { commaList } from '../../platform/lists.js';
-import { now, parseDate, parseDateOrDateTime } from '../../platform/time.js';
+} from '../../../platform/errors.js';
+import { commaList } from '../../../platform/lists.js';
+import { now, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
 import type { NewTask, TasksRepository } from '../tasks/repository.js';
 import type { TasksService, TaskView } from '../tasks/service.js';
+import { refreshProcess, startTasks } from '../tasks/workflow.js';
 import type { ProcessesRepository, ProcessQuery, ProcessRow } from './repository.js';
 import { PROCESS_STATES, type ProcessCreate, type ProcessListQuery } from './schemas.js';
-import { refreshProcess, startTasks } from './workflow.js';
 
 /** A process with its tasks (embedded) or their ids. */
 export interface ProcessView {

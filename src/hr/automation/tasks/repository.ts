@@ -1,20 +1,20 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
+import type { Db } from '../../../platform/db/database.js';
 import {
   type KeysetColumn,
   type KeysetPosition,
   type KeyValue,
   keysetPage,
   type Page,
-} from '../../platform/db/keyset.js';
+} from '../../../platform/db/keyset.js';
 import type {
   HrTaskFilesTable,
   HrTasksTable,
   HrTaskValidationEventsTable,
   TaskStatus,
   TaskType,
-} from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+} from '../../../platform/db/schema.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 
 export type TaskRow = Selectable<HrTasksTable>;
 export type NewTask = Omit<Insertable<HrTasksTable>, 'pk'>;

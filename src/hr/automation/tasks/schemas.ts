@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FormAnswer, FormData } from '../forms/schemas.js';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { FormAnswer, FormData } from '../../core/forms/schemas.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 import { Assignee, TaskType } from '../process-templates/schemas.js';
 
 export const TASK_STATUSES = ['blocked', 'canceled', 'completed', 'draft', 'to_do'] as const;

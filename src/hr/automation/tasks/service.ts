@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobStore } from '../../platform/blobs/store.js';
-import type { Db } from '../../platform/db/database.js';
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { Db } from '../../../platform/db/database.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
 import {
   type FieldError,
   FieldValidationError,
   InvalidRequestError,
   NotFoundError,
   StateError,
-} from '../../platform/errors.js';
-import { commaList } from '../../platform/lists.js';
-import { dayOf, now, parseDateOrDateTime } from '../../platform/time.js';
-import { checkAnswers } from '../forms/rules.js';
-import type { FormAnswer } from '../forms/schemas.js';
-import type { ProcessesRepository } from '../processes/repository.js';
-import { formOf, refreshProcess, unblockDependants } from '../processes/workflow.js';
-import type { UploadsService } from '../uploads/service.js';
+} from '../../../platform/errors.js';
+import { commaList } from '../../../platform/lists.js';
+import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
+import { checkAnswers } from '../../core/forms/rules.js';
+import type { FormAnswer } from '../../core/forms/schemas.js';
+import type { UploadsService } from '../../core/uploads/service.js';
 import type { TaskFileRow, TaskQuery, TaskRow, TaskSort, TaskSortField, TasksRepository } from './repository.js';
 import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
+import { formOf, type ProcessStore, refreshProcess, unblockDependants } from './workflow.js';
 
 /** Who completed a task, as `embed=completed_by` shows them. */
 export interface PersonView {
@@ -98,7 +97,7 @@ function instant(name: string, text: string | undefined): number | undefined {
 export class TasksService {
   constructor(
     private readonly repo: TasksRepository,
-    private readonly processes: ProcessesRepository,
+    private readonly processes: ProcessStore,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
   ) {}

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimits } from '../../platform/http/rate-limit.js';
-import { HrError } from '../errors.js';
+import type { RateLimits } from '../../../platform/http/rate-limit.js';
+import { HrError } from '../../errors.js';
 import type { AuthContext, AuthService } from './service.js';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RateLimits } from '../../platform/http/rate-limit.js';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { errorResponses } from '../errors.js';
+import type { RateLimits } from '../../../platform/http/rate-limit.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { errorResponses } from '../../errors.js';
 import { limitingFailures } from './guard.js';
 import { NoStoreHeaders, RevokeForm, TokenForm, TokenResponse } from './schemas.js';
 import { type AuthService, invalidCredentials } from './service.js';

@@ -1,9 +1,9 @@
 import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import type { Logger } from 'pino';
-import { newId, newSecret, verifySecret } from '../../platform/security/secrets.js';
-import { now } from '../../platform/time.js';
-import { HrError } from '../errors.js';
+import { newId, newSecret, verifySecret } from '../../../platform/security/secrets.js';
+import { now } from '../../../platform/time.js';
+import { HrError } from '../../errors.js';
 import type { ApplicationRow, TenantsRepository } from '../tenants/repository.js';
 import type { AuthEventRow, AuthRepository } from './repository.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 export const CUSTOM_FIELD_TYPES = ['bool', 'string', 'list', 'int'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];

@@ -1,6 +1,6 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
 import type { CustomFieldRow, CustomFieldsRepository, CustomFieldValues } from './repository.js';
 import type { CustomFieldPatch, CustomFieldType } from './schemas.js';
 

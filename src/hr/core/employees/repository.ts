@@ -1,17 +1,17 @@
 import { type Insertable, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import { existingIds } from '../../platform/db/existing.js';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
 import {
   type KeysetColumn,
   type KeysetPosition,
   type KeyValue,
   keysetPage,
   type Page,
-} from '../../platform/db/keyset.js';
-import { prepared } from '../../platform/db/prepared.js';
-import type { HrEmployeeRegistrationsTable, HrEmployeesTable, Tables } from '../../platform/db/schema.js';
-import { containsText } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+} from '../../../platform/db/keyset.js';
+import { prepared } from '../../../platform/db/prepared.js';
+import type { HrEmployeeRegistrationsTable, HrEmployeesTable, Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 import { organizationSubtree } from '../organizations/repository.js';
 import type { SortField } from './schemas.js';
 

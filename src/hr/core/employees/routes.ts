@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Page } from '../../platform/db/keyset.js';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses } from '../errors.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { errorResponses } from '../../errors.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { EmployeesRepository } from './repository.js';
 import {
   Employee,

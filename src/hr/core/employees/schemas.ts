@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 const Text = (maxLength: number, description?: string) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()], description ? { description } : {}));

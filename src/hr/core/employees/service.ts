@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '../../platform/db/database.js';
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
-import { commaList } from '../../platform/lists.js';
-import { hashSecret } from '../../platform/security/secrets.js';
-import { dayOf, now, parseDateOrDateTime } from '../../platform/time.js';
+import { isUniqueViolation } from '../../../platform/db/database.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { commaList } from '../../../platform/lists.js';
+import { hashSecret } from '../../../platform/security/secrets.js';
+import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
 import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/service.js';
 import { checkValue } from '../custom-fields/service.js';
 import type { EmployeeQuery, EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';

@@ -1,5 +1,5 @@
-import { type FieldError, FieldValidationError } from '../../platform/errors.js';
-import { parseDate, parseDateTime } from '../../platform/time.js';
+import { type FieldError, FieldValidationError } from '../../../platform/errors.js';
+import { parseDate, parseDateTime } from '../../../platform/time.js';
 import { type FieldValidation, type FormAnswer, type FormDefinition, type FormField, LAYOUT_TYPES } from './schemas.js';
 
 /**

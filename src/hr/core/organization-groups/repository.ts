@@ -1,8 +1,8 @@
-import type { Db } from '../../platform/db/database.js';
-import { existingIds } from '../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
-import { containsText } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import { containsText } from '../../../platform/db/search.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 
 export interface OrganizationGroupRow {
   pk: number;

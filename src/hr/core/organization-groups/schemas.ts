@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 const OrganizationIds = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
   uniqueItems: true,

@@ -1,6 +1,6 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { FieldValidationError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
 import type { OrganizationGroupsRepository, OrganizationGroupWithMembers } from './repository.js';
 
 export interface OrganizationGroupInput {

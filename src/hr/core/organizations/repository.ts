@@ -1,9 +1,9 @@
 import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
-import type { HrOrganizationsTable, Tables } from '../../platform/db/schema.js';
-import { containsText } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import type { Db } from '../../../platform/db/database.js';
+import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { HrOrganizationsTable, Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 
 export type OrganizationRow = Selectable<HrOrganizationsTable>;
 

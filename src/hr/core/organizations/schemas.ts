@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 /** Optional text that may also be sent as null to clear it. */
 const OptText = (options: { maxLength?: number; description?: string } = {}) =>

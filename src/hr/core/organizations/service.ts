@@ -1,6 +1,6 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
 import type {
   OrganizationAttributes,
   OrganizationFilter,

@@ -1,5 +1,5 @@
-import type { Db } from '../../platform/db/database.js';
-import { existingIds } from '../../platform/db/existing.js';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
 import type { CustomFieldFacts, EmployeeFacts } from './rules.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldError } from '../../platform/errors.js';
+import type { FieldError } from '../../../platform/errors.js';
 import {
   type CustomFieldFacts,
   coversEmployee,

@@ -1,9 +1,9 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses } from '../errors.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { errorResponses } from '../../errors.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import type { PermissionModule } from './permissions.js';
 import type { RoleRow } from './repository.js';
 import {

@@ -1,5 +1,5 @@
 import { type Static, type TBoolean, type TOptional, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 import {
   AUDIT_PERMISSIONS,
   CORE_REQUIRED,

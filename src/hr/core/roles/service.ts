@@ -1,6 +1,6 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
 import { MODULE_PERMISSIONS, PERMISSION_PREREQUISITES, type PermissionModule } from './permissions.js';
 import type { RoleRow, RolesRepository } from './repository.js';
 

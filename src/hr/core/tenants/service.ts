@@ -1,6 +1,6 @@
-import { NotFoundError } from '../../platform/errors.js';
-import { hashSecret, newId, newSecret } from '../../platform/security/secrets.js';
-import { now } from '../../platform/time.js';
+import { NotFoundError } from '../../../platform/errors.js';
+import { hashSecret, newId, newSecret } from '../../../platform/security/secrets.js';
+import { now } from '../../../platform/time.js';
 import type { TenantsRepository } from './repository.js';
 
 export interface CreatedApplication {

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BlobTooLargeError } from '../../platform/blobs/store.js';
-import { DomainError, FieldValidationError } from '../../platform/errors.js';
-import { parseContentDisposition } from '../../platform/http/content-disposition.js';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses, HrError } from '../errors.js';
+import { BlobTooLargeError } from '../../../platform/blobs/store.js';
+import { DomainError, FieldValidationError } from '../../../platform/errors.js';
+import { parseContentDisposition } from '../../../platform/http/content-disposition.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { errorResponses, HrError } from '../../errors.js';
 import { DocumentBodyDoc, DocumentFileId, NoQuery, UploadBodyDoc, UploadDocument } from './schemas.js';
 import type { Upload, UploadsService } from './service.js';
 

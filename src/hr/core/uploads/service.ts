@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { BlobStore } from '../../platform/blobs/store.js';
-import type { Db } from '../../platform/db/database.js';
-import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
-import { sanitizeFilename } from '../../platform/filenames.js';
-import type { Clock } from '../../platform/time.js';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { Db } from '../../../platform/db/database.js';
+import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { sanitizeFilename } from '../../../platform/filenames.js';
+import type { Clock } from '../../../platform/time.js';
 import type { UploadRow, UploadsRepository } from './repository.js';
 
 export interface UploadsOptions {

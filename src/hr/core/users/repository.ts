@@ -1,9 +1,9 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import { existingIds } from '../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../platform/db/keyset.js';
-import type { HrUsersTable } from '../../platform/db/schema.js';
-import { containsText } from '../../platform/db/search.js';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { HrUsersTable } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
 
 import { PerimetersRepository } from '../perimeters/repository.js';
 import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
@@ -16,7 +16,7 @@ export type {
   PerimeterOperator,
 } from '../perimeters/rules.js';
 
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 
 export interface Profile {
   id: string;

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 import { EmployeesPerimeterInput, EmployeesPerimeterOutput } from '../perimeters/schemas.js';
 
 /** Optional text that may also be sent as null to clear it. */

@@ -1,8 +1,8 @@
-import { isUniqueViolation } from '../../platform/db/database.js';
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
-import { hashSecret, newId } from '../../platform/security/secrets.js';
-import { now } from '../../platform/time.js';
+import { isUniqueViolation } from '../../../platform/db/database.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
+import { hashSecret, newId } from '../../../platform/security/secrets.js';
+import { now } from '../../../platform/time.js';
 import {
   matchesFilters,
   type PerimeterInput,

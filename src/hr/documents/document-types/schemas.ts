@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { LocalizedString } from '../custom-fields/schemas.js';
-import { PaginationQuery } from '../pagination/pagination.js';
-import { DOCUMENT_PERMISSIONS } from '../roles/permissions.js';
+import { LocalizedString } from '../../core/custom-fields/schemas.js';
+import { DOCUMENT_PERMISSIONS } from '../../core/roles/permissions.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 export const DocumentTypeId = Type.String({
   minLength: 1,

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 const DateText = (description: string) => Type.String({ format: 'date', description: `${description} YYYY-MM-DD.` });
 const OptDate = (description: string) => Type.Optional(Type.Union([DateText(description), Type.Null()]));

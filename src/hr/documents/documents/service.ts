@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobStore } from '../../platform/blobs/store.js';
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import type { DocumentKind } from '../../platform/db/schema.js';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { DocumentKind } from '../../../platform/db/schema.js';
 import {
   ConflictError,
   type FieldError,
@@ -9,14 +9,14 @@ import {
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
-} from '../../platform/errors.js';
-import { sanitizeFilename } from '../../platform/filenames.js';
-import { commaList } from '../../platform/lists.js';
-import { dayOf, now, parseDate, parseDateOrDateTime } from '../../platform/time.js';
+} from '../../../platform/errors.js';
+import { sanitizeFilename } from '../../../platform/filenames.js';
+import { commaList } from '../../../platform/lists.js';
+import { dayOf, now, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
+import type { UploadsService } from '../../core/uploads/service.js';
+import type { DocumentAccessQuery } from '../../core/users/service.js';
 import type { MetaDataDefinition } from '../document-types/schemas.js';
 import { type DocumentTypeView, typeView } from '../document-types/service.js';
-import type { UploadsService } from '../uploads/service.js';
-import type { DocumentAccessQuery } from '../users/service.js';
 import type { DocumentQuery, DocumentsRepository, DocumentWithOwner, NewDocument } from './repository.js';
 import type { DocumentFilters, DocumentInput } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { LocalizedString } from '../custom-fields/schemas.js';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { LocalizedString } from '../../core/custom-fields/schemas.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 export const FolderId = Type.String({
   minLength: 1,

@@ -1,7 +1,7 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import type { DocumentKind } from '../../platform/db/schema.js';
-import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { DocumentKind } from '../../../platform/db/schema.js';
+import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
 import type { FolderRow, FoldersRepository, NewFolder } from './repository.js';
 
 /** The folder a document type without one is filed in. */

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { EmployeesPerimeterInput, EmployeesPerimeterOutput } from '../../core/perimeters/schemas.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 import { LanguageCode, LocalizedString } from '../kb-categories/schemas.js';
-import { PaginationQuery } from '../pagination/pagination.js';
-import { EmployeesPerimeterInput, EmployeesPerimeterOutput } from '../perimeters/schemas.js';
 
 const Enum = <const T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });

@@ -1,12 +1,12 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { htmlText, searchWords } from '../../platform/db/search.js';
-import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
-import { commaList } from '../../platform/lists.js';
-import { newId } from '../../platform/security/secrets.js';
-import { dayOf, now } from '../../platform/time.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { htmlText, searchWords } from '../../../platform/db/search.js';
+import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { commaList } from '../../../platform/lists.js';
+import { newId } from '../../../platform/security/secrets.js';
+import { dayOf, now } from '../../../platform/time.js';
+import { coversEmployee, type PerimeterInput, storedPerimeter } from '../../core/perimeters/rules.js';
+import { PerimetersService } from '../../core/perimeters/service.js';
 import { duplicateLanguages, slugify } from '../kb-categories/service.js';
-import { coversEmployee, type PerimeterInput, storedPerimeter } from '../perimeters/rules.js';
-import { PerimetersService } from '../perimeters/service.js';
 import type {
   KbArticleData,
   KbArticleFilter,

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
+import { PaginationQuery } from '../../lists/pagination.js';
 
 /** A language code as the reference writes them: BCP 47 in lower case (`en-us`, `fr-ca`, `es-es`). */
 export const LanguageCode = (description = 'Language code, BCP 47 in lower case (`en-us`, `fr-ca`).') =>

@@ -1,6 +1,6 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
 import type { KbCategoriesRepository, KbCategoryRow, KbCategoryValues } from './repository.js';
 import type { KbCategoryListQuery, KbCategoryPatch, KbCategoryPut, LocalizedString } from './schemas.js';
 

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses } from '../errors.js';
-import { countRoute } from '../pagination/count.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
-import { sortedListParams } from '../pagination/sort.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { errorResponses } from '../../errors.js';
+import { countRoute } from '../../lists/count.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { sortedListParams } from '../../lists/sort.js';
 import type { CustomStatusRow } from './repository.js';
 import {
   CustomStatus,

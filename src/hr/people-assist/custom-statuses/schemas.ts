@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery } from '../pagination/pagination.js';
-import { SortQuery } from '../pagination/sort.js';
+import { PaginationQuery } from '../../lists/pagination.js';
+import { SortQuery } from '../../lists/sort.js';
 
 export const WorkflowId = Type.String({
   minLength: 1,

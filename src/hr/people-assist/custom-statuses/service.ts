@@ -1,7 +1,7 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
-import type { SortKey } from '../pagination/sort.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import type { SortKey } from '../../lists/sort.js';
 import type { CustomStatusesRepository, CustomStatusFilter, CustomStatusRow } from './repository.js';
 import type { CustomStatusPut } from './schemas.js';
 

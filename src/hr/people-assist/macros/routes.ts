@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { errorResponses } from '../../errors.js';
+import { countRoute } from '../../lists/count.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { sortedListParams } from '../../lists/sort.js';
 import { WORKFLOW_DEFAULT_SORT, WORKFLOW_SORT_FIELDS } from '../custom-statuses/schemas.js';
-import { errorResponses } from '../errors.js';
-import { countRoute } from '../pagination/count.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
-import { sortedListParams } from '../pagination/sort.js';
-import type { MacroRow } from './repository.js';
+import { presentMacro, presentMacroDetail } from './present.js';
 import {
   MacroCountQuery,
   MacroDetail,
@@ -18,25 +17,6 @@ import {
   MacroPut,
 } from './schemas.js';
 import type { MacrosService, MacroView } from './service.js';
-
-export function presentMacro(row: MacroRow): MacroList {
-  return {
-    id: row.id,
-    name: row.name,
-    label: row.label,
-    description: row.description,
-    active: row.active === 1,
-    forms: JSON.parse(row.forms),
-    roles: JSON.parse(row.roles),
-    custom_status: JSON.parse(row.custom_statuses),
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
-
-export function presentMacroDetail(view: MacroView, withActions: boolean): MacroDetail {
-  return { ...presentMacro(view.row), ...(withActions ? { actions: view.actions } : {}) };
-}
 
 const TAG = ['People Assist: Macros'];
 

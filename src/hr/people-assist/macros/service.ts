@@ -1,8 +1,8 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import type { RequestStatus } from '../../platform/db/schema.js';
-import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
-import type { SortKey } from '../pagination/sort.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { RequestStatus } from '../../../platform/db/schema.js';
+import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import type { SortKey } from '../../lists/sort.js';
 import type { MacroFilter, MacroRow, MacrosRepository } from './repository.js';
 import type { MacroAction, MacroPut, MacroTemplate } from './schemas.js';
 

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses } from '../errors.js';
-import { isRequired } from '../forms/rules.js';
-import { countRoute } from '../pagination/count.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
-import { sortedListParams } from '../pagination/sort.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { isRequired } from '../../core/forms/rules.js';
+import { errorResponses } from '../../errors.js';
+import { countRoute } from '../../lists/count.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { sortedListParams } from '../../lists/sort.js';
 import {
   REQUEST_FORM_SORT_FIELDS,
   RequestForm,

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FormDefinition, Slug } from '../forms/schemas.js';
-import { PaginationQuery } from '../pagination/pagination.js';
-import { SortQuery } from '../pagination/sort.js';
-import { EmployeesPerimeterInput } from '../perimeters/schemas.js';
+import { FormDefinition, Slug } from '../../core/forms/schemas.js';
+import { EmployeesPerimeterInput } from '../../core/perimeters/schemas.js';
+import { PaginationQuery } from '../../lists/pagination.js';
+import { SortQuery } from '../../lists/sort.js';
 
 export const RequestFormId = Type.String({
   minLength: 1,

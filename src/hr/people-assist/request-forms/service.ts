@@ -1,11 +1,11 @@
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../platform/errors.js';
-import { now } from '../../platform/time.js';
-import { checkDefinition } from '../forms/rules.js';
-import type { FormDefinition } from '../forms/schemas.js';
-import type { SortKey } from '../pagination/sort.js';
-import type { EmployeesPerimeter, PerimeterInput } from '../perimeters/rules.js';
-import type { PerimetersService } from '../perimeters/service.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import { checkDefinition } from '../../core/forms/rules.js';
+import type { FormDefinition } from '../../core/forms/schemas.js';
+import type { EmployeesPerimeter, PerimeterInput } from '../../core/perimeters/rules.js';
+import type { PerimetersService } from '../../core/perimeters/service.js';
+import type { SortKey } from '../../lists/sort.js';
 import type { RequestFormFilter, RequestFormRow, RequestFormsRepository } from './repository.js';
 import { type RequestFormPatch, type RequestFormPut, SETTING_DEFAULTS } from './schemas.js';
 

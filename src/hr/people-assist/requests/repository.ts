@@ -1,16 +1,16 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import { existingIds } from '../../platform/db/existing.js';
-import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../platform/db/keyset.js';
-import { prepared } from '../../platform/db/prepared.js';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
+import { prepared } from '../../../platform/db/prepared.js';
 import type {
   PaRequestCommentsTable,
   PaRequestFilesTable,
   PaRequestsTable,
   PersonKind,
   RequestStatus,
-} from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+} from '../../../platform/db/schema.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 
 export type RequestRow = Selectable<PaRequestsTable>;
 export type NewRequestRow = Insertable<PaRequestsTable>;

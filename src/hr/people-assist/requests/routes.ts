@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BlobStore } from '../../platform/blobs/store.js';
-import { InvalidRequestError } from '../../platform/errors.js';
-import { sendBlob } from '../../platform/http/send-blob.js';
-import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
-import { formatDateTime } from '../../platform/time.js';
-import { errorResponses } from '../errors.js';
-import { presentMacro } from '../macros/routes.js';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import { InvalidRequestError } from '../../../platform/errors.js';
+import { sendBlob } from '../../../platform/http/send-blob.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { formatDateTime } from '../../../platform/time.js';
+import { errorResponses } from '../../errors.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { sortedListParams } from '../../lists/sort.js';
+import { presentMacro } from '../macros/present.js';
 import { MacroList } from '../macros/schemas.js';
-import { PaginationHeaders, type Paginator } from '../pagination/pagination.js';
-import { sortedListParams } from '../pagination/sort.js';
 import type { Person, RequestFileRow } from './repository.js';
 import {
   AssigneeQuery,

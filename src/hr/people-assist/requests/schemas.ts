@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FormData } from '../forms/schemas.js';
-import { PaginationQuery } from '../pagination/pagination.js';
-import { SortQuery } from '../pagination/sort.js';
+import { FormData } from '../../core/forms/schemas.js';
+import { PaginationQuery } from '../../lists/pagination.js';
+import { SortQuery } from '../../lists/sort.js';
 
 export const STATUSES = ['created', 'opened', 'pending', 'closed', 'archived'] as const;
 export const PRIORITIES = ['1', '2', '3'] as const;

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobStore } from '../../platform/blobs/store.js';
-import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
-import type { PersonKind, RequestStatus } from '../../platform/db/schema.js';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { PersonKind, RequestStatus } from '../../../platform/db/schema.js';
 import {
   type FieldError,
   FieldValidationError,
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
-} from '../../platform/errors.js';
-import { dayOf, now, parseDate } from '../../platform/time.js';
-import { checkAnswers, type FileAnswer } from '../forms/rules.js';
-import type { FormAnswer } from '../forms/schemas.js';
+} from '../../../platform/errors.js';
+import { dayOf, now, parseDate } from '../../../platform/time.js';
+import { checkAnswers, type FileAnswer } from '../../core/forms/rules.js';
+import type { FormAnswer } from '../../core/forms/schemas.js';
+import type { UploadsService } from '../../core/uploads/service.js';
+import type { SortKey } from '../../lists/sort.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
-import type { SortKey } from '../pagination/sort.js';
 import type { RequestFormsService, RequestFormView } from '../request-forms/service.js';
-import type { UploadsService } from '../uploads/service.js';
 import type {
   CommentRow,
   Person,

@@ -1,7 +1,22 @@
-import type { FormAnswer, FormDefinition } from '../forms/schemas.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import type { HrProcessesTable } from '../../../platform/db/schema.js';
+import type { FormAnswer, FormDefinition } from '../../core/forms/schemas.js';
 import type { TaskSettings } from '../process-templates/schemas.js';
-import type { TaskRow, TasksRepository } from '../tasks/repository.js';
-import type { ProcessesRepository, ProcessRow } from './repository.js';
+import type { TaskRow, TasksRepository } from './repository.js';
+
+/** A process as the task rules read it. */
+export type ProcessRow = Selectable<HrProcessesTable>;
+
+/**
+ * What the task rules need of the processes' storage. The processes repository answers it; tasks name only this
+ * interface, so tasks never import processes (processes import tasks).
+ */
+export interface ProcessStore {
+  using(db: Db): ProcessStore;
+  find(clientId: string, id: string): Promise<ProcessRow | undefined>;
+  update(clientId: string, id: string, values: Partial<Omit<ProcessRow, 'pk' | 'client_id' | 'id'>>): Promise<void>;
+}
 
 /**
  * The state rules of a process and its tasks, run inside the transaction of
@@ -60,7 +75,7 @@ export async function unblockDependants(
 
 /** Recounts the process from its tasks and sets its state; answers the updated row. */
 export async function refreshProcess(
-  processes: ProcessesRepository,
+  processes: ProcessStore,
   tasks: TasksRepository,
   clientId: string,
   process: ProcessRow,
