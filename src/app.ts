@@ -63,6 +63,7 @@ import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { settingOrCreate } from './platform/db/settings.js';
+import { UnitOfWork } from './platform/db/unit-of-work.js';
 import { rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
 import { newSecret } from './platform/security/secrets.js';
@@ -128,7 +129,9 @@ export async function createServices(database: Database, config: Config, log?: L
     auth,
     tenants: new TenantsService(tenantsRepo),
     paginator: new Paginator(new CursorCodec(cursorSecret)),
-    organizations: new OrganizationsService(new OrganizationsRepository(db)),
+    organizations: new OrganizationsService(
+      new UnitOfWork(db, (db) => ({ organizations: new OrganizationsRepository(db) })),
+    ),
     organizationGroups: new OrganizationGroupsService(new OrganizationGroupsRepository(db)),
     roles: new RolesService(new RolesRepository(db)),
     users,

@@ -45,7 +45,7 @@ export class CursorCodec {
   }
 
   /** The position a cursor stands for, or undefined when it is unknown here. */
-  decode(cursor: string, scope: string, keyCount: number): KeysetPosition | undefined {
+  decode(cursor: string, scope: string, keyCount?: number): KeysetPosition | undefined {
     if (!/^[0-9]+$/.test(cursor) || cursor.length > MAX_CURSOR_LENGTH || cursor.length <= MAC_DIGITS + 1) {
       return undefined;
     }
@@ -75,7 +75,7 @@ export class CursorCodec {
         return undefined;
       }
     }
-    if (keys.length !== keyCount) return undefined;
+    if (keys.length === 0 || (keyCount !== undefined && keys.length !== keyCount)) return undefined;
     return { keys, direction: m >= 3 ? 'before' : 'after', inclusive: m % 2 === 0 };
   }
 }

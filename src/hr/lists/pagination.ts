@@ -52,7 +52,8 @@ export interface PageParams {
 export interface ListScope {
   clientId: string;
   list: string;
-  keyCount: number;
+  /** Checked when given; lists read through `hr/lists/list.ts` check it against their declared order instead. */
+  keyCount?: number;
 }
 
 function scopeKey(scope: ListScope): string {
@@ -69,6 +70,13 @@ export class Paginator {
     const position = this.codec.decode(query.cursor, scopeKey(scope), scope.keyCount);
     if (!position) throw new InvalidRequestError('Invalid query parameter "cursor": unknown cursor.');
     return { limit, position };
+  }
+
+  /** The position a cursor of this client's list scope stands for; an unknown cursor is a 400 naming it. */
+  position(cursor: string, clientId: string, list: string): KeysetPosition {
+    const position = this.codec.decode(cursor, scopeKey({ clientId, list }));
+    if (!position) throw new InvalidRequestError('Invalid query parameter "cursor": unknown cursor.');
+    return position;
   }
 
   /**

@@ -1,11 +1,12 @@
 import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { HrOrganizationsTable, Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { ownedBy, Tenant } from '../../../platform/db/tenant.js';
 
-export type OrganizationRow = Selectable<HrOrganizationsTable>;
+type OrganizationRow = Selectable<HrOrganizationsTable>;
 
 /**
  * A subquery of the codes of `root` and every organization below it, for `organization_id_below` filters of
@@ -20,7 +21,8 @@ export function organizationSubtree(clientId: string, root: string): RawBuilder<
     ) select id from below)`;
 }
 
-export type OrganizationWithChildren = OrganizationRow & { has_children: boolean };
+/** An organization as the domain sees it: its columns (instants in epoch ms) and whether any organization is below. */
+export type OrganizationRecord = Omit<OrganizationRow, 'client_id'> & { has_children: boolean };
 
 export type OrganizationAttributes = Omit<OrganizationRow, 'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at'>;
 
@@ -40,49 +42,56 @@ export interface OrganizationFilter {
 }
 
 /** Lists are in creation order: the internal key is the keyset. */
-const ORDER: KeysetColumn[] = [{ column: 'o.pk', direction: 'asc' }];
+const ORDER: ListOrder = { tiebreak: 'o.pk' };
 
 type OrgDb = Tables & { o: HrOrganizationsTable; tree: { id: string } };
-type OrgQuery = SelectQueryBuilder<OrgDb, 'o', OrganizationWithChildren>;
+type OrgQuery = SelectQueryBuilder<OrgDb, 'o', OrganizationRow & { has_children: boolean | number }>;
 
 export class OrganizationsRepository {
   constructor(private readonly db: Db) {}
 
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
   private filtered(clientId: string, filter: OrganizationFilter): OrgQuery {
     const { scope } = filter;
-    let from = this.db.selectFrom('hr_organizations as o') as unknown as SelectQueryBuilder<OrgDb, 'o', object>;
+    const t = this.tenant(clientId);
+    let from = t.selectFrom('hr_organizations as o') as unknown as SelectQueryBuilder<OrgDb, 'o', object>;
     if (scope.kind === 'descendants' || scope.kind === 'ancestors') {
       const root = scope.of;
-      const tree = this.db.withRecursive('tree(id)', (qb) =>
-        scope.kind === 'descendants'
-          ? qb
+      // Each side of the union is a tenant query, the recursive one over the query creator that knows `tree`.
+      const tree = this.db.withRecursive('tree(id)', (qb) => {
+        const within = t.on(qb);
+        return scope.kind === 'descendants'
+          ? within
               .selectFrom('hr_organizations')
               .select('id')
-              .where('client_id', '=', clientId)
               .where('parent_organization_id', '=', root)
-              .union((u) =>
-                u
+              .union(
+                within
                   .selectFrom('hr_organizations as c')
                   .innerJoin('tree', 'tree.id', 'c.parent_organization_id')
-                  .select('c.id')
-                  .where('c.client_id', '=', clientId),
+                  .select('c.id'),
               )
-          : qb
+          : within
               .selectFrom('hr_organizations')
               .select('parent_organization_id as id')
-              .where('client_id', '=', clientId)
               .where('id', '=', root)
               .where('parent_organization_id', 'is not', null)
-              .union((u) =>
-                u
+              .union(
+                within
                   .selectFrom('hr_organizations as p')
                   .innerJoin('tree', 'tree.id', 'p.id')
                   .select('p.parent_organization_id as id')
-                  .where('p.client_id', '=', clientId)
                   .where('p.parent_organization_id', 'is not', null),
-              ),
-      );
-      from = tree.selectFrom('hr_organizations as o') as unknown as SelectQueryBuilder<OrgDb, 'o', object>;
+              );
+      });
+      from = tree.selectFrom('hr_organizations as o').where(ownedBy('o', clientId)) as unknown as SelectQueryBuilder<
+        OrgDb,
+        'o',
+        object
+      >;
     }
     let query: OrgQuery = from
       .selectAll('o')
@@ -90,8 +99,7 @@ export class OrganizationsRepository {
         sql<boolean>`exists (select 1 from hr_organizations c where c.client_id = o.client_id and c.parent_organization_id = o.id)`.as(
           'has_children',
         ),
-      )
-      .where('o.client_id', '=', clientId) as OrgQuery;
+      ) as OrgQuery;
     switch (scope.kind) {
       case 'roots':
         query = query.where('o.parent_organization_id', 'is', null);
@@ -100,12 +108,10 @@ export class OrganizationsRepository {
         query = query.where('o.parent_organization_id', '=', scope.of);
         break;
       case 'parent':
-        query = query.where('o.id', '=', (eb) =>
-          eb
-            .selectFrom('hr_organizations as x')
-            .select('x.parent_organization_id')
-            .where('x.client_id', '=', clientId)
-            .where('x.id', '=', scope.of),
+        query = query.where(
+          'o.id',
+          '=',
+          t.selectFrom('hr_organizations as x').select('x.parent_organization_id').where('x.id', '=', scope.of),
         );
         break;
       case 'descendants':
@@ -115,11 +121,12 @@ export class OrganizationsRepository {
     }
     if (filter.groupId !== undefined) {
       const groupId = filter.groupId;
-      query = query.where('o.id', 'in', (eb) =>
-        eb
+      query = query.where(
+        'o.id',
+        'in',
+        t
           .selectFrom('hr_organization_group_members as m')
           .select('m.organization_id')
-          .where('m.client_id', '=', clientId)
           .where('m.group_id', '=', groupId),
       );
     }
@@ -129,46 +136,35 @@ export class OrganizationsRepository {
     return query;
   }
 
-  async page(
-    clientId: string,
-    filter: OrganizationFilter,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<OrganizationWithChildren>> {
-    const page = await keysetPage(this.filtered(clientId, filter), ORDER, (r) => [r.pk], limit, position);
-    return { ...page, items: page.items.map(normalize) };
+  async page(clientId: string, filter: OrganizationFilter, request: PageRequest): Promise<Page<OrganizationRecord>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
-  async count(clientId: string, filter: OrganizationFilter): Promise<number> {
-    const row = await this.filtered(clientId, filter)
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  count(clientId: string, filter: OrganizationFilter): Promise<number> {
+    return listCount(this.filtered(clientId, filter));
   }
 
-  async find(clientId: string, id: string): Promise<OrganizationWithChildren | undefined> {
+  async find(clientId: string, id: string): Promise<OrganizationRecord | undefined> {
     const row = await this.filtered(clientId, { scope: { kind: 'all' } })
       .where('o.id', '=', id)
       .executeTakeFirst();
-    return row ? normalize(row) : undefined;
+    return row ? toRecord(row) : undefined;
   }
 
   async exists(clientId: string, id: string): Promise<boolean> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_organizations')
       .select('pk')
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .executeTakeFirst();
     return row !== undefined;
   }
 
   async groupExists(clientId: string, groupId: string): Promise<boolean> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_organization_groups')
       .select('pk')
-      .where('client_id', '=', clientId)
       .where('id', '=', groupId)
       .executeTakeFirst();
     return row !== undefined;
@@ -184,31 +180,21 @@ export class OrganizationsRepository {
   }
 
   /** Inserts unless the code exists; returns whether it inserted. Concurrent creates of one code cannot both win. */
-  async insertIfAbsent(clientId: string, id: string, attrs: OrganizationAttributes, at: number): Promise<boolean> {
-    const inserted = await this.db
-      .insertInto('hr_organizations')
-      .values({ client_id: clientId, id, ...attrs, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
-      .returning('pk')
-      .executeTakeFirst();
-    return inserted !== undefined;
+  insertIfAbsent(clientId: string, id: string, attrs: OrganizationAttributes, at: number): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('hr_organizations', { id, ...attrs, created_at: at, updated_at: at });
   }
 
   async update(clientId: string, id: string, attrs: Partial<OrganizationAttributes>, at: number): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('hr_organizations')
       .set({ ...attrs, updated_at: at })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .execute();
   }
-
-  transaction<T>(work: (repo: OrganizationsRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new OrganizationsRepository(trx)));
-  }
 }
 
-function normalize(row: OrganizationWithChildren): OrganizationWithChildren {
-  // SQLite answers exists() with 0/1, PostgreSQL with a boolean.
-  return { ...row, has_children: Boolean(row.has_children) };
+/** The stored row as the domain's record: `has_children` a boolean (SQLite answers exists() with 0/1). */
+function toRecord(row: OrganizationRow & { has_children: boolean | number }): OrganizationRecord {
+  const { client_id: _tenant, ...rest } = row;
+  return { ...rest, has_children: Boolean(row.has_children) };
 }

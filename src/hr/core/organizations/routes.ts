@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import type { OrganizationWithChildren } from './repository.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentOrganization } from './present.js';
 import {
   Organization,
   OrganizationCountQuery,
+  OrganizationList,
   OrganizationListQuery,
   OrganizationParams,
   OrganizationPatch,
@@ -15,30 +16,7 @@ import {
 } from './schemas.js';
 import type { OrganizationsService } from './service.js';
 
-export function presentOrganization(row: OrganizationWithChildren): Organization {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    parent_organization_id: row.parent_organization_id,
-    corporate_name: row.corporate_name,
-    address1: row.address1,
-    address2: row.address2,
-    zip_code: row.zip_code,
-    city: row.city,
-    country: row.country,
-    contact_firstname: row.contact_firstname,
-    contact_lastname: row.contact_lastname,
-    contact_email: row.contact_email,
-    contact_phone_number: row.contact_phone_number,
-    has_children: row.has_children,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
-
 const TAG = ['Organizations'];
-const LIST = { list: 'organizations', keyCount: 1 };
 
 export async function organizationRoutes(
   app: FastifyInstance,
@@ -47,52 +25,25 @@ export async function organizationRoutes(
   const { organizations, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  // Declared before GET so it replaces Fastify's automatic HEAD route.
-  api.head(
-    '/organizations',
+  listRoute(
+    app,
+    paginator,
     {
-      config: { swagger: { exposeHeadRoute: true } },
-      schema: {
-        tags: TAG,
-        summary: 'Count organizations',
-        description: 'Same filters as the list; the count is in `X-Total-Count`.',
-        querystring: OrganizationCountQuery,
-        response: {
-          200: {
-            type: 'null',
-            description: 'Count in X-Total-Count.',
-            headers: Type.Object({ 'X-Total-Count': Type.Integer() }),
-          },
-          ...errorResponses(400, 401, 403, 422),
-        },
-      },
+      path: '/organizations',
+      tags: TAG,
+      summary: 'List and search organizations',
+      description:
+        'Cursor-paginated, in creation order. Without parent or child, every organization (or only roots with recursive=false).',
+      querystring: OrganizationListQuery,
+      item: Type.Ref(Organization),
+      list: OrganizationList,
+      count: 'Count organizations',
+      countQuerystring: OrganizationCountQuery,
     },
-    async (request, reply) => {
-      const total = await organizations.count(request.hrAuth.clientId, request.query);
-      return reply.header('X-Total-Count', String(total)).status(200).send();
-    },
-  );
-
-  api.get(
-    '/organizations',
     {
-      schema: {
-        tags: TAG,
-        summary: 'List and search organizations',
-        description:
-          'Cursor-paginated, in creation order. Without parent or child, every organization (or only roots with recursive=false).',
-        querystring: OrganizationListQuery,
-        response: {
-          200: { ...Type.Array(Type.Ref(Organization)), headers: PaginationHeaders },
-          ...errorResponses(400, 401, 403, 422),
-        },
-      },
-    },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, ...LIST };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await organizations.list(request.hrAuth.clientId, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentOrganization);
+      page: (clientId, query, request) => organizations.list(clientId, query, request),
+      count: (clientId, query) => organizations.count(clientId, query),
+      present: presentOrganization,
     },
   );
 

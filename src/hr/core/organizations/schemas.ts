@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 /** Optional text that may also be sent as null to clear it. */
@@ -82,6 +83,9 @@ const filterFields = {
     Type.String({ minLength: 2, maxLength: 255, description: 'Search in code and name (at least 2 characters).' }),
   ),
 };
+
+/** `GET /organizations`: in creation order. */
+export const OrganizationList = declareList('organizations');
 
 export const OrganizationListQuery = Type.Object(
   { ...filterFields, ...PaginationQuery },

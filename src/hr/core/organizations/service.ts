@@ -1,13 +1,21 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import type {
   OrganizationAttributes,
   OrganizationFilter,
+  OrganizationRecord,
   OrganizationScope,
   OrganizationsRepository,
-  OrganizationWithChildren,
 } from './repository.js';
+
+/** The repositories organizations work with, bound to one transaction in `run`. */
+export interface OrganizationsWork {
+  organizations: OrganizationsRepository;
+}
 
 export interface OrganizationFilterInput {
   parent_organization_id?: string;
@@ -37,7 +45,11 @@ const ATTRIBUTES: (keyof OrganizationAttributes)[] = [
 
 /** Organizations and their hierarchy (reference §3b). Every call is scoped to one client. */
 export class OrganizationsService {
-  constructor(private readonly repo: OrganizationsRepository) {}
+  private readonly repo: OrganizationsRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, OrganizationsWork>) {
+    this.repo = work.read.organizations;
+  }
 
   private async filter(clientId: string, input: OrganizationFilterInput): Promise<OrganizationFilter> {
     const { parent_organization_id: parent, child_organization_id: child } = input;
@@ -72,17 +84,16 @@ export class OrganizationsService {
   async list(
     clientId: string,
     input: OrganizationFilterInput,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<OrganizationWithChildren>> {
-    return this.repo.page(clientId, await this.filter(clientId, input), limit, position);
+    request: PageRequest,
+  ): Promise<Page<OrganizationRecord>> {
+    return this.repo.page(clientId, await this.filter(clientId, input), request);
   }
 
   async count(clientId: string, input: OrganizationFilterInput): Promise<number> {
     return this.repo.count(clientId, await this.filter(clientId, input));
   }
 
-  async get(clientId: string, id: string): Promise<OrganizationWithChildren> {
+  async get(clientId: string, id: string): Promise<OrganizationRecord> {
     const org = await this.repo.find(clientId, id);
     if (!org) throw new NotFoundError('organization', id);
     return org;
@@ -93,20 +104,20 @@ export class OrganizationsService {
     clientId: string,
     id: string,
     input: OrganizationInput,
-  ): Promise<{ organization: OrganizationWithChildren; created: boolean }> {
+  ): Promise<{ organization: OrganizationRecord; created: boolean }> {
     const attrs = Object.fromEntries(ATTRIBUTES.map((k) => [k, input[k] ?? null])) as OrganizationAttributes;
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ organizations: repo }) => {
       await this.checkParent(repo, clientId, id, attrs.parent_organization_id);
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
-      return { organization: (await repo.find(clientId, id)) as OrganizationWithChildren, created };
+      return { organization: (await repo.find(clientId, id)) as OrganizationRecord, created };
     });
   }
 
   /** PATCH: changes only the attributes sent. */
-  async patch(clientId: string, id: string, input: OrganizationInput): Promise<OrganizationWithChildren> {
-    return this.repo.transaction(async (repo) => {
+  async patch(clientId: string, id: string, input: OrganizationInput): Promise<OrganizationRecord> {
+    return this.work.run(async ({ organizations: repo }) => {
       if (!(await repo.exists(clientId, id))) throw new NotFoundError('organization', id);
       const changes: Partial<OrganizationAttributes> = {};
       for (const key of ATTRIBUTES) {
@@ -119,7 +130,7 @@ export class OrganizationsService {
         await this.checkParent(repo, clientId, id, changes.parent_organization_id ?? null);
       }
       await repo.update(clientId, id, changes, now());
-      return (await repo.find(clientId, id)) as OrganizationWithChildren;
+      return (await repo.find(clientId, id)) as OrganizationRecord;
     });
   }
 
