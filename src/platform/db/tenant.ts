@@ -40,6 +40,9 @@ export type ScopedDb<DB, TE extends string> = TE extends `${infer T} as ${infer 
 /** The name a query over `from` refers to its table by. */
 export type ScopedTable<DB, TE extends string> = TE extends `${string} as ${infer A}` ? A : TE & keyof DB;
 
+// biome-ignore lint/complexity/noBannedTypes: Kysely's own type of a query that selects nothing yet.
+type Nothing = {};
+
 type Tb<DB, TE extends string> = ScopedTable<DB, TE> & keyof ScopedDb<DB, TE>;
 
 /** The alias a `from` names its table by: `o` for `'hr_organizations as o'`, the table itself without alias. */
@@ -62,9 +65,13 @@ export class Tenant<DB> {
   ) {}
 
   /** `select … from <table> where <alias>.client_id = <tenant>`. */
-  selectFrom<TE extends TenantFrom<DB>>(from: TE): SelectQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, {}> {
+  selectFrom<TE extends TenantFrom<DB>>(from: TE): SelectQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, Nothing> {
     // The cast spells out the type Kysely's own `selectFrom` gives a literal `from`; the builder is Kysely's own.
-    const query = this.db.selectFrom(from as never) as unknown as SelectQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, {}>;
+    const query = this.db.selectFrom(from as never) as unknown as SelectQueryBuilder<
+      ScopedDb<DB, TE>,
+      Tb<DB, TE>,
+      Nothing
+    >;
     return query.where(ownedBy(aliasOf(from), this.id));
   }
 

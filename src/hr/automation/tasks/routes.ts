@@ -19,7 +19,7 @@ import {
   TaskParams,
   TaskPatch,
 } from './schemas.js';
-import type { TaskEmbed, TasksService, TaskView } from './service.js';
+import type { TasksService } from './service.js';
 
 const TAG = ['Tasks'];
 const EXTENSION = 'Atrium extension (not in the reference).';

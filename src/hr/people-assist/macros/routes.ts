@@ -16,7 +16,7 @@ import {
   MacroParams,
   MacroPut,
 } from './schemas.js';
-import type { MacrosService, MacroView } from './service.js';
+import type { MacrosService } from './service.js';
 
 const TAG = ['People Assist: Macros'];
 
