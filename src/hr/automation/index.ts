@@ -1,0 +1,39 @@
+import type { CoreServices } from '../core/index.js';
+import type { HrArea, HrContext, HrModule } from '../module.js';
+import { ProcessTemplatesRepository } from './process-templates/repository.js';
+import { processTemplateRoutes } from './process-templates/routes.js';
+import { ProcessTemplate, TaskTemplate } from './process-templates/schemas.js';
+import { ProcessTemplatesService } from './process-templates/service.js';
+import { ProcessesRepository } from './processes/repository.js';
+import { processRoutes } from './processes/routes.js';
+import { Process } from './processes/schemas.js';
+import { ProcessesService } from './processes/service.js';
+import { TasksRepository } from './tasks/repository.js';
+import { taskRoutes } from './tasks/routes.js';
+import { Task, TaskFile } from './tasks/schemas.js';
+import { TasksService } from './tasks/service.js';
+
+/** Process automation: process templates with their task templates, processes, and their tasks. */
+export function createAutomation(ctx: HrContext, core: CoreServices) {
+  const { db, paginator, blobs } = ctx;
+  const processesRepo = new ProcessesRepository(db);
+  const tasksRepo = new TasksRepository(db);
+  const tasks = new TasksService(tasksRepo, processesRepo, core.uploads, blobs);
+  const services = {
+    processTemplates: new ProcessTemplatesService(new ProcessTemplatesRepository(db), core.uploads, blobs),
+    processes: new ProcessesService(processesRepo, tasksRepo, tasks, blobs),
+    tasks,
+  };
+  const s = services;
+  const modules: HrModule[] = [
+    {
+      schemas: [ProcessTemplate, TaskTemplate],
+      routes: (app) => processTemplateRoutes(app, { processTemplates: s.processTemplates, paginator }),
+    },
+    { schemas: [Task, TaskFile, Process], routes: (app) => processRoutes(app, { processes: s.processes, paginator }) },
+    { routes: (app) => taskRoutes(app, { tasks: s.tasks, paginator, blobs }) },
+  ];
+  return { services, modules } satisfies HrArea<typeof services>;
+}
+
+export type AutomationServices = ReturnType<typeof createAutomation>['services'];
