@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { AcademiesTable } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import type { AcademiesTable } from './tables.js';
 
 export type AcademyRow = Selectable<AcademiesTable>;
 

@@ -1,14 +1,14 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { containsText, likePattern } from '../../platform/db/search.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type {
   AcademyCategoriesTable,
   AcademyCoursesTable,
   AcademyCurriculumsTable,
   AcademyUsersTable,
   AcademyVenuesTable,
-} from '../../platform/db/schema.js';
-import { containsText, likePattern } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+} from './tables.js';
 
 export type UserRow = Selectable<AcademyUsersTable>;
 export type CategoryRow = Selectable<AcademyCategoriesTable>;

@@ -1,10 +1,11 @@
 import { type Insertable, type Selectable, sql, type Transaction } from 'kysely';
 import type { Db, DialectName } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
-import type { AcademyEventsTable, AcademyRegistrationsTable, Tables } from '../../platform/db/schema.js';
+import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { Kind } from './schemas.js';
+import type { AcademyEventsTable, AcademyRegistrationsTable } from './tables.js';
 
 export type EventRow = Selectable<AcademyEventsTable>;
 export type NewEventRow = Insertable<AcademyEventsTable>;

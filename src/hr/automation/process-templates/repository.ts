@@ -2,9 +2,9 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from './tables.js';
 
 export type ProcessTemplateRow = Selectable<HrProcessTemplatesTable>;
 export type ProcessTemplateValues = Omit<ProcessTemplateRow, 'pk' | 'client_id' | 'id' | 'created_at' | 'created_by'>;

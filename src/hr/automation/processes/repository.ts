@@ -1,8 +1,8 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { HrProcessesTable, ProcessState } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { HrProcessesTable, ProcessState } from './tables.js';
 
 export type ProcessRow = Selectable<HrProcessesTable>;
 export type NewProcess = Omit<Insertable<HrProcessesTable>, 'pk'>;

@@ -7,14 +7,9 @@ import {
   keysetPage,
   type Page,
 } from '../../../platform/db/keyset.js';
-import type {
-  HrTaskFilesTable,
-  HrTasksTable,
-  HrTaskValidationEventsTable,
-  TaskStatus,
-  TaskType,
-} from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { TaskType } from '../process-templates/tables.js';
+import type { HrTaskFilesTable, HrTasksTable, HrTaskValidationEventsTable, TaskStatus } from './tables.js';
 
 export type TaskRow = Selectable<HrTasksTable>;
 export type NewTask = Omit<Insertable<HrTasksTable>, 'pk'>;

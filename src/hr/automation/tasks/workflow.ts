@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import type { HrProcessesTable } from '../../../platform/db/schema.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import type { FormAnswer, FormDefinition } from '../../core/forms/schemas.js';
 import type { TaskSettings } from '../process-templates/schemas.js';
 import type { TaskRow, TasksRepository } from './repository.js';
 
 /** A process as the task rules read it. */
-export type ProcessRow = Selectable<HrProcessesTable>;
+export type ProcessRow = Selectable<Tables['hr_processes']>;
 
 /**
  * What the task rules need of the processes' storage. The processes repository answers it; tasks name only this

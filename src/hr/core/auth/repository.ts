@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import type { AuthEventsTable, SigningKeysTable } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { AuthEventsTable, SigningKeysTable } from './tables.js';
 
 export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type AuthEventRow = Selectable<AuthEventsTable>;

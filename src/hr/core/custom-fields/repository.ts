@@ -2,8 +2,8 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
 import { prepared } from '../../../platform/db/prepared.js';
-import type { HrCustomFieldsTable } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { HrCustomFieldsTable } from './tables.js';
 
 export type CustomFieldRow = Selectable<HrCustomFieldsTable>;
 export type CustomFieldValues = Omit<Insertable<HrCustomFieldsTable>, 'pk' | 'client_id' | 'id' | 'created_at'>;

@@ -9,11 +9,12 @@ import {
   type Page,
 } from '../../../platform/db/keyset.js';
 import { prepared } from '../../../platform/db/prepared.js';
-import type { HrEmployeeRegistrationsTable, HrEmployeesTable, Tables } from '../../../platform/db/schema.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { organizationSubtree } from '../organizations/repository.js';
 import type { SortField } from './schemas.js';
+import type { HrEmployeeRegistrationsTable, HrEmployeesTable } from './tables.js';
 
 export type EmployeeRow = Selectable<HrEmployeesTable>;
 export type NewEmployeeRow = Insertable<HrEmployeesTable>;

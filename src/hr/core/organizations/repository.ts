@@ -2,9 +2,10 @@ import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from '
 import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { HrOrganizationsTable, Tables } from '../../../platform/db/schema.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { ownedBy, Tenant } from '../../../platform/db/tenant.js';
+import type { HrOrganizationsTable } from './tables.js';
 
 type OrganizationRow = Selectable<HrOrganizationsTable>;
 

@@ -2,9 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { HrRolesTable } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import type { PermissionModule } from './permissions.js';
+import type { HrRolesTable } from './tables.js';
 
 export type RoleRow = Selectable<HrRolesTable>;
 

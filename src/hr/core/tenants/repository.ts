@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import type { HrApplicationsTable, HrClientsTable } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { HrApplicationsTable, HrClientsTable } from './tables.js';
 
 /** Clients (tenants) and their OAuth applications. */
 export type ClientRow = Selectable<HrClientsTable>;

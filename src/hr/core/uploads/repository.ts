@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import type { HrUploadsTable } from '../../../platform/db/schema.js';
+import type { HrUploadsTable } from './tables.js';
 
 export type UploadRow = Selectable<HrUploadsTable>;
 

@@ -2,11 +2,10 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { HrUsersTable } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-
 import { PerimetersRepository } from '../perimeters/repository.js';
 import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
+import type { HrUsersTable } from './tables.js';
 
 export type {
   CustomFieldFacts,

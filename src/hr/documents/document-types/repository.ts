@@ -2,8 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { DocumentKind, HrDocumentTypesTable } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { DocumentKind } from '../folders/tables.js';
+import type { HrDocumentTypesTable } from './tables.js';
 
 export type DocumentTypeRow = Selectable<HrDocumentTypesTable>;
 export type DocumentTypeValues = Pick<DocumentTypeRow, 'label' | 'localized_labels' | 'folder_id' | 'settings'>;

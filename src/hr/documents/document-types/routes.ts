@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { DocumentKind } from '../../../platform/db/schema.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import type { DocumentKind } from '../folders/tables.js';
 import {
   CompanyDocumentType,
   CompanyDocumentTypeInput,

@@ -1,9 +1,9 @@
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
-import type { DocumentKind } from '../../../platform/db/schema.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { now } from '../../../platform/time.js';
 import { DEFAULT_FOLDER_ID, type FoldersService } from '../folders/service.js';
+import type { DocumentKind } from '../folders/tables.js';
 import type { DocumentTypeRow, DocumentTypesRepository } from './repository.js';
 import type { DocumentTypeFull, DocumentTypeInput, DocumentTypeListQuery, MetaDataDefinition } from './schemas.js';
 

@@ -2,10 +2,13 @@ import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { DocumentKind, HrDocumentsTable, HrEmployeesTable, Tables } from '../../../platform/db/schema.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { HrEmployeesTable } from '../../core/employees/tables.js';
 import { organizationSubtree } from '../../core/organizations/repository.js';
+import type { DocumentKind } from '../folders/tables.js';
+import type { HrDocumentsTable } from './tables.js';
 
 export type DocumentRow = Selectable<HrDocumentsTable>;
 /** A document with what a response shows of its owner. */

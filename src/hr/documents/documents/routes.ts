@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
-import type { DocumentKind } from '../../../platform/db/schema.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import type { DocumentKind } from '../folders/tables.js';
 import {
   ActingUserHeaders,
   CompactEmployeeDocument,

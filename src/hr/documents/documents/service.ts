@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
-import type { DocumentKind } from '../../../platform/db/schema.js';
 import {
   ConflictError,
   type FieldError,
@@ -17,6 +16,7 @@ import type { UploadsService } from '../../core/uploads/service.js';
 import type { DocumentAccessQuery } from '../../core/users/service.js';
 import type { MetaDataDefinition } from '../document-types/schemas.js';
 import { type DocumentTypeView, typeView } from '../document-types/service.js';
+import type { DocumentKind } from '../folders/tables.js';
 import type { DocumentQuery, DocumentsRepository, DocumentWithOwner, NewDocument } from './repository.js';
 import type { DocumentFilters, DocumentInput } from './schemas.js';
 

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { DocumentKind, HrFoldersTable } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { DocumentKind, HrFoldersTable } from './tables.js';
 
 export type FolderRow = Selectable<HrFoldersTable>;
 

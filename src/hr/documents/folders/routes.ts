@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { DocumentKind } from '../../../platform/db/schema.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import type { FolderRow } from './repository.js';
 import { Folder, FolderListQuery, FolderParams } from './schemas.js';
 import type { FoldersService } from './service.js';
+import type { DocumentKind } from './tables.js';
 
 export function presentFolder(row: FolderRow): Folder {
   const localized = JSON.parse(row.localized_labels) as Folder['localized_labels'];

@@ -1,8 +1,8 @@
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
-import type { DocumentKind } from '../../../platform/db/schema.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import type { FolderRow, FoldersRepository, NewFolder } from './repository.js';
+import type { DocumentKind } from './tables.js';
 
 /** The folder a document type without one is filed in. */
 export const DEFAULT_FOLDER_ID = 'default';

@@ -2,17 +2,17 @@ import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db, DialectName } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type {
-  PaKbArticlePerimetersTable,
-  PaKbArticlesTable,
-  PaKbArticleTagsTable,
-  PaKbArticleVersionsTable,
-} from '../../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platform/db/search.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import type { ArticleStatus, SortField } from './schemas.js';
+import type {
+  PaKbArticlePerimetersTable,
+  PaKbArticlesTable,
+  PaKbArticleTagsTable,
+  PaKbArticleVersionsTable,
+} from './tables.js';
 
 export type KbArticleRow = Selectable<PaKbArticlesTable>;
 export type KbArticleValues = Omit<

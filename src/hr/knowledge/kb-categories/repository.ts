@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import type { PaKbCategoriesTable } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { PaKbCategoriesTable } from './tables.js';
 
 export type KbCategoryRow = Selectable<PaKbCategoriesTable>;
 export type KbCategoryValues = Omit<

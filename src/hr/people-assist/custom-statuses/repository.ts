@@ -2,9 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
-import type { PaCustomStatusesTable } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { PaCustomStatusesTable } from './tables.js';
 
 export type CustomStatusRow = Selectable<PaCustomStatusesTable>;
 

@@ -2,10 +2,10 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
-import type { PaMacrosTable } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import type { WorkflowSort } from '../custom-statuses/repository.js';
+import type { PaMacrosTable } from './tables.js';
 
 export type MacroRow = Selectable<PaMacrosTable>;
 export type MacroAttributes = Omit<PaMacrosTable, 'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at'>;

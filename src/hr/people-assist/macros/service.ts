@@ -1,8 +1,12 @@
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
-import type { RequestStatus } from '../../../platform/db/schema.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import type { SortKey } from '../../lists/sort.js';
+
+/** A request's status (the requests' table declares it; macros set it without importing requests). */
+type RequestStatus = Tables['pa_requests']['status'];
+
 import type { MacroFilter, MacroRow, MacrosRepository } from './repository.js';
 import type { MacroAction, MacroPut, MacroTemplate } from './schemas.js';
 

@@ -3,14 +3,14 @@ import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
 import { prepared } from '../../../platform/db/prepared.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 import type {
   PaRequestCommentsTable,
   PaRequestFilesTable,
   PaRequestsTable,
   PersonKind,
   RequestStatus,
-} from '../../../platform/db/schema.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+} from './tables.js';
 
 export type RequestRow = Selectable<PaRequestsTable>;
 export type NewRequestRow = Insertable<PaRequestsTable>;

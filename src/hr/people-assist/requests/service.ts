@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
-import type { PersonKind, RequestStatus } from '../../../platform/db/schema.js';
 import {
   type FieldError,
   FieldValidationError,
@@ -26,6 +25,7 @@ import type {
   RequestsRepository,
 } from './repository.js';
 import type { CommentCreate, RequestCreate, RequestListQuery, RequestPatch } from './schemas.js';
+import type { PersonKind, RequestStatus } from './tables.js';
 
 export const STATUS_RANK: Record<RequestStatus, number> = { created: 0, opened: 1, pending: 2, closed: 3, archived: 4 };
 
