@@ -3,6 +3,7 @@ import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
 import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import { checkDefinition } from '../../core/forms/rules.js';
+import { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { ProcessTemplateRow, ProcessTemplatesRepository, TaskTemplateRow } from './repository.js';
 import type { ProcessTemplatePut, TaskSettings, TaskTemplatePut } from './schemas.js';
@@ -286,7 +287,9 @@ export class ProcessTemplatesService {
       };
       let file = {};
       if (input.type === 'acknowledgment' && input.upload_id !== undefined) {
-        const upload = await this.uploads.consume(clientId, input.upload_id, trx, { field: 'upload_id' });
+        const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, input.upload_id, {
+          field: 'upload_id',
+        });
         file = {
           filename: upload.filename,
           sha256: upload.sha256,

@@ -13,6 +13,7 @@ import { commaList } from '../../../platform/lists.js';
 import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
 import { checkAnswers } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
+import { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { TaskFileRow, TaskQuery, TaskRow, TaskSort, TaskSortField, TasksRepository } from './repository.js';
 import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
@@ -205,7 +206,9 @@ export class TasksService {
       today: dayOf(at),
     });
     for (const file of checked.files) {
-      const upload = await this.uploads.consume(clientId, file.uploadId, trx, { field: file.path });
+      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, file.uploadId, {
+        field: file.path,
+      });
       await repo.insertFile({
         client_id: clientId,
         id: randomUUID(),
@@ -298,7 +301,9 @@ export class TasksService {
         values.form_data = await this.saveAnswers(trx, clientId, task, input.form_data ?? [], true, at);
       }
       if (input.upload_id !== undefined) {
-        const upload = await this.uploads.consume(clientId, input.upload_id, trx, { field: 'upload_id' });
+        const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, input.upload_id, {
+          field: 'upload_id',
+        });
         await repo.insertFile({
           client_id: clientId,
           id: randomUUID(),
@@ -383,7 +388,9 @@ export class TasksService {
           },
         ]);
       }
-      const upload = await this.uploads.consume(clientId, input.upload_id, trx, { field: 'upload_id' });
+      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, input.upload_id, {
+        field: 'upload_id',
+      });
       await repo.insertFile({
         client_id: clientId,
         id: fileId,
@@ -417,7 +424,7 @@ export class TasksService {
     const old = await this.repo.transaction(async (trx) => {
       const repo = this.repo.using(trx);
       const file = await this.changeable(repo, clientId, taskId, fileId, 'replace');
-      const upload = await this.uploads.consume(clientId, uploadId, trx, { field: 'upload_id' });
+      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, uploadId, { field: 'upload_id' });
       await repo.updateFile(clientId, fileId, {
         filename: upload.filename,
         sha256: upload.sha256,

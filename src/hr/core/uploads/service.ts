@@ -137,15 +137,15 @@ export class UploadsService {
   /**
    * Takes an upload to make something lasting of it (a document, an
    * attachment). Call it **inside the transaction that records the new
-   * reference to the bytes** (pass that transaction as `trx`), and store the
+   * reference to the bytes** (pass the uploads repository of that unit of work as `uploads`), and store the
    * returned `sha256` in a column listed in `BLOB_REFERENCES`:
    *
-   * - the upload is marked consumed in `trx`: from the commit on it no longer
+   * - the upload is marked consumed in the caller's transaction: from the commit on it no longer
    *   holds the blob (the caller's row does), the sweeper leaves the blob
    *   alone, and the same id cannot be consumed again;
    * - if the caller's transaction rolls back, the upload is unconsumed again
    *   and still usable;
-   * - a concurrent consume of the same id waits for `trx` and then fails.
+   * - a concurrent consume of the same id waits for that transaction and then fails.
    *
    * Failures, with no change: an unknown id, another client's upload, an
    * expired upload or one already consumed. With `options.field` (the payload
@@ -154,9 +154,13 @@ export class UploadsService {
    * `already_used` (another client's upload is `not_found`, like an unknown
    * one); without it, a `NotFoundError`.
    */
-  async consume(clientId: string, fileId: string, trx: Db, options: { field?: string } = {}): Promise<ConsumedUpload> {
+  async consume(
+    repo: UploadsRepository,
+    clientId: string,
+    fileId: string,
+    options: { field?: string } = {},
+  ): Promise<ConsumedUpload> {
     const at = this.options.clock.now();
-    const repo = this.repo.using(trx);
     const row = await repo.consume(clientId, fileId, at);
     if (row) {
       return { id: row.id, sha256: row.sha256, filename: row.filename, size: row.size, contentType: row.content_type };

@@ -12,6 +12,7 @@ import {
 import { sanitizeFilename } from '../../../platform/filenames.js';
 import { commaList } from '../../../platform/lists.js';
 import { dayOf, now, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
+import { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { DocumentAccessQuery } from '../../core/users/service.js';
 import type { MetaDataDefinition } from '../document-types/schemas.js';
@@ -432,7 +433,9 @@ export class DocumentsService {
         ]);
       }
       await this.checkUniqueReference(repo, clientId, kind, input);
-      const upload = await this.uploads.consume(clientId, file.file_id, trx, { field: 'uploaded_file.file_id' });
+      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, file.file_id, {
+        field: 'uploaded_file.file_id',
+      });
       const at = now();
       const date = values.date ?? null;
       await repo.insert(

@@ -11,6 +11,7 @@ import {
 import { dayOf, now, parseDate } from '../../../platform/time.js';
 import { checkAnswers, type FileAnswer } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
+import { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { SortKey } from '../../lists/sort.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
@@ -392,7 +393,9 @@ export class RequestsService {
   ): Promise<{ attachments: number; ids: string[] }> {
     const ids: string[] = [];
     for (const f of files) {
-      const upload = await this.uploads.consume(clientId, f.uploadId, repo.db, { field: f.path });
+      const upload = await this.uploads.consume(new UploadsRepository(repo.db), clientId, f.uploadId, {
+        field: f.path,
+      });
       const id = randomUUID();
       await repo.insertFile({
         client_id: clientId,
@@ -409,7 +412,9 @@ export class RequestsService {
       });
     }
     for (const [i, uploadId] of attachmentUploads.entries()) {
-      const upload = await this.uploads.consume(clientId, uploadId, repo.db, { field: `${attachmentField}.${i}` });
+      const upload = await this.uploads.consume(new UploadsRepository(repo.db), clientId, uploadId, {
+        field: `${attachmentField}.${i}`,
+      });
       const id = randomUUID();
       ids.push(id);
       await repo.insertFile({
