@@ -22,13 +22,13 @@ import {
  * bare `where('client_id', …)`.
  */
 
-/** The tables of `DB` that belong to a tenant: those with a `client_id` column. */
-export type TenantTable<DB> = {
-  [T in keyof DB & string]: DB[T] extends { client_id: unknown } ? T : never;
+/** The tables of `DB` that belong to a tenant: those with the tenant column `K` (`client_id` by default). */
+export type TenantTable<DB, K extends string = 'client_id'> = {
+  [T in keyof DB & string]: DB[T] extends { [C in K]: unknown } ? T : never;
 }[keyof DB & string];
 
 /** A tenant table, optionally aliased (`'hr_organizations as o'`). */
-export type TenantFrom<DB> = TenantTable<DB> | `${TenantTable<DB>} as ${string}`;
+export type TenantFrom<DB, K extends string = 'client_id'> = TenantTable<DB, K> | `${TenantTable<DB, K>} as ${string}`;
 
 /** The database as a query over `from` sees it (the alias added as a table, as Kysely's own `selectFrom` does). */
 export type ScopedDb<DB, TE extends string> = TE extends `${infer T} as ${infer A}`
@@ -51,32 +51,38 @@ function aliasOf(from: string): string {
   return at < 0 ? from : from.slice(at + 4).trim();
 }
 
-/** `<alias>.client_id = <tenant>`, for the one place a condition must be written out (a join's `on`). */
-export function ownedBy(alias: string, tenantId: string) {
-  return sql<SqlBool>`${sql.ref(`${alias}.client_id`)} = ${tenantId}`;
+/** `<alias>.<column> = <tenant>`, for the few places a condition must be written out (a query over a CTE). */
+export function ownedBy(alias: string, tenantId: string, column = 'client_id') {
+  return sql<SqlBool>`${sql.ref(`${alias}.${column}`)} = ${tenantId}`;
 }
 
-export class Tenant<DB> {
+/**
+ * The database seen through one tenant. `K` is the tenant column: `client_id` (HR clients) by default,
+ * `academy_id` for the Academy API's tables.
+ */
+export class Tenant<DB, K extends string = 'client_id'> {
   constructor(
     /** The database, a transaction, or the query creator of a `with` clause (whose tables include the CTE). */
     readonly db: QueryCreator<DB>,
     /** The tenant's key: an HR client's id, an academy's id. */
     readonly id: string,
+    /** The column that holds it. */
+    readonly column: K = 'client_id' as K,
   ) {}
 
   /** `select … from <table> where <alias>.client_id = <tenant>`. */
-  selectFrom<TE extends TenantFrom<DB>>(from: TE): SelectQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, Nothing> {
+  selectFrom<TE extends TenantFrom<DB, K>>(from: TE): SelectQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, Nothing> {
     // The cast spells out the type Kysely's own `selectFrom` gives a literal `from`; the builder is Kysely's own.
     const query = this.db.selectFrom(from as never) as unknown as SelectQueryBuilder<
       ScopedDb<DB, TE>,
       Tb<DB, TE>,
       Nothing
     >;
-    return query.where(ownedBy(aliasOf(from), this.id));
+    return query.where(ownedBy(aliasOf(from), this.id, this.column));
   }
 
   /** `update <table> … where <alias>.client_id = <tenant>`. */
-  updateTable<TE extends TenantFrom<DB>>(
+  updateTable<TE extends TenantFrom<DB, K>>(
     table: TE,
   ): UpdateQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, Tb<DB, TE>, UpdateResult> {
     const query = this.db.updateTable(table as never) as unknown as UpdateQueryBuilder<
@@ -85,34 +91,34 @@ export class Tenant<DB> {
       Tb<DB, TE>,
       UpdateResult
     >;
-    return query.where(ownedBy(aliasOf(table), this.id));
+    return query.where(ownedBy(aliasOf(table), this.id, this.column));
   }
 
   /** `delete from <table> where <alias>.client_id = <tenant>`. */
-  deleteFrom<TE extends TenantFrom<DB>>(table: TE): DeleteQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, DeleteResult> {
+  deleteFrom<TE extends TenantFrom<DB, K>>(table: TE): DeleteQueryBuilder<ScopedDb<DB, TE>, Tb<DB, TE>, DeleteResult> {
     const query = this.db.deleteFrom(table as never) as unknown as DeleteQueryBuilder<
       ScopedDb<DB, TE>,
       Tb<DB, TE>,
       DeleteResult
     >;
-    return query.where(ownedBy(aliasOf(table), this.id));
+    return query.where(ownedBy(aliasOf(table), this.id, this.column));
   }
 
-  /** `insert into <table>` of rows without their `client_id`: the tenant's is written into each. */
-  insertInto<T extends TenantTable<DB>>(table: T, rows: TenantRow<DB, T> | readonly TenantRow<DB, T>[]) {
-    const list = (Array.isArray(rows) ? rows : [rows]) as readonly TenantRow<DB, T>[];
+  /** `insert into <table>` of rows without their tenant column: the tenant's key is written into each. */
+  insertInto<T extends TenantTable<DB, K>>(table: T, rows: TenantRow<DB, T, K> | readonly TenantRow<DB, T, K>[]) {
+    const list = (Array.isArray(rows) ? rows : [rows]) as readonly TenantRow<DB, T, K>[];
     return this.db
       .insertInto(table)
-      .values(list.map((row) => ({ ...row, client_id: this.id })) as never as Insertable<DB[T]>[]);
+      .values(list.map((row) => ({ ...row, [this.column]: this.id })) as never as Insertable<DB[T]>[]);
   }
 
   /**
    * Inserts a row unless one with the same `conflict` columns exists (for client-chosen codes, `['client_id',
    * 'id']`); answers whether it inserted. Two concurrent inserts of one key cannot both win.
    */
-  async insertIfAbsent<T extends TenantTable<DB>>(
+  async insertIfAbsent<T extends TenantTable<DB, K>>(
     table: T,
-    row: TenantRow<DB, T>,
+    row: TenantRow<DB, T, K>,
     conflict: readonly (keyof DB[T] & string)[] = ['client_id', 'id'] as never,
   ): Promise<boolean> {
     const inserted = await this.insertInto(table, row)
@@ -123,13 +129,13 @@ export class Tenant<DB> {
   }
 
   /** The same tenant through another connection or transaction (a unit of work binds its repositories so). */
-  on<D>(db: QueryCreator<D>): Tenant<D> {
-    return new Tenant(db, this.id);
+  on<D>(db: QueryCreator<D>): Tenant<D, K> {
+    return new Tenant<D, K>(db, this.id, this.column);
   }
 }
 
-/** A row to insert into a tenant table, without `client_id` (the `Tenant` writes it). */
-export type TenantRow<DB, T extends keyof DB> = Omit<Insertable<DB[T]>, 'client_id'>;
+/** A row to insert into a tenant table, without its tenant column (the `Tenant` writes it). */
+export type TenantRow<DB, T extends keyof DB, K extends string = 'client_id'> = Omit<Insertable<DB[T]>, K>;
 
-/** A change of a tenant table's row; `client_id` cannot be changed. */
-export type TenantUpdate<DB, T extends keyof DB> = Omit<Updateable<DB[T]>, 'client_id'>;
+/** A change of a tenant table's row; the tenant column cannot be changed. */
+export type TenantUpdate<DB, T extends keyof DB, K extends string = 'client_id'> = Omit<Updateable<DB[T]>, K>;
