@@ -288,13 +288,11 @@ for (const dialect of dialects() as DialectName[]) {
         NotFoundError,
       );
       await assert.rejects(
-        db
-          .transaction()
-          .execute((trx) =>
-            uploads.consume(new UploadsRepository(trx), other.creds.client_id, mine.id, {
-              field: 'uploaded_file.file_id',
-            }),
-          ),
+        db.transaction().execute((trx) =>
+          uploads.consume(new UploadsRepository(trx), other.creds.client_id, mine.id, {
+            field: 'uploaded_file.file_id',
+          }),
+        ),
         (error: unknown) =>
           error instanceof FieldValidationError &&
           error.fields[0]?.field === 'uploaded_file.file_id' &&
