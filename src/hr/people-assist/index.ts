@@ -1,5 +1,5 @@
 import type { CoreServices } from '../core/index.js';
-import type { HrArea, HrContext, HrModule } from '../module.js';
+import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { CustomStatusesRepository } from './custom-statuses/repository.js';
 import { customStatusRoutes } from './custom-statuses/routes.js';
 import { CustomStatus } from './custom-statuses/schemas.js';
@@ -27,9 +27,11 @@ import { RequestsService } from './requests/service.js';
 export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
   const { db, paginator, blobs } = ctx;
   const requestForms = new RequestFormsService(new RequestFormsRepository(db), core.perimeters);
-  const macros = new MacrosService(new MacrosRepository(db));
+  const macros = new MacrosService(unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })));
   const services = {
-    customStatuses: new CustomStatusesService(new CustomStatusesRepository(db)),
+    customStatuses: new CustomStatusesService(
+      unitOfWork(ctx, (db) => ({ customStatuses: new CustomStatusesRepository(db) })),
+    ),
     macros,
     requestForms,
     requests: new RequestsService(new RequestsRepository(db), requestForms, macros, core.uploads, blobs),

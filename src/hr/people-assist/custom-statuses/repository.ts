@@ -1,60 +1,81 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { countRows, type KeysetPosition, keysetPageAt, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { WorkflowSortField } from './schemas.js';
 import type { PaCustomStatusesTable } from './tables.js';
 
-export type CustomStatusRow = Selectable<PaCustomStatusesTable>;
+/** A custom status as the domain sees it. */
+export interface CustomStatusRecord {
+  pk: number;
+  id: string;
+  name: string;
+  is_active: boolean;
+  created_at: number;
+  updated_at: number;
+}
 
 export interface CustomStatusAttributes {
   name: string;
-  is_active: number;
+  is_active: boolean;
 }
 
 export interface CustomStatusFilter {
   q?: string;
 }
 
-export interface WorkflowSort {
-  field: 'name' | 'created_at' | 'updated_at';
-  direction: 'asc' | 'desc';
+/** The order of the workflow lists (custom statuses and macros): the sorted field, then the internal key. */
+export const WORKFLOW_ORDER = (alias: string): ListOrder<WorkflowSortField> => ({
+  fields: { name: `${alias}.name`, created_at: `${alias}.created_at`, updated_at: `${alias}.updated_at` },
+  tiebreak: `${alias}.pk`,
+});
+
+const ORDER = WORKFLOW_ORDER('s');
+
+function toRecord(row: Selectable<PaCustomStatusesTable>): CustomStatusRecord {
+  return {
+    pk: row.pk,
+    id: row.id,
+    name: row.name,
+    is_active: row.is_active === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 export class CustomStatusesRepository {
   constructor(private readonly db: Db) {}
 
-  transaction<T>(work: (repo: CustomStatusesRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new CustomStatusesRepository(trx)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private filtered(clientId: string, filter: CustomStatusFilter) {
-    let q = this.db.selectFrom('pa_custom_statuses as s').selectAll('s').where('s.client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('pa_custom_statuses as s').selectAll('s');
     if (filter.q) q = q.where(containsText(['s.name'], filter.q));
     return q;
   }
 
-  page(
+  async page(
     clientId: string,
     filter: CustomStatusFilter,
-    sort: readonly WorkflowSort[],
-    limit: number,
-    at: { position?: KeysetPosition; offset?: number },
-  ): Promise<Page<CustomStatusRow>> {
-    const { order, keysOf } = sortedKeyset<CustomStatusRow>(
-      sort.map((k) => ({ column: `s.${k.field}`, direction: k.direction })),
-      's.pk',
-    );
-    return keysetPageAt(this.filtered(clientId, filter), order, keysOf, limit, at);
+    request: PageRequest<WorkflowSortField>,
+  ): Promise<Page<CustomStatusRecord>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   count(clientId: string, filter: CustomStatusFilter): Promise<number> {
-    return countRows(this.filtered(clientId, filter));
+    return listCount(this.filtered(clientId, filter));
   }
 
-  find(clientId: string, id: string): Promise<CustomStatusRow | undefined> {
-    return this.filtered(clientId, {}).where('s.id', '=', id).executeTakeFirst();
+  async find(clientId: string, id: string): Promise<CustomStatusRecord | undefined> {
+    const row = await this.filtered(clientId, {}).where('s.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** Which of these ids are custom statuses of the client. */
@@ -62,21 +83,20 @@ export class CustomStatusesRepository {
     return existingIds(this.db, 'pa_custom_statuses', clientId, ids);
   }
 
-  async insertIfAbsent(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<boolean> {
-    const row = await this.db
-      .insertInto('pa_custom_statuses')
-      .values({ client_id: clientId, id, ...attrs, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
-      .returning('pk')
-      .executeTakeFirst();
-    return row !== undefined;
+  insertIfAbsent(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('pa_custom_statuses', {
+      id,
+      name: attrs.name,
+      is_active: attrs.is_active ? 1 : 0,
+      created_at: at,
+      updated_at: at,
+    });
   }
 
   async update(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('pa_custom_statuses')
-      .set({ ...attrs, updated_at: at })
-      .where('client_id', '=', clientId)
+      .set({ name: attrs.name, is_active: attrs.is_active ? 1 : 0, updated_at: at })
       .where('id', '=', id)
       .execute();
   }

@@ -1,32 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { countRoute } from '../../lists/count.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import { sortedListParams } from '../../lists/sort.js';
-import type { CustomStatusRow } from './repository.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentCustomStatus } from './present.js';
 import {
   CustomStatus,
   CustomStatusCountQuery,
+  CustomStatusList,
   CustomStatusListQuery,
   CustomStatusParams,
   CustomStatusPut,
-  WORKFLOW_DEFAULT_SORT,
-  WORKFLOW_SORT_FIELDS,
 } from './schemas.js';
 import type { CustomStatusesService } from './service.js';
-
-export function presentCustomStatus(row: CustomStatusRow): CustomStatus {
-  return {
-    id: row.id,
-    name: row.name,
-    is_active: row.is_active === 1,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
 
 const TAG = ['People Assist: Custom Status'];
 
@@ -39,37 +26,26 @@ export async function customStatusRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(CustomStatus);
 
-  countRoute(
+  listRoute(
     app,
-    { path: '/custom_status', tags: TAG, summary: 'Count custom statuses', querystring: CustomStatusCountQuery },
-    (clientId, query) => customStatuses.count(clientId, query),
-  );
-
-  api.get(
-    '/custom_status',
+    paginator,
     {
-      schema: {
-        tags: TAG,
-        summary: 'List custom statuses',
-        description:
-          'Sorted by `sort` (default `-updated_at`). Pages with `per_page` and `page`, or with the `cursor` of Link / Next-Cursor / Previous-Cursor.',
-        querystring: CustomStatusListQuery,
-        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
-      },
+      path: '/custom_status',
+      tags: TAG,
+      summary: 'List custom statuses',
+      description:
+        'Sorted by `sort` (default `-updated_at`). Pages with `per_page` and `page`, or with the `cursor` of Link / Next-Cursor / Previous-Cursor.',
+      querystring: CustomStatusListQuery,
+      item: full,
+      list: CustomStatusList,
+      errors: [403],
+      count: 'Count custom statuses',
+      countQuerystring: CustomStatusCountQuery,
     },
-    async (request, reply) => {
-      const { clientId } = request.hrAuth;
-      const p = sortedListParams(
-        paginator,
-        request.query,
-        clientId,
-        'custom_status',
-        WORKFLOW_SORT_FIELDS,
-        WORKFLOW_DEFAULT_SORT,
-      );
-      const filter = request.query.q ? { q: request.query.q } : {};
-      const result = await customStatuses.list(clientId, filter, p.sort, p.limit, p.at);
-      return paginator.present(request, reply, result, p.scope).map(presentCustomStatus);
+    {
+      page: (clientId, query, request) => customStatuses.list(clientId, query.q ? { q: query.q } : {}, request),
+      count: (clientId, query) => customStatuses.count(clientId, query.q ? { q: query.q } : {}),
+      present: presentCustomStatus,
     },
   );
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { SortQuery } from '../../lists/sort.js';
 
@@ -11,6 +12,10 @@ export const WorkflowId = Type.String({
 
 export const WORKFLOW_SORT_FIELDS = ['name', 'created_at', 'updated_at'] as const;
 export const WORKFLOW_DEFAULT_SORT = '-updated_at';
+export type WorkflowSortField = (typeof WORKFLOW_SORT_FIELDS)[number];
+
+/** `GET /custom_status`: sorted by `sort`, default `-updated_at`. */
+export const CustomStatusList = declareSortedList('custom_status', WORKFLOW_SORT_FIELDS, WORKFLOW_DEFAULT_SORT);
 
 /** `page` and `per_page` (reference "PP + PG"), cursors, `sort` and `q` of the macro and custom-status lists. */
 export const WorkflowListQuery = {

@@ -2,16 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { countRoute } from '../../lists/count.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import { sortedListParams } from '../../lists/sort.js';
-import { WORKFLOW_DEFAULT_SORT, WORKFLOW_SORT_FIELDS } from '../custom-statuses/schemas.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
 import { presentMacro, presentMacroDetail } from './present.js';
 import {
   MacroCountQuery,
   MacroDetail,
   MacroGetQuery,
   MacroList,
+  MacroListDeclaration,
   MacroListQuery,
   MacroParams,
   MacroPut,
@@ -29,39 +28,26 @@ export async function macroRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const detail = Type.Ref(MacroDetail);
 
-  countRoute(
+  listRoute(
     app,
-    { path: '/macros', tags: TAG, summary: 'Count macros', querystring: MacroCountQuery },
-    (clientId, query) => macros.count(clientId, query),
-  );
-
-  api.get(
-    '/macros',
+    paginator,
     {
-      schema: {
-        tags: TAG,
-        summary: 'List macros',
-        description:
-          'Sorted by `sort` (default `-updated_at`). Pages with `per_page` and `page`, or with the `cursor` of Link / Next-Cursor / Previous-Cursor.',
-        querystring: MacroListQuery,
-        response: {
-          200: { ...Type.Array(Type.Ref(MacroList)), headers: PaginationHeaders },
-          ...errorResponses(400, 401, 403),
-        },
-      },
+      path: '/macros',
+      tags: TAG,
+      summary: 'List macros',
+      description:
+        'Sorted by `sort` (default `-updated_at`). Pages with `per_page` and `page`, or with the `cursor` of Link / Next-Cursor / Previous-Cursor.',
+      querystring: MacroListQuery,
+      item: Type.Ref(MacroList),
+      list: MacroListDeclaration,
+      errors: [403],
+      count: 'Count macros',
+      countQuerystring: MacroCountQuery,
     },
-    async (request, reply) => {
-      const { clientId } = request.hrAuth;
-      const p = sortedListParams(
-        paginator,
-        request.query,
-        clientId,
-        'macros',
-        WORKFLOW_SORT_FIELDS,
-        WORKFLOW_DEFAULT_SORT,
-      );
-      const result = await macros.list(clientId, request.query.q ? { q: request.query.q } : {}, p.sort, p.limit, p.at);
-      return paginator.present(request, reply, result, p.scope).map(presentMacro);
+    {
+      page: (clientId, query, request) => macros.list(clientId, query.q ? { q: query.q } : {}, request),
+      count: (clientId, query) => macros.count(clientId, query.q ? { q: query.q } : {}),
+      present: presentMacro,
     },
   );
 

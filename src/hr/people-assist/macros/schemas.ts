@@ -1,5 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { WorkflowId, WorkflowListQuery } from '../custom-statuses/schemas.js';
+import { declareSortedList } from '../../lists/declaration.js';
+import {
+  WORKFLOW_DEFAULT_SORT,
+  WORKFLOW_SORT_FIELDS,
+  WorkflowId,
+  WorkflowListQuery,
+} from '../custom-statuses/schemas.js';
 
 /**
  * What a macro action can do, by template. The reference names
@@ -71,6 +77,9 @@ export const MacroPut = Type.Object({
 export type MacroPut = Static<typeof MacroPut>;
 
 export const MacroParams = Type.Object({ id: WorkflowId });
+
+/** `GET /macros`: sorted by `sort`, default `-updated_at`. */
+export const MacroListDeclaration = declareSortedList('macros', WORKFLOW_SORT_FIELDS, WORKFLOW_DEFAULT_SORT);
 
 export const MacroListQuery = Type.Object(
   {

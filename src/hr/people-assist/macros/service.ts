@@ -1,13 +1,15 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
-import type { SortKey } from '../../lists/sort.js';
 
 /** A request's status (the requests' table declares it; macros set it without importing requests). */
 type RequestStatus = Tables['pa_requests']['status'];
 
-import type { MacroFilter, MacroRow, MacrosRepository } from './repository.js';
+import type { WorkflowSortField } from '../custom-statuses/schemas.js';
+import type { MacroFilter, MacroRecord, MacrosRepository } from './repository.js';
 import type { MacroAction, MacroPut, MacroTemplate } from './schemas.js';
 
 export const REQUEST_STATUSES: readonly RequestStatus[] = ['created', 'opened', 'pending', 'closed', 'archived'];
@@ -30,9 +32,12 @@ const DEFAULT_LABELS: Record<MacroTemplate, string> = {
   RequestAddComment: 'Add comment',
 };
 
-export interface MacroView {
-  row: MacroRow;
-  actions: MacroAction[];
+/** A macro as services use it (its record: lists and actions decoded). */
+export type MacroView = MacroRecord;
+
+/** The repositories macros work with. */
+export interface MacrosWork {
+  macros: MacrosRepository;
 }
 
 /** Reads an action's data into its effect; a missing or wrong datum is a field error at `path`. */
@@ -76,16 +81,14 @@ export function effectOf(action: MacroAction, path: string, errors: FieldError[]
 
 /** Macros (reference §3d.8): named actions HR runs on a request, offered by form, role and custom status. */
 export class MacrosService {
-  constructor(private readonly repo: MacrosRepository) {}
+  private readonly repo: MacrosRepository;
 
-  list(
-    clientId: string,
-    filter: MacroFilter,
-    sort: SortKey<'name' | 'created_at' | 'updated_at'>[],
-    limit: number,
-    at: { position?: KeysetPosition; offset?: number },
-  ): Promise<Page<MacroRow>> {
-    return this.repo.page(clientId, filter, sort, limit, at);
+  constructor(private readonly work: UnitOfWork<Tables, MacrosWork>) {
+    this.repo = work.read.macros;
+  }
+
+  list(clientId: string, filter: MacroFilter, request: PageRequest<WorkflowSortField>): Promise<Page<MacroRecord>> {
+    return this.repo.page(clientId, filter, request);
   }
 
   count(clientId: string, filter: MacroFilter): Promise<number> {
@@ -93,9 +96,9 @@ export class MacrosService {
   }
 
   async get(clientId: string, id: string): Promise<MacroView> {
-    const row = await this.repo.find(clientId, id);
-    if (!row) throw new NotFoundError('macro', id);
-    return view(row);
+    const macro = await this.repo.find(clientId, id);
+    if (!macro) throw new NotFoundError('macro', id);
+    return macro;
   }
 
   /** Active macros offered on a request of `formId` in `customStatus`, to a caller with `roles` (undefined: the application, any role). */
@@ -105,11 +108,8 @@ export class MacrosService {
     customStatus: string | null,
     roles?: readonly string[],
   ): Promise<MacroView[]> {
-    const rows = await this.repo.active(clientId);
-    return rows.map(view).filter(({ row }) => {
-      const forms = JSON.parse(row.forms) as string[];
-      const statuses = JSON.parse(row.custom_statuses) as string[];
-      const allowed = JSON.parse(row.roles) as string[];
+    const macros = await this.repo.active(clientId);
+    return macros.filter(({ forms, customStatuses: statuses, roles: allowed }) => {
       if (forms.length > 0 && !forms.includes(formId)) return false;
       if (statuses.length > 0 && (customStatus === null || !statuses.includes(customStatus))) return false;
       if (roles !== undefined && allowed.length > 0 && !allowed.some((r) => roles.includes(r))) return false;
@@ -164,27 +164,21 @@ export class MacrosService {
       name: input.name,
       label: input.label,
       description: input.description ?? '',
-      active: input.active === false ? 0 : 1,
-      forms: JSON.stringify(input.forms),
-      roles: JSON.stringify(input.roles ?? []),
-      custom_statuses: JSON.stringify(input.custom_status ?? []),
-      actions: JSON.stringify(
-        input.actions.map((a) => ({
-          label: a.label ?? DEFAULT_LABELS[a.template],
-          template: a.template,
-          data: a.data,
-        })),
-      ),
+      active: input.active !== false,
+      forms: input.forms,
+      roles: input.roles ?? [],
+      customStatuses: input.custom_status ?? [],
+      actions: input.actions.map((a) => ({
+        label: a.label ?? DEFAULT_LABELS[a.template],
+        template: a.template,
+        data: a.data,
+      })),
     };
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ macros }) => {
       const at = now();
-      const created = await repo.insertIfAbsent(clientId, id, attrs, at);
-      if (!created) await repo.update(clientId, id, attrs, at);
-      return { macro: view((await repo.find(clientId, id)) as MacroRow), created };
+      const created = await macros.insertIfAbsent(clientId, id, attrs, at);
+      if (!created) await macros.update(clientId, id, attrs, at);
+      return { macro: (await macros.find(clientId, id)) as MacroRecord, created };
     });
   }
-}
-
-function view(row: MacroRow): MacroView {
-  return { row, actions: JSON.parse(row.actions) as MacroAction[] };
 }

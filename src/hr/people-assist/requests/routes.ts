@@ -466,7 +466,7 @@ export async function requestRoutes(
     },
     async (request) =>
       (await requests.availableMacros(request.hrAuth.clientId, request.params.id, actorOf(request))).map((m) =>
-        presentMacro(m.row),
+        presentMacro(m),
       ),
   );
 

@@ -718,7 +718,7 @@ export class RequestsService {
     if (!request) throw new NotFoundError('request', requestId);
     const macro = await this.macros.get(clientId, macroId);
     const offered = await this.offeredFor(clientId, request, acting);
-    if (!offered.some((m) => m.row.id === macroId)) {
+    if (!offered.some((m) => m.id === macroId)) {
       throw new ForbiddenError(
         'macro_not_available',
         `Macro "${macroId}" is not available for this request (form, custom status, role or inactive).`,
