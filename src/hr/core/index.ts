@@ -52,7 +52,9 @@ export function createCore(ctx: HrContext) {
     organizations: new OrganizationsService(
       unitOfWork(ctx, (db) => ({ organizations: new OrganizationsRepository(db) })),
     ),
-    organizationGroups: new OrganizationGroupsService(new OrganizationGroupsRepository(db)),
+    organizationGroups: new OrganizationGroupsService(
+      unitOfWork(ctx, (db) => ({ organizationGroups: new OrganizationGroupsRepository(db) })),
+    ),
     uploads: new UploadsService(new UploadsRepository(db), ctx.blobs, {
       limitBytes: config.uploadLimit,
       ttlSeconds: config.uploadTtlSeconds,

@@ -1,8 +1,10 @@
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 
 export interface OrganizationGroupRow {
   pk: number;
@@ -12,34 +14,37 @@ export interface OrganizationGroupRow {
   updated_at: number;
 }
 
-export type OrganizationGroupWithMembers = OrganizationGroupRow & { organizations_ids: string[] };
+/** An organization group as the domain sees it: its columns and its members' codes, in their stored order. */
+export type OrganizationGroupRecord = OrganizationGroupRow & { organizations_ids: string[] };
 
 export interface OrganizationGroupFilter {
   organizationId?: string;
   q?: string;
 }
 
-const ORDER: KeysetColumn[] = [{ column: 'g.pk', direction: 'asc' }];
+/** In creation order. */
+const ORDER: ListOrder = { tiebreak: 'g.pk' };
 
 export class OrganizationGroupsRepository {
   constructor(private readonly db: Db) {}
 
-  transaction<T>(work: (repo: OrganizationGroupsRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new OrganizationGroupsRepository(trx)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private filtered(clientId: string, filter: OrganizationGroupFilter) {
-    let query = this.db
+    const t = this.tenant(clientId);
+    let query = t
       .selectFrom('hr_organization_groups as g')
-      .select(['g.pk', 'g.id', 'g.name', 'g.created_at', 'g.updated_at'])
-      .where('g.client_id', '=', clientId);
+      .select(['g.pk', 'g.id', 'g.name', 'g.created_at', 'g.updated_at']);
     if (filter.organizationId !== undefined) {
       const organizationId = filter.organizationId;
-      query = query.where('g.id', 'in', (eb) =>
-        eb
+      query = query.where(
+        'g.id',
+        'in',
+        t
           .selectFrom('hr_organization_group_members as m')
           .select('m.group_id')
-          .where('m.client_id', '=', clientId)
           .where('m.organization_id', '=', organizationId),
       );
     }
@@ -50,12 +55,11 @@ export class OrganizationGroupsRepository {
   }
 
   /** Members of several groups in one query, in their stored order. */
-  private async withMembers(clientId: string, rows: OrganizationGroupRow[]): Promise<OrganizationGroupWithMembers[]> {
+  private async withMembers(clientId: string, rows: OrganizationGroupRow[]): Promise<OrganizationGroupRecord[]> {
     if (rows.length === 0) return [];
-    const members = await this.db
+    const members = await this.tenant(clientId)
       .selectFrom('hr_organization_group_members')
       .select(['group_id', 'organization_id'])
-      .where('client_id', '=', clientId)
       .where(
         'group_id',
         'in',
@@ -76,14 +80,13 @@ export class OrganizationGroupsRepository {
   async page(
     clientId: string,
     filter: OrganizationGroupFilter,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<OrganizationGroupWithMembers>> {
-    const page = await keysetPage(this.filtered(clientId, filter), ORDER, (r) => [r.pk], limit, position);
+    request: PageRequest,
+  ): Promise<Page<OrganizationGroupRecord>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: await this.withMembers(clientId, page.items) };
   }
 
-  async find(clientId: string, id: string): Promise<OrganizationGroupWithMembers | undefined> {
+  async find(clientId: string, id: string): Promise<OrganizationGroupRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('g.id', '=', id).executeTakeFirst();
     return row ? (await this.withMembers(clientId, [row]))[0] : undefined;
   }
@@ -92,41 +95,31 @@ export class OrganizationGroupsRepository {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
-  async insertIfAbsent(clientId: string, id: string, name: string, at: number): Promise<boolean> {
-    const row = await this.db
-      .insertInto('hr_organization_groups')
-      .values({ client_id: clientId, id, name, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
-      .returning('pk')
-      .executeTakeFirst();
-    return row !== undefined;
+  insertIfAbsent(clientId: string, id: string, name: string, at: number): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('hr_organization_groups', {
+      id,
+      name,
+      created_at: at,
+      updated_at: at,
+    });
   }
 
   async update(clientId: string, id: string, changes: { name?: string }, at: number): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('hr_organization_groups')
       .set({ ...changes, updated_at: at })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .execute();
   }
 
   async replaceMembers(clientId: string, groupId: string, organizationIds: string[]): Promise<void> {
-    await this.db
-      .deleteFrom('hr_organization_group_members')
-      .where('client_id', '=', clientId)
-      .where('group_id', '=', groupId)
-      .execute();
+    const t = this.tenant(clientId);
+    await t.deleteFrom('hr_organization_group_members').where('group_id', '=', groupId).execute();
     if (organizationIds.length === 0) return;
-    await this.db
-      .insertInto('hr_organization_group_members')
-      .values(
-        organizationIds.map((organization_id, position) => ({
-          client_id: clientId,
-          group_id: groupId,
-          organization_id,
-          position,
-        })),
+    await t
+      .insertInto(
+        'hr_organization_group_members',
+        organizationIds.map((organization_id, position) => ({ group_id: groupId, organization_id, position })),
       )
       .execute();
   }

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import type { OrganizationGroupWithMembers } from './repository.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentOrganizationGroup } from './present.js';
 import {
   OrganizationGroup,
+  OrganizationGroupList,
   OrganizationGroupListQuery,
   OrganizationGroupParams,
   OrganizationGroupPatch,
@@ -14,18 +15,7 @@ import {
 } from './schemas.js';
 import type { OrganizationGroupsService } from './service.js';
 
-function present(row: OrganizationGroupWithMembers): OrganizationGroup {
-  return {
-    id: row.id,
-    name: row.name,
-    organizations_ids: row.organizations_ids,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
-
 const TAG = ['Organizations'];
-const LIST = { list: 'organization_groups', keyCount: 1 };
 
 export async function organizationGroupRoutes(
   app: FastifyInstance,
@@ -34,26 +24,20 @@ export async function organizationGroupRoutes(
   const { organizationGroups: groups, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  api.get(
-    '/organization_groups',
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags: TAG,
-        summary: 'List organization groups',
-        description: 'Cursor-paginated, in creation order.',
-        querystring: OrganizationGroupListQuery,
-        response: {
-          200: { ...Type.Array(Type.Ref(OrganizationGroup)), headers: PaginationHeaders },
-          ...errorResponses(400, 401, 403),
-        },
-      },
+      path: '/organization_groups',
+      tags: TAG,
+      summary: 'List organization groups',
+      description: 'Cursor-paginated, in creation order.',
+      querystring: OrganizationGroupListQuery,
+      item: Type.Ref(OrganizationGroup),
+      list: OrganizationGroupList,
+      errors: [403],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, ...LIST };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await groups.list(request.hrAuth.clientId, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map(present);
-    },
+    { page: (clientId, query, request) => groups.list(clientId, query, request), present: presentOrganizationGroup },
   );
 
   api.get(
@@ -66,7 +50,7 @@ export async function organizationGroupRoutes(
         response: { 200: Type.Ref(OrganizationGroup), ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => present(await groups.get(request.hrAuth.clientId, request.params.id)),
+    async (request) => presentOrganizationGroup(await groups.get(request.hrAuth.clientId, request.params.id)),
   );
 
   api.put(
@@ -87,7 +71,7 @@ export async function organizationGroupRoutes(
     },
     async (request, reply) => {
       const { group, created } = await groups.put(request.hrAuth.clientId, request.params.id, request.body);
-      return reply.status(created ? 201 : 200).send(present(group));
+      return reply.status(created ? 201 : 200).send(presentOrganizationGroup(group));
     },
   );
 
@@ -102,6 +86,7 @@ export async function organizationGroupRoutes(
         response: { 200: Type.Ref(OrganizationGroup), ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) => present(await groups.patch(request.hrAuth.clientId, request.params.id, request.body)),
+    async (request) =>
+      presentOrganizationGroup(await groups.patch(request.hrAuth.clientId, request.params.id, request.body)),
   );
 }

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 const OrganizationIds = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
@@ -27,6 +28,9 @@ export const OrganizationGroup = Type.Object(
   { $id: 'OrganizationGroupFull' },
 );
 export type OrganizationGroup = Static<typeof OrganizationGroup>;
+
+/** `GET /organization_groups`: in creation order. */
+export const OrganizationGroupList = declareList('organization_groups');
 
 export const OrganizationGroupListQuery = Type.Object(
   {
