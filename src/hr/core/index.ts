@@ -45,7 +45,9 @@ export function createCore(ctx: HrContext) {
     refreshMs: config.authRefreshMs,
     ...(ctx.log ? { log: ctx.log } : {}),
   });
-  const customFields = new CustomFieldsService(new CustomFieldsRepository(db));
+  const customFields = new CustomFieldsService(
+    unitOfWork(ctx, (db) => ({ customFields: new CustomFieldsRepository(db) })),
+  );
   const services = {
     auth,
     tenants: new TenantsService(tenantsRepo),

@@ -1,31 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import type { CustomFieldRow } from './repository.js';
-import { CustomField, CustomFieldListQuery, CustomFieldParams, CustomFieldPatch, CustomFieldPut } from './schemas.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentCustomField } from './present.js';
+import {
+  CustomField,
+  CustomFieldList,
+  CustomFieldListQuery,
+  CustomFieldParams,
+  CustomFieldPatch,
+  CustomFieldPut,
+} from './schemas.js';
 import type { CustomFieldsService } from './service.js';
 
-export function presentCustomField(row: CustomFieldRow): CustomField {
-  return {
-    id: row.id,
-    label: row.label,
-    type: row.type,
-    authorized_values: JSON.parse(row.authorized_values),
-    hierarchical: row.hierarchical === 1,
-    default_value: row.default_value,
-    localized_labels: JSON.parse(row.localized_labels),
-    visible: row.visible === 1,
-    allow_access_restrictions: row.allow_access_restrictions === 1,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
-
 const TAG = ['Custom fields'];
-const LIST = { list: 'custom_fields', keyCount: 1 };
 
 export async function customFieldRoutes(
   app: FastifyInstance,
@@ -36,22 +26,19 @@ export async function customFieldRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const Full = Type.Ref(CustomField);
 
-  api.get(
-    '/custom_fields',
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags: TAG,
-        summary: 'List custom fields',
-        querystring: CustomFieldListQuery,
-        response: { 200: { ...Type.Array(Full), headers: PaginationHeaders }, ...errorResponses(400, 401) },
-      },
+      path: '/custom_fields',
+      tags: TAG,
+      summary: 'List custom fields',
+      querystring: CustomFieldListQuery,
+      item: Full,
+      list: CustomFieldList,
+      errors: [],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, ...LIST };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await customFields.list(request.hrAuth.clientId, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentCustomField);
-    },
+    { page: (clientId, _query, request) => customFields.list(clientId, request), present: presentCustomField },
   );
 
   api.get(

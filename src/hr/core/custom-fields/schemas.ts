@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 export const CUSTOM_FIELD_TYPES = ['bool', 'string', 'list', 'int'] as const;
@@ -79,5 +80,8 @@ export type CustomField = Static<typeof CustomField>;
 export const CustomFieldParams = Type.Object({
   id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,255}$', description: 'The custom field code.' }),
 });
+
+/** `GET /custom_fields`: in creation order. */
+export const CustomFieldList = declareList('custom_fields');
 
 export const CustomFieldListQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });

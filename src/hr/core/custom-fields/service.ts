@@ -1,24 +1,28 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
-import type { CustomFieldRow, CustomFieldsRepository, CustomFieldValues } from './repository.js';
+import type { AuthorizedValue, CustomFieldRecord, CustomFieldsRepository, CustomFieldValues } from './repository.js';
 import type { CustomFieldPatch, CustomFieldType } from './schemas.js';
 
-export interface AuthorizedValue {
-  value: string;
-  label: string;
-  code: string | null;
-}
+export type { AuthorizedValue } from './repository.js';
 
-/** A custom field as the rules see it (JSON columns parsed). */
+/** A custom field as the rules see it. */
 export interface CustomFieldDef {
-  row: CustomFieldRow;
+  row: CustomFieldRecord;
   type: CustomFieldType;
   authorizedValues: AuthorizedValue[];
 }
 
-export function customFieldDef(row: CustomFieldRow): CustomFieldDef {
-  return { row, type: row.type, authorizedValues: JSON.parse(row.authorized_values) as AuthorizedValue[] };
+export function customFieldDef(row: CustomFieldRecord): CustomFieldDef {
+  return { row, type: row.type, authorizedValues: row.authorized_values };
+}
+
+/** The repositories custom fields work with. */
+export interface CustomFieldsWork {
+  customFields: CustomFieldsRepository;
 }
 
 const slug = (s: string) =>
@@ -49,13 +53,17 @@ export function checkValue(def: CustomFieldDef, value: string): string | undefin
 
 /** Custom employee attributes (reference §3g.3). */
 export class CustomFieldsService {
-  constructor(private readonly repo: CustomFieldsRepository) {}
+  private readonly repo: CustomFieldsRepository;
 
-  list(clientId: string, limit: number, position?: KeysetPosition): Promise<Page<CustomFieldRow>> {
-    return this.repo.page(clientId, limit, position);
+  constructor(private readonly work: UnitOfWork<Tables, CustomFieldsWork>) {
+    this.repo = work.read.customFields;
   }
 
-  async get(clientId: string, id: string): Promise<CustomFieldRow> {
+  list(clientId: string, request: PageRequest): Promise<Page<CustomFieldRecord>> {
+    return this.repo.page(clientId, request);
+  }
+
+  async get(clientId: string, id: string): Promise<CustomFieldRecord> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('custom field', id);
     return row;
@@ -67,7 +75,7 @@ export class CustomFieldsService {
 
   private validate(
     merged: Required<Omit<CustomFieldPatch, 'authorized_values'>> & { authorized_values: AuthorizedValue[] },
-    existing?: CustomFieldRow,
+    existing?: CustomFieldRecord,
   ): void {
     const errors: FieldError[] = [];
     const type = merged.type;
@@ -108,7 +116,7 @@ export class CustomFieldsService {
     });
     if (existing) {
       const kept = new Set(values.map((v) => v.value));
-      const removed = (JSON.parse(existing.authorized_values) as AuthorizedValue[]).filter((v) => !kept.has(v.value));
+      const removed = existing.authorized_values.filter((v) => !kept.has(v.value));
       if (removed.length) {
         errors.push({
           field: 'authorized_values',
@@ -122,7 +130,7 @@ export class CustomFieldsService {
     }
     const def = merged.default_value;
     if (def !== null && def !== undefined) {
-      const message = checkValue({ row: existing as CustomFieldRow, type, authorizedValues: values }, def);
+      const message = checkValue({ row: existing as CustomFieldRecord, type, authorizedValues: values }, def);
       if (message) errors.push({ field: 'default_value', code: 'invalid_choice', message });
     }
     if (errors.length) throw new FieldValidationError(errors);
@@ -135,12 +143,12 @@ export class CustomFieldsService {
     return {
       label: merged.label,
       type: merged.type,
-      authorized_values: JSON.stringify(merged.authorized_values),
-      hierarchical: merged.hierarchical ? 1 : 0,
+      authorized_values: merged.authorized_values,
+      hierarchical: merged.hierarchical,
       default_value: merged.default_value ?? null,
-      localized_labels: JSON.stringify(merged.localized_labels ?? []),
-      visible: merged.visible ? 1 : 0,
-      allow_access_restrictions: merged.allow_access_restrictions ? 1 : 0,
+      localized_labels: merged.localized_labels ?? [],
+      visible: merged.visible,
+      allow_access_restrictions: merged.allow_access_restrictions,
       updated_at: at,
     };
   }
@@ -156,8 +164,8 @@ export class CustomFieldsService {
     clientId: string,
     id: string,
     input: Required<Pick<CustomFieldPatch, 'label' | 'type'>> & CustomFieldPatch,
-  ): Promise<{ row: CustomFieldRow; created: boolean }> {
-    return this.repo.transaction(async (repo) => {
+  ): Promise<{ row: CustomFieldRecord; created: boolean }> {
+    return this.work.run(async ({ customFields: repo }) => {
       const existing = await repo.find(clientId, id);
       const merged = {
         label: input.label,
@@ -173,12 +181,12 @@ export class CustomFieldsService {
       const at = now();
       const created = existing ? false : await repo.insertIfAbsent(clientId, id, this.values(merged, at), at);
       if (!created) await repo.update(clientId, id, this.values(merged, at));
-      return { row: (await repo.find(clientId, id)) as CustomFieldRow, created };
+      return { row: (await repo.find(clientId, id)) as CustomFieldRecord, created };
     });
   }
 
-  async patch(clientId: string, id: string, input: CustomFieldPatch): Promise<CustomFieldRow> {
-    return this.repo.transaction(async (repo) => {
+  async patch(clientId: string, id: string, input: CustomFieldPatch): Promise<CustomFieldRecord> {
+    return this.work.run(async ({ customFields: repo }) => {
       const existing = await repo.find(clientId, id);
       if (!existing) throw new NotFoundError('custom field', id);
       const merged = {
@@ -187,18 +195,16 @@ export class CustomFieldsService {
         authorized_values:
           input.authorized_values !== undefined
             ? CustomFieldsService.normalise(input.authorized_values)
-            : (JSON.parse(existing.authorized_values) as AuthorizedValue[]),
-        hierarchical: input.hierarchical ?? existing.hierarchical === 1,
+            : existing.authorized_values,
+        hierarchical: input.hierarchical ?? existing.hierarchical,
         default_value: input.default_value !== undefined ? input.default_value : existing.default_value,
-        localized_labels:
-          input.localized_labels ??
-          (JSON.parse(existing.localized_labels) as { language_code: string; value: string }[]),
-        visible: input.visible ?? existing.visible === 1,
-        allow_access_restrictions: input.allow_access_restrictions ?? existing.allow_access_restrictions === 1,
+        localized_labels: input.localized_labels ?? existing.localized_labels,
+        visible: input.visible ?? existing.visible,
+        allow_access_restrictions: input.allow_access_restrictions ?? existing.allow_access_restrictions,
       };
       this.validate(merged, existing);
       await repo.update(clientId, id, this.values(merged, now()));
-      return (await repo.find(clientId, id)) as CustomFieldRow;
+      return (await repo.find(clientId, id)) as CustomFieldRecord;
     });
   }
 }

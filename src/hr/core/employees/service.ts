@@ -156,7 +156,7 @@ export class EmployeesService {
         if (!def) bad('custom_field_ids', `No custom field has the id "${id}".`);
         if (!['=', '!=', '<=', '>='].includes(operator))
           bad('custom_field_operators', `Unknown operator "${operator}".`);
-        if ((operator === '<=' || operator === '>=') && !(def?.type === 'int' && def.row.hierarchical === 1)) {
+        if ((operator === '<=' || operator === '>=') && !(def?.type === 'int' && def.row.hierarchical)) {
           bad('custom_field_operators', '<= and >= apply only to hierarchical int custom fields.');
         }
         return { id, operator, value: vals[i] ?? '' };
