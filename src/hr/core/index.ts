@@ -64,7 +64,7 @@ export function createCore(ctx: HrContext) {
       clock: ctx.clock,
       ...(ctx.log ? { log: ctx.log } : {}),
     }),
-    roles: new RolesService(new RolesRepository(db)),
+    roles: new RolesService(unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) }))),
     users: new UsersService(new UsersRepository(db)),
     customFields,
     employees: new EmployeesService(new EmployeesRepository(db), customFields),

@@ -1,8 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { PermissionModule } from './permissions.js';
 import type { HrRolesTable } from './tables.js';
 
@@ -14,21 +16,21 @@ export interface RoleAttributes {
 }
 
 /** Lists are in creation order: the internal key is the keyset. */
-const ORDER: KeysetColumn[] = [{ column: 'r.pk', direction: 'asc' }];
+const ORDER: ListOrder = { tiebreak: 'r.pk' };
 
 export class RolesRepository {
   constructor(private readonly db: Db) {}
 
-  transaction<T>(work: (repo: RolesRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new RolesRepository(trx)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private all(clientId: string) {
-    return this.db.selectFrom('hr_roles as r').selectAll('r').where('r.client_id', '=', clientId);
+    return this.tenant(clientId).selectFrom('hr_roles as r').selectAll('r');
   }
 
-  page(clientId: string, limit: number, position?: KeysetPosition): Promise<Page<RoleRow>> {
-    return keysetPage(this.all(clientId), ORDER, (r) => [r.pk], limit, position);
+  page(clientId: string, request: PageRequest): Promise<Page<RoleRow>> {
+    return listPage(this.all(clientId), ORDER, request);
   }
 
   find(clientId: string, id: string): Promise<RoleRow | undefined> {
@@ -41,40 +43,27 @@ export class RolesRepository {
   }
 
   /** Inserts unless the code exists; returns whether it inserted. Concurrent creates of one code cannot both win. */
-  async insertIfAbsent(clientId: string, id: string, attrs: RoleAttributes, at: number): Promise<boolean> {
-    const row = await this.db
-      .insertInto('hr_roles')
-      .values({ client_id: clientId, id, ...attrs, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
-      .returning('pk')
-      .executeTakeFirst();
-    return row !== undefined;
+  insertIfAbsent(clientId: string, id: string, attrs: RoleAttributes, at: number): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('hr_roles', { id, ...attrs, created_at: at, updated_at: at });
   }
 
   async update(clientId: string, id: string, attrs: RoleAttributes, at: number): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('hr_roles')
       .set({ ...attrs, updated_at: at })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .execute();
   }
 
   async touch(clientId: string, id: string, at: number): Promise<void> {
-    await this.db
-      .updateTable('hr_roles')
-      .set({ updated_at: at })
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .execute();
+    await this.tenant(clientId).updateTable('hr_roles').set({ updated_at: at }).where('id', '=', id).execute();
   }
 
   /** The permissions of one module the role is granted. */
   async granted(clientId: string, roleId: string, module: PermissionModule): Promise<Set<string>> {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_role_permissions')
       .select('permission')
-      .where('client_id', '=', clientId)
       .where('role_id', '=', roleId)
       .where('module', '=', module)
       .execute();
@@ -89,10 +78,9 @@ export class RolesRepository {
     permission: string,
   ): Promise<Set<string>> {
     if (roleIds.length === 0) return new Set();
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_role_permissions')
       .select('role_id')
-      .where('client_id', '=', clientId)
       .where('module', '=', module)
       .where('permission', '=', permission)
       .where('role_id', 'in', [...new Set(roleIds)])
@@ -107,9 +95,8 @@ export class RolesRepository {
     module: PermissionModule,
     permissions: readonly string[],
   ): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .deleteFrom('hr_role_permissions')
-      .where('client_id', '=', clientId)
       .where('role_id', '=', roleId)
       .where('module', '=', module)
       .execute();

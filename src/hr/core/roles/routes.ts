@@ -1,11 +1,11 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
 import type { PermissionModule } from './permissions.js';
-import type { RoleRow } from './repository.js';
+import { presentRole } from './present.js';
 import {
   AuditPermissionsFull,
   AuditPermissionsPut,
@@ -15,6 +15,7 @@ import {
   EfmPermissionsFull,
   EfmPermissionsPut,
   Role,
+  RoleList,
   RoleListQuery,
   RoleParams,
   RolePermissionParams,
@@ -24,18 +25,7 @@ import {
 } from './schemas.js';
 import type { RolesService } from './service.js';
 
-export function presentRole(row: RoleRow): Role {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
-
 const TAG = ['Roles'];
-const LIST = { list: 'roles', keyCount: 1 };
 
 interface PermissionRoutes {
   module: PermissionModule;
@@ -82,26 +72,20 @@ export async function roleRoutes(
   const { roles, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  api.get(
-    '/roles',
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags: TAG,
-        summary: 'List roles',
-        description: 'Cursor-paginated, in creation order.',
-        querystring: RoleListQuery,
-        response: {
-          200: { ...Type.Array(Type.Ref(Role)), headers: PaginationHeaders },
-          ...errorResponses(400, 401, 403),
-        },
-      },
+      path: '/roles',
+      tags: TAG,
+      summary: 'List roles',
+      description: 'Cursor-paginated, in creation order.',
+      querystring: RoleListQuery,
+      item: Type.Ref(Role),
+      list: RoleList,
+      errors: [403],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, ...LIST };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await roles.list(request.hrAuth.clientId, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentRole);
-    },
+    { page: (clientId, _query, request) => roles.list(clientId, request), present: presentRole },
   );
 
   api.get(

@@ -1,4 +1,5 @@
 import { type Static, type TBoolean, type TOptional, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import {
   AUDIT_PERMISSIONS,
@@ -38,6 +39,9 @@ export const Role = Type.Object(
   { $id: 'RoleFull', title: 'RoleFull' },
 );
 export type Role = Static<typeof Role>;
+
+/** `GET /roles`: in creation order. */
+export const RoleList = declareList('roles');
 
 export const RoleListQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });
 export type RoleListQuery = Static<typeof RoleListQuery>;

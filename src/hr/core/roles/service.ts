@@ -1,4 +1,7 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import { MODULE_PERMISSIONS, PERMISSION_PREREQUISITES, type PermissionModule } from './permissions.js';
@@ -13,12 +16,21 @@ export interface RoleInput {
 /** A module's permission document: every permission of the module, true or false. */
 export type PermissionDocument = Record<string, boolean>;
 
+/** The repositories this service's writes touch, bound to one transaction in `work.run`. */
+export interface RolesWork {
+  roles: RolesRepository;
+}
+
 /** Roles (reference §3g.2): named sets of permissions, attached to users through profiles. Scoped to one client. */
 export class RolesService {
-  constructor(private readonly repo: RolesRepository) {}
+  private readonly repo: RolesRepository;
 
-  list(clientId: string, limit: number, position?: KeysetPosition): Promise<Page<RoleRow>> {
-    return this.repo.page(clientId, limit, position);
+  constructor(private readonly work: UnitOfWork<Tables, RolesWork>) {
+    this.repo = work.read.roles;
+  }
+
+  list(clientId: string, request: PageRequest): Promise<Page<RoleRow>> {
+    return this.repo.page(clientId, request);
   }
 
   async get(clientId: string, id: string): Promise<RoleRow> {
@@ -35,7 +47,7 @@ export class RolesService {
       ]);
     }
     const attrs = { name: input.name, description: input.description ?? null };
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ roles: repo }) => {
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
@@ -69,7 +81,7 @@ export class RolesService {
       }
     }
     if (errors.length) throw new FieldValidationError(errors);
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ roles: repo }) => {
       if (!(await repo.find(clientId, roleId))) throw new NotFoundError('role', roleId);
       // Updating the role first locks its row, so concurrent writes of one document take turns.
       await repo.touch(clientId, roleId, now());
