@@ -1,5 +1,5 @@
 import type { CoreServices } from '../core/index.js';
-import type { HrArea, HrContext, HrModule } from '../module.js';
+import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { DocumentTypesRepository } from './document-types/repository.js';
 import { documentTypeRoutes } from './document-types/routes.js';
 import { CompanyDocumentType, EmployeeDocumentType } from './document-types/schemas.js';
@@ -16,7 +16,7 @@ import { FoldersService } from './folders/service.js';
 /** The Document manager: folders, document types and documents, each for employees and for the company. */
 export function createDocuments(ctx: HrContext, core: CoreServices) {
   const { db, paginator, blobs } = ctx;
-  const folders = new FoldersService(new FoldersRepository(db));
+  const folders = new FoldersService(unitOfWork(ctx, (db) => ({ folders: new FoldersRepository(db) })));
   const services = {
     folders,
     documentTypes: new DocumentTypesService(new DocumentTypesRepository(db), folders),

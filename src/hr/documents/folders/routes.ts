@@ -2,16 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import type { FolderRow } from './repository.js';
-import { Folder, FolderListQuery, FolderParams } from './schemas.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentFolder } from './present.js';
+import { FOLDER_LISTS, Folder, FolderListQuery, FolderParams } from './schemas.js';
 import type { FoldersService } from './service.js';
 import type { DocumentKind } from './tables.js';
-
-export function presentFolder(row: FolderRow): Folder {
-  const localized = JSON.parse(row.localized_labels) as Folder['localized_labels'];
-  return { id: row.id, label: row.label, localized_labels: localized, parent_folder_id: row.parent_folder_id };
-}
 
 /** `GET /{employee|company}_folders` and `GET /{employee|company}_folders/{id}` (reference §3c.5). */
 export async function folderRoutes(
@@ -23,26 +19,19 @@ export async function folderRoutes(
   const base = `/${kind}_folders`;
   const tags = [kind === 'employee' ? 'Employee folders' : 'Company folders'];
 
-  api.get(
-    base,
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags,
-        summary: `List and search ${kind} folders`,
-        description: 'Every client starts with a default folder tree (see docs/hr-api.md); folders are read-only.',
-        querystring: FolderListQuery,
-        response: {
-          200: { ...Type.Array(Type.Ref(Folder)), headers: PaginationHeaders },
-          ...errorResponses(400, 401, 403, 422),
-        },
-      },
+      path: base,
+      tags,
+      summary: `List and search ${kind} folders`,
+      description: 'Every client starts with a default folder tree (see docs/hr-api.md); folders are read-only.',
+      querystring: FolderListQuery,
+      item: Type.Ref(Folder),
+      list: FOLDER_LISTS[kind],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, list: `${kind}_folders`, keyCount: 1 };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await folders.list(request.hrAuth.clientId, kind, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentFolder);
-    },
+    { page: (clientId, query, request) => folders.list(clientId, kind, query, request), present: presentFolder },
   );
 
   api.get(

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LocalizedString } from '../../core/custom-fields/schemas.js';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 export const FolderId = Type.String({
@@ -19,6 +20,9 @@ export const Folder = Type.Object(
   { $id: 'FolderBase', title: 'FolderBase' },
 );
 export type Folder = Static<typeof Folder>;
+
+/** `GET /{employee|company}_folders`: in creation order, one list per kind. */
+export const FOLDER_LISTS = { employee: declareList('employee_folders'), company: declareList('company_folders') };
 
 export const FolderListQuery = Type.Object(
   {

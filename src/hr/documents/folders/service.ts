@@ -1,7 +1,10 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
-import type { FolderRow, FoldersRepository, NewFolder } from './repository.js';
+import type { FolderRecord, FoldersRepository, NewFolder } from './repository.js';
 import type { DocumentKind } from './tables.js';
 
 /** The folder a document type without one is filed in. */
@@ -13,10 +16,10 @@ const folder = (id: string, label: string, fr: string): NewFolder => {
     id,
     parent_folder_id: dot > 0 ? id.slice(0, dot) : null,
     label,
-    localized_labels: JSON.stringify([
+    localized_labels: [
       { language_code: 'en', value: label },
       { language_code: 'fr', value: fr },
-    ]),
+    ],
   };
 };
 
@@ -46,12 +49,21 @@ export interface FolderFilterInput {
   recursive?: boolean;
 }
 
+/** The repositories this service's writes touch, bound to one transaction in `work.run`. */
+export interface FoldersWork {
+  folders: FoldersRepository;
+}
+
 /** Employee and company folders (reference §3c.5): a default tree per client, read-only. */
 export class FoldersService {
   /** Clients whose default tree this process has already made sure of. */
   private readonly ready = new Set<string>();
 
-  constructor(private readonly repo: FoldersRepository) {}
+  private readonly repo: FoldersRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, FoldersWork>) {
+    this.repo = work.read.folders;
+  }
 
   /** Creates the client's default folders of the kind if they are missing (once per process and client). */
   async ensureDefaults(clientId: string, kind: DocumentKind): Promise<void> {
@@ -65,9 +77,8 @@ export class FoldersService {
     clientId: string,
     kind: DocumentKind,
     input: FolderFilterInput,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<FolderRow>> {
+    request: PageRequest,
+  ): Promise<Page<FolderRecord>> {
     await this.ensureDefaults(clientId, kind);
     const { parent_folder_id: parent, child_folder_id: child } = input;
     if (parent !== undefined && child !== undefined) {
@@ -120,12 +131,11 @@ export class FoldersService {
       clientId,
       kind,
       { ...(input.q !== undefined ? { q: input.q } : {}), ...(ids ? { ids } : {}) },
-      limit,
-      position,
+      request,
     );
   }
 
-  async get(clientId: string, kind: DocumentKind, id: string): Promise<FolderRow> {
+  async get(clientId: string, kind: DocumentKind, id: string): Promise<FolderRecord> {
     await this.ensureDefaults(clientId, kind);
     const row = await this.repo.find(clientId, kind, id);
     if (!row) throw new NotFoundError('folder', id);
