@@ -19,7 +19,10 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
   const folders = new FoldersService(unitOfWork(ctx, (db) => ({ folders: new FoldersRepository(db) })));
   const services = {
     folders,
-    documentTypes: new DocumentTypesService(new DocumentTypesRepository(db), folders),
+    documentTypes: new DocumentTypesService(
+      unitOfWork(ctx, (db) => ({ documentTypes: new DocumentTypesRepository(db) })),
+      folders,
+    ),
     documents: new DocumentsService(new DocumentsRepository(db), core.uploads, blobs, core.users),
   };
   const s = services;

@@ -2,31 +2,23 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
 import type { DocumentKind } from '../folders/tables.js';
+import { presentDocumentType } from './present.js';
 import {
   CompanyDocumentType,
   CompanyDocumentTypeInput,
   CompanyDocumentTypeListQuery,
   CompanyDocumentTypePatch,
-  type DocumentTypeFull,
+  DOCUMENT_TYPE_LISTS,
   DocumentTypeParams,
   EmployeeDocumentType,
   EmployeeDocumentTypeInput,
   EmployeeDocumentTypeListQuery,
   EmployeeDocumentTypePatch,
 } from './schemas.js';
-import type { DocumentTypesService, DocumentTypeView } from './service.js';
-
-export function presentDocumentType({ row, settings }: DocumentTypeView): DocumentTypeFull {
-  return {
-    id: row.id,
-    label: row.label,
-    localized_labels: JSON.parse(row.localized_labels),
-    folder_id: row.folder_id,
-    ...settings,
-  } as DocumentTypeFull;
-}
+import type { DocumentTypesService } from './service.js';
 
 const SCHEMAS = {
   employee: {
@@ -55,21 +47,21 @@ export async function documentTypeRoutes(
   const tags = [kind === 'employee' ? 'Employee document types' : 'Company document types'];
   const full = Type.Ref(schemas.full);
 
-  api.get(
-    base,
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags,
-        summary: `List ${kind} document types`,
-        querystring: schemas.list,
-        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
-      },
+      path: base,
+      tags,
+      summary: `List ${kind} document types`,
+      querystring: schemas.list,
+      item: full,
+      list: DOCUMENT_TYPE_LISTS[kind],
+      errors: [403],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, list: `${kind}_document_types`, keyCount: 1 };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await documentTypes.list(request.hrAuth.clientId, kind, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentDocumentType);
+    {
+      page: (clientId, query, request) => documentTypes.list(clientId, kind, query, request),
+      present: presentDocumentType,
     },
   );
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LocalizedString } from '../../core/custom-fields/schemas.js';
 import { DOCUMENT_PERMISSIONS } from '../../core/roles/permissions.js';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 export const DocumentTypeId = Type.String({
@@ -144,6 +145,12 @@ const listFields = {
     Type.Boolean({ description: 'true: at least one mandatory metadata; false: none.' }),
   ),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Part of the type name, any language.' })),
+};
+
+/** `GET /{employee|company}_document_types`: in creation order, one list per kind. */
+export const DOCUMENT_TYPE_LISTS = {
+  employee: declareList('employee_document_types'),
+  company: declareList('company_document_types'),
 };
 
 export const EmployeeDocumentTypeListQuery = Type.Object(

@@ -1,18 +1,20 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { now } from '../../../platform/time.js';
 import { DEFAULT_FOLDER_ID, type FoldersService } from '../folders/service.js';
 import type { DocumentKind } from '../folders/tables.js';
-import type { DocumentTypeRow, DocumentTypesRepository } from './repository.js';
-import type { DocumentTypeFull, DocumentTypeInput, DocumentTypeListQuery, MetaDataDefinition } from './schemas.js';
+import type { DocumentTypeRecord, DocumentTypeSettings, DocumentTypesRepository } from './repository.js';
+import type { DocumentTypeInput, DocumentTypeListQuery, MetaDataDefinition } from './schemas.js';
 
-/** What a type stores besides its id, label, labels and folder (the `settings` JSON). */
-export type DocumentTypeSettings = Omit<DocumentTypeFull, 'id' | 'label' | 'localized_labels' | 'folder_id'>;
+export type { DocumentTypeSettings } from './repository.js';
 
 /** A type as the documents service needs it. */
 export interface DocumentTypeView {
-  row: DocumentTypeRow;
+  row: DocumentTypeRecord;
   settings: DocumentTypeSettings;
 }
 
@@ -55,16 +57,25 @@ const DEFAULTS: Record<DocumentKind, DocumentTypeSettings> = {
   },
 };
 
-export function typeView(row: DocumentTypeRow): DocumentTypeView {
-  return { row, settings: JSON.parse(row.settings) as DocumentTypeSettings };
+export function typeView(row: DocumentTypeRecord): DocumentTypeView {
+  return { row, settings: row.settings };
+}
+
+/** The repositories document types work with. */
+export interface DocumentTypesWork {
+  documentTypes: DocumentTypesRepository;
 }
 
 /** Employee and company document types (reference §3c.4). */
 export class DocumentTypesService {
+  private readonly repo: DocumentTypesRepository;
+
   constructor(
-    private readonly repo: DocumentTypesRepository,
+    private readonly work: UnitOfWork<Tables, DocumentTypesWork>,
     private readonly folders: FoldersService,
-  ) {}
+  ) {
+    this.repo = work.read.documentTypes;
+  }
 
   async get(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeView> {
     const row = await this.repo.find(clientId, kind, id);
@@ -76,8 +87,7 @@ export class DocumentTypesService {
     clientId: string,
     kind: DocumentKind,
     query: DocumentTypeListQuery,
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest,
   ): Promise<Page<DocumentTypeView>> {
     const filtered =
       query.folder_id !== undefined ||
@@ -95,11 +105,7 @@ export class DocumentTypesService {
         .filter(({ row, settings }) => {
           if (query.folder_id !== undefined && row.folder_id !== query.folder_id) return false;
           if (q !== undefined) {
-            const names = [
-              row.id,
-              row.label,
-              ...JSON.parse(row.localized_labels).map((l: { value: string }) => l.value),
-            ];
+            const names = [row.id, row.label, ...row.localized_labels.map((l) => l.value)];
             if (!names.some((n: string) => n.toLowerCase().includes(q))) return false;
           }
           if (query.with_mandatory_metadata !== undefined) {
@@ -119,7 +125,7 @@ export class DocumentTypesService {
         })
         .map(({ row }) => row.id);
     }
-    const page = await this.repo.page(clientId, kind, ids, limit, position);
+    const page = await this.repo.page(clientId, kind, ids, request);
     return { ...page, items: page.items.map(typeView) };
   }
 
@@ -131,7 +137,7 @@ export class DocumentTypesService {
     input: DocumentTypeInput,
   ): Promise<{ type: DocumentTypeView; created: boolean }> {
     await this.folders.ensureDefaults(clientId, kind);
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ documentTypes: repo }) => {
       const existing = await repo.find(clientId, kind, id);
       const settings = { ...DEFAULTS[kind] };
       for (const key of SETTING_KEYS[kind])
@@ -141,9 +147,9 @@ export class DocumentTypesService {
       const localized = input.localized_labels ?? [];
       const values = {
         label: input.label ?? localized[0]?.value ?? id,
-        localized_labels: JSON.stringify(localized),
+        localized_labels: localized,
         folder_id: folderId,
-        settings: JSON.stringify(settings),
+        settings,
       };
       const at = now();
       let created = false;
@@ -152,17 +158,17 @@ export class DocumentTypesService {
         const { label: _unchanged, ...rest } = values;
         await repo.update(clientId, kind, id, rest, at);
       }
-      return { type: typeView((await repo.find(clientId, kind, id)) as DocumentTypeRow), created };
+      return { type: typeView((await repo.find(clientId, kind, id)) as DocumentTypeRecord), created };
     });
   }
 
   /** PATCH: only the attributes sent; the label never changes; templates can be added or removed. */
   async patch(clientId: string, kind: DocumentKind, id: string, input: DocumentTypeInput): Promise<DocumentTypeView> {
     await this.folders.ensureDefaults(clientId, kind);
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ documentTypes: repo }) => {
       const row = await repo.find(clientId, kind, id);
       if (!row) throw new NotFoundError('document type', id);
-      const settings = typeView(row).settings;
+      const settings = { ...row.settings };
       for (const key of SETTING_KEYS[kind])
         if (input[key] !== undefined) Object.assign(settings, { [key]: input[key] });
       if (kind === 'employee' && (input.add_templates || input.remove_templates)) {
@@ -178,13 +184,13 @@ export class DocumentTypesService {
         kind,
         id,
         {
-          localized_labels: input.localized_labels ? JSON.stringify(input.localized_labels) : row.localized_labels,
+          localized_labels: input.localized_labels ?? row.localized_labels,
           folder_id: folderId,
-          settings: JSON.stringify(settings),
+          settings,
         },
         now(),
       );
-      return typeView((await repo.find(clientId, kind, id)) as DocumentTypeRow);
+      return typeView((await repo.find(clientId, kind, id)) as DocumentTypeRecord);
     });
   }
 

@@ -7,6 +7,7 @@ import { containsText } from '../../../platform/db/search.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import type { HrEmployeesTable } from '../../core/employees/tables.js';
 import { organizationSubtree } from '../../core/organizations/repository.js';
+import { type DocumentTypeRecord, toDocumentTypeRecord } from '../document-types/repository.js';
 import type { DocumentKind } from '../folders/tables.js';
 import type { HrDocumentsTable } from './tables.js';
 
@@ -280,14 +281,15 @@ export class DocumentsRepository {
     return { id: row.id, registrations };
   }
 
-  documentType(clientId: string, kind: DocumentKind, id: string) {
-    return this.db
+  async documentType(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
+    const row = await this.db
       .selectFrom('hr_document_types')
       .selectAll()
       .where('client_id', '=', clientId)
       .where('kind', '=', kind)
       .where('id', '=', id)
       .executeTakeFirst();
+    return row ? toDocumentTypeRecord(row) : undefined;
   }
 
   /** The employee's custom field values (code → value), for perimeter filters. */
