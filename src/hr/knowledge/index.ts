@@ -1,4 +1,4 @@
-import type { HrArea, HrContext, HrModule } from '../module.js';
+import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { KbArticlesRepository } from './kb-articles/repository.js';
 import { kbArticleRoutes } from './kb-articles/routes.js';
 import { KbArticle, KbTag } from './kb-articles/schemas.js';
@@ -12,7 +12,7 @@ import { KbCategoriesService } from './kb-categories/service.js';
 export function createKnowledge(ctx: HrContext) {
   const { db, paginator } = ctx;
   const services = {
-    kbCategories: new KbCategoriesService(new KbCategoriesRepository(db)),
+    kbCategories: new KbCategoriesService(unitOfWork(ctx, (db) => ({ kbCategories: new KbCategoriesRepository(db) }))),
     kbArticles: new KbArticlesService(new KbArticlesRepository(db, ctx.database.dialect)),
   };
   const s = services;

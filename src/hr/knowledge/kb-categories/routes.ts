@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import type { KbCategoryRow } from './repository.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentKbCategory } from './present.js';
 import {
-  type KbCategory,
   KbCategoryGetQuery,
+  KbCategoryList,
   KbCategoryListQuery,
   KbCategoryParams,
   KbCategoryPatch,
@@ -16,23 +16,6 @@ import {
   KbCategory as KbCategorySchema,
 } from './schemas.js';
 import type { KbCategoriesService } from './service.js';
-
-export function presentKbCategory(row: KbCategoryRow): KbCategory {
-  return {
-    id: row.id,
-    slug: row.slug,
-    order: Number(row.sort_order),
-    original_language_code: row.original_language_code,
-    icon_class: row.icon_class,
-    disable_default_form: Boolean(row.disable_default_form),
-    default_form_id: row.default_form_id,
-    visible_to_employee: Boolean(row.visible_to_employee),
-    localized_name: JSON.parse(row.localized_name),
-    localized_description: JSON.parse(row.localized_description),
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
 
 const tags = ['People Assist: Categories'];
 const NoBody = { type: 'null', description: 'No body.' } as const;
@@ -46,23 +29,20 @@ export async function kbCategoryRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(KbCategorySchema);
 
-  api.get(
-    '/kb_categories',
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags,
-        summary: 'List knowledge-base categories',
-        description: 'Always sorted by `order` (then by creation, for equal orders).',
-        querystring: KbCategoryListQuery,
-        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
-      },
+      path: '/kb_categories',
+      tags,
+      summary: 'List knowledge-base categories',
+      description: 'Always sorted by `order` (then by creation, for equal orders).',
+      querystring: KbCategoryListQuery,
+      item: full,
+      list: KbCategoryList,
+      errors: [403],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, list: 'kb_categories', keyCount: 2 };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await kbCategories.list(request.hrAuth.clientId, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentKbCategory);
-    },
+    { page: (clientId, query, request) => kbCategories.list(clientId, query, request), present: presentKbCategory },
   );
 
   api.get(

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 /** A language code as the reference writes them: BCP 47 in lower case (`en-us`, `fr-ca`, `es-es`). */
@@ -101,6 +102,9 @@ export const KbCategory = Type.Object(
   { $id: 'KbCategoryFull', title: 'KbCategoryFull' },
 );
 export type KbCategory = Static<typeof KbCategory>;
+
+/** `GET /kb_categories`: in `order`, then creation. */
+export const KbCategoryList = declareList('kb_categories');
 
 export const KbCategoryListQuery = Type.Object(
   {

@@ -1,7 +1,10 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
-import type { KbCategoriesRepository, KbCategoryRow, KbCategoryValues } from './repository.js';
+import type { KbCategoriesRepository, KbCategoryRecord, KbCategoryValues } from './repository.js';
 import type { KbCategoryListQuery, KbCategoryPatch, KbCategoryPut, LocalizedString } from './schemas.js';
 
 /** `order` as 16 hex digits that sort like the number: the IEEE 754 bits, sign flipped (negatives all flipped). */
@@ -43,28 +46,31 @@ export function duplicateLanguages(field: string, items: readonly { language_cod
   return errors;
 }
 
+/** The repositories this service's writes touch, bound to one transaction in `work.run`. */
+export interface KbCategoriesWork {
+  kbCategories: KbCategoriesRepository;
+}
+
 /**
  * Knowledge-base categories (reference §3e.1): client-chosen UUIDs, always
  * listed by `order`; deleted only when nothing links to them.
  */
 export class KbCategoriesService {
-  constructor(private readonly repo: KbCategoriesRepository) {}
+  private readonly repo: KbCategoriesRepository;
 
-  list(
-    clientId: string,
-    query: KbCategoryListQuery,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<KbCategoryRow>> {
+  constructor(private readonly work: UnitOfWork<Tables, KbCategoriesWork>) {
+    this.repo = work.read.kbCategories;
+  }
+
+  list(clientId: string, query: KbCategoryListQuery, request: PageRequest): Promise<Page<KbCategoryRecord>> {
     return this.repo.page(
       clientId,
       query.original_language_code !== undefined ? { originalLanguageCode: query.original_language_code } : {},
-      limit,
-      position,
+      request,
     );
   }
 
-  async get(clientId: string, id: string): Promise<KbCategoryRow> {
+  async get(clientId: string, id: string): Promise<KbCategoryRecord> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('category', id);
     return row;
@@ -78,7 +84,7 @@ export class KbCategoriesService {
     clientId: string,
     id: string,
     input: KbCategoryPut,
-  ): Promise<{ category: KbCategoryRow; created: boolean }> {
+  ): Promise<{ category: KbCategoryRecord; created: boolean }> {
     const errors = [
       ...duplicateLanguages('localized_name', input.localized_name),
       ...duplicateLanguages('localized_description', input.localized_description ?? []),
@@ -86,7 +92,7 @@ export class KbCategoriesService {
     if (errors.length) throw new FieldValidationError(errors);
     const names: LocalizedString[] = input.localized_name;
     const first = names[0] as LocalizedString;
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ kbCategories: repo }) => {
       const existing = await repo.find(clientId, id);
       const order = input.order ?? existing?.sort_order ?? ((await repo.maxOrder(clientId)) ?? 0) + 1;
       const values: KbCategoryValues = {
@@ -95,28 +101,29 @@ export class KbCategoriesService {
         order_key: orderKey(order),
         original_language_code: input.original_language_code ?? first.language_code,
         icon_class: input.icon_class ?? null,
-        disable_default_form: input.disable_default_form ? 1 : 0,
+        disable_default_form: input.disable_default_form === true,
         default_form_id: input.default_form_id ?? null,
-        visible_to_employee: input.visible_to_employee === false ? 0 : 1,
-        localized_name: JSON.stringify(names.map((n) => ({ language_code: n.language_code, value: n.value }))),
-        localized_description: JSON.stringify(
-          (input.localized_description ?? []).map((n) => ({ language_code: n.language_code, value: n.value })),
-        ),
+        visible_to_employee: input.visible_to_employee !== false,
+        localized_name: names.map((n) => ({ language_code: n.language_code, value: n.value })),
+        localized_description: (input.localized_description ?? []).map((n) => ({
+          language_code: n.language_code,
+          value: n.value,
+        })),
       };
       const at = now();
       let created = false;
       if (!existing) created = await repo.insertIfAbsent(clientId, id, values, at);
       if (!created) await repo.update(clientId, id, values, at);
-      return { category: (await repo.find(clientId, id)) as KbCategoryRow, created };
+      return { category: (await repo.find(clientId, id)) as KbCategoryRecord, created };
     });
   }
 
   /** PATCH: changes the `order` only. */
-  async patch(clientId: string, id: string, input: KbCategoryPatch): Promise<KbCategoryRow> {
-    return this.repo.transaction(async (repo) => {
+  async patch(clientId: string, id: string, input: KbCategoryPatch): Promise<KbCategoryRecord> {
+    return this.work.run(async ({ kbCategories: repo }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
       await repo.update(clientId, id, { sort_order: input.order, order_key: orderKey(input.order) }, now());
-      return (await repo.find(clientId, id)) as KbCategoryRow;
+      return (await repo.find(clientId, id)) as KbCategoryRecord;
     });
   }
 
@@ -126,7 +133,7 @@ export class KbCategoriesService {
    * time either waits for this one (and then finds no category) or is seen by the check.
    */
   async delete(clientId: string, id: string): Promise<void> {
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async ({ kbCategories: repo }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
       await repo.delete(clientId, id);
       const links = await repo.links(clientId, id);
