@@ -1,5 +1,6 @@
 import type { CoreServices } from '../core/index.js';
-import type { HrArea, HrContext, HrModule } from '../module.js';
+import { UploadsRepository } from '../core/uploads/repository.js';
+import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { ProcessTemplatesRepository } from './process-templates/repository.js';
 import { processTemplateRoutes } from './process-templates/routes.js';
 import { ProcessTemplate, TaskTemplate } from './process-templates/schemas.js';
@@ -15,13 +16,30 @@ import { TasksService } from './tasks/service.js';
 
 /** Process automation: process templates with their task templates, processes, and their tasks. */
 export function createAutomation(ctx: HrContext, core: CoreServices) {
-  const { db, paginator, blobs } = ctx;
-  const processesRepo = new ProcessesRepository(db);
-  const tasksRepo = new TasksRepository(db);
-  const tasks = new TasksService(tasksRepo, processesRepo, core.uploads, blobs);
+  const { paginator, blobs } = ctx;
+  const tasks = new TasksService(
+    unitOfWork(ctx, (db) => ({
+      tasks: new TasksRepository(db),
+      processes: new ProcessesRepository(db),
+      uploads: new UploadsRepository(db),
+    })),
+    core.uploads,
+    blobs,
+  );
   const services = {
-    processTemplates: new ProcessTemplatesService(new ProcessTemplatesRepository(db), core.uploads, blobs),
-    processes: new ProcessesService(processesRepo, tasksRepo, tasks, blobs),
+    processTemplates: new ProcessTemplatesService(
+      unitOfWork(ctx, (db) => ({
+        processTemplates: new ProcessTemplatesRepository(db),
+        uploads: new UploadsRepository(db),
+      })),
+      core.uploads,
+      blobs,
+    ),
+    processes: new ProcessesService(
+      unitOfWork(ctx, (db) => ({ processes: new ProcessesRepository(db), tasks: new TasksRepository(db) })),
+      tasks,
+      blobs,
+    ),
     tasks,
   };
   const s = services;

@@ -2,8 +2,9 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from './tables.js';
 
 export type ProcessTemplateRow = Selectable<HrProcessTemplatesTable>;
@@ -21,8 +22,12 @@ function normalizeTask(row: TaskTemplateRow): TaskTemplateRow {
 export class ProcessTemplatesRepository {
   constructor(private readonly db: Db) {}
 
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
   private scoped(clientId: string, title?: string) {
-    let q = this.db.selectFrom('hr_process_templates').selectAll().where('client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('hr_process_templates').selectAll();
     if (title !== undefined) q = q.where(containsText(['title'], title));
     return q;
   }
@@ -62,21 +67,15 @@ export class ProcessTemplatesRepository {
   }
 
   async update(clientId: string, id: string, values: ProcessTemplateValues): Promise<void> {
-    await this.db
-      .updateTable('hr_process_templates')
-      .set(values)
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .execute();
+    await this.tenant(clientId).updateTable('hr_process_templates').set(values).where('id', '=', id).execute();
   }
 
   // ------------------------------------------------------------ task templates
 
   async tasks(clientId: string, processTemplateId: string): Promise<TaskTemplateRow[]> {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('process_template_id', '=', processTemplateId)
       .orderBy('pk')
       .execute();
@@ -84,10 +83,9 @@ export class ProcessTemplatesRepository {
   }
 
   async task(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRow | undefined> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('process_template_id', '=', processTemplateId)
       .where('id', '=', id)
       .executeTakeFirst();
@@ -104,19 +102,17 @@ export class ProcessTemplatesRepository {
     id: string,
     values: Partial<NewTaskTemplate>,
   ): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('hr_task_templates')
       .set(values)
-      .where('client_id', '=', clientId)
       .where('process_template_id', '=', processTemplateId)
       .where('id', '=', id)
       .execute();
   }
 
   async deleteTask(clientId: string, processTemplateId: string, id: string): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .deleteFrom('hr_task_templates')
-      .where('client_id', '=', clientId)
       .where('process_template_id', '=', processTemplateId)
       .where('id', '=', id)
       .execute();
@@ -128,9 +124,5 @@ export class ProcessTemplatesRepository {
 
   existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
-  }
-
-  transaction<T>(work: (repo: ProcessTemplatesRepository, trx: Db) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new ProcessTemplatesRepository(trx), trx));
   }
 }

@@ -1,9 +1,11 @@
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import { checkDefinition } from '../../core/forms/rules.js';
-import { UploadsRepository } from '../../core/uploads/repository.js';
+import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { ProcessTemplateRow, ProcessTemplatesRepository, TaskTemplateRow } from './repository.js';
 import type { ProcessTemplatePut, TaskSettings, TaskTemplatePut } from './schemas.js';
@@ -38,13 +40,23 @@ function badId(id: string): FieldError | undefined {
     : { field: 'id', code: 'invalid_format', message: 'Ids use lower-case letters, digits, `-` and `_` only.' };
 }
 
+/** The repositories process-template writes touch: templates and the uploads a task template consumes. */
+export interface ProcessTemplatesWork {
+  processTemplates: ProcessTemplatesRepository;
+  uploads: UploadsRepository;
+}
+
 /** Process templates and their task templates (reference §3f.2). */
 export class ProcessTemplatesService {
+  private readonly repo: ProcessTemplatesRepository;
+
   constructor(
-    private readonly repo: ProcessTemplatesRepository,
+    private readonly work: UnitOfWork<Tables, ProcessTemplatesWork>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
-  ) {}
+  ) {
+    this.repo = work.read.processTemplates;
+  }
 
   list(clientId: string, title: string | undefined, limit: number, position?: KeysetPosition) {
     return this.repo.page(clientId, title, limit, position) as Promise<Page<ProcessTemplateRow>>;
@@ -73,7 +85,7 @@ export class ProcessTemplatesService {
     if (input.id !== undefined && input.id !== id) {
       checked.push({ field: 'id', code: 'mismatch', message: 'The id in the body must be the one of the path.' });
     }
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ processTemplates: repo }) => {
       // A fresh list per attempt: the transaction runs again after a serialization failure.
       const errors = [...checked];
       const restrictions = input.restrictions ?? [];
@@ -137,7 +149,8 @@ export class ProcessTemplatesService {
     input: TaskTemplatePut,
   ): Promise<{ template: TaskTemplateRow; created: boolean }> {
     let released: string | null = null;
-    const result = await this.repo.transaction(async (repo, trx) => {
+    const result = await this.work.run(async (tx) => {
+      const repo = tx.processTemplates;
       if (!(await repo.find(clientId, processTemplateId))) {
         throw new NotFoundError('process template', processTemplateId);
       }
@@ -287,7 +300,7 @@ export class ProcessTemplatesService {
       };
       let file = {};
       if (input.type === 'acknowledgment' && input.upload_id !== undefined) {
-        const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, input.upload_id, {
+        const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
           field: 'upload_id',
         });
         file = {
@@ -325,7 +338,7 @@ export class ProcessTemplatesService {
 
   /** DELETE: refused (422) while another task template depends on it. Existing processes keep their tasks. */
   async deleteTaskTemplate(clientId: string, processTemplateId: string, id: string): Promise<void> {
-    const sha256 = await this.repo.transaction(async (repo) => {
+    const sha256 = await this.work.run(async ({ processTemplates: repo }) => {
       if (!(await repo.find(clientId, processTemplateId))) {
         throw new NotFoundError('process template', processTemplateId);
       }

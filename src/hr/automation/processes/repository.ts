@@ -1,7 +1,8 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrProcessesTable, ProcessState } from './tables.js';
 
 export type ProcessRow = Selectable<HrProcessesTable>;
@@ -37,16 +38,12 @@ function normalize(row: ProcessRow): ProcessRow {
 export class ProcessesRepository {
   constructor(private readonly db: Db) {}
 
-  using(db: Db): ProcessesRepository {
-    return new ProcessesRepository(db);
-  }
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(trx));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private scoped(clientId: string) {
-    return this.db.selectFrom('hr_processes').selectAll().where('client_id', '=', clientId);
+    return this.tenant(clientId).selectFrom('hr_processes').selectAll();
   }
 
   async page(clientId: string, f: ProcessQuery, limit: number, position?: KeysetPosition): Promise<Page<ProcessRow>> {
@@ -92,32 +89,21 @@ export class ProcessesRepository {
   }
 
   async update(clientId: string, id: string, values: Partial<NewProcess>): Promise<void> {
-    await this.db
-      .updateTable('hr_processes')
-      .set(values)
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .execute();
+    await this.tenant(clientId).updateTable('hr_processes').set(values).where('id', '=', id).execute();
   }
 
   async delete(clientId: string, id: string): Promise<void> {
-    await this.db.deleteFrom('hr_processes').where('client_id', '=', clientId).where('id', '=', id).execute();
+    await this.tenant(clientId).deleteFrom('hr_processes').where('id', '=', id).execute();
   }
 
   processTemplate(clientId: string, id: string) {
-    return this.db
-      .selectFrom('hr_process_templates')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.tenant(clientId).selectFrom('hr_process_templates').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   async taskTemplates(clientId: string, processTemplateId: string) {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('process_template_id', '=', processTemplateId)
       .orderBy('pk')
       .execute();
@@ -126,14 +112,14 @@ export class ProcessesRepository {
 
   /** The employee's id, by id or external id. */
   async employeeId(clientId: string, by: { id: string } | { externalId: string }): Promise<string | undefined> {
-    let q = this.db.selectFrom('hr_employees').select('id').where('client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('hr_employees').select('id');
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
     return (await q.executeTakeFirst())?.id;
   }
 
   /** The HR user's id, by id or external id. */
   async userId(clientId: string, by: { id: string } | { externalId: string }): Promise<string | undefined> {
-    let q = this.db.selectFrom('hr_users').select('id').where('client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('hr_users').select('id');
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
     return (await q.executeTakeFirst())?.id;
   }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   type FieldError,
   FieldValidationError,
@@ -25,17 +27,26 @@ export interface ProcessView {
 
 const DAY_MS = 86_400_000;
 
+/** The repositories process writes touch: the process and its tasks. */
+export interface ProcessesWork {
+  processes: ProcessesRepository;
+  tasks: TasksRepository;
+}
+
 /** Processes (reference §3f.1): made from a template, published, done when every task is. */
 export class ProcessesService {
+  private readonly repo: ProcessesRepository;
+
   constructor(
-    private readonly repo: ProcessesRepository,
-    private readonly tasksRepo: TasksRepository,
+    private readonly work: UnitOfWork<Tables, ProcessesWork>,
     private readonly tasks: TasksService,
     private readonly blobs: BlobStore,
-  ) {}
+  ) {
+    this.repo = work.read.processes;
+  }
 
   private async views(clientId: string, rows: ProcessRow[], embed: boolean): Promise<ProcessView[]> {
-    const tasks = await this.tasksRepo.ofProcesses(
+    const tasks = await this.work.read.tasks.ofProcesses(
       clientId,
       rows.map((r) => r.id),
     );
@@ -103,9 +114,9 @@ export class ProcessesService {
    */
   async create(clientId: string, input: ProcessCreate): Promise<ProcessView> {
     const id = randomUUID();
-    await this.repo.transaction(async (trx) => {
-      const repo = this.repo.using(trx);
-      const tasks = this.tasksRepo.using(trx);
+    await this.work.run(async (tx) => {
+      const repo = tx.processes;
+      const tasks = tx.tasks;
       const errors: FieldError[] = [];
       const template = await repo.processTemplate(clientId, input.process_template_id);
       if (!template) {
@@ -237,20 +248,20 @@ export class ProcessesService {
 
   /** `PUT /processes/{id}/publish`: draft → pending; tasks become `to_do` or `blocked`. */
   async publish(clientId: string, id: string): Promise<void> {
-    await this.repo.transaction(async (trx) => {
-      const repo = this.repo.using(trx);
+    await this.work.run(async (tx) => {
+      const repo = tx.processes;
       const process = await repo.find(clientId, id);
       if (!process) throw new NotFoundError('process', id);
-      await this.publishIn(repo, this.tasksRepo.using(trx), clientId, process, now());
+      await this.publishIn(repo, tx.tasks, clientId, process, now());
     });
   }
 
   /** `DELETE /processes/{id}`: the process, its tasks, their files and events; unreferenced bytes are removed. */
   async delete(clientId: string, id: string): Promise<void> {
-    const blobs = await this.repo.transaction(async (trx) => {
-      const repo = this.repo.using(trx);
+    const blobs = await this.work.run(async (tx) => {
+      const repo = tx.processes;
       if (!(await repo.find(clientId, id))) throw new NotFoundError('process', id);
-      const held = await this.tasksRepo.using(trx).deleteOfProcess(clientId, id);
+      const held = await tx.tasks.deleteOfProcess(clientId, id);
       await repo.delete(clientId, id);
       return held;
     });

@@ -7,7 +7,8 @@ import {
   keysetPage,
   type Page,
 } from '../../../platform/db/keyset.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { TaskType } from '../process-templates/tables.js';
 import type { HrTaskFilesTable, HrTasksTable, HrTaskValidationEventsTable, TaskStatus } from './tables.js';
 
@@ -69,16 +70,12 @@ function normalizeFile(row: TaskFileRow): TaskFileRow {
 export class TasksRepository {
   constructor(private readonly db: Db) {}
 
-  using(db: Db): TasksRepository {
-    return new TasksRepository(db);
-  }
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(trx));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private scoped(clientId: string) {
-    return this.db.selectFrom('hr_tasks').selectAll().where('client_id', '=', clientId);
+    return this.tenant(clientId).selectFrom('hr_tasks').selectAll();
   }
 
   /** A page in the given order (then by insertion, in the first key's direction, to break ties). */
@@ -120,32 +117,22 @@ export class TasksRepository {
   }
 
   async update(clientId: string, id: string, values: Partial<NewTask>): Promise<void> {
-    await this.db.updateTable('hr_tasks').set(values).where('client_id', '=', clientId).where('id', '=', id).execute();
+    await this.tenant(clientId).updateTable('hr_tasks').set(values).where('id', '=', id).execute();
   }
 
   /** Deletes the tasks of a process with their files and events; answers the blobs the files held. */
   async deleteOfProcess(clientId: string, processId: string): Promise<string[]> {
     const ids = (
-      await this.db
-        .selectFrom('hr_tasks')
-        .select('id')
-        .where('client_id', '=', clientId)
-        .where('process_id', '=', processId)
-        .execute()
+      await this.tenant(clientId).selectFrom('hr_tasks').select('id').where('process_id', '=', processId).execute()
     ).map((r) => r.id);
     if (ids.length === 0) return [];
-    const files = await this.db
+    const files = await this.tenant(clientId)
       .deleteFrom('hr_task_files')
-      .where('client_id', '=', clientId)
       .where('task_id', 'in', ids)
       .returning('sha256')
       .execute();
-    await this.db
-      .deleteFrom('hr_task_validation_events')
-      .where('client_id', '=', clientId)
-      .where('task_id', 'in', ids)
-      .execute();
-    await this.db.deleteFrom('hr_tasks').where('client_id', '=', clientId).where('id', 'in', ids).execute();
+    await this.tenant(clientId).deleteFrom('hr_task_validation_events').where('task_id', 'in', ids).execute();
+    await this.tenant(clientId).deleteFrom('hr_tasks').where('id', 'in', ids).execute();
     return files.map((f) => f.sha256);
   }
 
@@ -153,10 +140,9 @@ export class TasksRepository {
 
   async files(clientId: string, taskIds: string[]): Promise<TaskFileRow[]> {
     if (taskIds.length === 0) return [];
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_task_files')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('task_id', 'in', taskIds)
       .orderBy('pk')
       .execute();
@@ -164,10 +150,9 @@ export class TasksRepository {
   }
 
   async file(clientId: string, taskId: string, id: string): Promise<TaskFileRow | undefined> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_task_files')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('task_id', '=', taskId)
       .where('id', '=', id)
       .executeTakeFirst();
@@ -179,16 +164,11 @@ export class TasksRepository {
   }
 
   async updateFile(clientId: string, id: string, values: Partial<NewTaskFile>): Promise<void> {
-    await this.db
-      .updateTable('hr_task_files')
-      .set(values)
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .execute();
+    await this.tenant(clientId).updateTable('hr_task_files').set(values).where('id', '=', id).execute();
   }
 
   async deleteFile(clientId: string, id: string): Promise<void> {
-    await this.db.deleteFrom('hr_task_files').where('client_id', '=', clientId).where('id', '=', id).execute();
+    await this.tenant(clientId).deleteFrom('hr_task_files').where('id', '=', id).execute();
   }
 
   // ------------------------------------------------------------ validation events
@@ -197,10 +177,9 @@ export class TasksRepository {
   async eventIds(clientId: string, taskIds: string[]): Promise<Map<string, number[]>> {
     const out = new Map<string, number[]>();
     if (taskIds.length === 0) return out;
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_task_validation_events')
       .select(['id', 'task_id', 'reviewed_task_id'])
-      .where('client_id', '=', clientId)
       .where((eb) => eb.or([eb('task_id', 'in', taskIds), eb('reviewed_task_id', 'in', taskIds)]))
       .orderBy('id', 'desc')
       .execute();
@@ -219,19 +198,17 @@ export class TasksRepository {
   // ------------------------------------------------------------ people
 
   async user(clientId: string, id: string) {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('hr_users')
       .select(['id', 'firstname', 'lastname', 'email', 'external_id'])
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .executeTakeFirst();
   }
 
   async employee(clientId: string, id: string) {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('hr_employees')
       .select(['id', 'firstname', 'lastname', 'email', 'external_id'])
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .executeTakeFirst();
   }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Db } from '../../../platform/db/database.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   type FieldError,
   FieldValidationError,
@@ -13,7 +15,7 @@ import { commaList } from '../../../platform/lists.js';
 import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
 import { checkAnswers } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
-import { UploadsRepository } from '../../core/uploads/repository.js';
+import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { TaskFileRow, TaskQuery, TaskRow, TaskSort, TaskSortField, TasksRepository } from './repository.js';
 import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
@@ -94,14 +96,24 @@ function instant(name: string, text: string | undefined): number | undefined {
   return at;
 }
 
+/** The repositories task writes touch: tasks, their process (through `ProcessStore`), and the uploads they consume. */
+export interface TasksWork {
+  tasks: TasksRepository;
+  processes: ProcessStore;
+  uploads: UploadsRepository;
+}
+
 /** Tasks of processes (reference §3f.3), their answers and files, and their completion (an Atrium extension). */
 export class TasksService {
+  private readonly repo: TasksRepository;
+
   constructor(
-    private readonly repo: TasksRepository,
-    private readonly processes: ProcessStore,
+    private readonly work: UnitOfWork<Tables, TasksWork>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
-  ) {}
+  ) {
+    this.repo = work.read.tasks;
+  }
 
   /** Presentation data for tasks (files, validation events, and who completed them with `completed_by`). */
   async views(clientId: string, rows: TaskRow[], embed: ReadonlySet<TaskEmbed> = new Set()): Promise<TaskView[]> {
@@ -189,14 +201,14 @@ export class TasksService {
    * them. `requireAll` for completion.
    */
   private async saveAnswers(
-    trx: Db,
+    tx: TasksWork,
     clientId: string,
     task: TaskRow,
     answers: readonly FormAnswer[],
     requireAll: boolean,
     at: number,
   ): Promise<string> {
-    const repo = this.repo.using(trx);
+    const repo = tx.tasks;
     const files = await repo.files(clientId, [task.id]);
     const checked = checkAnswers(formOf(task), answers, {
       path: 'form_data',
@@ -206,7 +218,7 @@ export class TasksService {
       today: dayOf(at),
     });
     for (const file of checked.files) {
-      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, file.uploadId, {
+      const upload = await this.uploads.consume(tx.uploads, clientId, file.uploadId, {
         field: file.path,
       });
       await repo.insertFile({
@@ -236,13 +248,13 @@ export class TasksService {
 
   /** `POST /tasks/{id}/fill`: saves a draft of answers (checked, but required fields may stay empty). */
   async fill(clientId: string, id: string, answers: readonly FormAnswer[]): Promise<TaskView> {
-    await this.repo.transaction(async (trx) => {
-      const task = await this.row(clientId, id, this.repo.using(trx));
+    await this.work.run(async (tx) => {
+      const task = await this.row(clientId, id, tx.tasks);
       TasksService.mustFill(task, 'fill');
       mustBeToDo(task, 'fill');
       const at = now();
-      const formData = await this.saveAnswers(trx, clientId, task, answers, false, at);
-      await this.repo.using(trx).update(clientId, id, { form_data: formData, updated_at: at });
+      const formData = await this.saveAnswers(tx, clientId, task, answers, false, at);
+      await tx.tasks.update(clientId, id, { form_data: formData, updated_at: at });
     });
     return (await this.get(clientId, id)).view;
   }
@@ -252,9 +264,9 @@ export class TasksService {
    * reviewed task back), then unblocks its dependants and recounts the process, all in one transaction.
    */
   async complete(clientId: string, id: string, input: TaskComplete): Promise<TaskView> {
-    await this.repo.transaction(async (trx) => {
-      const repo = this.repo.using(trx);
-      const processes = this.processes.using(trx);
+    await this.work.run(async (tx) => {
+      const repo = tx.tasks;
+      const processes = tx.processes;
       const task = await this.row(clientId, id, repo);
       mustBeToDo(task, 'complete');
       const process = await processes.find(clientId, task.process_id);
@@ -298,10 +310,10 @@ export class TasksService {
         updated_at: at,
       };
       if (FILL_TYPES.has(task.type)) {
-        values.form_data = await this.saveAnswers(trx, clientId, task, input.form_data ?? [], true, at);
+        values.form_data = await this.saveAnswers(tx, clientId, task, input.form_data ?? [], true, at);
       }
       if (input.upload_id !== undefined) {
-        const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, input.upload_id, {
+        const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
           field: 'upload_id',
         });
         await repo.insertFile({
@@ -362,8 +374,8 @@ export class TasksService {
   /** `POST /tasks/{id}/files`: an upload answers a `file` field of a to_do form task. */
   async addFile(clientId: string, taskId: string, input: TaskFilePost): Promise<TaskFileRow> {
     const fileId = randomUUID();
-    await this.repo.transaction(async (trx) => {
-      const repo = this.repo.using(trx);
+    await this.work.run(async (tx) => {
+      const repo = tx.tasks;
       const task = await this.row(clientId, taskId, repo);
       if (input.task_id !== taskId) {
         throw new FieldValidationError([
@@ -388,7 +400,7 @@ export class TasksService {
           },
         ]);
       }
-      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, input.upload_id, {
+      const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
         field: 'upload_id',
       });
       await repo.insertFile({
@@ -407,7 +419,7 @@ export class TasksService {
     return this.file(clientId, taskId, fileId);
   }
 
-  /** A form file of a to_do task, in `trx`, for a change. */
+  /** A form file of a to_do task, in the unit of work's transaction, for a change. */
   private async changeable(repo: TasksRepository, clientId: string, taskId: string, fileId: string, action: string) {
     const task = await this.row(clientId, taskId, repo);
     const file = await repo.file(clientId, taskId, fileId);
@@ -421,10 +433,10 @@ export class TasksService {
 
   /** `PATCH /tasks/{id}/files/{file_id}`: replaces the file with another upload (task `to_do`). */
   async replaceFile(clientId: string, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRow> {
-    const old = await this.repo.transaction(async (trx) => {
-      const repo = this.repo.using(trx);
+    const old = await this.work.run(async (tx) => {
+      const repo = tx.tasks;
       const file = await this.changeable(repo, clientId, taskId, fileId, 'replace');
-      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, uploadId, { field: 'upload_id' });
+      const upload = await this.uploads.consume(tx.uploads, clientId, uploadId, { field: 'upload_id' });
       await repo.updateFile(clientId, fileId, {
         filename: upload.filename,
         sha256: upload.sha256,
@@ -439,8 +451,8 @@ export class TasksService {
 
   /** `DELETE /tasks/{id}/files/{file_id}` (task `to_do`); the bytes go once nothing else refers to them. */
   async deleteFile(clientId: string, taskId: string, fileId: string): Promise<void> {
-    const old = await this.repo.transaction(async (trx) => {
-      const repo = this.repo.using(trx);
+    const old = await this.work.run(async (tx) => {
+      const repo = tx.tasks;
       const file = await this.changeable(repo, clientId, taskId, fileId, 'delete');
       await repo.deleteFile(clientId, fileId);
       return file.sha256;

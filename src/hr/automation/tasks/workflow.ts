@@ -1,5 +1,4 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { FormAnswer, FormDefinition } from '../../core/forms/schemas.js';
 import type { TaskSettings } from '../process-templates/schemas.js';
@@ -13,7 +12,6 @@ export type ProcessRow = Selectable<Tables['hr_processes']>;
  * interface, so tasks never import processes (processes import tasks).
  */
 export interface ProcessStore {
-  using(db: Db): ProcessStore;
   find(clientId: string, id: string): Promise<ProcessRow | undefined>;
   update(clientId: string, id: string, values: Partial<Omit<ProcessRow, 'pk' | 'client_id' | 'id'>>): Promise<void>;
 }
