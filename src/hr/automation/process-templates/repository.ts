@@ -1,7 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
@@ -12,7 +13,7 @@ export type ProcessTemplateValues = Omit<ProcessTemplateRow, 'pk' | 'client_id' 
 export type TaskTemplateRow = Selectable<HrTaskTemplatesTable>;
 export type NewTaskTemplate = Omit<Insertable<HrTaskTemplatesTable>, 'pk'>;
 
-const ORDER: KeysetColumn[] = [{ column: 'pk', direction: 'asc' }];
+const ORDER: ListOrder = { tiebreak: 'pk' };
 
 function normalizeTask(row: TaskTemplateRow): TaskTemplateRow {
   return { ...row, size: row.size === null ? null : Number(row.size) };
@@ -32,10 +33,8 @@ export class ProcessTemplatesRepository {
     return q;
   }
 
-  page(clientId: string, title: string | undefined, limit: number, position?: KeysetPosition) {
-    return keysetPage(this.scoped(clientId, title), ORDER, (r) => [r.pk], limit, position) as Promise<
-      Page<ProcessTemplateRow>
-    >;
+  page(clientId: string, title: string | undefined, request: PageRequest) {
+    return listPage(this.scoped(clientId, title), ORDER, request) as Promise<Page<ProcessTemplateRow>>;
   }
 
   async count(clientId: string, title: string | undefined): Promise<number> {

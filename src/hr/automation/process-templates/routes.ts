@@ -1,61 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import type { ProcessTemplateRow, TaskTemplateRow } from './repository.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentProcessTemplate, presentTaskTemplate } from './present.js';
 import {
   ProcessTemplate,
   ProcessTemplateCountQuery,
+  ProcessTemplateList,
   ProcessTemplateListQuery,
   ProcessTemplateParams,
   ProcessTemplatePut,
-  type TaskSettings,
   TaskTemplate,
   TaskTemplateListParams,
   TaskTemplateParams,
   TaskTemplatePut,
 } from './schemas.js';
 import { MAX_TASK_TEMPLATES, type ProcessTemplatesService } from './service.js';
-
-export function presentProcessTemplate(row: ProcessTemplateRow): ProcessTemplate {
-  return {
-    id: row.id,
-    title: row.title,
-    public_title: row.public_title,
-    description: row.description,
-    automatic_archiving: row.automatic_archiving === 1,
-    restrictions: JSON.parse(row.restrictions),
-    created_at: formatDateTime(row.created_at),
-    created_by: JSON.parse(row.created_by),
-    updated_at: formatDateTime(row.updated_at),
-    updated_by: JSON.parse(row.updated_by),
-  };
-}
-
-export function presentTaskTemplate(row: TaskTemplateRow): TaskTemplate {
-  const settings = JSON.parse(row.settings) as TaskSettings;
-  return {
-    id: row.id,
-    process_template_id: row.process_template_id,
-    type: row.type,
-    name: row.name,
-    description: row.description,
-    assigned_to: row.assigned_to,
-    depends_on_id: row.depends_on_id,
-    fetch_previous_data: row.fetch_previous_data === 1,
-    role_id: row.role_id,
-    email_notifications: JSON.parse(row.email_notifications),
-    ...(settings.message !== undefined ? { message: settings.message } : {}),
-    ...(settings.formidable !== undefined ? { process_form_id: row.id, formidable: settings.formidable } : {}),
-    ...(settings.pdf_template_id !== undefined ? { pdf_template_id: settings.pdf_template_id } : {}),
-    ...(settings.signature_zone_id !== undefined ? { signature_zone_id: settings.signature_zone_id } : {}),
-    ...(row.filename !== null ? { uploaded_document: row.filename } : {}),
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
 
 const TAG = ['Process templates'];
 const NoBody = { type: 'null', description: 'No body.' } as const;
@@ -70,49 +32,26 @@ export async function processTemplateRoutes(
   const full = Type.Ref(ProcessTemplate);
   const task = Type.Ref(TaskTemplate);
 
-  // Declared before GET so it replaces Fastify's automatic HEAD route.
-  api.head(
-    '/process_templates',
+  listRoute(
+    app,
+    paginator,
     {
-      config: { swagger: { exposeHeadRoute: true } },
-      schema: {
-        tags: TAG,
-        summary: 'Count process templates',
-        description: 'Same filter as the list; the count is in `X-Total-Count`.',
-        querystring: ProcessTemplateCountQuery,
-        response: {
-          200: {
-            type: 'null',
-            description: 'Count in X-Total-Count.',
-            headers: Type.Object({ 'X-Total-Count': Type.Integer({ description: 'Number of matching templates.' }) }),
-          },
-          ...errorResponses(400, 401, 403),
-        },
-      },
+      path: '/process_templates',
+      tags: TAG,
+      summary: 'List process templates',
+      description:
+        'In creation order. The reference declares no pagination here; Atrium pages it like every list (`per_page`, cursors), which a client that reads one page of up to 100 never notices.',
+      querystring: ProcessTemplateListQuery,
+      item: full,
+      list: ProcessTemplateList,
+      errors: [403],
+      count: 'Count process templates',
+      countQuerystring: ProcessTemplateCountQuery,
     },
-    async (request, reply) => {
-      const total = await processTemplates.count(request.hrAuth.clientId, request.query.title);
-      return reply.header('X-Total-Count', String(total)).status(200).send();
-    },
-  );
-
-  api.get(
-    '/process_templates',
     {
-      schema: {
-        tags: TAG,
-        summary: 'List process templates',
-        description:
-          'In creation order. The reference declares no pagination here; Atrium pages it like every list (`per_page`, cursors), which a client that reads one page of up to 100 never notices.',
-        querystring: ProcessTemplateListQuery,
-        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
-      },
-    },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, list: 'process_templates', keyCount: 1 };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await processTemplates.list(request.hrAuth.clientId, request.query.title, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentProcessTemplate);
+      page: (clientId, query, request) => processTemplates.list(clientId, query.title, request),
+      count: (clientId, query) => processTemplates.count(clientId, query.title),
+      present: presentProcessTemplate,
     },
   );
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FormDefinition } from '../../core/forms/schemas.js';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 /** Ids of process and task templates (reference §3f.2): chosen by the client. */
@@ -88,6 +89,9 @@ export type ProcessTemplate = Static<typeof ProcessTemplate>;
 const titleFilter = Type.Optional(
   Type.String({ minLength: 1, maxLength: 255, description: 'Templates whose title contains this text (any case).' }),
 );
+/** `GET /process_templates`: in creation order. */
+export const ProcessTemplateList = declareList('process_templates');
+
 export const ProcessTemplateListQuery = Type.Object(
   { ...PaginationQuery, title: titleFilter },
   { additionalProperties: false },

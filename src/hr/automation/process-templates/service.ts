@@ -1,5 +1,6 @@
 import type { BlobStore } from '../../../platform/blobs/store.js';
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
@@ -58,8 +59,8 @@ export class ProcessTemplatesService {
     this.repo = work.read.processTemplates;
   }
 
-  list(clientId: string, title: string | undefined, limit: number, position?: KeysetPosition) {
-    return this.repo.page(clientId, title, limit, position) as Promise<Page<ProcessTemplateRow>>;
+  list(clientId: string, title: string | undefined, request: PageRequest) {
+    return this.repo.page(clientId, title, request) as Promise<Page<ProcessTemplateRow>>;
   }
 
   count(clientId: string, title: string | undefined): Promise<number> {

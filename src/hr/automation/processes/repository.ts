@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrProcessesTable, ProcessState } from './tables.js';
@@ -23,7 +24,7 @@ export interface ProcessQuery {
   reference?: string;
 }
 
-const ORDER: KeysetColumn[] = [{ column: 'pk', direction: 'asc' }];
+const ORDER: ListOrder = { tiebreak: 'pk' };
 
 function normalize(row: ProcessRow): ProcessRow {
   return {
@@ -46,7 +47,7 @@ export class ProcessesRepository {
     return this.tenant(clientId).selectFrom('hr_processes').selectAll();
   }
 
-  async page(clientId: string, f: ProcessQuery, limit: number, position?: KeysetPosition): Promise<Page<ProcessRow>> {
+  async page(clientId: string, f: ProcessQuery, request: PageRequest): Promise<Page<ProcessRow>> {
     let q = this.scoped(clientId);
     if (f.employeeId !== undefined) q = q.where('employee_id', '=', f.employeeId);
     if (f.templateId !== undefined) q = q.where('process_template_id', '=', f.templateId);
@@ -59,7 +60,7 @@ export class ProcessesRepository {
     if (f.createdUntil !== undefined) q = q.where('created_at', '<=', f.createdUntil);
     if (f.completedSince !== undefined) q = q.where('completed_at', '>=', f.completedSince);
     if (f.reference !== undefined) q = q.where('reference', '=', f.reference);
-    const page = await keysetPage(q, ORDER, (r) => [r.pk], limit, position);
+    const page = await listPage(q, ORDER, request);
     return { ...page, items: page.items.map(normalize) };
   }
 

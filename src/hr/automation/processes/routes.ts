@@ -1,40 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import { presentTask } from '../tasks/present.js';
-import { Process, ProcessCreate, ProcessGetQuery, ProcessListQuery, ProcessParams } from './schemas.js';
-import type { ProcessesService, ProcessView } from './service.js';
-
-export function presentProcess(view: ProcessView): Process {
-  const { row } = view;
-  return {
-    id: row.id,
-    title: row.title,
-    public_title: row.public_title,
-    reference: row.reference,
-    employee_id: row.employee_id,
-    creator_id: row.creator_id,
-    process_template_id: row.process_template_id,
-    description: row.description,
-    publication_date: row.publication_date,
-    due_date: row.due_date,
-    state: row.state,
-    employee_status: row.done_employee_tasks_count === row.employee_tasks_count ? 'done' : 'pending',
-    company_status: row.done_company_tasks_count === row.company_tasks_count ? 'done' : 'pending',
-    employee_tasks_count: row.employee_tasks_count,
-    company_tasks_count: row.company_tasks_count,
-    done_employee_tasks_count: row.done_employee_tasks_count,
-    done_company_tasks_count: row.done_company_tasks_count,
-    published: row.published === 1,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-    completed_at: row.completed_at === null ? null : formatDateTime(row.completed_at),
-    ...(view.tasks ? { tasks: view.tasks.map((t) => presentTask(t)) } : { tasks_ids: view.taskIds }),
-  };
-}
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentProcess } from './present.js';
+import { Process, ProcessCreate, ProcessGetQuery, ProcessList, ProcessListQuery, ProcessParams } from './schemas.js';
+import type { ProcessesService } from './service.js';
 
 const TAG = ['Processes'];
 const NoBody = { type: 'null', description: 'No body.' } as const;
@@ -64,23 +36,20 @@ export async function processRoutes(
       reply.status(201).send(presentProcess(await processes.create(request.hrAuth.clientId, request.body))),
   );
 
-  api.get(
-    '/processes',
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags: TAG,
-        summary: 'List and search processes',
-        description: 'In creation order, cursor-paginated.',
-        querystring: ProcessListQuery,
-        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
-      },
+      path: '/processes',
+      tags: TAG,
+      summary: 'List and search processes',
+      description: 'In creation order, cursor-paginated.',
+      querystring: ProcessListQuery,
+      item: full,
+      list: ProcessList,
+      errors: [403],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, list: 'processes', keyCount: 1 };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await processes.list(request.hrAuth.clientId, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentProcess);
-    },
+    { page: (clientId, query, request) => processes.list(clientId, query, request), present: presentProcess },
   );
 
   api.get(

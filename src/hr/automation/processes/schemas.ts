@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { Task } from '../tasks/schemas.js';
 
@@ -88,6 +89,9 @@ const DateOrDateTime = (description: string) =>
   Type.Optional(
     Type.String({ maxLength: 40, 'x-date-or-datetime': true, description: `${description} A date or a datetime.` }),
   );
+
+/** `GET /processes`: in creation order. */
+export const ProcessList = declareList('processes');
 
 export const ProcessListQuery = Type.Object(
   {

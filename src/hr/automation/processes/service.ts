@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
@@ -65,12 +66,7 @@ export class ProcessesService {
     return (await this.views(clientId, [row], embed))[0] as ProcessView;
   }
 
-  async list(
-    clientId: string,
-    query: ProcessListQuery,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<ProcessView>> {
+  async list(clientId: string, query: ProcessListQuery, request: PageRequest): Promise<Page<ProcessView>> {
     const instant = (name: keyof ProcessListQuery, end: boolean) => {
       const text = query[name] as string | undefined;
       if (text === undefined) return undefined;
@@ -104,7 +100,7 @@ export class ProcessesService {
     if (createdUntil !== undefined) q.createdUntil = createdUntil;
     const completedSince = instant('completed_at_since', false);
     if (completedSince !== undefined) q.completedSince = completedSince;
-    const page = await this.repo.page(clientId, q, limit, position);
+    const page = await this.repo.page(clientId, q, request);
     return { ...page, items: await this.views(clientId, page.items, query.embed === 'tasks') };
   }
 

@@ -1,12 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import {
-  type KeysetColumn,
-  type KeysetPosition,
-  type KeyValue,
-  keysetPage,
-  type Page,
-} from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { TaskType } from '../process-templates/tables.js';
@@ -31,27 +26,19 @@ export interface TaskQuery {
 }
 
 export type TaskSortField = 'completed_at' | 'created_at' | 'due_date';
-export interface TaskSort {
-  field: TaskSortField;
-  direction: 'asc' | 'desc';
-}
-
-/** Sort columns never null in a key: a missing date sorts as the earliest. */
-const SORT_COLUMNS: Record<TaskSortField, { column: KeysetColumn['column']; key: (r: TaskRow) => KeyValue }> = {
-  completed_at: { column: 'completed_at', key: (r) => r.completed_at ?? 0 },
-  created_at: { column: 'created_at', key: (r) => r.created_at },
-  due_date: { column: 'due_date', key: (r) => r.due_date ?? '' },
+/** What each sortable field orders by: a missing date sorts as the earliest (never a null key). */
+const ORDER: ListOrder<TaskSortField> = {
+  fields: {
+    completed_at: {
+      column: 'completed_at',
+      expression: sql`coalesce(completed_at, 0)`,
+      key: (r: TaskRow) => Number(r.completed_at ?? 0),
+    },
+    created_at: 'created_at',
+    due_date: { column: 'due_date', expression: sql`coalesce(due_date, '')`, key: (r: TaskRow) => r.due_date ?? '' },
+  },
+  tiebreak: 'pk',
 };
-
-function sortColumn(s: TaskSort): KeysetColumn {
-  if (s.field === 'completed_at') {
-    return { column: 'completed_at', direction: s.direction, expression: sql`coalesce(completed_at, 0)` };
-  }
-  if (s.field === 'due_date') {
-    return { column: 'due_date', direction: s.direction, expression: sql`coalesce(due_date, '')` };
-  }
-  return { column: 'created_at', direction: s.direction };
-}
 
 export function normalizeTask(row: TaskRow): TaskRow {
   return {
@@ -79,13 +66,7 @@ export class TasksRepository {
   }
 
   /** A page in the given order (then by insertion, in the first key's direction, to break ties). */
-  async page(
-    clientId: string,
-    f: TaskQuery,
-    sort: TaskSort[],
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<TaskRow>> {
+  async page(clientId: string, f: TaskQuery, request: PageRequest<TaskSortField>): Promise<Page<TaskRow>> {
     let q = this.scoped(clientId);
     if (f.status !== undefined) q = q.where('status', '=', f.status);
     if (f.type !== undefined) q = q.where('type', '=', f.type);
@@ -95,9 +76,7 @@ export class TasksRepository {
     if (f.completedUntil !== undefined) q = q.where('completed_at', '<', f.completedUntil);
     if (f.hasRequestedChanges !== undefined) q = q.where('has_requested_changes', '=', f.hasRequestedChanges ? 1 : 0);
     if (f.hasDueDate !== undefined) q = q.where('due_date', f.hasDueDate ? 'is not' : 'is', null);
-    const order = [...sort.map(sortColumn), { column: 'pk', direction: sort[0]?.direction ?? 'asc' } as KeysetColumn];
-    const keys = (r: TaskRow): KeyValue[] => [...sort.map((s) => SORT_COLUMNS[s.field].key(normalizeTask(r))), r.pk];
-    const page = await keysetPage(q, order, keys, limit, position);
+    const page = await listPage(q, ORDER, request);
     return { ...page, items: page.items.map(normalizeTask) };
   }
 

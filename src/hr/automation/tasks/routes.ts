@@ -4,7 +4,8 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
 import { presentTask, presentTaskFile } from './present.js';
 import {
   Task,
@@ -15,6 +16,7 @@ import {
   TaskFilePost,
   TaskFill,
   TaskGetQuery,
+  TaskList,
   TaskListQuery,
   TaskParams,
   TaskPatch,
@@ -35,24 +37,21 @@ export async function taskRoutes(
   const full = Type.Ref(Task);
   const file = Type.Ref(TaskFile);
 
-  api.get(
-    '/tasks',
+  listRoute(
+    app,
+    paginator,
     {
-      schema: {
-        tags: TAG,
-        summary: 'List and search tasks',
-        description:
-          'Tasks of every process, sorted by `sort` (default `-created_at`), cursor-paginated; a cursor only serves the order it was made for.',
-        querystring: TaskListQuery,
-        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
-      },
+      path: '/tasks',
+      tags: TAG,
+      summary: 'List and search tasks',
+      description:
+        'Tasks of every process, sorted by `sort` (default `-created_at`), cursor-paginated; a cursor only serves the order it was made for.',
+      querystring: TaskListQuery,
+      item: full,
+      list: TaskList,
+      errors: [403],
     },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, ...tasks.listKey(request.query) };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await tasks.list(request.hrAuth.clientId, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map((v) => presentTask(v));
-    },
+    { page: (clientId, query, request) => tasks.list(clientId, query, request), present: (v) => presentTask(v) },
   );
 
   api.get(

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FormAnswer, FormData } from '../../core/forms/schemas.js';
+import { declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { Assignee, TaskType } from '../process-templates/schemas.js';
 
@@ -87,6 +88,9 @@ export const Task = Type.Object(
   { $id: 'TaskFull', title: 'TaskFull' },
 );
 export type Task = Static<typeof Task>;
+
+/** `GET /tasks`: sorted by `sort`, default `-created_at`. */
+export const TaskList = declareSortedList('tasks', ['completed_at', 'created_at', 'due_date'] as const, '-created_at');
 
 export const TaskListQuery = Type.Object(
   {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Db } from '../../../platform/db/database.js';
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
@@ -17,7 +18,7 @@ import { checkAnswers } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
-import type { TaskFileRow, TaskQuery, TaskRow, TaskSort, TaskSortField, TasksRepository } from './repository.js';
+import type { TaskFileRow, TaskQuery, TaskRow, TaskSortField, TasksRepository } from './repository.js';
 import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
 import { formOf, type ProcessStore, refreshProcess, unblockDependants } from './workflow.js';
 
@@ -41,7 +42,6 @@ export interface TaskView {
 
 export type TaskEmbed = 'completed_by' | 'signature_zone';
 const EMBEDS = new Set<string>(['completed_by', 'signature_zone']);
-const SORT_FIELDS = new Set<string>(['completed_at', 'created_at', 'due_date']);
 const FILL_TYPES = new Set<string>(['fill_form', 'fill_pdf']);
 
 /** Only a `to_do` task can change; anything else is a 422 whose code names the status. */
@@ -67,24 +67,6 @@ function parseEmbed(text: string | undefined): Set<TaskEmbed> {
     }
     out.add(item as TaskEmbed);
   }
-  return out;
-}
-
-/** `sort`: comma-separated fields, each `+` (or nothing, as a `+` arrives decoded to a space) or `-`. */
-function parseSort(text: string | undefined): TaskSort[] {
-  if (text === undefined) return [{ field: 'created_at', direction: 'desc' }];
-  const out: TaskSort[] = [];
-  for (const item of commaList(text) ?? []) {
-    const direction = item.startsWith('-') ? 'desc' : 'asc';
-    const field = item.replace(/^[+-]/, '');
-    if (!SORT_FIELDS.has(field) || out.some((s) => s.field === field)) {
-      throw new InvalidRequestError(
-        `Invalid query parameter "sort": "${item}"; use +/- completed_at, created_at or due_date, each once.`,
-      );
-    }
-    out.push({ field: field as TaskSortField, direction });
-  }
-  if (out.length === 0) throw new InvalidRequestError('Invalid query parameter "sort": it is empty.');
   return out;
 }
 
@@ -148,8 +130,7 @@ export class TasksService {
     return row;
   }
 
-  async list(clientId: string, query: TaskListQuery, limit: number, position?: KeysetPosition) {
-    const sort = parseSort(query.sort);
+  async list(clientId: string, query: TaskListQuery, request: PageRequest<TaskSortField>) {
     const q: TaskQuery = {};
     if (query.status !== undefined) q.status = query.status;
     if (query.type !== undefined) q.type = query.type;
@@ -161,14 +142,8 @@ export class TasksService {
     if (until !== undefined) q.completedUntil = until;
     if (query.has_requested_changes !== undefined) q.hasRequestedChanges = query.has_requested_changes;
     if (query.has_due_date !== undefined) q.hasDueDate = query.has_due_date;
-    const page = await this.repo.page(clientId, q, sort, limit, position);
+    const page = await this.repo.page(clientId, q, request);
     return { ...page, items: await this.views(clientId, page.items) } as Page<TaskView>;
-  }
-
-  /** The list's cursor scope depends on the sort, so a cursor of one order is refused in another. */
-  listKey(query: TaskListQuery): { list: string; keyCount: number } {
-    const sort = parseSort(query.sort);
-    return { list: `tasks:${sort.map((s) => `${s.direction}${s.field}`).join(',')}`, keyCount: sort.length + 1 };
   }
 
   async get(clientId: string, id: string, embedText?: string): Promise<{ view: TaskView; embed: Set<TaskEmbed> }> {
