@@ -1,4 +1,5 @@
 import type { CoreServices } from '../core/index.js';
+import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { CustomStatusesRepository } from './custom-statuses/repository.js';
 import { customStatusRoutes } from './custom-statuses/routes.js';
@@ -25,8 +26,11 @@ import { RequestsService } from './requests/service.js';
 
 /** People Assist: custom statuses, macros, request forms, and requests with their comments, files and links. */
 export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
-  const { db, paginator, blobs } = ctx;
-  const requestForms = new RequestFormsService(new RequestFormsRepository(db), core.perimeters);
+  const { paginator, blobs } = ctx;
+  const requestForms = new RequestFormsService(
+    unitOfWork(ctx, (db) => ({ requestForms: new RequestFormsRepository(db) })),
+    core.perimeters,
+  );
   const macros = new MacrosService(unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })));
   const services = {
     customStatuses: new CustomStatusesService(
@@ -34,7 +38,13 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
     ),
     macros,
     requestForms,
-    requests: new RequestsService(new RequestsRepository(db), requestForms, macros, core.uploads, blobs),
+    requests: new RequestsService(
+      unitOfWork(ctx, (db) => ({ requests: new RequestsRepository(db), uploads: new UploadsRepository(db) })),
+      requestForms,
+      macros,
+      core.uploads,
+      blobs,
+    ),
   };
   const s = services;
   const modules: HrModule[] = [

@@ -2,8 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { countRows, type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { PaRequestFormsTable } from './tables.js';
 
 export type RequestFormRow = Selectable<PaRequestFormsTable>;
@@ -30,12 +31,12 @@ export interface RequestFormSort {
 export class RequestFormsRepository {
   constructor(private readonly db: Db) {}
 
-  transaction<T>(work: (repo: RequestFormsRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new RequestFormsRepository(trx)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private filtered(clientId: string, f: RequestFormFilter) {
-    let q = this.db.selectFrom('pa_request_forms as f').selectAll('f').where('f.client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('pa_request_forms as f').selectAll('f');
     if (f.categoryId !== undefined) q = q.where('f.category_id', '=', f.categoryId);
     if (f.isDefault !== undefined) q = q.where('f.is_default', '=', f.isDefault ? 1 : 0);
     if (f.languageCode !== undefined) q = q.where('f.language_code', '=', f.languageCode);
@@ -72,31 +73,29 @@ export class RequestFormsRepository {
     return this.filtered(clientId, {}).orderBy('f.pk').execute();
   }
 
-  async insertIfAbsent(clientId: string, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
-    const row = await this.db
-      .insertInto('pa_request_forms')
-      .values({ client_id: clientId, id, ...attrs, last_hits: 0, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
-      .returning('pk')
-      .executeTakeFirst();
-    return row !== undefined;
+  insertIfAbsent(clientId: string, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('pa_request_forms', {
+      id,
+      ...attrs,
+      last_hits: 0,
+      created_at: at,
+      updated_at: at,
+    });
   }
 
   async update(clientId: string, id: string, attrs: Partial<RequestFormAttributes>, at: number): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('pa_request_forms')
       .set({ ...attrs, updated_at: at })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .execute();
   }
 
   /** Makes `id` the only default form of its category. */
   async clearOtherDefaults(clientId: string, categoryId: string, id: string): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('pa_request_forms')
       .set({ is_default: 0 })
-      .where('client_id', '=', clientId)
       .where('category_id', '=', categoryId)
       .where('id', '!=', id)
       .execute();

@@ -1,4 +1,6 @@
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import { checkDefinition } from '../../core/forms/rules.js';
@@ -42,12 +44,21 @@ export function viewOf(row: RequestFormRow): RequestFormView {
 
 const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as (keyof typeof SETTING_DEFAULTS)[];
 
+/** The repositories request-form writes touch. */
+export interface RequestFormsWork {
+  requestForms: RequestFormsRepository;
+}
+
 /** Request forms (reference §3d.9): the request types, each with a category, settings and a form definition. */
 export class RequestFormsService {
+  private readonly repo: RequestFormsRepository;
+
   constructor(
-    private readonly repo: RequestFormsRepository,
+    private readonly work: UnitOfWork<Tables, RequestFormsWork>,
     private readonly perimeters: PerimetersService,
-  ) {}
+  ) {
+    this.repo = work.read.requestForms;
+  }
 
   private async filter(
     clientId: string,
@@ -185,7 +196,7 @@ export class RequestFormsService {
       settings: JSON.stringify(settings),
       formidable: JSON.stringify(definition),
     };
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ requestForms: repo }) => {
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
@@ -199,7 +210,7 @@ export class RequestFormsService {
     const errors: FieldError[] = [];
     await this.checkReferences(clientId, input, errors);
     if (errors.length) throw new FieldValidationError(errors);
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ requestForms: repo }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('request form', id);
       const { settings } = viewOf(row);

@@ -3,7 +3,8 @@ import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
 import { prepared } from '../../../platform/db/prepared.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type {
   PaRequestCommentsTable,
   PaRequestFilesTable,
@@ -62,48 +63,39 @@ function escapeLike(text: string): string {
 
 // The reads of every request view, prepared once (src/platform/db/prepared.ts).
 const filesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
-  db
+  new Tenant<Tables>(db, p.clientId)
     .selectFrom('pa_request_files')
     .selectAll()
-    .where('client_id', '=', p.clientId)
     .where('request_id', 'in', p.ids)
     .orderBy('pk'),
 );
 const usersNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
-  db
+  new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_users')
     .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
-    .where('client_id', '=', p.clientId)
     .where('id', 'in', p.ids),
 );
 const employeesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
-  db
+  new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_employees')
     .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
-    .where('client_id', '=', p.clientId)
     .where('id', 'in', p.ids),
 );
 const customStatusesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
-  db
-    .selectFrom('pa_custom_statuses')
-    .select(['id', 'name'])
-    .where('client_id', '=', p.clientId)
-    .where('id', 'in', p.ids),
+  new Tenant<Tables>(db, p.clientId).selectFrom('pa_custom_statuses').select(['id', 'name']).where('id', 'in', p.ids),
 );
 const categoriesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
-  db
+  new Tenant<Tables>(db, p.clientId)
     .selectFrom('pa_kb_categories')
     .select(['id', 'localized_name', 'original_language_code'])
-    .where('client_id', '=', p.clientId)
     .where('id', 'in', p.ids),
 );
 
 export class RequestsRepository {
-  /** Public so uploads can be consumed in the same transaction. */
-  constructor(readonly db: Db) {}
+  constructor(private readonly db: Db) {}
 
-  transaction<T>(work: (repo: RequestsRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new RequestsRepository(trx)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   /** The next request number of the client. The counter row is locked until the transaction ends. */
@@ -113,10 +105,9 @@ export class RequestsRepository {
       .values({ client_id: clientId, last_number: 0 })
       .onConflict((oc) => oc.column('client_id').doNothing())
       .execute();
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .updateTable('pa_request_counters')
       .set({ last_number: sql`last_number + 1` })
-      .where('client_id', '=', clientId)
       .returning('last_number')
       .executeTakeFirstOrThrow();
     return Number(row.last_number);
@@ -133,12 +124,7 @@ export class RequestsRepository {
   }
 
   find(clientId: string, id: string): Promise<RequestRow | undefined> {
-    return this.db
-      .selectFrom('pa_requests')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.tenant(clientId).selectFrom('pa_requests').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -147,22 +133,16 @@ export class RequestsRepository {
 
   /** Takes the request's row lock (PostgreSQL) so concurrent changes of one request take turns. */
   async lock(clientId: string, id: string): Promise<RequestRow | undefined> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('pa_requests')
       .set({ updated_at: sql`updated_at` })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .execute();
     return this.find(clientId, id);
   }
 
   async update(clientId: string, id: string, changes: Partial<NewRequestRow>): Promise<void> {
-    await this.db
-      .updateTable('pa_requests')
-      .set(changes)
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .execute();
+    await this.tenant(clientId).updateTable('pa_requests').set(changes).where('id', '=', id).execute();
   }
 
   /** Adds to the comment and attachment counters in one statement. */
@@ -172,7 +152,7 @@ export class RequestsRepository {
     delta: { public?: number; internal?: number; attachments?: number },
     at: number,
   ): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('pa_requests')
       .set({
         public_comment_count: sql`public_comment_count + ${delta.public ?? 0}`,
@@ -180,13 +160,12 @@ export class RequestsRepository {
         attachment_count: sql`attachment_count + ${delta.attachments ?? 0}`,
         updated_at: at,
       })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .execute();
   }
 
   private filtered(clientId: string, f: RequestFilter) {
-    let q = this.db.selectFrom('pa_requests as r').selectAll('r').where('r.client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('pa_requests as r').selectAll('r');
     if (f.statuses) q = q.where('r.status', 'in', f.statuses);
     if (f.priorities) q = q.where('r.priority', 'in', f.priorities);
     if (f.formIds) q = q.where('r.form_id', 'in', f.formIds);
@@ -275,33 +254,19 @@ export class RequestsRepository {
 
   /** Deletes the request and everything hanging from it; returns the blobs its files held. */
   async delete(clientId: string, id: string): Promise<string[]> {
-    const files = await this.db
+    const files = await this.tenant(clientId)
       .deleteFrom('pa_request_files')
-      .where('client_id', '=', clientId)
       .where('request_id', '=', id)
       .returning('sha256')
       .execute();
-    await this.db
-      .deleteFrom('pa_request_comments')
-      .where('client_id', '=', clientId)
-      .where('request_id', '=', id)
-      .execute();
-    await this.db
-      .deleteFrom('pa_request_assignees')
-      .where('client_id', '=', clientId)
-      .where('request_id', '=', id)
-      .execute();
-    await this.db
+    await this.tenant(clientId).deleteFrom('pa_request_comments').where('request_id', '=', id).execute();
+    await this.tenant(clientId).deleteFrom('pa_request_assignees').where('request_id', '=', id).execute();
+    await this.tenant(clientId)
       .deleteFrom('pa_request_links')
-      .where('client_id', '=', clientId)
       .where((eb) => eb.or([eb('request_id', '=', id), eb('linked_id', '=', id)]))
       .execute();
-    await this.db
-      .deleteFrom('pa_request_organizations')
-      .where('client_id', '=', clientId)
-      .where('request_id', '=', id)
-      .execute();
-    await this.db.deleteFrom('pa_requests').where('client_id', '=', clientId).where('id', '=', id).execute();
+    await this.tenant(clientId).deleteFrom('pa_request_organizations').where('request_id', '=', id).execute();
+    await this.tenant(clientId).deleteFrom('pa_requests').where('id', '=', id).execute();
     return [...new Set(files.map((f) => f.sha256))];
   }
 
@@ -317,17 +282,16 @@ export class RequestsRepository {
   }
 
   findFile(clientId: string, requestId: string, fileId: string): Promise<RequestFileRow | undefined> {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('pa_request_files')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('request_id', '=', requestId)
       .where('id', '=', fileId)
       .executeTakeFirst();
   }
 
   async deleteFile(clientId: string, fileId: string): Promise<void> {
-    await this.db.deleteFrom('pa_request_files').where('client_id', '=', clientId).where('id', '=', fileId).execute();
+    await this.tenant(clientId).deleteFrom('pa_request_files').where('id', '=', fileId).execute();
   }
 
   // Comments
@@ -338,20 +302,18 @@ export class RequestsRepository {
 
   /** Comments of a request, newest first. */
   comments(clientId: string, requestId: string): Promise<CommentRow[]> {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('pa_request_comments')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('request_id', '=', requestId)
       .orderBy('pk', 'desc')
       .execute();
   }
 
   findComment(clientId: string, requestId: string, commentId: string): Promise<CommentRow | undefined> {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('pa_request_comments')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('request_id', '=', requestId)
       .where('id', '=', commentId)
       .executeTakeFirst();
@@ -365,10 +327,7 @@ export class RequestsRepository {
     offset: number,
     length: number,
   ): Promise<{ ids: string[]; total: number }> {
-    const base = this.db
-      .selectFrom('pa_request_assignees')
-      .where('client_id', '=', clientId)
-      .where('request_id', '=', requestId);
+    const base = this.tenant(clientId).selectFrom('pa_request_assignees').where('request_id', '=', requestId);
     const rows = await base.select('user_id').orderBy('pk').offset(offset).limit(length).execute();
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { ids: rows.map((r) => r.user_id), total: Number(total.n) };
@@ -376,9 +335,8 @@ export class RequestsRepository {
 
   async assign(clientId: string, requestId: string, userId: string, at: number, only: boolean): Promise<void> {
     if (only) {
-      await this.db
+      await this.tenant(clientId)
         .deleteFrom('pa_request_assignees')
-        .where('client_id', '=', clientId)
         .where('request_id', '=', requestId)
         .where('user_id', '!=', userId)
         .execute();
@@ -412,10 +370,7 @@ export class RequestsRepository {
   ): Promise<Person | undefined> {
     for (const kind of kinds) {
       const table = kind === 'user' ? 'hr_users' : 'hr_employees';
-      let q = this.db
-        .selectFrom(table)
-        .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
-        .where('client_id', '=', clientId);
+      let q = this.tenant(clientId).selectFrom(table).select(['id', 'external_id', 'firstname', 'lastname', 'email']);
       q = by.id !== undefined ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId ?? '');
       const row = await q.executeTakeFirst();
       if (row) return { kind, ...row };
@@ -425,10 +380,9 @@ export class RequestsRepository {
 
   /** An employee's organizations and employee numbers (active registrations first). */
   async registrations(clientId: string, employeeId: string): Promise<{ organizationIds: string[]; numbers: string[] }> {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_employee_registrations')
       .select(['organization_id', 'employee_number'])
-      .where('client_id', '=', clientId)
       .where('employee_id', '=', employeeId)
       .select('active')
       .orderBy('position')
@@ -442,10 +396,9 @@ export class RequestsRepository {
   }
 
   async organizationExists(clientId: string, id: string): Promise<boolean> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_organizations')
       .select('id')
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .executeTakeFirst();
     return row !== undefined;
@@ -455,10 +408,9 @@ export class RequestsRepository {
     clientId: string,
     id: string,
   ): Promise<{ id: string; name: string; is_active: number } | undefined> {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('pa_custom_statuses')
       .select(['id', 'name', 'is_active'])
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -487,10 +439,9 @@ export class RequestsRepository {
 
   /** The roles of a user (through their profiles). */
   async rolesOf(clientId: string, userId: string): Promise<string[]> {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_user_profiles')
       .select('role_id')
-      .where('client_id', '=', clientId)
       .where('user_id', '=', userId)
       .execute();
     return [...new Set(rows.map((r) => r.role_id))];

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   type FieldError,
   FieldValidationError,
@@ -11,7 +13,7 @@ import {
 import { dayOf, now, parseDate } from '../../../platform/time.js';
 import { checkAnswers, type FileAnswer } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
-import { UploadsRepository } from '../../core/uploads/repository.js';
+import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { SortKey } from '../../lists/sort.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
@@ -96,19 +98,29 @@ function searchText(
   return words.join(' ').toLowerCase();
 }
 
+/** The repositories request writes touch: the request's rows and the uploads its files consume. */
+export interface RequestsWork {
+  requests: RequestsRepository;
+  uploads: UploadsRepository;
+}
+
 /**
  * People Assist requests (reference §3d): employee cases created from a
  * request form, with their lifecycle, comments, files, assignees, links and
  * macros. Every call is scoped to one client.
  */
 export class RequestsService {
+  private readonly repo: RequestsRepository;
+
   constructor(
-    private readonly repo: RequestsRepository,
+    private readonly work: UnitOfWork<Tables, RequestsWork>,
     private readonly forms: RequestFormsService,
     private readonly macros: MacrosService,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
-  ) {}
+  ) {
+    this.repo = work.read.requests;
+  }
 
   // ------------------------------------------------------------ reading
 
@@ -338,10 +350,11 @@ export class RequestsService {
     const fileAnswers = checked.files;
 
     const id = randomUUID();
-    const row = await this.repo.transaction(async (repo) => {
+    const row = await this.work.run(async (tx) => {
+      const repo = tx.requests;
       const at = now();
       const number = await repo.nextNumber(clientId);
-      const consumed = await this.consumeAll(clientId, repo, id, fileAnswers, input.attachment_upload_ids ?? [], at);
+      const consumed = await this.consumeAll(clientId, tx, id, fileAnswers, input.attachment_upload_ids ?? [], at);
       await repo.insert(
         {
           client_id: clientId,
@@ -383,7 +396,7 @@ export class RequestsService {
   /** Consumes form-field files and attachments into the request's files; returns how many attachments. */
   private async consumeAll(
     clientId: string,
-    repo: RequestsRepository,
+    tx: RequestsWork,
     requestId: string,
     files: readonly FileAnswer[],
     attachmentUploads: readonly string[],
@@ -391,9 +404,10 @@ export class RequestsService {
     commentId: string | null = null,
     attachmentField = 'attachment_upload_ids',
   ): Promise<{ attachments: number; ids: string[] }> {
+    const repo = tx.requests;
     const ids: string[] = [];
     for (const f of files) {
-      const upload = await this.uploads.consume(new UploadsRepository(repo.db), clientId, f.uploadId, {
+      const upload = await this.uploads.consume(tx.uploads, clientId, f.uploadId, {
         field: f.path,
       });
       const id = randomUUID();
@@ -412,7 +426,7 @@ export class RequestsService {
       });
     }
     for (const [i, uploadId] of attachmentUploads.entries()) {
-      const upload = await this.uploads.consume(new UploadsRepository(repo.db), clientId, uploadId, {
+      const upload = await this.uploads.consume(tx.uploads, clientId, uploadId, {
         field: `${attachmentField}.${i}`,
       });
       const id = randomUUID();
@@ -473,7 +487,8 @@ export class RequestsService {
       input.form_data !== undefined
         ? await this.forms.get(clientId, current.form_id).catch(() => undefined)
         : undefined;
-    const row = await this.repo.transaction(async (repo) => {
+    const row = await this.work.run(async (tx) => {
+      const repo = tx.requests;
       const locked = await repo.lock(clientId, id);
       if (!locked) throw new NotFoundError('request', id);
       const at = now();
@@ -501,7 +516,7 @@ export class RequestsService {
           requireAll: true,
           today: dayOf(at),
         });
-        await this.consumeAll(clientId, repo, id, checked.files, [], at);
+        await this.consumeAll(clientId, tx, id, checked.files, [], at);
         changes.form_data = JSON.stringify(checked.answers);
         const numbers = locked.employee_id ? (await repo.registrations(clientId, locked.employee_id)).numbers : [];
         changes.search_text = searchText(locked, checked.answers, numbers);
@@ -520,7 +535,8 @@ export class RequestsService {
 
   /** DELETE: the request with its comments, files, assignees and links; blobs nothing else holds are removed. */
   async delete(clientId: string, id: string): Promise<void> {
-    const blobs = await this.repo.transaction(async (repo) => {
+    const blobs = await this.work.run(async (tx) => {
+      const repo = tx.requests;
       if (!(await repo.lock(clientId, id))) throw new NotFoundError('request', id);
       return repo.delete(clientId, id);
     });
@@ -559,7 +575,8 @@ export class RequestsService {
     fileId: string,
     kind: 'attachment' | 'form_file',
   ): Promise<void> {
-    const sha = await this.repo.transaction(async (repo) => {
+    const sha = await this.work.run(async (tx) => {
+      const repo = tx.requests;
       const locked = await repo.lock(clientId, requestId);
       if (!locked) throw new NotFoundError('request', requestId);
       const file = await repo.findFile(clientId, requestId, fileId);
@@ -625,7 +642,8 @@ export class RequestsService {
     }
     if (errors.length) throw new FieldValidationError(errors);
     const id = randomUUID();
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async (tx) => {
+      const repo = tx.requests;
       const locked = await repo.lock(clientId, requestId);
       if (!locked) throw new NotFoundError('request', requestId);
       if (locked.status === 'archived') {
@@ -644,7 +662,7 @@ export class RequestsService {
         comment_source: 'user',
         created_at: at,
       });
-      const consumed = await this.consumeAll(clientId, repo, requestId, [], input.attachment_upload_ids ?? [], at, id);
+      const consumed = await this.consumeAll(clientId, tx, requestId, [], input.attachment_upload_ids ?? [], at, id);
       await repo.bumpCounters(
         clientId,
         requestId,
@@ -694,7 +712,7 @@ export class RequestsService {
         errors.push({ field: `uuid.${i}`, code: 'not_found', message: 'No request has this id.' });
     });
     if (errors.length) throw new FieldValidationError(errors);
-    await this.repo.transaction((repo) => repo.link(clientId, requestId, [...new Set(others)], now()));
+    await this.work.run(({ requests }) => requests.link(clientId, requestId, [...new Set(others)], now()));
   }
 
   // ------------------------------------------------------------ macros
@@ -740,7 +758,8 @@ export class RequestsService {
         users.set(e.userId, await this.repo.person(clientId, { id: e.userId }, ['user']));
       }
     }
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async (tx) => {
+      const repo = tx.requests;
       let row = await repo.lock(clientId, requestId);
       if (!row) throw new NotFoundError('request', requestId);
       const at = now();
