@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { countRows, type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
@@ -28,6 +29,12 @@ export interface RequestFormSort {
   direction: 'asc' | 'desc';
 }
 
+/** `title` orders by the form's name; then the internal key. */
+const ORDER: ListOrder<RequestFormSort['field']> = {
+  fields: { title: 'f.name', last_hits: 'f.last_hits' },
+  tiebreak: 'f.pk',
+};
+
 export class RequestFormsRepository {
   constructor(private readonly db: Db) {}
 
@@ -49,19 +56,13 @@ export class RequestFormsRepository {
   page(
     clientId: string,
     filter: RequestFormFilter,
-    sort: readonly RequestFormSort[],
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest<RequestFormSort['field']>,
   ): Promise<Page<RequestFormRow>> {
-    const { order, keysOf } = sortedKeyset<RequestFormRow>(
-      sort.map((k) => ({ column: k.field === 'title' ? 'f.name' : 'f.last_hits', direction: k.direction })),
-      'f.pk',
-    );
-    return keysetPage(this.filtered(clientId, filter), order, keysOf, limit, position);
+    return listPage(this.filtered(clientId, filter), ORDER, request);
   }
 
   count(clientId: string, filter: RequestFormFilter): Promise<number> {
-    return countRows(this.filtered(clientId, filter));
+    return listCount(this.filtered(clientId, filter));
   }
 
   find(clientId: string, id: string): Promise<RequestFormRow | undefined> {

@@ -5,13 +5,13 @@ import { formatDateTime } from '../../../platform/time.js';
 import { isRequired } from '../../core/forms/rules.js';
 import { errorResponses } from '../../errors.js';
 import { countRoute } from '../../lists/count.js';
+import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import { sortedListParams } from '../../lists/sort.js';
 import {
-  REQUEST_FORM_SORT_FIELDS,
   RequestForm,
   RequestFormCountQuery,
   RequestFormGetQuery,
+  RequestFormList,
   RequestFormListQuery,
   RequestFormParams,
   RequestFormPatch,
@@ -89,17 +89,10 @@ export async function requestFormRoutes(
     },
     async (request, reply) => {
       const { clientId } = request.hrAuth;
-      const p = sortedListParams(
-        paginator,
-        request.query,
-        clientId,
-        'request_forms',
-        REQUEST_FORM_SORT_FIELDS,
-        '+title',
-      );
+      const call = listCall(paginator, RequestFormList, clientId, request.query);
       const { per_page: _pp, cursor: _c, sort: _s, f: _f, ...filters } = request.query;
-      const page = await requestForms.list(clientId, filters, p.sort, p.limit, p.at.position);
-      return paginator.present(request, reply, page, p.scope).map(presentRequestForm);
+      const page = await requestForms.list(clientId, filters, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map(presentRequestForm);
     },
   );
 

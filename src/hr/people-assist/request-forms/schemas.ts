@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FormDefinition, Slug } from '../../core/forms/schemas.js';
 import { EmployeesPerimeterInput } from '../../core/perimeters/schemas.js';
+import { declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { SortQuery } from '../../lists/sort.js';
 
@@ -149,6 +150,9 @@ export const RequestFormParams = Type.Object({ id: RequestFormId });
 
 export const REQUEST_FORM_SORT_FIELDS = ['title', 'last_hits'] as const;
 
+/** `GET /request_forms`: sorted by `sort`, default `+title` (the name). */
+export const RequestFormList = declareSortedList('request_forms', REQUEST_FORM_SORT_FIELDS, '+title');
+
 const listFilters = {
   category_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Category id.' })),
   is_default: Type.Optional(Type.Boolean()),
@@ -168,7 +172,7 @@ const listFilters = {
 };
 
 export const RequestFormListQuery = Type.Object(
-  { ...PaginationQuery, ...listFilters, sort: SortQuery(REQUEST_FORM_SORT_FIELDS, '+title') },
+  { ...PaginationQuery, ...listFilters, sort: SortQuery(RequestFormList.sortFields, RequestFormList.defaultSort) },
   { additionalProperties: false },
 );
 export type RequestFormListQuery = Static<typeof RequestFormListQuery>;

@@ -1,4 +1,5 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
@@ -7,7 +8,6 @@ import { checkDefinition } from '../../core/forms/rules.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
 import type { EmployeesPerimeter, PerimeterInput } from '../../core/perimeters/rules.js';
 import type { PerimetersService } from '../../core/perimeters/service.js';
-import type { SortKey } from '../../lists/sort.js';
 import type { RequestFormFilter, RequestFormRow, RequestFormsRepository } from './repository.js';
 import { type RequestFormPatch, type RequestFormPut, SETTING_DEFAULTS } from './schemas.js';
 
@@ -101,11 +101,9 @@ export class RequestFormsService {
   async list(
     clientId: string,
     input: Parameters<RequestFormsService['filter']>[1],
-    sort: SortKey<'title' | 'last_hits'>[],
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest<'title' | 'last_hits'>,
   ): Promise<Page<RequestFormView>> {
-    const page = await this.repo.page(clientId, await this.filter(clientId, input), sort, limit, position);
+    const page = await this.repo.page(clientId, await this.filter(clientId, input), request);
     return { ...page, items: page.items.map(viewOf) };
   }
 

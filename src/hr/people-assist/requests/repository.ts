@@ -1,7 +1,8 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { type KeysetPosition, keysetPage, type Page, sortedKeyset } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
@@ -48,14 +49,21 @@ export interface RequestSort {
   direction: 'asc' | 'desc';
 }
 
-const SORT_COLUMNS: Record<RequestSort['field'], string> = {
-  request_number: 'r.request_number',
-  name: 'r.name',
-  status: 'r.status_rank',
-  priority: 'r.priority',
-  created_at: 'r.created_at',
-  updated_at: 'r.updated_at',
+/** What each sortable field orders by (`status` by its rank in the lifecycle), then the internal key. */
+const ORDER: ListOrder<RequestSort['field']> = {
+  fields: {
+    request_number: 'r.request_number',
+    name: 'r.name',
+    status: 'r.status_rank',
+    priority: 'r.priority',
+    created_at: 'r.created_at',
+    updated_at: 'r.updated_at',
+  },
+  tiebreak: 'r.pk',
 };
+
+/** Linked requests: newest first. */
+const LINKED_ORDER: ListOrder = { fixed: [{ term: 'r.created_at', direction: 'desc' }], tiebreak: 'r.pk' };
 
 function escapeLike(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -210,22 +218,12 @@ export class RequestsRepository {
     return q;
   }
 
-  page(
-    clientId: string,
-    filter: RequestFilter,
-    sort: readonly RequestSort[],
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<RequestRow>> {
-    const { order, keysOf } = sortedKeyset<RequestRow>(
-      sort.map((k) => ({ column: SORT_COLUMNS[k.field], direction: k.direction })),
-      'r.pk',
-    );
-    return keysetPage(this.filtered(clientId, filter), order, keysOf, limit, position);
+  page(clientId: string, filter: RequestFilter, request: PageRequest<RequestSort['field']>): Promise<Page<RequestRow>> {
+    return listPage(this.filtered(clientId, filter), ORDER, request);
   }
 
   /** Linked requests of one request, newest first. */
-  linkedPage(clientId: string, id: string, limit: number, position?: KeysetPosition): Promise<Page<RequestRow>> {
+  linkedPage(clientId: string, id: string, request: PageRequest): Promise<Page<RequestRow>> {
     const base = this.filtered(clientId, {}).where((eb) =>
       eb.exists(
         eb
@@ -235,8 +233,7 @@ export class RequestsRepository {
           .whereRef('l.linked_id', '=', 'r.id'),
       ),
     );
-    const { order, keysOf } = sortedKeyset<RequestRow>([{ column: 'r.created_at', direction: 'desc' }], 'r.pk');
-    return keysetPage(base, order, keysOf, limit, position);
+    return listPage(base, LINKED_ORDER, request);
   }
 
   async link(clientId: string, id: string, others: readonly string[], at: number): Promise<void> {

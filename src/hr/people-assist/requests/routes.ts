@@ -6,8 +6,8 @@ import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
+import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import { sortedListParams } from '../../lists/sort.js';
 import { presentMacro } from '../macros/present.js';
 import { MacroList } from '../macros/schemas.js';
 import type { Person, RequestFileRow } from './repository.js';
@@ -19,16 +19,16 @@ import {
   EmbedQuery,
   LinkCreate,
   LinkedListQuery,
+  LinkedRequestList,
   MacroRun,
-  REQUEST_DEFAULT_SORT,
   REQUEST_EMBEDS,
-  REQUEST_SORT_FIELDS,
   RequestAttachmentParams,
   RequestComment,
   RequestCreate,
   RequestFileParams,
   RequestFull,
   RequestFullWithAttachments,
+  RequestList,
   RequestListQuery,
   RequestParams,
   RequestPatch,
@@ -188,16 +188,9 @@ export async function requestRoutes(
     async (request, reply) => {
       const { clientId } = request.hrAuth;
       const embeds = embedsOf(request.query.embed);
-      const p = sortedListParams(
-        paginator,
-        request.query,
-        clientId,
-        'requests',
-        REQUEST_SORT_FIELDS,
-        REQUEST_DEFAULT_SORT,
-      );
-      const page = await requests.list(clientId, request.query, p.sort, p.limit, p.at.position);
-      return paginator.present(request, reply, page, p.scope).map((v) => presentRequest(v, embeds));
+      const call = listCall(paginator, RequestList, clientId, request.query);
+      const page = await requests.list(clientId, request.query, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map((v) => presentRequest(v, embeds));
     },
   );
 
@@ -424,10 +417,10 @@ export async function requestRoutes(
       },
     },
     async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, list: `linked_requests:${request.params.id}`, keyCount: 2 };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await requests.linked(request.hrAuth.clientId, request.params.id, limit, position);
-      return paginator.present(request, reply, page, scope).map((v) => presentRequest(v, new Set()));
+      const { clientId } = request.hrAuth;
+      const call = listCall(paginator, LinkedRequestList, clientId, request.query, request.params.id);
+      const page = await requests.linked(clientId, request.params.id, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map((v) => presentRequest(v, new Set()));
     },
   );
 

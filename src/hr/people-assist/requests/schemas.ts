@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FormData } from '../../core/forms/schemas.js';
+import { declareList, declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { SortQuery } from '../../lists/sort.js';
 
@@ -15,6 +16,12 @@ export const REQUEST_SORT_FIELDS = [
   'updated_at',
 ] as const;
 export const REQUEST_DEFAULT_SORT = '-updated_at';
+
+/** `GET /requests`: sorted by `sort`, default `-updated_at`. */
+export const RequestList = declareSortedList('requests', REQUEST_SORT_FIELDS, REQUEST_DEFAULT_SORT);
+
+/** `GET /requests/{id}/linked_requests`: newest first, one list per request. */
+export const LinkedRequestList = declareList('linked_requests');
 export const REQUEST_EMBEDS = ['creator', 'employee', 'closed_by'] as const;
 
 const Uuid = Type.String({ minLength: 1, maxLength: 64 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
@@ -15,7 +16,6 @@ import { checkAnswers, type FileAnswer } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
-import type { SortKey } from '../../lists/sort.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
 import type { RequestFormsService, RequestFormView } from '../request-forms/service.js';
 import type {
@@ -214,13 +214,11 @@ export class RequestsService {
   async list(
     clientId: string,
     query: RequestListQuery,
-    sort: SortKey<RequestSort['field']>[],
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest<RequestSort['field']>,
   ): Promise<Page<RequestView>> {
     const filter = await this.filter(clientId, query);
     if (filter === 'empty') return { items: [] };
-    const page = await this.repo.page(clientId, filter, sort, limit, position);
+    const page = await this.repo.page(clientId, filter, request);
     return { ...page, items: await this.views(clientId, page.items) };
   }
 
@@ -690,14 +688,9 @@ export class RequestsService {
     return { people: ids.flatMap((i) => (people.has(i) ? [people.get(i) as Person] : [])), total };
   }
 
-  async linked(
-    clientId: string,
-    requestId: string,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<RequestView>> {
+  async linked(clientId: string, requestId: string, request: PageRequest): Promise<Page<RequestView>> {
     await this.get(clientId, requestId);
-    const page = await this.repo.linkedPage(clientId, requestId, limit, position);
+    const page = await this.repo.linkedPage(clientId, requestId, request);
     return { ...page, items: await this.views(clientId, page.items) };
   }
 
