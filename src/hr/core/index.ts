@@ -65,7 +65,7 @@ export function createCore(ctx: HrContext) {
       ...(ctx.log ? { log: ctx.log } : {}),
     }),
     roles: new RolesService(unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) }))),
-    users: new UsersService(new UsersRepository(db)),
+    users: new UsersService(unitOfWork(ctx, (db) => ({ users: new UsersRepository(db) }))),
     customFields,
     employees: new EmployeesService(new EmployeesRepository(db), customFields),
     perimeters: new PerimetersService(new PerimetersRepository(db)),

@@ -1,8 +1,11 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../perimeters/repository.js';
 import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
 import type { HrUsersTable } from './tables.js';
@@ -14,8 +17,6 @@ export type {
   FilterOperator,
   PerimeterOperator,
 } from '../perimeters/rules.js';
-
-import { inTransaction } from '../../../platform/db/transaction.js';
 
 export interface Profile {
   id: string;
@@ -40,7 +41,8 @@ export interface UserFilter {
 }
 
 /** Lists are in creation order: the internal key is the keyset. */
-const ORDER: KeysetColumn[] = [{ column: 'u.pk', direction: 'asc' }];
+/** In creation order. */
+const ORDER: ListOrder = { tiebreak: 'u.pk' };
 
 export class UsersRepository {
   /** What profiles' employee perimeters are checked and matched against, on the same handle. */
@@ -50,12 +52,12 @@ export class UsersRepository {
     this.perimeters = new PerimetersRepository(db);
   }
 
-  transaction<T>(work: (repo: UsersRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new UsersRepository(trx)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private filtered(clientId: string, f: UserFilter) {
-    let q = this.db.selectFrom('hr_users as u').selectAll('u').where('u.client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('hr_users as u').selectAll('u');
     if (f.q !== undefined) q = q.where(containsText(['u.firstname', 'u.lastname', 'u.email'], f.q));
     if (f.firstname !== undefined) q = q.where('u.firstname', '=', f.firstname);
     if (f.lastname !== undefined) q = q.where('u.lastname', '=', f.lastname);
@@ -64,34 +66,28 @@ export class UsersRepository {
     if (f.active !== undefined) q = q.where('u.first_login_at', f.active ? 'is not' : 'is', null);
     if (f.roleId !== undefined) {
       const roleId = f.roleId;
-      q = q.where('u.id', 'in', (eb) =>
-        eb
-          .selectFrom('hr_user_profiles as p')
-          .select('p.user_id')
-          .where('p.client_id', '=', clientId)
-          .where('p.role_id', '=', roleId),
+      q = q.where(
+        'u.id',
+        'in',
+        this.tenant(clientId).selectFrom('hr_user_profiles as p').select('p.user_id').where('p.role_id', '=', roleId),
       );
     }
     if (f.organizationId !== undefined) {
       const organizationId = f.organizationId;
-      q = q.where('u.id', 'in', (eb) =>
-        eb
+      q = q.where(
+        'u.id',
+        'in',
+        this.tenant(clientId)
           .selectFrom('hr_user_profiles as p')
           .select('p.user_id')
-          .where('p.client_id', '=', clientId)
           .where('p.organization_id', '=', organizationId),
       );
     }
     return q;
   }
 
-  async page(
-    clientId: string,
-    filter: UserFilter,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<UserWithProfiles>> {
-    const page = await keysetPage(this.filtered(clientId, filter), ORDER, (r) => [r.pk], limit, position);
+  async page(clientId: string, filter: UserFilter, request: PageRequest): Promise<Page<UserWithProfiles>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: await this.withProfiles(clientId, page.items) };
   }
 
@@ -119,10 +115,9 @@ export class UsersRepository {
   }
 
   async profilesOf(clientId: string, userIds: string[]): Promise<Map<string, Profile[]>> {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_user_profiles')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('user_id', 'in', userIds)
       .orderBy('user_id')
       .orderBy('position')
@@ -147,10 +142,9 @@ export class UsersRepository {
 
   /** Whether another user of the client has this email (ignoring case). */
   async emailTaken(clientId: string, email: string, exceptId?: string): Promise<boolean> {
-    let q = this.db
+    let q = this.tenant(clientId)
       .selectFrom('hr_users')
       .select('pk')
-      .where('client_id', '=', clientId)
       .where(sql`lower(email)`, '=', email.toLowerCase());
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
@@ -158,11 +152,7 @@ export class UsersRepository {
 
   /** Whether another user of the client has this external id. */
   async externalIdTaken(clientId: string, externalId: string, exceptId?: string): Promise<boolean> {
-    let q = this.db
-      .selectFrom('hr_users')
-      .select('pk')
-      .where('client_id', '=', clientId)
-      .where('external_id', '=', externalId);
+    let q = this.tenant(clientId).selectFrom('hr_users').select('pk').where('external_id', '=', externalId);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
   }
@@ -175,21 +165,16 @@ export class UsersRepository {
   }
 
   async update(clientId: string, id: string, attrs: Partial<UserAttributes>, at: number): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('hr_users')
       .set({ ...attrs, updated_at: at })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .execute();
   }
 
   /** Replaces every profile of a user with these, in this order. */
   async replaceProfiles(clientId: string, userId: string, profiles: Profile[]): Promise<void> {
-    await this.db
-      .deleteFrom('hr_user_profiles')
-      .where('client_id', '=', clientId)
-      .where('user_id', '=', userId)
-      .execute();
+    await this.tenant(clientId).deleteFrom('hr_user_profiles').where('user_id', '=', userId).execute();
     if (profiles.length === 0) return;
     await this.db
       .insertInto('hr_user_profiles')

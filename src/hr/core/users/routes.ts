@@ -1,32 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import type { UserWithProfiles } from './repository.js';
-import { User, UserCountQuery, UserCreate, UserListQuery, UserParams, UserPatch, UserPut } from './schemas.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentUser } from './present.js';
+import {
+  User,
+  UserCountQuery,
+  UserCreate,
+  UserList,
+  UserListQuery,
+  UserParams,
+  UserPatch,
+  UserPut,
+} from './schemas.js';
 import type { UsersService } from './service.js';
 
-export function presentUser(row: UserWithProfiles): User {
-  return {
-    id: row.id,
-    external_id: row.external_id,
-    firstname: row.firstname,
-    lastname: row.lastname,
-    middlename: row.middlename,
-    email: row.email,
-    language: row.language,
-    timezone: row.timezone,
-    mobile_phone_number: row.mobile_phone_number,
-    profiles: row.profiles,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
-
 const TAG = ['Users'];
-const LIST = { list: 'users', keyCount: 1 };
 
 export async function userRoutes(
   app: FastifyInstance,
@@ -36,50 +27,25 @@ export async function userRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   // Declared before GET so it replaces Fastify's automatic HEAD route.
-  api.head(
-    '/users',
+  listRoute(
+    app,
+    paginator,
     {
-      config: { swagger: { exposeHeadRoute: true } },
-      schema: {
-        tags: TAG,
-        summary: 'Count users',
-        description: 'Same filters as the list; the count is in `X-Total-Count`.',
-        querystring: UserCountQuery,
-        response: {
-          200: {
-            type: 'null',
-            description: 'Count in X-Total-Count.',
-            headers: Type.Object({ 'X-Total-Count': Type.Integer({ description: 'Number of matching users.' }) }),
-          },
-          ...errorResponses(400, 401, 403, 422),
-        },
-      },
+      path: '/users',
+      tags: TAG,
+      summary: 'List and search users',
+      description: 'HR users and managers, cursor-paginated in creation order.',
+      querystring: UserListQuery,
+      item: Type.Ref(User),
+      list: UserList,
+      count: 'Count users',
+      countQuerystring: UserCountQuery,
+      errors: [403, 422],
     },
-    async (request, reply) => {
-      const total = await users.count(request.hrAuth.clientId, request.query);
-      return reply.header('X-Total-Count', String(total)).status(200).send();
-    },
-  );
-
-  api.get(
-    '/users',
     {
-      schema: {
-        tags: TAG,
-        summary: 'List and search users',
-        description: 'HR users and managers, cursor-paginated in creation order.',
-        querystring: UserListQuery,
-        response: {
-          200: { ...Type.Array(Type.Ref(User)), headers: PaginationHeaders },
-          ...errorResponses(400, 401, 403, 422),
-        },
-      },
-    },
-    async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, ...LIST };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await users.list(request.hrAuth.clientId, request.query, limit, position);
-      return paginator.present(request, reply, page, scope).map(presentUser);
+      page: (clientId, query, request) => users.list(clientId, query, request),
+      count: (clientId, query) => users.count(clientId, query),
+      present: presentUser,
     },
   );
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { EmployeesPerimeterInput, EmployeesPerimeterOutput } from '../perimeters/schemas.js';
 
@@ -136,6 +137,9 @@ const filterFields = {
     }),
   ),
 };
+
+/** `GET /users`: in creation order. */
+export const UserList = declareList('users');
 
 export const UserListQuery = Type.Object({ ...filterFields, ...PaginationQuery }, { additionalProperties: false });
 export type UserListQuery = Static<typeof UserListQuery>;

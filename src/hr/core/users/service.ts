@@ -1,5 +1,8 @@
 import { isUniqueViolation } from '../../../platform/db/database.js';
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId } from '../../../platform/security/secrets.js';
 import { now } from '../../../platform/time.js';
@@ -92,12 +95,21 @@ function canonicalTimeZone(name: string): string | undefined {
   }
 }
 
+/** The repositories user writes touch (profiles and perimeter facts included). */
+export interface UsersWork {
+  users: UsersRepository;
+}
+
 /**
  * HR users (reference §3g.1): HR staff and managers, each with profiles that
  * give a role on a perimeter of employees. Every call is scoped to one client.
  */
 export class UsersService {
-  constructor(private readonly repo: UsersRepository) {}
+  private readonly repo: UsersRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, UsersWork>) {
+    this.repo = work.read.users;
+  }
 
   private async filter(clientId: string, input: UserFilterInput): Promise<UserFilter> {
     const errors: FieldError[] = [];
@@ -123,13 +135,8 @@ export class UsersService {
     return filter;
   }
 
-  async list(
-    clientId: string,
-    input: UserFilterInput,
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<UserWithProfiles>> {
-    return this.repo.page(clientId, await this.filter(clientId, input), limit, position);
+  async list(clientId: string, input: UserFilterInput, request: PageRequest): Promise<Page<UserWithProfiles>> {
+    return this.repo.page(clientId, await this.filter(clientId, input), request);
   }
 
   async count(clientId: string, input: UserFilterInput): Promise<number> {
@@ -149,7 +156,7 @@ export class UsersService {
   ): Promise<UserWithProfiles> {
     const id = newId();
     return this.unique(() =>
-      this.repo.transaction(async (repo) => {
+      this.work.run(async ({ users: repo }) => {
         const { attrs, saml } = this.attributes(input, 'replace');
         const profiles = input.profiles ?? [];
         await this.check(
@@ -184,7 +191,7 @@ export class UsersService {
 
   private update(clientId: string, id: string, input: UserInput, mode: 'replace' | 'merge'): Promise<UserWithProfiles> {
     return this.unique(() =>
-      this.repo.transaction(async (repo) => {
+      this.work.run(async ({ users: repo }) => {
         const current = await repo.find(clientId, id);
         if (!current) throw new NotFoundError('user', id);
         const { attrs, saml } = this.attributes(input, mode);
