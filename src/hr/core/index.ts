@@ -67,7 +67,10 @@ export function createCore(ctx: HrContext) {
     roles: new RolesService(unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) }))),
     users: new UsersService(unitOfWork(ctx, (db) => ({ users: new UsersRepository(db) }))),
     customFields,
-    employees: new EmployeesService(new EmployeesRepository(db), customFields),
+    employees: new EmployeesService(
+      unitOfWork(ctx, (db) => ({ employees: new EmployeesRepository(db) })),
+      customFields,
+    ),
     perimeters: new PerimetersService(new PerimetersRepository(db)),
   };
   const s = services;

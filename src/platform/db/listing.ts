@@ -24,12 +24,16 @@ export interface PageRequest<F extends string = never> {
   at: { position?: KeysetPosition; offset?: number };
 }
 
-/** What a field or fixed key orders by: a column (`o.name`), or an expression with the column its key is read from. */
+/**
+ * What a field or fixed key orders by: a column (`o.name`), or an expression. An expression's key is read with
+ * `key` from the row, or else selected by the page query itself (so the cursor holds exactly what the database
+ * compared: `lower()` on SQLite is not JavaScript's `toLowerCase()`).
+ */
 export type OrderTerm = string | { column: string; expression: RawBuilder<unknown>; key?: (row: never) => KeyValue };
 
 export interface ListOrder<F extends string = never> {
-  /** What each sortable field orders by. */
-  fields?: { readonly [K in F]: OrderTerm };
+  /** What each sortable field orders by: one term, or several (a name sorted by last name, then first name). */
+  fields?: { readonly [K in F]: OrderTerm | readonly OrderTerm[] };
   /** The order of a list without `sort` (or the keys that follow the sort), before the tiebreak. */
   fixed?: readonly { term: OrderTerm; direction: 'asc' | 'desc' }[];
   /** A unique integer column (the table's `pk`), last in every order, in the direction of the key before it. */
@@ -46,29 +50,42 @@ function columnOf(term: OrderTerm, direction: 'asc' | 'desc'): KeysetColumn {
     : { column: term.column, direction, expression: term.expression };
 }
 
-function keyReader(term: OrderTerm): (row: Record<string, KeyValue>) => KeyValue {
+/** The column an expression key without a reader is selected as, by its position in the order. */
+const keyColumn = (i: number) => `__atrium_k${i}`;
+
+function keyReader(term: OrderTerm, i: number): (row: Record<string, KeyValue>) => KeyValue {
   if (typeof term !== 'string' && term.key) return term.key as (row: Record<string, KeyValue>) => KeyValue;
-  const name = nameAfterDot(typeof term === 'string' ? term : term.column);
+  const name = typeof term === 'string' ? nameAfterDot(term) : keyColumn(i);
   return (row) => row[name] as KeyValue;
 }
 
-/** The keyset of one sort of a list: its columns in order, and how a row's key values are read. */
+/** The keyset of one sort of a list: its columns in order, how a row's key values are read, what to select. */
 export function keysetOf<F extends string, O>(
   order: ListOrder<F>,
   sort: readonly SortKey<F>[],
-): { columns: KeysetColumn[]; keysOf: (row: O) => KeyValue[] } {
+): {
+  columns: KeysetColumn[];
+  keysOf: (row: O) => KeyValue[];
+  selected: { name: string; expression: RawBuilder<unknown> }[];
+} {
   const terms: { term: OrderTerm; direction: 'asc' | 'desc' }[] = [];
   for (const key of sort) {
-    const term = order.fields?.[key.field];
-    if (term === undefined) throw new InvalidRequestError(`Invalid query parameter "sort": "${key.field}" is unknown.`);
-    terms.push({ term, direction: key.direction });
+    const field = order.fields?.[key.field];
+    if (field === undefined)
+      throw new InvalidRequestError(`Invalid query parameter "sort": "${key.field}" is unknown.`);
+    for (const term of Array.isArray(field) ? field : [field as OrderTerm])
+      terms.push({ term, direction: key.direction });
   }
   terms.push(...(order.fixed ?? []));
   terms.push({ term: order.tiebreak, direction: terms.at(-1)?.direction ?? 'asc' });
-  const readers = terms.map((t) => keyReader(t.term));
+  const readers = terms.map((t, i) => keyReader(t.term, i));
+  const selected = terms.flatMap((t, i) =>
+    typeof t.term !== 'string' && !t.term.key ? [{ name: keyColumn(i), expression: t.term.expression }] : [],
+  );
   return {
     columns: terms.map((t) => columnOf(t.term, t.direction)),
     keysOf: (row) => readers.map((read) => read(row as Record<string, KeyValue>)),
+    selected,
   };
 }
 
@@ -76,17 +93,23 @@ export function keysetOf<F extends string, O>(
  * One page of `base` (already filtered and scoped to its tenant) in the declared order. A cursor whose key count
  * is not the order's (a cursor of another sort or another version of the list) is refused as unknown.
  */
-export function listPage<F extends string, DB, TB extends keyof DB, O>(
+export async function listPage<F extends string, DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   order: ListOrder<F>,
   request: PageRequest<F>,
 ): Promise<Page<O>> {
-  const { columns, keysOf } = keysetOf<F, O>(order, request.sort);
+  const { columns, keysOf, selected } = keysetOf<F, O>(order, request.sort);
   const position = request.at.position;
   if (position && position.keys.length !== columns.length) {
     throw new InvalidRequestError('Invalid query parameter "cursor": unknown cursor.');
   }
-  return keysetPageAt(base, columns, keysOf, request.limit, request.at);
+  if (selected.length === 0) return keysetPageAt(base, columns, keysOf, request.limit, request.at);
+  let query = base;
+  for (const key of selected) query = query.select(key.expression.as(key.name) as never) as typeof base;
+  const page = await keysetPageAt(query, columns, keysOf, request.limit, request.at);
+  // The selected keys served the cursors; the rows handed back are the list's own.
+  for (const row of page.items) for (const key of selected) delete (row as Record<string, unknown>)[key.name];
+  return page;
 }
 
 /** How many rows a list's filters match (the HEAD count). */

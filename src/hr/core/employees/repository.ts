@@ -1,17 +1,12 @@
-import { type Insertable, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import {
-  type KeysetColumn,
-  type KeysetPosition,
-  type KeyValue,
-  keysetPage,
-  type Page,
-} from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import { organizationSubtree } from '../organizations/repository.js';
 import type { SortField } from './schemas.js';
 import type { HrEmployeeRegistrationsTable, HrEmployeesTable } from './tables.js';
@@ -40,58 +35,47 @@ export interface EmployeeQuery {
   hasEmail?: boolean;
 }
 
-type EmpDb = Tables & { e: HrEmployeesTable };
-type EmpQuery = SelectQueryBuilder<EmpDb, 'e', EmployeeRow & { sort_k0: KeyValue; sort_k1: KeyValue }>;
-
 function textKey(column: string): ReturnType<typeof sql> {
   return sql`lower(coalesce(${sql.ref(column)}, ''))`;
 }
 
-/** The keyset of each sort: the sort expressions, then the internal key as the tie-breaker. */
-function sortColumns(
-  field: SortField,
-  direction: 'asc' | 'desc',
-): { order: KeysetColumn[]; exprs: ReturnType<typeof sql>[] } {
-  const exprs: ReturnType<typeof sql>[] = [];
-  switch (field) {
-    case 'created_at':
-      exprs.push(sql`${sql.ref('e.created_at')}`);
-      break;
-    case 'birth_date':
-      exprs.push(sql`coalesce(${sql.ref('e.birth_date')}, '')`);
-      break;
-    case 'firstname_lastname':
-      exprs.push(textKey('e.firstname'), textKey('e.lastname'));
-      break;
-    case 'lastname_firstname':
-      exprs.push(textKey('e.lastname'), textKey('e.firstname'));
-      break;
-    default:
-      exprs.push(textKey(`e.${field}`));
-  }
-  const order: KeysetColumn[] = exprs.map((expression, i) => ({ column: `sort_k${i}`, direction, expression }));
-  order.push({ column: 'e.pk', direction });
-  return { order, exprs };
-}
+/** What each sort orders by (text case-folded, a missing value first), then the internal key. */
+const ORDER: ListOrder<SortField> = {
+  fields: {
+    created_at: 'e.created_at',
+    birth_date: { column: 'birth_date', expression: sql`coalesce(${sql.ref('e.birth_date')}, '')` },
+    firstname_lastname: [
+      { column: 'firstname', expression: textKey('e.firstname') },
+      { column: 'lastname', expression: textKey('e.lastname') },
+    ],
+    lastname_firstname: [
+      { column: 'lastname', expression: textKey('e.lastname') },
+      { column: 'firstname', expression: textKey('e.firstname') },
+    ],
+    email: { column: 'email', expression: textKey('e.email') },
+    external_id: { column: 'external_id', expression: textKey('e.external_id') },
+    firstname: { column: 'firstname', expression: textKey('e.firstname') },
+    lastname: { column: 'lastname', expression: textKey('e.lastname') },
+  },
+  tiebreak: 'e.pk',
+};
 
 // The reads of every employee view, prepared once (src/platform/db/prepared.ts).
 const findById = prepared((db: Db, p: { clientId: string; id: string }) =>
-  db.selectFrom('hr_employees').selectAll().where('client_id', '=', p.clientId).where('id', '=', p.id),
+  new Tenant<Tables>(db, p.clientId).selectFrom('hr_employees').selectAll().where('id', '=', p.id),
 );
 const registrationsOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
-  db
+  new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_employee_registrations')
     .selectAll()
-    .where('client_id', '=', p.clientId)
     .where('employee_id', 'in', p.ids)
     .orderBy('employee_id')
     .orderBy('position'),
 );
 const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
-  db
+  new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_employee_custom_values')
     .selectAll()
-    .where('client_id', '=', p.clientId)
     .where('employee_id', 'in', p.ids)
     .orderBy('custom_field_id'),
 );
@@ -99,8 +83,8 @@ const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] })
 export class EmployeesRepository {
   constructor(private readonly db: Db) {}
 
-  transaction<T>(work: (repo: EmployeesRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new EmployeesRepository(trx)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   find(clientId: string, id: string): Promise<EmployeeRow | undefined> {
@@ -108,10 +92,9 @@ export class EmployeesRepository {
   }
 
   findByExternalId(clientId: string, externalId: string): Promise<EmployeeRow | undefined> {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('hr_employees')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('external_id', '=', externalId)
       .executeTakeFirst();
   }
@@ -121,12 +104,7 @@ export class EmployeesRepository {
   }
 
   async update(clientId: string, id: string, changes: Partial<NewEmployeeRow>): Promise<void> {
-    await this.db
-      .updateTable('hr_employees')
-      .set(changes)
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .execute();
+    await this.tenant(clientId).updateTable('hr_employees').set(changes).where('id', '=', id).execute();
   }
 
   existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -138,10 +116,9 @@ export class EmployeesRepository {
   }
 
   async groupExists(clientId: string, id: string): Promise<boolean> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_organization_groups')
       .select('pk')
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .executeTakeFirst();
     return row !== undefined;
@@ -154,10 +131,9 @@ export class EmployeesRepository {
     exceptEmployee?: string,
   ): Promise<Set<string>> {
     if (!pairs.length) return new Set();
-    let q = this.db
+    let q = this.tenant(clientId)
       .selectFrom('hr_employee_registrations')
       .select(['organization_id', 'employee_number'])
-      .where('client_id', '=', clientId)
       .where((eb) =>
         eb.or(
           pairs.map((p) =>
@@ -183,11 +159,7 @@ export class EmployeesRepository {
     employeeId: string,
     rows: Omit<RegistrationRow, 'client_id' | 'employee_id'>[],
   ): Promise<void> {
-    await this.db
-      .deleteFrom('hr_employee_registrations')
-      .where('client_id', '=', clientId)
-      .where('employee_id', '=', employeeId)
-      .execute();
+    await this.tenant(clientId).deleteFrom('hr_employee_registrations').where('employee_id', '=', employeeId).execute();
     if (rows.length) {
       await this.db
         .insertInto('hr_employee_registrations')
@@ -215,10 +187,7 @@ export class EmployeesRepository {
     values: Map<string, string>,
     replaceAll: boolean,
   ): Promise<void> {
-    let del = this.db
-      .deleteFrom('hr_employee_custom_values')
-      .where('client_id', '=', clientId)
-      .where('employee_id', '=', employeeId);
+    let del = this.tenant(clientId).deleteFrom('hr_employee_custom_values').where('employee_id', '=', employeeId);
     if (!replaceAll) {
       if (!values.size) return;
       del = del.where('custom_field_id', 'in', [...values.keys()]);
@@ -240,12 +209,11 @@ export class EmployeesRepository {
   }
 
   private filtered(clientId: string, f: EmployeeQuery) {
-    let q = this.db.selectFrom('hr_employees as e').where('e.client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('hr_employees as e');
     const regs = () =>
-      this.db
+      this.tenant(clientId)
         .selectFrom('hr_employee_registrations as r')
         .select('r.employee_id')
-        .where('r.client_id', '=', clientId)
         .where(sql<boolean>`r.employee_id = e.id`);
     if (f.firstname !== undefined) q = q.where('e.firstname', '=', f.firstname);
     if (f.lastname !== undefined) q = q.where('e.lastname', '=', f.lastname);
@@ -292,11 +260,12 @@ export class EmployeesRepository {
       const group = f.organizationGroupId;
       q = q.where((eb) =>
         eb.exists(
-          regs().where('r.organization_id', 'in', (sub) =>
-            sub
+          regs().where(
+            'r.organization_id',
+            'in',
+            this.tenant(clientId)
               .selectFrom('hr_organization_group_members as m')
               .select('m.organization_id')
-              .where('m.client_id', '=', clientId)
               .where('m.group_id', '=', group),
           ),
         ),
@@ -310,10 +279,9 @@ export class EmployeesRepository {
     }
     for (const cf of f.customFields ?? []) {
       const values = (op: string) =>
-        this.db
+        this.tenant(clientId)
           .selectFrom('hr_employee_custom_values as v')
           .select('v.employee_id')
-          .where('v.client_id', '=', clientId)
           .where(sql<boolean>`v.employee_id = e.id`)
           .where('v.custom_field_id', '=', cf.id)
           .where(
@@ -326,28 +294,7 @@ export class EmployeesRepository {
     return q;
   }
 
-  page(
-    clientId: string,
-    f: EmployeeQuery,
-    sort: { field: SortField; direction: 'asc' | 'desc' },
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<EmployeeRow>> {
-    const { order, exprs } = sortColumns(sort.field, sort.direction);
-    let q = this.filtered(clientId, f).selectAll('e') as unknown as EmpQuery;
-    exprs.forEach((e, i) => {
-      q = q.select(e.as(`sort_k${i}`)) as unknown as EmpQuery;
-    });
-    return keysetPage(
-      q,
-      order,
-      (r) => [...exprs.map((_, i) => (r as unknown as Record<string, KeyValue>)[`sort_k${i}`] as KeyValue), r.pk],
-      limit,
-      position,
-    );
-  }
-
-  static keyCount(field: SortField): number {
-    return sortColumns(field, 'asc').order.length;
+  page(clientId: string, f: EmployeeQuery, request: PageRequest<SortField>): Promise<Page<EmployeeRow>> {
+    return listPage(this.filtered(clientId, f).selectAll('e'), ORDER, request);
   }
 }

@@ -1,60 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Page } from '../../../platform/db/keyset.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
+import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
-import { EmployeesRepository } from './repository.js';
+import { presentEmployee } from './present.js';
 import {
   Employee,
   EmployeeByExternalId,
   EmployeeCreate,
+  type EmployeeFilters,
+  EmployeeList,
   EmployeeListQuery,
   EmployeeParams,
   EmployeePatch,
   EmployeeSearchBody,
   ExternalIdParams,
 } from './schemas.js';
-import { EmployeesService, type EmployeeView } from './service.js';
-
-export function presentEmployee(v: EmployeeView): Employee {
-  const r = v.row;
-  return {
-    id: r.id,
-    external_id: r.external_id,
-    firstname: r.firstname,
-    lastname: r.lastname,
-    email: r.email,
-    language: r.language,
-    maidenname: r.maidenname,
-    middlename: r.middlename,
-    country: r.country,
-    starting_date: r.starting_date,
-    mobile_phone_number: r.mobile_phone_number,
-    birth_date: r.birth_date,
-    address1: r.address1,
-    address2: r.address2,
-    address3: r.address3,
-    zip_code: r.zip_code,
-    city: r.city,
-    state: r.state,
-    registration_references: v.registrations.map((g) => ({
-      organization_id: g.organization_id,
-      employee_number: g.employee_number,
-      active: g.active === 1,
-      departure_date: g.departure_date,
-      created_at: formatDateTime(g.created_at),
-      updated_at: formatDateTime(g.updated_at),
-    })),
-    custom_fields: v.customFields,
-    status: v.status,
-    terminated: v.terminated,
-    departure_date: v.departureDate,
-    created_at: formatDateTime(r.created_at),
-    updated_at: formatDateTime(r.updated_at),
-  };
-}
+import type { EmployeesService } from './service.js';
 
 const TAG = ['Employees'];
 
@@ -66,16 +29,19 @@ export async function employeeRoutes(
   app.addSchema(Employee);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const Full = Type.Ref(Employee);
-  const listScope = (request: FastifyRequest, sort: string | undefined) => {
-    const { field } = EmployeesService.sort(sort);
-    return {
-      clientId: request.hrAuth.clientId,
-      list: `employees:${sort ?? '+created_at'}`,
-      keyCount: EmployeesRepository.keyCount(field),
-    };
+  // One list, read through GET (deprecated) and POST /employees/search; a cursor serves the sort it was made for.
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    filters: EmployeeFilters,
+    inBody: boolean,
+    query: { per_page?: number | undefined; cursor?: string | undefined },
+  ) => {
+    const { clientId } = request.hrAuth;
+    const call = listCall(paginator, EmployeeList, clientId, { ...query, sort: filters.sort });
+    const result = await employees.search(clientId, filters, inBody, call.request);
+    return sendPage(paginator, request, reply, result, call.scope).map(presentEmployee);
   };
-  const present = (request: FastifyRequest, reply: FastifyReply, page: Page<EmployeeView>, sort: string | undefined) =>
-    paginator.present(request, reply, page, listScope(request, sort)).map(presentEmployee);
 
   api.post(
     '/employees',
@@ -110,12 +76,7 @@ export async function employeeRoutes(
       const { next_cursor, per_page, ...filters } = request.body ?? {};
       const query = (request.query ?? {}) as { cursor?: string };
       const cursor = next_cursor ?? query.cursor;
-      const { limit, position } = paginator.params(
-        { ...(per_page ? { per_page } : {}), ...(cursor ? { cursor } : {}) },
-        listScope(request, filters.sort),
-      );
-      const page = await employees.search(request.hrAuth.clientId, filters, true, limit, position);
-      return present(request, reply, page, filters.sort);
+      return page(request, reply, filters, true, { per_page, cursor });
     },
   );
 
@@ -132,12 +93,7 @@ export async function employeeRoutes(
     },
     async (request, reply) => {
       const { per_page, cursor, ...filters } = request.query;
-      const { limit, position } = paginator.params(
-        { ...(per_page ? { per_page } : {}), ...(cursor ? { cursor } : {}) },
-        listScope(request, filters.sort),
-      );
-      const page = await employees.search(request.hrAuth.clientId, filters, false, limit, position);
-      return present(request, reply, page, filters.sort);
+      return page(request, reply, filters, false, { per_page, cursor });
     },
   );
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 const Text = (maxLength: number, description?: string) =>
@@ -136,6 +137,9 @@ export const SORTS = [
   'lastname_firstname',
 ] as const;
 export type SortField = (typeof SORTS)[number];
+
+/** The employee list (GET /employees and POST /employees/search): one sort key, default `+created_at`. */
+export const EmployeeList = declareSortedList('employees', SORTS, '+created_at');
 
 const DateOrDateTime = (description: string) =>
   Type.String({ maxLength: 40, 'x-date-or-datetime': true, description: `${description} A date or a datetime.` });

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../../../platform/db/database.js';
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { hashSecret } from '../../../platform/security/secrets.js';
@@ -46,6 +49,11 @@ function today(): string {
   return dayOf(now());
 }
 
+/** The repositories employee writes touch (registrations and custom values included). */
+export interface EmployeesWork {
+  employees: EmployeesRepository;
+}
+
 /**
  * Employees (reference §3a): registration references (organization
  * membership, employee numbers, termination), custom field values, the
@@ -53,10 +61,14 @@ function today(): string {
  * the search filters.
  */
 export class EmployeesService {
+  private readonly repo: EmployeesRepository;
+
   constructor(
-    private readonly repo: EmployeesRepository,
+    private readonly work: UnitOfWork<Tables, EmployeesWork>,
     private readonly customFields: CustomFieldsService,
-  ) {}
+  ) {
+    this.repo = work.read.employees;
+  }
 
   // ------------------------------------------------------------ reading
 
@@ -170,11 +182,10 @@ export class EmployeesService {
     clientId: string,
     filters: EmployeeFilters,
     inBody: boolean,
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest<SortField>,
   ): Promise<Page<EmployeeView>> {
     const query = await this.query(clientId, filters, inBody);
-    const page = await this.repo.page(clientId, query, EmployeesService.sort(filters.sort), limit, position);
+    const page = await this.repo.page(clientId, query, request);
     return { ...page, items: await this.views(clientId, page.items) };
   }
 
@@ -362,7 +373,7 @@ export class EmployeesService {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     const id = await this.guarded(() =>
-      this.repo.transaction(async (repo) => {
+      this.work.run(async ({ employees: repo }) => {
         const prepared = await this.prepare(repo, clientId, input, 'create', defs);
         const newId = randomUUID();
         await repo.insert({
@@ -383,7 +394,7 @@ export class EmployeesService {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     await this.guarded(() =>
-      this.repo.transaction(async (repo) => {
+      this.work.run(async ({ employees: repo }) => {
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
         const prepared = await this.prepare(repo, clientId, input, 'replace', defs, existing);
@@ -398,7 +409,7 @@ export class EmployeesService {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     await this.guarded(() =>
-      this.repo.transaction(async (repo) => {
+      this.work.run(async ({ employees: repo }) => {
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
         const prepared = await this.prepare(repo, clientId, input, 'patch', defs, existing);
