@@ -1,4 +1,5 @@
 import type { CoreServices } from '../core/index.js';
+import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { DocumentTypesRepository } from './document-types/repository.js';
 import { documentTypeRoutes } from './document-types/routes.js';
@@ -15,7 +16,7 @@ import { FoldersService } from './folders/service.js';
 
 /** The Document manager: folders, document types and documents, each for employees and for the company. */
 export function createDocuments(ctx: HrContext, core: CoreServices) {
-  const { db, paginator, blobs } = ctx;
+  const { paginator, blobs } = ctx;
   const folders = new FoldersService(unitOfWork(ctx, (db) => ({ folders: new FoldersRepository(db) })));
   const services = {
     folders,
@@ -23,7 +24,12 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       unitOfWork(ctx, (db) => ({ documentTypes: new DocumentTypesRepository(db) })),
       folders,
     ),
-    documents: new DocumentsService(new DocumentsRepository(db), core.uploads, blobs, core.users),
+    documents: new DocumentsService(
+      unitOfWork(ctx, (db) => ({ documents: new DocumentsRepository(db), uploads: new UploadsRepository(db) })),
+      core.uploads,
+      blobs,
+      core.users,
+    ),
   };
   const s = services;
   const modules: HrModule[] = [

@@ -1,10 +1,11 @@
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrEmployeesTable } from '../../core/employees/tables.js';
 import { organizationSubtree } from '../../core/organizations/repository.js';
 import { type DocumentTypeRecord, toDocumentTypeRecord } from '../document-types/repository.js';
@@ -43,40 +44,38 @@ type DocDb = Tables & { d: HrDocumentsTable; e: HrEmployeesTable };
 type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', DocumentWithOwner>;
 
 /** Lists are in upload order. */
-const ORDER: KeysetColumn[] = [{ column: 'd.pk', direction: 'asc' }];
+/** In creation order. */
+const ORDER: ListOrder = { tiebreak: 'd.pk' };
 
 export class DocumentsRepository {
   constructor(private readonly db: Db) {}
 
-  using(db: Db): DocumentsRepository {
-    return new DocumentsRepository(db);
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   private scoped(clientId: string, kind: DocumentKind): DocQuery {
-    return this.db
+    return this.tenant(clientId)
       .selectFrom('hr_documents as d')
       .leftJoin('hr_employees as e', (j) =>
         j.onRef('e.id', '=', 'd.employee_id').onRef('e.client_id', '=', 'd.client_id'),
       )
       .selectAll('d')
       .select('e.external_id as employee_external_id')
-      .where('d.client_id', '=', clientId)
       .where('d.kind', '=', kind) as unknown as DocQuery;
   }
 
   private filtered(clientId: string, kind: DocumentKind, f: DocumentQuery): DocQuery {
     let q = this.scoped(clientId, kind);
     const orgs = () =>
-      this.db
+      this.tenant(clientId)
         .selectFrom('hr_document_organizations as o')
         .select('o.document_id')
-        .where('o.client_id', '=', clientId)
         .where(sql<boolean>`o.document_id = d.id`);
     const regs = () =>
-      this.db
+      this.tenant(clientId)
         .selectFrom('hr_employee_registrations as r')
         .select('r.employee_id')
-        .where('r.client_id', '=', clientId)
         .where(sql<boolean>`r.employee_id = d.employee_id`);
     q = q.where('d.trashed_at', f.trashed ? 'is not' : 'is', null);
     q = f.expired
@@ -130,10 +129,9 @@ export class DocumentsRepository {
     clientId: string,
     kind: DocumentKind,
     filter: DocumentQuery,
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest,
   ): Promise<Page<DocumentWithOwner>> {
-    return keysetPage(this.filtered(clientId, kind, filter), ORDER, (r) => [r.pk], limit, position);
+    return listPage(this.filtered(clientId, kind, filter), ORDER, request);
   }
 
   /**
@@ -163,10 +161,9 @@ export class DocumentsRepository {
   async organizations(clientId: string, ids: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (ids.length === 0) return out;
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_document_organizations')
       .select(['document_id', 'organization_id'])
-      .where('client_id', '=', clientId)
       .where('document_id', 'in', ids)
       .orderBy('organization_id')
       .execute();
@@ -183,21 +180,16 @@ export class DocumentsRepository {
   }
 
   async update(clientId: string, kind: DocumentKind, id: string, values: Partial<NewDocument>): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('hr_documents')
       .set(values)
-      .where('client_id', '=', clientId)
       .where('kind', '=', kind)
       .where('id', '=', id)
       .execute();
   }
 
   async setOrganizations(clientId: string, documentId: string, organizationIds: string[]): Promise<void> {
-    await this.db
-      .deleteFrom('hr_document_organizations')
-      .where('client_id', '=', clientId)
-      .where('document_id', '=', documentId)
-      .execute();
+    await this.tenant(clientId).deleteFrom('hr_document_organizations').where('document_id', '=', documentId).execute();
     if (organizationIds.length) {
       await this.db
         .insertInto('hr_document_organizations')
@@ -211,9 +203,8 @@ export class DocumentsRepository {
   /** Deletes the documents (their organization links go with them); answers the blobs they held. */
   async delete(clientId: string, kind: DocumentKind, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .deleteFrom('hr_documents')
-      .where('client_id', '=', clientId)
       .where('kind', '=', kind)
       .where('id', 'in', ids)
       .returning('sha256')
@@ -222,10 +213,9 @@ export class DocumentsRepository {
   }
 
   async trashedIds(clientId: string, kind: DocumentKind, limit: number): Promise<string[]> {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_documents')
       .select('id')
-      .where('client_id', '=', clientId)
       .where('kind', '=', kind)
       .where('trashed_at', 'is not', null)
       .limit(limit)
@@ -253,10 +243,9 @@ export class DocumentsRepository {
     reference: string,
     exceptId?: string,
   ): Promise<boolean> {
-    let q = this.db
+    let q = this.tenant(clientId)
       .selectFrom('hr_documents')
       .select('pk')
-      .where('client_id', '=', clientId)
       .where('kind', '=', kind)
       .where('external_reference', '=', reference);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
@@ -268,24 +257,22 @@ export class DocumentsRepository {
     clientId: string,
     by: { id: string } | { externalId: string },
   ): Promise<{ id: string; registrations: { organization_id: string; active: number }[] } | undefined> {
-    let q = this.db.selectFrom('hr_employees').select('id').where('client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('hr_employees').select('id');
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
     const row = await q.executeTakeFirst();
     if (!row) return undefined;
-    const registrations = await this.db
+    const registrations = await this.tenant(clientId)
       .selectFrom('hr_employee_registrations')
       .select(['organization_id', 'active'])
-      .where('client_id', '=', clientId)
       .where('employee_id', '=', row.id)
       .execute();
     return { id: row.id, registrations };
   }
 
   async documentType(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_document_types')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('kind', '=', kind)
       .where('id', '=', id)
       .executeTakeFirst();
@@ -294,10 +281,9 @@ export class DocumentsRepository {
 
   /** The employee's custom field values (code → value), for perimeter filters. */
   async employeeCustomValues(clientId: string, employeeId: string): Promise<Record<string, string>> {
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_employee_custom_values')
       .select(['custom_field_id', 'value'])
-      .where('client_id', '=', clientId)
       .where('employee_id', '=', employeeId)
       .execute();
     return Object.fromEntries(rows.map((r) => [r.custom_field_id, r.value]));
@@ -305,9 +291,5 @@ export class DocumentsRepository {
 
   existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
-  }
-
-  transaction<T>(work: (repo: DocumentsRepository, trx: Db) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new DocumentsRepository(trx), trx));
   }
 }

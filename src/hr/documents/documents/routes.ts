@@ -5,6 +5,7 @@ import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
+import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import type { DocumentKind } from '../folders/tables.js';
 import {
@@ -15,6 +16,7 @@ import {
   CompanyDocumentListQuery,
   CompanyDocumentPatch,
   CompanyDocumentUpdate,
+  DOCUMENT_LISTS,
   DocumentParams,
   EmployeeDocument,
   EmployeeDocumentCreate,
@@ -91,11 +93,7 @@ export async function documentRoutes(
   const base = `/${kind}_documents`;
   const tags = [kind === 'employee' ? 'Employee documents' : 'Company documents'];
   const full = Type.Ref(schemas.full);
-  const scopeOf = (request: FastifyRequest) => ({
-    clientId: request.hrAuth.clientId,
-    list: `${kind}_documents`,
-    keyCount: 1,
-  });
+  const list = DOCUMENT_LISTS[kind];
 
   api.get(
     base,
@@ -113,18 +111,14 @@ export async function documentRoutes(
     },
     async (request, reply) => {
       const { per_page, cursor, ...filters } = request.query;
-      const scope = scopeOf(request);
-      const { limit, position } = paginator.params(
-        { ...(per_page ? { per_page } : {}), ...(cursor ? { cursor } : {}) },
-        scope,
-      );
-      const page = await documents.search(request.hrAuth.clientId, kind, filters, {
+      const { clientId } = request.hrAuth;
+      const call = listCall(paginator, list, clientId, { per_page, cursor });
+      const page = await documents.search(clientId, kind, filters, {
         actor: actorOf(request),
         inBody: false,
-        limit,
-        ...(position ? { position } : {}),
+        request: call.request,
       });
-      return paginator.present(request, reply, page, scope).map(presentDocument);
+      return sendPage(paginator, request, reply, page, call.scope).map(presentDocument);
     },
   );
 
@@ -148,19 +142,15 @@ export async function documentRoutes(
       },
       async (request, reply) => {
         const { per_page, page: pageNumber, next_cursor, compact_response, ...filters } = request.body ?? {};
-        const scope = scopeOf(request);
-        const { limit, position } = paginator.params(
-          { ...(per_page ? { per_page } : {}), ...(next_cursor ? { cursor: next_cursor } : {}) },
-          scope,
-        );
-        const page = await documents.search(request.hrAuth.clientId, kind, filters, {
+        const { clientId } = request.hrAuth;
+        const call = listCall(paginator, list, clientId, { per_page, cursor: next_cursor });
+        const page = await documents.search(clientId, kind, filters, {
           actor: actorOf(request),
           inBody: true,
-          limit,
-          ...(position ? { position } : {}),
+          request: call.request,
           ...(pageNumber ? { page: pageNumber } : {}),
         });
-        const items = paginator.present(request, reply, page, scope).map(presentDocument);
+        const items = sendPage(paginator, request, reply, page, call.scope).map(presentDocument);
         if (!compact_response) return items;
         return items.map((d) => ({
           id: d.id,

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 
 const DateText = (description: string) => Type.String({ format: 'date', description: `${description} YYYY-MM-DD.` });
@@ -207,6 +208,12 @@ export type DocumentFilters = Omit<
 };
 
 const csvList = (description: string) => Type.Optional(Type.String({ maxLength: 10_000, description }));
+
+/** `GET /{employee|company}_documents` and `POST /employee_documents/search`: in creation order, one list per kind. */
+export const DOCUMENT_LISTS = {
+  employee: declareList('employee_documents'),
+  company: declareList('company_documents'),
+};
 
 export const EmployeeDocumentListQuery = Type.Object(
   {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   ConflictError,
   type FieldError,
@@ -12,7 +15,7 @@ import {
 import { sanitizeFilename } from '../../../platform/filenames.js';
 import { commaList } from '../../../platform/lists.js';
 import { dayOf, now, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
-import { UploadsRepository } from '../../core/uploads/repository.js';
+import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { DocumentAccessQuery } from '../../core/users/service.js';
 import type { MetaDataDefinition } from '../document-types/schemas.js';
@@ -55,18 +58,33 @@ interface AccessSubject {
   expired: boolean;
 }
 
+/** A page of the documents' fixed order (creation), of `limit` rows from `position`. */
+function pageAt(limit: number, position?: KeysetPosition): PageRequest {
+  return { limit, sort: [], at: position ? { position } : {} };
+}
+
+/** The repositories document writes touch: the documents and the uploads they are made from. */
+export interface DocumentsWork {
+  documents: DocumentsRepository;
+  uploads: UploadsRepository;
+}
+
 /**
  * Employee and company documents (reference §3c.2, §3c.3): created from an
  * upload, filed under a type, attached to organizations; trash, expiry and
  * hard delete. Their bytes are blobs, removed once nothing refers to them.
  */
 export class DocumentsService {
+  private readonly repo: DocumentsRepository;
+
   constructor(
-    private readonly repo: DocumentsRepository,
+    private readonly work: UnitOfWork<Tables, DocumentsWork>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
     private readonly access: DocumentAccess,
-  ) {}
+  ) {
+    this.repo = work.read.documents;
+  }
 
   // ------------------------------------------------------------ access
 
@@ -210,20 +228,21 @@ export class DocumentsService {
     clientId: string,
     kind: DocumentKind,
     filters: DocumentFilters,
-    options: { inBody: boolean; limit: number; position?: KeysetPosition; page?: number; actor?: DocumentActor },
+    options: { inBody: boolean; request: PageRequest; page?: number; actor?: DocumentActor },
   ): Promise<Page<DocumentView>> {
     const actor = options.actor ?? APPLICATION;
     await this.checkActor(clientId, actor);
     const query = this.query(filters, options.inBody);
-    let position = options.position;
+    const { limit } = options.request;
+    let position = options.request.at.position;
     if (!position && options.page !== undefined && options.page > 1) {
-      position = await this.repo.positionAt(clientId, kind, query, (options.page - 1) * options.limit);
+      position = await this.repo.positionAt(clientId, kind, query, (options.page - 1) * limit);
     }
     if (actor.kind === 'application') {
-      const page = await this.repo.page(clientId, kind, query, options.limit, position);
+      const page = await this.repo.page(clientId, kind, query, pageAt(limit, position));
       return { ...page, items: await this.views(clientId, page.items) };
     }
-    return this.visiblePage(clientId, kind, query, actor, options.limit, position);
+    return this.visiblePage(clientId, kind, query, actor, limit, position);
   }
 
   /**
@@ -244,7 +263,7 @@ export class DocumentsService {
     const found: DocumentView[] = [];
     let cursor = position;
     for (;;) {
-      const batch = await this.repo.page(clientId, kind, query, limit + 1, cursor);
+      const batch = await this.repo.page(clientId, kind, query, pageAt(limit + 1, cursor));
       const views = await this.views(clientId, batch.items);
       for (const view of forward ? views : views.reverse()) {
         if (found.length > limit) break;
@@ -418,7 +437,8 @@ export class DocumentsService {
       }
     }
     const id = randomUUID();
-    await this.repo.transaction(async (repo, trx) => {
+    await this.work.run(async (tx) => {
+      const repo = tx.documents;
       const { values, organizationIds, type } = await this.prepare(repo, clientId, kind, input);
       const filename = sanitizeFilename(file.filename);
       const allowed = type?.settings.file_type_restrictions ?? [];
@@ -433,7 +453,7 @@ export class DocumentsService {
         ]);
       }
       await this.checkUniqueReference(repo, clientId, kind, input);
-      const upload = await this.uploads.consume(new UploadsRepository(trx), clientId, file.file_id, {
+      const upload = await this.uploads.consume(tx.uploads, clientId, file.file_id, {
         field: 'uploaded_file.file_id',
       });
       const at = now();
@@ -479,7 +499,7 @@ export class DocumentsService {
     actor: DocumentActor = APPLICATION,
   ): Promise<DocumentView> {
     await this.authorized(clientId, kind, id, actor, 'update');
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async ({ documents: repo }) => {
       const current = await this.row(clientId, kind, id, repo);
       const full: DocumentInput =
         mode === 'replace' ? { title: null, date: null, metadata: [], external_reference: null, ...input } : input;
@@ -524,7 +544,7 @@ export class DocumentsService {
       for (const expired of [false, true]) {
         position = undefined;
         for (;;) {
-          const page = await this.repo.page(clientId, kind, { ...query, expired }, EMPTY_TRASH_BATCH, position);
+          const page = await this.repo.page(clientId, kind, { ...query, expired }, pageAt(EMPTY_TRASH_BATCH, position));
           const ids: string[] = [];
           for (const view of await this.views(clientId, page.items)) {
             if (await this.may(clientId, actor, 'delete', subjectOf(view))) ids.push(view.row.id);
