@@ -10,10 +10,12 @@ import { KbCategoriesService } from './kb-categories/service.js';
 
 /** The knowledge portal: categories and articles (with tags, versions and employee perimeters). */
 export function createKnowledge(ctx: HrContext) {
-  const { db, paginator } = ctx;
+  const { paginator } = ctx;
   const services = {
     kbCategories: new KbCategoriesService(unitOfWork(ctx, (db) => ({ kbCategories: new KbCategoriesRepository(db) }))),
-    kbArticles: new KbArticlesService(new KbArticlesRepository(db, ctx.database.dialect)),
+    kbArticles: new KbArticlesService(
+      unitOfWork(ctx, (db) => ({ kbArticles: new KbArticlesRepository(db, ctx.database.dialect) })),
+    ),
   };
   const s = services;
   const modules: HrModule[] = [

@@ -2,8 +2,9 @@ import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db, DialectName } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platform/db/search.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import type { ArticleStatus, SortField } from './schemas.js';
@@ -118,14 +119,14 @@ export class KbArticlesRepository {
     this.perimeters = new PerimetersRepository(db);
   }
 
-  transaction<T>(work: (repo: KbArticlesRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new KbArticlesRepository(trx, this.dialect)));
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   // ------------------------------------------------------------ reads
 
   private filtered(clientId: string, f: KbArticleFilter) {
-    let q = this.db.selectFrom('pa_kb_articles as a').selectAll('a').where('a.client_id', '=', clientId);
+    let q = this.tenant(clientId).selectFrom('pa_kb_articles as a').selectAll('a');
     const published = sql<SqlBool>`(a.status = 'published' or (a.status = 'scheduled' and a.scheduled_publication_date <= ${f.today}))`;
     if (f.status === 'published') q = q.where(published);
     if (f.status === 'draft') q = q.where('a.status', '=', 'draft');
@@ -246,23 +247,13 @@ export class KbArticlesRepository {
 
   async rowsByPk(clientId: string, pks: number[]): Promise<KbArticleRow[]> {
     if (!pks.length) return [];
-    const rows = await this.db
-      .selectFrom('pa_kb_articles')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('pk', 'in', pks)
-      .execute();
+    const rows = await this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('pk', 'in', pks).execute();
     const byPk = new Map(rows.map((r) => [Number(r.pk), r]));
     return pks.flatMap((pk) => byPk.get(pk) ?? []);
   }
 
   find(clientId: string, id: string): Promise<KbArticleRow | undefined> {
-    return this.db
-      .selectFrom('pa_kb_articles')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** Versions, categories, tags, perimeters and role names of several articles, in a few queries. */
@@ -270,34 +261,30 @@ export class KbArticlesRepository {
     if (!rows.length) return [];
     const pks = rows.map((r) => r.pk);
     const [versions, categories, tags, perimeters] = await Promise.all([
-      this.db
+      this.tenant(clientId)
         .selectFrom('pa_kb_article_versions')
         .selectAll()
-        .where('client_id', '=', clientId)
         .where('article_pk', 'in', pks)
         .orderBy('article_pk')
         .orderBy('position')
         .execute(),
-      this.db
+      this.tenant(clientId)
         .selectFrom('pa_kb_article_categories')
         .selectAll()
-        .where('client_id', '=', clientId)
         .where('article_pk', 'in', pks)
         .orderBy('article_pk')
         .orderBy('position')
         .execute(),
-      this.db
+      this.tenant(clientId)
         .selectFrom('pa_kb_article_tags')
         .selectAll()
-        .where('client_id', '=', clientId)
         .where('article_pk', 'in', pks)
         .orderBy('article_pk')
         .orderBy('position')
         .execute(),
-      this.db
+      this.tenant(clientId)
         .selectFrom('pa_kb_article_perimeters')
         .selectAll()
-        .where('client_id', '=', clientId)
         .where('article_pk', 'in', pks)
         .orderBy('article_pk')
         .orderBy('position')
@@ -331,11 +318,10 @@ export class KbArticlesRepository {
     limit: number,
     position?: KeysetPosition,
   ): Promise<Page<{ label_key: string; language_code: string; label: string }>> {
-    let q = this.db
+    let q = this.tenant(clientId)
       .selectFrom('pa_kb_article_tags as t')
       .select(['t.label_key', 't.language_code'])
       .select((eb) => eb.fn.min('t.label').as('label'))
-      .where('t.client_id', '=', clientId)
       .groupBy(['t.label_key', 't.language_code']);
     if (filter.languageCode !== undefined) q = q.where('t.language_code', '=', filter.languageCode);
     if (filter.q !== undefined) q = q.where(containsText(['t.label_key'], filter.q));
@@ -359,10 +345,9 @@ export class KbArticlesRepository {
    */
   async lockCategories(clientId: string, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .updateTable('pa_kb_categories')
       .set((eb) => ({ sort_order: eb.ref('sort_order') }))
-      .where('client_id', '=', clientId)
       .where('id', 'in', ids)
       .returning('id')
       .execute();
@@ -375,10 +360,9 @@ export class KbArticlesRepository {
 
   async roleNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('hr_roles')
       .select(['id', 'name'])
-      .where('client_id', '=', clientId)
       .where('id', 'in', [...new Set(ids)])
       .execute();
     return new Map(rows.map((r) => [r.id, r.name]));
@@ -396,11 +380,10 @@ export class KbArticlesRepository {
     const orgs = [...employee.organizationIds];
     const ancestors = [...employee.organizationsAndAncestors];
     const groups = [...employee.groupIds];
-    const rows = await this.db
+    const rows = await this.tenant(clientId)
       .selectFrom('pa_kb_article_perimeters as p')
       .innerJoin('pa_kb_articles as a', 'a.pk', 'p.article_pk')
       .selectAll('p')
-      .where('p.client_id', '=', clientId)
       .where('a.accessible_by_employee', '=', 1)
       .where((eb) =>
         eb.or([
@@ -445,10 +428,9 @@ export class KbArticlesRepository {
   }
 
   async update(clientId: string, pk: number, values: Partial<KbArticleValues>, at: number): Promise<void> {
-    await this.db
+    await this.tenant(clientId)
       .updateTable('pa_kb_articles')
       .set({ ...values, updated_at: at })
-      .where('client_id', '=', clientId)
       .where('pk', '=', pk)
       .execute();
   }
@@ -534,7 +516,7 @@ export class KbArticlesRepository {
   /** Deletes the article, its versions, links and full-text row. */
   async delete(clientId: string, pk: number): Promise<void> {
     if (this.dialect === 'sqlite') await sql`delete from pa_kb_article_fts where rowid = ${pk}`.execute(this.db);
-    await this.db.deleteFrom('pa_kb_articles').where('client_id', '=', clientId).where('pk', '=', pk).execute();
+    await this.tenant(clientId).deleteFrom('pa_kb_articles').where('pk', '=', pk).execute();
   }
 }
 

@@ -1,5 +1,7 @@
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Tables } from '../../../platform/db/schema.js';
 import { htmlText, searchWords } from '../../../platform/db/search.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { newId } from '../../../platform/security/secrets.js';
@@ -107,13 +109,22 @@ function duplicateTags(tags: readonly LocalizedTags[]): FieldError[] {
   return errors;
 }
 
+/** The repositories article writes touch (versions, categories, tags, perimeters and the search index included). */
+export interface KbArticlesWork {
+  kbArticles: KbArticlesRepository;
+}
+
 /**
  * Knowledge-base articles (reference §3e.2, §3e.3): one version per
  * language, categories, tags, employee perimeters, full-text search kept in
  * step with every write, and the articles one employee may see.
  */
 export class KbArticlesService {
-  constructor(private readonly repo: KbArticlesRepository) {}
+  private readonly repo: KbArticlesRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, KbArticlesWork>) {
+    this.repo = work.read.kbArticles;
+  }
 
   // ------------------------------------------------------------ reads
 
@@ -273,7 +284,7 @@ export class KbArticlesService {
       });
     }
     if (errors.length) throw new FieldValidationError(errors);
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ kbArticles: repo }) => {
       const existing = await repo.find(clientId, id);
       const found = await repo.lockCategories(clientId, input.categories_ids);
       const errors: FieldError[] = [];
@@ -371,7 +382,7 @@ export class KbArticlesService {
       ...duplicateTags(input.localized_tags ?? []),
     ];
     if (errors.length) throw new FieldValidationError(errors);
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ kbArticles: repo }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('article', id);
       const errors = await this.referenceErrors(repo, clientId, {
@@ -403,7 +414,7 @@ export class KbArticlesService {
 
   /** DELETE: the article, its versions and links, and its full-text row, for good. */
   async delete(clientId: string, id: string): Promise<void> {
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async ({ kbArticles: repo }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('article', id);
       await repo.delete(clientId, row.pk);
