@@ -36,8 +36,11 @@ export interface ListOrder<F extends string = never> {
   fields?: { readonly [K in F]: OrderTerm | readonly OrderTerm[] };
   /** The order of a list without `sort` (or the keys that follow the sort), before the tiebreak. */
   fixed?: readonly { term: OrderTerm; direction: 'asc' | 'desc' }[];
-  /** A unique integer column (the table's `pk`), last in every order, in the direction of the key before it. */
-  tiebreak: string;
+  /**
+   * A unique integer column (the table's `pk`), last in every order, in the direction of the key before it. Left
+   * out only where the fixed order is unique by itself (a grouped list's group keys).
+   */
+  tiebreak?: string;
 }
 
 function nameAfterDot(column: string): string {
@@ -77,7 +80,7 @@ export function keysetOf<F extends string, O>(
       terms.push({ term, direction: key.direction });
   }
   terms.push(...(order.fixed ?? []));
-  terms.push({ term: order.tiebreak, direction: terms.at(-1)?.direction ?? 'asc' });
+  if (order.tiebreak !== undefined) terms.push({ term: order.tiebreak, direction: terms.at(-1)?.direction ?? 'asc' });
   const readers = terms.map((t, i) => keyReader(t.term, i));
   const selected = terms.flatMap((t, i) =>
     typeof t.term !== 'string' && !t.term.key ? [{ name: keyColumn(i), expression: t.term.expression }] : [],

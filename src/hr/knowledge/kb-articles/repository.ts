@@ -1,7 +1,8 @@
 import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db, DialectName } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { type KeysetColumn, type KeysetPosition, keysetPage, type Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
@@ -59,47 +60,29 @@ export interface KbArticleFilter {
   pks?: number[];
 }
 
-export interface SortKey {
-  field: SortField;
-  direction: 'asc' | 'desc';
-}
-
-const SORT_COLUMNS: Record<SortField, { column: string; expression?: ReturnType<typeof sql> }> = {
-  last_hits: { column: 'a.last_hits' },
-  updated_at: { column: 'a.updated_at' },
-  title: { column: 'a.sort_title' },
-  created_at: { column: 'a.created_at' },
-  expiration_date: { column: 'a.expiration_date', expression: sql`coalesce(${sql.ref('a.expiration_date')}, '')` },
+/** What each sortable field orders by (a missing expiration date first), then the internal key. */
+const ORDER: ListOrder<SortField> = {
+  fields: {
+    last_hits: 'a.last_hits',
+    updated_at: 'a.updated_at',
+    title: 'a.sort_title',
+    created_at: 'a.created_at',
+    expiration_date: {
+      column: 'a.expiration_date',
+      expression: sql`coalesce(${sql.ref('a.expiration_date')}, '')`,
+      key: (row: KbArticleRow) => row.expiration_date ?? '',
+    },
+  },
+  tiebreak: 'a.pk',
 };
 
-/** The keyset of a sort: its fields, then the internal key (in the last field's direction). */
-export function sortOrder(sort: SortKey[]): KeysetColumn[] {
-  const order: KeysetColumn[] = sort.map((s) => {
-    const c = SORT_COLUMNS[s.field];
-    return { column: c.column, direction: s.direction, ...(c.expression ? { expression: c.expression } : {}) };
-  });
-  order.push({ column: 'a.pk', direction: sort[sort.length - 1]?.direction ?? 'asc' });
-  return order;
-}
-
-function sortKeys(sort: SortKey[], row: KbArticleRow): (string | number)[] {
-  const keys: (string | number)[] = sort.map((s) => {
-    switch (s.field) {
-      case 'last_hits':
-        return row.last_hits;
-      case 'updated_at':
-        return row.updated_at;
-      case 'title':
-        return row.sort_title;
-      case 'created_at':
-        return row.created_at;
-      default:
-        return row.expiration_date ?? '';
-    }
-  });
-  keys.push(row.pk);
-  return keys;
-}
+/** Tags: one row per label (case folded) and language, alphabetical; the pair is unique by itself. */
+const TAG_ORDER: ListOrder = {
+  fixed: [
+    { term: 't.label_key', direction: 'asc' },
+    { term: 't.language_code', direction: 'asc' },
+  ],
+};
 
 /** What a full-text index row holds, already cut into words (see platform/db/search.ts). */
 export interface SearchDocument {
@@ -224,14 +207,8 @@ export class KbArticlesRepository {
     return q;
   }
 
-  async page(
-    clientId: string,
-    filter: KbArticleFilter,
-    sort: SortKey[],
-    limit: number,
-    position?: KeysetPosition,
-  ): Promise<Page<KbArticleRow>> {
-    return keysetPage(this.filtered(clientId, filter), sortOrder(sort), (r) => sortKeys(sort, r), limit, position);
+  page(clientId: string, filter: KbArticleFilter, request: PageRequest<SortField>): Promise<Page<KbArticleRow>> {
+    return listPage(this.filtered(clientId, filter), ORDER, request);
   }
 
   /** The internal keys of every article the filter keeps (to order full-text matches by relevance). */
@@ -315,8 +292,7 @@ export class KbArticlesRepository {
   tagPage(
     clientId: string,
     filter: { languageCode?: string; q?: string },
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest,
   ): Promise<Page<{ label_key: string; language_code: string; label: string }>> {
     let q = this.tenant(clientId)
       .selectFrom('pa_kb_article_tags as t')
@@ -325,16 +301,7 @@ export class KbArticlesRepository {
       .groupBy(['t.label_key', 't.language_code']);
     if (filter.languageCode !== undefined) q = q.where('t.language_code', '=', filter.languageCode);
     if (filter.q !== undefined) q = q.where(containsText(['t.label_key'], filter.q));
-    return keysetPage(
-      q,
-      [
-        { column: 't.label_key', direction: 'asc' },
-        { column: 't.language_code', direction: 'asc' },
-      ],
-      (r) => [r.label_key, r.language_code],
-      limit,
-      position,
-    );
+    return listPage(q, TAG_ORDER, request);
   }
 
   // ------------------------------------------------------------ lookups for the rules

@@ -3,18 +3,21 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { type ListScope, PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { listCall, sendPage } from '../../lists/list.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import {
   type KbArticle,
+  KbArticleList,
   KbArticleListQuery,
   KbArticleParams,
   KbArticlePatch,
   KbArticlePut,
   KbArticle as KbArticleSchema,
   KbTag,
+  KbTagList,
   KbTagListQuery,
 } from './schemas.js';
-import { type KbArticlesService, type KbArticleView, parseSort, sortText } from './service.js';
+import type { KbArticlesService, KbArticleView } from './service.js';
 
 /** An article as the API shows it; version bodies only when asked for (lists) or always (one article). */
 export function presentKbArticle(view: KbArticleView, bodies: boolean): KbArticle {
@@ -87,16 +90,11 @@ export async function kbArticleRoutes(
     async (request, reply) => {
       const { query } = request;
       const clientId = request.hrAuth.clientId;
-      const sort = parseSort(query.sort);
-      // Cursors are bound to the ordering: a ranked search pages by offset, a sorted list by its keyset.
-      const scope: ListScope =
-        query.q !== undefined
-          ? { clientId, list: 'kb_articles?q', keyCount: 1 }
-          : { clientId, list: `kb_articles?sort=${sortText(sort)}`, keyCount: sort.length + 1 };
-      const { limit, position } = paginator.params(query, scope);
-      const page = await kbArticles.list(clientId, query, sort, limit, position);
+      // Cursors are bound to the ordering: a ranked search (`q`) pages by offset, a sorted list by its keyset.
+      const call = listCall(paginator, KbArticleList, clientId, query, query.q !== undefined ? 'q' : undefined);
+      const page = await kbArticles.list(clientId, query, call.request);
       const bodies = query.embed === 'versions.body' || query.once_on_employee_homepage === 'true';
-      return paginator.present(request, reply, page, scope).map((v) => presentKbArticle(v, bodies));
+      return sendPage(paginator, request, reply, page, call.scope).map((v) => presentKbArticle(v, bodies));
     },
   );
 
@@ -181,12 +179,13 @@ export async function kbArticleRoutes(
       },
     },
     async (request, reply) => {
-      const scope = { clientId: request.hrAuth.clientId, list: 'kb_tags', keyCount: 2 };
-      const { limit, position } = paginator.params(request.query, scope);
-      const page = await kbArticles.tags(request.hrAuth.clientId, request.query, limit, position);
-      return paginator
-        .present(request, reply, page, scope)
-        .map((t) => ({ language_code: t.language_code, label: t.label }));
+      const { clientId } = request.hrAuth;
+      const call = listCall(paginator, KbTagList, clientId, request.query);
+      const page = await kbArticles.tags(clientId, request.query, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map((t) => ({
+        language_code: t.language_code,
+        label: t.label,
+      }));
     },
   );
 }

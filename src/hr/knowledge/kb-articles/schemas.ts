@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EmployeesPerimeterInput, EmployeesPerimeterOutput } from '../../core/perimeters/schemas.js';
+import { declareList, declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { LanguageCode, LocalizedString } from '../kb-categories/schemas.js';
 
@@ -173,6 +174,15 @@ export type KbArticle = Static<typeof KbArticle>;
 
 export const SORT_FIELDS = ['last_hits', 'updated_at', 'title', 'created_at', 'expiration_date'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
+
+/**
+ * `GET /kb_articles`: sorted by `sort`, default `-updated_at`; with `q`, ranked by relevance (its own cursors,
+ * qualified `q`, which hold an offset into the ranking).
+ */
+export const KbArticleList = declareSortedList('kb_articles', SORT_FIELDS, '-updated_at');
+
+/** `GET /kb_tags`: alphabetical by label, then language. */
+export const KbTagList = declareList('kb_tags');
 
 const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 4000, description }));
 

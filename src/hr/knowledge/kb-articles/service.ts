@@ -1,4 +1,5 @@
-import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { htmlText, searchWords } from '../../../platform/db/search.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
@@ -17,50 +18,19 @@ import type {
   KbArticleValues,
   KbVersionValues,
   SearchDocument,
-  SortKey,
 } from './repository.js';
-import {
-  type ArticleStatus,
-  type KbArticleListQuery,
-  type KbArticlePatch,
-  type KbArticlePut,
-  type KbTagListQuery,
-  SORT_FIELDS,
-  type SortField,
+import type {
+  ArticleStatus,
+  KbArticleListQuery,
+  KbArticlePatch,
+  KbArticlePut,
+  KbTagListQuery,
+  SortField,
 } from './schemas.js';
 
 /** An article as presented: its data and its status as of today (a scheduled article past its day is published). */
 export interface KbArticleView extends KbArticleData {
   status: ArticleStatus;
-}
-
-export const DEFAULT_SORT: SortKey[] = [{ field: 'updated_at', direction: 'desc' }];
-
-/**
- * The `sort` parameter: comma-separated fields, each prefixed with `+` (or nothing: ascending) or `-`. A `+`
- * sent unencoded arrives as a space, which is read as `+`. Unknown or repeated fields are a 400.
- */
-export function parseSort(text: string | undefined): SortKey[] {
-  if (text === undefined) return DEFAULT_SORT;
-  const items = text.split(',').map((s) => s.trim());
-  const seen = new Set<string>();
-  return items.map((item) => {
-    const direction = item.startsWith('-') ? 'desc' : 'asc';
-    const field = item.replace(/^[+-]/, '');
-    if (!(SORT_FIELDS as readonly string[]).includes(field)) {
-      throw new InvalidRequestError(
-        `Invalid query parameter "sort": "${item}" is not one of ${SORT_FIELDS.join(', ')} (prefixed with + or -).`,
-      );
-    }
-    if (seen.has(field)) throw new InvalidRequestError(`Invalid query parameter "sort": "${field}" is given twice.`);
-    seen.add(field);
-    return { field: field as SortField, direction };
-  });
-}
-
-/** A sort written back in one spelling (cursors are bound to it). */
-export function sortText(sort: SortKey[]): string {
-  return sort.map((s) => `${s.direction === 'desc' ? '-' : '+'}${s.field}`).join(',');
 }
 
 /** The words a search looks for; a `q` without any word is a 400. */
@@ -189,10 +159,10 @@ export class KbArticlesService {
   async list(
     clientId: string,
     query: KbArticleListQuery,
-    sort: SortKey[],
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest<SortField>,
   ): Promise<Page<KbArticleView>> {
+    const { limit } = request;
+    const position = request.at.position;
     if (query.once_on_employee_homepage === 'true') {
       const f: KbArticleFilter = { today: dayOf(now()), once: true };
       if (query.employee_id !== undefined)
@@ -203,7 +173,7 @@ export class KbArticlesService {
     const words = query.q !== undefined ? queryWords(query.q) : undefined;
     const filter = await this.filter(clientId, query);
     if (words === undefined) {
-      const page = await this.repo.page(clientId, filter, sort, limit, position);
+      const page = await this.repo.page(clientId, filter, request);
       return { ...page, items: await this.views(this.repo, clientId, page.items) };
     }
     const scores = await this.repo.searchScores(clientId, words);
@@ -224,8 +194,7 @@ export class KbArticlesService {
   tags(
     clientId: string,
     query: KbTagListQuery,
-    limit: number,
-    position?: KeysetPosition,
+    request: PageRequest,
   ): Promise<Page<{ label_key: string; language_code: string; label: string }>> {
     return this.repo.tagPage(
       clientId,
@@ -233,8 +202,7 @@ export class KbArticlesService {
         ...(query.language_code !== undefined ? { languageCode: query.language_code } : {}),
         ...(query.q !== undefined ? { q: query.q } : {}),
       },
-      limit,
-      position,
+      request,
     );
   }
 
