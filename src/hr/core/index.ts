@@ -57,13 +57,17 @@ export function createCore(ctx: HrContext) {
     organizationGroups: new OrganizationGroupsService(
       unitOfWork(ctx, (db) => ({ organizationGroups: new OrganizationGroupsRepository(db) })),
     ),
-    uploads: new UploadsService(new UploadsRepository(db), ctx.blobs, {
-      limitBytes: config.uploadLimit,
-      ttlSeconds: config.uploadTtlSeconds,
-      sweepMs: config.uploadSweepMs,
-      clock: ctx.clock,
-      ...(ctx.log ? { log: ctx.log } : {}),
-    }),
+    uploads: new UploadsService(
+      unitOfWork(ctx, (db) => ({ uploads: new UploadsRepository(db) })),
+      ctx.blobs,
+      {
+        limitBytes: config.uploadLimit,
+        ttlSeconds: config.uploadTtlSeconds,
+        sweepMs: config.uploadSweepMs,
+        clock: ctx.clock,
+        ...(ctx.log ? { log: ctx.log } : {}),
+      },
+    ),
     roles: new RolesService(unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) }))),
     users: new UsersService(unitOfWork(ctx, (db) => ({ users: new UsersRepository(db) }))),
     customFields,

@@ -1,5 +1,7 @@
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { CustomFieldFacts, EmployeeFacts } from './rules.js';
 
 /**
@@ -21,10 +23,9 @@ export class PerimetersRepository {
   /** The client's custom fields among `ids`, as the perimeter rules read them. */
   async customFields(clientId: string, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>> {
     if (!ids.length) return new Map();
-    const rows = await this.db
+    const rows = await new Tenant<Tables>(this.db, clientId)
       .selectFrom('hr_custom_fields')
       .select(['id', 'type', 'hierarchical', 'allow_access_restrictions', 'authorized_values'])
-      .where('client_id', '=', clientId)
       .where('id', 'in', [...new Set(ids)])
       .execute();
     return new Map(
@@ -48,10 +49,9 @@ export class PerimetersRepository {
    */
   async employeeFacts(clientId: string, employeeId: string): Promise<EmployeeFacts | undefined> {
     if (!(await existingIds(this.db, 'hr_employees', clientId, [employeeId])).size) return undefined;
-    const registrations = await this.db
+    const registrations = await new Tenant<Tables>(this.db, clientId)
       .selectFrom('hr_employee_registrations')
       .select(['organization_id', 'active'])
-      .where('client_id', '=', clientId)
       .where('employee_id', '=', employeeId)
       .execute();
     const active = registrations.filter((r) => r.active === 1);
@@ -59,10 +59,9 @@ export class PerimetersRepository {
     const [ancestors, groups, values] = await Promise.all([
       this.selfAndAncestors(clientId, organizations),
       this.groupsContaining(clientId, organizations),
-      this.db
+      new Tenant<Tables>(this.db, clientId)
         .selectFrom('hr_employee_custom_values')
         .select(['custom_field_id', 'value'])
-        .where('client_id', '=', clientId)
         .where('employee_id', '=', employeeId)
         .execute(),
     ]);
@@ -78,20 +77,20 @@ export class PerimetersRepository {
   async selfAndAncestors(clientId: string, organizationIds: readonly string[]): Promise<Set<string>> {
     if (!organizationIds.length) return new Set();
     const rows = await this.db
-      .withRecursive('chain(id, parent)', (qb) =>
-        qb
+      .withRecursive('chain(id, parent)', (qb) => {
+        // Both sides of the union are tenant queries, the recursive one over the query creator that knows `chain`.
+        const t = new Tenant<Tables>(this.db, clientId).on(qb);
+        return t
           .selectFrom('hr_organizations')
           .select(['id', 'parent_organization_id as parent'])
-          .where('client_id', '=', clientId)
           .where('id', 'in', [...new Set(organizationIds)])
-          .union((u) =>
-            u
+          .union(
+            t
               .selectFrom('hr_organizations as o')
               .innerJoin('chain', 'chain.parent', 'o.id')
-              .select(['o.id', 'o.parent_organization_id as parent'])
-              .where('o.client_id', '=', clientId),
-          ),
-      )
+              .select(['o.id', 'o.parent_organization_id as parent']),
+          );
+      })
       .selectFrom('chain')
       .select('chain.id')
       .execute();
@@ -101,10 +100,9 @@ export class PerimetersRepository {
   /** The groups that contain any of these organizations. */
   async groupsContaining(clientId: string, organizationIds: readonly string[]): Promise<Set<string>> {
     if (!organizationIds.length) return new Set();
-    const rows = await this.db
+    const rows = await new Tenant<Tables>(this.db, clientId)
       .selectFrom('hr_organization_group_members')
       .select('group_id')
-      .where('client_id', '=', clientId)
       .where('organization_id', 'in', [...new Set(organizationIds)])
       .execute();
     return new Set(rows.map((r) => r.group_id));

@@ -1,5 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrUploadsTable } from './tables.js';
 
 export type UploadRow = Selectable<HrUploadsTable>;
@@ -18,9 +20,8 @@ function normalize(row: UploadRow): UploadRow {
 export class UploadsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The same queries on another connection: the transaction a caller is in. */
-  using(db: Db): UploadsRepository {
-    return new UploadsRepository(db);
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
   }
 
   async insert(row: Insertable<HrUploadsTable>): Promise<void> {
@@ -28,10 +29,9 @@ export class UploadsRepository {
   }
 
   async find(clientId: string, id: string): Promise<UploadRow | undefined> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .selectFrom('hr_uploads')
       .selectAll()
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? normalize(row) : undefined;
@@ -39,10 +39,9 @@ export class UploadsRepository {
 
   /** Marks the upload consumed if it is unconsumed and unexpired at `at`; returns it, or undefined. */
   async consume(clientId: string, id: string, at: number): Promise<UploadRow | undefined> {
-    const row = await this.db
+    const row = await this.tenant(clientId)
       .updateTable('hr_uploads')
       .set({ consumed_at: at })
-      .where('client_id', '=', clientId)
       .where('id', '=', id)
       .where('consumed_at', 'is', null)
       .where('expires_at', '>', at)

@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Db } from '../../../platform/db/database.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
 import type { Clock } from '../../../platform/time.js';
@@ -73,6 +75,11 @@ function toUpload(row: UploadRow): Upload {
   };
 }
 
+/** The repositories upload writes touch. */
+export interface UploadsWork {
+  uploads: UploadsRepository;
+}
+
 /**
  * Temporary files (reference §3c.1, step 1): stored as blobs, scoped to one
  * client, deleted after `ttlSeconds` unless something consumed them first.
@@ -81,11 +88,15 @@ export class UploadsService {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
 
+  private readonly repo: UploadsRepository;
+
   constructor(
-    private readonly repo: UploadsRepository,
+    private readonly work: UnitOfWork<Tables, UploadsWork>,
     private readonly blobs: BlobStore,
     private readonly options: UploadsOptions,
-  ) {}
+  ) {
+    this.repo = work.read.uploads;
+  }
 
   get limitBytes(): number {
     return this.options.limitBytes;
@@ -120,7 +131,8 @@ export class UploadsService {
           expires_at: createdAt + this.options.ttlSeconds * 1000,
           consumed_at: null,
         };
-        await this.repo.using(trx).insert(row);
+        // The blob store's transaction: the upload's row commits with its bytes.
+        await this.work.on(trx).read.uploads.insert(row);
         return row;
       },
     });
