@@ -40,17 +40,21 @@ import { UsersService } from './users/service.js';
 export function createCore(ctx: HrContext) {
   const { db, config, paginator } = ctx;
   const tenantsRepo = new TenantsRepository(db);
-  const auth = new AuthService(new AuthRepository(db), tenantsRepo, {
-    tokenTtlSeconds: config.tokenTtlSeconds,
-    refreshMs: config.authRefreshMs,
-    ...(ctx.log ? { log: ctx.log } : {}),
-  });
+  const auth = new AuthService(
+    unitOfWork(ctx, (db) => ({ auth: new AuthRepository(db) })),
+    tenantsRepo,
+    {
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      refreshMs: config.authRefreshMs,
+      ...(ctx.log ? { log: ctx.log } : {}),
+    },
+  );
   const customFields = new CustomFieldsService(
     unitOfWork(ctx, (db) => ({ customFields: new CustomFieldsRepository(db) })),
   );
   const services = {
     auth,
-    tenants: new TenantsService(tenantsRepo),
+    tenants: new TenantsService(unitOfWork(ctx, (db) => ({ tenants: new TenantsRepository(db) }))),
     organizations: new OrganizationsService(
       unitOfWork(ctx, (db) => ({ organizations: new OrganizationsRepository(db) })),
     ),

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
 import type { AuthEventsTable, SigningKeysTable } from './tables.js';
 
 export type SigningKeyRow = Selectable<SigningKeysTable>;
@@ -18,27 +17,24 @@ export class AuthRepository {
     return this.db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
   }
 
-  async insertFirstSigningKey(row: SigningKeyRow): Promise<void> {
-    await inTransaction(this.db, async (trx) => {
-      const any = await trx.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst();
-      if (!any) await trx.insertInto('signing_keys').values(row).execute();
-    });
+  async hasSigningKey(): Promise<boolean> {
+    return (await this.db.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst()) !== undefined;
   }
 
-  /** Retires the current keys and adds a new one; old keys still verify the tokens they signed. */
-  async rotateSigningKey(row: SigningKeyRow): Promise<void> {
-    await inTransaction(this.db, async (trx) => {
-      await trx
-        .updateTable('signing_keys')
-        .set({ retired_at: row.created_at })
-        .where('retired_at', 'is', null)
-        .execute();
-      await trx.insertInto('signing_keys').values(row).execute();
-      await trx
-        .insertInto('auth_events')
-        .values({ kind: 'signing_key_rotated', ref: row.kid, expires_at: null, created_at: row.created_at })
-        .execute();
-    });
+  async insertSigningKey(row: SigningKeyRow): Promise<void> {
+    await this.db.insertInto('signing_keys').values(row).execute();
+  }
+
+  /** Retires every current key at `at`; retired keys still verify the tokens they signed. */
+  async retireSigningKeys(at: number): Promise<void> {
+    await this.db.updateTable('signing_keys').set({ retired_at: at }).where('retired_at', 'is', null).execute();
+  }
+
+  async recordKeyRotation(kid: string, at: number): Promise<void> {
+    await this.db
+      .insertInto('auth_events')
+      .values({ kind: 'signing_key_rotated', ref: kid, expires_at: null, created_at: at })
+      .execute();
   }
 
   async recordTokenRevocation(jti: string, expiresAt: number, at: number): Promise<void> {

@@ -1,6 +1,8 @@
 import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import type { Logger } from 'pino';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { newId, newSecret, verifySecret } from '../../../platform/security/secrets.js';
 import { now } from '../../../platform/time.js';
 import { HrError } from '../../errors.js';
@@ -83,6 +85,11 @@ export const invalidCredentials = (): HrError =>
     'WWW-Authenticate': 'Basic realm="atrium"',
   });
 
+/** The repositories auth writes touch (signing keys and the events every process polls). */
+export interface AuthWork {
+  auth: AuthRepository;
+}
+
 /**
  * Issues and checks the HR API's access tokens: HS256 JWTs signed with keys
  * kept in the database, so every process and machine on the same database
@@ -99,15 +106,23 @@ export class AuthService {
   private lastSeq = 0;
   private timer: NodeJS.Timeout | undefined;
 
+  private readonly repo: AuthRepository;
+
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly work: UnitOfWork<Tables, AuthWork>,
     private readonly tenants: TenantsRepository,
     private readonly options: { tokenTtlSeconds: number; refreshMs: number; log?: Logger },
-  ) {}
+  ) {
+    this.repo = work.read.auth;
+  }
 
   /** Loads keys and revocations, then follows the event log. */
   async start(): Promise<void> {
-    await this.repo.insertFirstSigningKey({ kid: newId(), secret: newSecret(), created_at: now(), retired_at: null });
+    await this.work.run(async ({ auth }) => {
+      if (!(await auth.hasSigningKey())) {
+        await auth.insertSigningKey({ kid: newId(), secret: newSecret(), created_at: now(), retired_at: null });
+      }
+    });
     await this.loadKeys();
     const at = now();
     this.lastSeq = await this.repo.lastSeq();
@@ -304,7 +319,12 @@ export class AuthService {
   /** Starts signing with a new key; tokens signed with older keys stay valid until they expire. */
   async rotateSigningKey(): Promise<string> {
     const kid = newId();
-    await this.repo.rotateSigningKey({ kid, secret: newSecret(), created_at: now(), retired_at: null });
+    const at = now();
+    await this.work.run(async ({ auth }) => {
+      await auth.retireSigningKeys(at);
+      await auth.insertSigningKey({ kid, secret: newSecret(), created_at: at, retired_at: null });
+      await auth.recordKeyRotation(kid, at);
+    });
     await this.loadKeys();
     return kid;
   }

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
 import type { HrApplicationsTable, HrClientsTable } from './tables.js';
 
 /** Clients (tenants) and their OAuth applications. */
@@ -36,24 +35,22 @@ export class TenantsRepository {
     return this.db.selectFrom('hr_applications').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Marks an application revoked and records the event every process polls, in one transaction. */
+  /** Marks an application revoked and records the event every process polls (run it in one unit of work). */
   async revokeApplication(id: string, at: number): Promise<boolean> {
-    return inTransaction(this.db, async (trx) => {
-      const result = await trx
-        .updateTable('hr_applications')
-        .set({ revoked_at: at })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      const app = await trx.selectFrom('hr_applications').select('id').where('id', '=', id).executeTakeFirst();
-      if (!app) return false;
-      if (Number(result.numUpdatedRows) > 0) {
-        await trx
-          .insertInto('auth_events')
-          .values({ kind: 'application_revoked', ref: id, expires_at: null, created_at: at })
-          .execute();
-      }
-      return true;
-    });
+    const result = await this.db
+      .updateTable('hr_applications')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const app = await this.db.selectFrom('hr_applications').select('id').where('id', '=', id).executeTakeFirst();
+    if (!app) return false;
+    if (Number(result.numUpdatedRows) > 0) {
+      await this.db
+        .insertInto('auth_events')
+        .values({ kind: 'application_revoked', ref: id, expires_at: null, created_at: at })
+        .execute();
+    }
+    return true;
   }
 }

@@ -1,3 +1,5 @@
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../../platform/security/secrets.js';
 import { now } from '../../../platform/time.js';
@@ -10,9 +12,18 @@ export interface CreatedApplication {
   application_secret: string;
 }
 
+/** The repositories tenant writes touch. */
+export interface TenantsWork {
+  tenants: TenantsRepository;
+}
+
 /** Creating clients and their applications (the CLI's `hr` commands). */
 export class TenantsService {
-  constructor(private readonly repo: TenantsRepository) {}
+  private readonly repo: TenantsRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, TenantsWork>) {
+    this.repo = work.read.tenants;
+  }
 
   async createClient(name: string): Promise<{ client_id: string }> {
     const id = newId();
@@ -44,7 +55,8 @@ export class TenantsService {
   }
 
   async revokeApplication(applicationId: string): Promise<void> {
-    const found = await this.repo.revokeApplication(applicationId, now());
+    const at = now();
+    const found = await this.work.run(({ tenants }) => tenants.revokeApplication(applicationId, at));
     if (!found) throw new NotFoundError('application', applicationId);
   }
 }
