@@ -21,6 +21,7 @@ import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { settingOrCreate } from './platform/db/settings.js';
+import { UnitOfWork } from './platform/db/unit-of-work.js';
 import { rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
 import { newSecret } from './platform/security/secrets.js';
@@ -53,9 +54,17 @@ export async function createServices(database: Database, config: Config, log?: L
     timezones,
     blobs,
     paginator,
-    events: new EventsService(new EventsRepository(db, database.dialect), timezones, clock),
-    academies: new AcademiesService(new AcademiesRepository(db), clock, config.keyGraceSeconds),
-    directory: new DirectoryService(new DirectoryRepository(db), clock),
+    events: new EventsService(
+      new UnitOfWork(db, (db) => ({ events: new EventsRepository(db, database.dialect) })),
+      timezones,
+      clock,
+    ),
+    academies: new AcademiesService(
+      new UnitOfWork(db, (db) => ({ academies: new AcademiesRepository(db) })),
+      clock,
+      config.keyGraceSeconds,
+    ),
+    directory: new DirectoryService(new UnitOfWork(db, (db) => ({ directory: new DirectoryRepository(db) })), clock),
   };
 }
 

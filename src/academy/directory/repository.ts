@@ -1,7 +1,8 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import type { Tables } from '../../platform/db/schema.js';
 import { containsText, likePattern } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { Tenant } from '../../platform/db/tenant.js';
 import type {
   AcademyCategoriesTable,
   AcademyCoursesTable,
@@ -49,6 +50,10 @@ function chunks<T>(items: T[]): T[][] {
 export class DirectoryRepository {
   constructor(private readonly db: Db) {}
 
+  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
+    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
+  }
+
   async academyExists(academyId: number): Promise<boolean> {
     const row = await this.db.selectFrom('academies').select('id').where('id', '=', academyId).executeTakeFirst();
     return row !== undefined;
@@ -57,7 +62,7 @@ export class DirectoryRepository {
   // ------------------------------------------------------------ reads
 
   listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRow[]> {
-    let query = this.db.selectFrom('academy_users as u').selectAll('u').where('u.academy_id', '=', academyId);
+    let query = this.tenant(academyId).selectFrom('academy_users as u').selectAll('u');
     if (filter.search !== undefined) {
       const search = filter.search;
       query = query.where((eb) =>
@@ -74,16 +79,11 @@ export class DirectoryRepository {
   }
 
   findUser(academyId: number, id: number): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('academy_users')
-      .selectAll()
-      .where('academy_id', '=', academyId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.tenant(academyId).selectFrom('academy_users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   listCategories(academyId: number, search: string | undefined, window: Window): Promise<CategoryRow[]> {
-    let query = this.db.selectFrom('academy_categories as c').selectAll('c').where('c.academy_id', '=', academyId);
+    let query = this.tenant(academyId).selectFrom('academy_categories as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.name'], search));
     return query.orderBy('c.id').limit(window.limit).offset(window.start).execute();
   }
@@ -93,10 +93,9 @@ export class DirectoryRepository {
     const out: CategoryRow[] = [];
     for (const part of chunks([...new Set(ids)])) {
       out.push(
-        ...(await this.db
+        ...(await this.tenant(academyId)
           .selectFrom('academy_categories')
           .selectAll()
-          .where('academy_id', '=', academyId)
           .where('id', 'in', part)
           .execute()),
       );
@@ -105,29 +104,23 @@ export class DirectoryRepository {
   }
 
   listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRow[]> {
-    let query = this.db.selectFrom('academy_courses as c').selectAll('c').where('c.academy_id', '=', academyId);
+    let query = this.tenant(academyId).selectFrom('academy_courses as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.title'], search));
     return query.orderBy('c.id').limit(window.limit).offset(window.start).execute();
   }
 
   findCourse(academyId: number, id: number): Promise<CourseRow | undefined> {
-    return this.db
-      .selectFrom('academy_courses')
-      .selectAll()
-      .where('academy_id', '=', academyId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.tenant(academyId).selectFrom('academy_courses').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   private curriculums(academyId: number) {
-    return this.db
+    return this.tenant(academyId)
       .selectFrom('academy_curriculums as k')
       .leftJoin('academy_categories as c', (join) =>
         join.onRef('c.academy_id', '=', 'k.academy_id').onRef('c.id', '=', 'k.category_id'),
       )
       .selectAll('k')
-      .select('c.name as category_name')
-      .where('k.academy_id', '=', academyId);
+      .select('c.name as category_name');
   }
 
   listCurriculums(academyId: number, search: string | undefined, window: Window): Promise<CurriculumRow[]> {
@@ -141,7 +134,7 @@ export class DirectoryRepository {
   }
 
   listVenues(academyId: number, search: string | undefined, window: Window): Promise<VenueRow[]> {
-    let query = this.db.selectFrom('academy_venues as v').selectAll('v').where('v.academy_id', '=', academyId);
+    let query = this.tenant(academyId).selectFrom('academy_venues as v').selectAll('v');
     if (search !== undefined) query = query.where(containsText(['v.name'], search));
     return query.orderBy('v.id').limit(window.limit).offset(window.start).execute();
   }
@@ -235,9 +228,5 @@ export class DirectoryRepository {
         )
         .execute();
     }
-  }
-
-  transaction<T>(work: (repo: DirectoryRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new DirectoryRepository(trx)));
   }
 }

@@ -1,3 +1,5 @@
+import type { Tables } from '../../platform/db/schema.js';
+import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
 import type { Timezone, TimezoneRegistry } from '../content/timezones.js';
@@ -47,15 +49,24 @@ function parseIds(text: string): number[] {
   return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
 }
 
+/** The repositories this service's writes touch, bound to one transaction in `work.run`. */
+export interface DirectoryWork {
+  directory: DirectoryRepository;
+}
+
 /**
  * The academy directory: the users, courses, curriculums, categories and
  * venues that events refer to. Read over HTTP; written by the import.
  */
 export class DirectoryService {
+  private readonly repo: DirectoryRepository;
+
   constructor(
-    private readonly repo: DirectoryRepository,
+    private readonly work: UnitOfWork<Tables, DirectoryWork>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.repo = work.read.directory;
+  }
 
   // ------------------------------------------------------------ reads
 
@@ -147,7 +158,7 @@ export class DirectoryService {
 
   private async apply(academyId: number, doc: DirectoryImport): Promise<ImportCounts> {
     const at = this.clock.now();
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async ({ directory: repo }) => {
       await this.checkCategories(repo, academyId, doc);
       await repo.upsertCategories(
         academyId,

@@ -3,7 +3,7 @@ import type { Db, DialectName } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
 import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { Tenant } from '../../platform/db/tenant.js';
 import type { Kind } from './schemas.js';
 import type { AcademyEventsTable, AcademyRegistrationsTable } from './tables.js';
 
@@ -62,18 +62,16 @@ export const SEATED = ['registered', 'completed', 'absent'] as const;
 
 // The reads of every event view, prepared once (src/platform/db/prepared.ts).
 const findEvent = prepared((db: Db, p: { academyId: number; kind: Kind; id: number }) =>
-  db
+  new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_events')
     .selectAll()
-    .where('academy_id', '=', p.academyId)
     .where('kind', '=', p.kind)
     .where('id', '=', p.id),
 );
 const categoryNamesOf = prepared((db: Db, p: { academyId: number; ids: number[] }) =>
-  db
+  new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_categories')
     .select(['id', 'name'])
-    .where('academy_id', '=', p.academyId)
     .where('id', 'in', p.ids),
 );
 const instructorsOf = prepared((db: Db, p: { ids: number[] }) =>
@@ -112,28 +110,22 @@ export class EventsRepository {
     private readonly dialect: DialectName,
   ) {}
 
-  transaction<T>(work: (repo: EventsRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx: Transaction<Tables>) => work(new EventsRepository(trx, this.dialect)));
+  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
+    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
   }
 
   // ------------------------------------------------------------ directory look-ups
 
   async existingUserIds(academyId: number, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const rows = await this.db
-      .selectFrom('academy_users')
-      .select('id')
-      .where('academy_id', '=', academyId)
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await this.tenant(academyId).selectFrom('academy_users').select('id').where('id', 'in', ids).execute();
     return new Set(rows.map((r) => r.id));
   }
 
   category(academyId: number, id: number): Promise<{ id: number; name: string } | undefined> {
-    return this.db
+    return this.tenant(academyId)
       .selectFrom('academy_categories')
       .select(['id', 'name'])
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -145,20 +137,18 @@ export class EventsRepository {
   }
 
   async courseCategories(academyId: number, id: number): Promise<number[] | undefined> {
-    const row = await this.db
+    const row = await this.tenant(academyId)
       .selectFrom('academy_courses')
       .select('category_ids')
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? (JSON.parse(row.category_ids) as number[]) : undefined;
   }
 
   async curriculumCategory(academyId: number, id: number): Promise<{ category_id: number | null } | undefined> {
-    return this.db
+    return this.tenant(academyId)
       .selectFrom('academy_curriculums')
       .select('category_id')
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -173,10 +163,9 @@ export class EventsRepository {
     >
   > {
     if (!ids.length) return new Map();
-    const rows = await this.db
+    const rows = await this.tenant(academyId)
       .selectFrom('academy_venues')
       .select(['id', 'name', 'address', 'city', 'latitude', 'longitude'])
-      .where('academy_id', '=', academyId)
       .where('id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.id, r]));
@@ -184,10 +173,9 @@ export class EventsRepository {
 
   async people(academyId: number, ids: number[]): Promise<Map<number, PersonRow>> {
     if (!ids.length) return new Map();
-    const rows = await this.db
+    const rows = await this.tenant(academyId)
       .selectFrom('academy_users')
       .select(['id', 'firstname', 'preferred_name', 'lastname', 'email'])
-      .where('academy_id', '=', academyId)
       .where('id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.id, r]));
@@ -201,12 +189,7 @@ export class EventsRepository {
 
   /** An event of the academy by id, of either kind (Spazz's `GET /users/{eventid}/events` names no kind). */
   findAnyKind(academyId: number, id: number): Promise<EventRow | undefined> {
-    return this.db
-      .selectFrom('academy_events')
-      .selectAll()
-      .where('academy_id', '=', academyId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.tenant(academyId).selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** An event by id alone, for internal follow-ups of an access already scoped to its academy. */
@@ -216,10 +199,9 @@ export class EventsRepository {
 
   /** The same, locking the row until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
   findForUpdate(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
-    let q = this.db
+    let q = this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
-      .where('academy_id', '=', academyId)
       .where('kind', '=', kind)
       .where('id', '=', id);
     if (this.dialect === 'postgres') q = q.forUpdate();
@@ -243,9 +225,8 @@ export class EventsRepository {
 
   async deleteBundleOrEvent(event: EventRow): Promise<void> {
     // Deleting a bundle's main event deletes its offers with it.
-    await this.db
+    await this.tenant(event.academy_id)
       .deleteFrom('academy_events')
-      .where('academy_id', '=', event.academy_id)
       .where((eb) =>
         event.bundle_id === event.id
           ? eb.or([eb('id', '=', event.id), eb('bundle_id', '=', event.id)])
@@ -262,7 +243,7 @@ export class EventsRepository {
     to: number | undefined,
     now: number,
   ) {
-    let q = this.db.selectFrom('academy_events').where('academy_id', '=', academyId).where('kind', '=', kind);
+    let q = this.tenant(academyId).selectFrom('academy_events').where('kind', '=', kind);
     if (status === 'canceled') q = q.where('canceled', '=', 1);
     else if (status === 'archived')
       q = q.where('canceled', '=', 0).where('auto_archive', '=', 1).where('end_at', '<=', now);
@@ -306,10 +287,9 @@ export class EventsRepository {
     start: number,
     limit: number,
   ): Promise<EventRow[]> {
-    let q = this.db
+    let q = this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
-      .where('academy_id', '=', academyId)
       .where((eb) => eb.or([eb('id', '=', mainId), eb('bundle_id', '=', mainId)]));
     if (search) q = q.where(containsText(['title'], search));
     return q.orderBy('id').offset(start).limit(limit).execute();

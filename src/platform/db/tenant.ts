@@ -52,7 +52,7 @@ function aliasOf(from: string): string {
 }
 
 /** `<alias>.<column> = <tenant>`, for the few places a condition must be written out (a query over a CTE). */
-export function ownedBy(alias: string, tenantId: string, column = 'client_id') {
+export function ownedBy(alias: string, tenantId: string | number, column = 'client_id') {
   return sql<SqlBool>`${sql.ref(`${alias}.${column}`)} = ${tenantId}`;
 }
 
@@ -65,7 +65,7 @@ export class Tenant<DB, K extends string = 'client_id'> {
     /** The database, a transaction, or the query creator of a `with` clause (whose tables include the CTE). */
     readonly db: QueryCreator<DB>,
     /** The tenant's key: an HR client's id, an academy's id. */
-    readonly id: string,
+    readonly id: string | number,
     /** The column that holds it. */
     readonly column: K = 'client_id' as K,
   ) {}
