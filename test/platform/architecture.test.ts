@@ -194,8 +194,6 @@ describe('architecture', () => {
     'hr/knowledge/kb-articles/routes.ts',
     'hr/knowledge/kb-articles/service.ts',
     'hr/people-assist/request-forms/service.ts',
-    'hr/people-assist/requests/routes.ts',
-    'hr/people-assist/requests/service.ts',
   ];
 
   it('decodes stored JSON only in repositories', () => {

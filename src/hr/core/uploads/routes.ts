@@ -5,22 +5,10 @@ import { BlobTooLargeError } from '../../../platform/blobs/store.js';
 import { DomainError, FieldValidationError } from '../../../platform/errors.js';
 import { parseContentDisposition } from '../../../platform/http/content-disposition.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses, HrError } from '../../errors.js';
+import { presentUpload } from './present.js';
 import { DocumentBodyDoc, DocumentFileId, NoQuery, UploadBodyDoc, UploadDocument } from './schemas.js';
 import type { Upload, UploadsService } from './service.js';
-
-export function presentUpload(upload: Upload, retentionSeconds: number): UploadDocument {
-  return {
-    id: upload.id,
-    filename: upload.filename,
-    content_type: upload.contentType,
-    size: upload.size,
-    creation_date: formatDateTime(upload.createdAt),
-    expires_at: formatDateTime(upload.expiresAt),
-    retention_period: retentionSeconds,
-  };
-}
 
 const FILE_FIELD = 'file';
 const TOO_MANY_PARTS = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);

@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { formatDateTime } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import type { DocumentKind } from '../folders/tables.js';
+import { presentDocument } from './present.js';
 import {
   ActingUserHeaders,
   CompactEmployeeDocument,
@@ -27,36 +27,12 @@ import {
   ExpirationPayload,
   ExpirePayload,
 } from './schemas.js';
-import type { DocumentActor, DocumentsService, DocumentView } from './service.js';
+import type { DocumentActor, DocumentsService } from './service.js';
 
 /** The actor of a call: the HR user named by `X-Atrium-User-Id`, or the application itself. */
 function actorOf(request: FastifyRequest): DocumentActor {
   const userId = request.headers['x-atrium-user-id'];
   return typeof userId === 'string' ? { kind: 'user', userId } : { kind: 'application' };
-}
-
-export function presentDocument({ row, organizationIds, expired }: DocumentView): EmployeeDocument & CompanyDocument {
-  return {
-    id: row.id,
-    ...(row.kind === 'employee'
-      ? { employee_id: row.employee_id as string, employee_external_id: row.employee_external_id }
-      : ({} as { employee_id: string; employee_external_id: null })),
-    document_type_id: row.document_type_id,
-    title: row.title,
-    name: row.filename,
-    date: row.date,
-    organization_ids: organizationIds,
-    metadata: JSON.parse(row.metadata),
-    external_reference: row.external_reference,
-    origin: row.origin as EmployeeDocument['origin'],
-    origin_details: row.origin_details,
-    sender_id: row.sender_id,
-    trashed: row.trashed_at !== null,
-    expired,
-    expiry_date: row.expiry_date,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
 }
 
 const SCHEMAS = {

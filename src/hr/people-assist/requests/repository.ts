@@ -6,6 +6,7 @@ import { type ListOrder, listPage, type PageRequest } from '../../../platform/db
 import { prepared } from '../../../platform/db/prepared.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
+import type { FormAnswer } from '../../core/forms/schemas.js';
 import type {
   PaRequestCommentsTable,
   PaRequestFilesTable,
@@ -14,8 +15,36 @@ import type {
   RequestStatus,
 } from './tables.js';
 
-export type RequestRow = Selectable<PaRequestsTable>;
-export type NewRequestRow = Insertable<PaRequestsTable>;
+type StoredRequest = Selectable<PaRequestsTable>;
+
+/** A request as the domain sees it: its organizations and answers decoded. */
+export type RequestRow = Omit<StoredRequest, 'organization_ids' | 'form_data'> & {
+  organization_ids: string[];
+  form_data: FormAnswer[];
+};
+
+/** A new request's row, its organizations and answers as values. */
+export type NewRequestRow = Omit<Insertable<PaRequestsTable>, 'organization_ids' | 'form_data'> & {
+  organization_ids: string[];
+  form_data: FormAnswer[];
+};
+
+function toRecord(row: StoredRequest): RequestRow {
+  return {
+    ...row,
+    organization_ids: JSON.parse(row.organization_ids) as string[],
+    form_data: JSON.parse(row.form_data) as FormAnswer[],
+  };
+}
+
+function toColumns(changes: Partial<NewRequestRow>): Partial<Insertable<PaRequestsTable>> {
+  const { organization_ids, form_data, ...plain } = changes;
+  return {
+    ...plain,
+    ...(organization_ids !== undefined ? { organization_ids: JSON.stringify(organization_ids) } : {}),
+    ...(form_data !== undefined ? { form_data: JSON.stringify(form_data) } : {}),
+  };
+}
 export type RequestFileRow = Selectable<PaRequestFilesTable>;
 export type CommentRow = Selectable<PaRequestCommentsTable>;
 
@@ -122,7 +151,10 @@ export class RequestsRepository {
   }
 
   async insert(row: NewRequestRow, organizationIds: readonly string[]): Promise<void> {
-    await this.db.insertInto('pa_requests').values(row).execute();
+    await this.db
+      .insertInto('pa_requests')
+      .values(toColumns(row) as Insertable<PaRequestsTable>)
+      .execute();
     if (organizationIds.length) {
       await this.db
         .insertInto('pa_request_organizations')
@@ -131,8 +163,13 @@ export class RequestsRepository {
     }
   }
 
-  find(clientId: string, id: string): Promise<RequestRow | undefined> {
-    return this.tenant(clientId).selectFrom('pa_requests').selectAll().where('id', '=', id).executeTakeFirst();
+  async find(clientId: string, id: string): Promise<RequestRow | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('pa_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -150,7 +187,7 @@ export class RequestsRepository {
   }
 
   async update(clientId: string, id: string, changes: Partial<NewRequestRow>): Promise<void> {
-    await this.tenant(clientId).updateTable('pa_requests').set(changes).where('id', '=', id).execute();
+    await this.tenant(clientId).updateTable('pa_requests').set(toColumns(changes)).where('id', '=', id).execute();
   }
 
   /** Adds to the comment and attachment counters in one statement. */
@@ -218,12 +255,17 @@ export class RequestsRepository {
     return q;
   }
 
-  page(clientId: string, filter: RequestFilter, request: PageRequest<RequestSort['field']>): Promise<Page<RequestRow>> {
-    return listPage(this.filtered(clientId, filter), ORDER, request);
+  async page(
+    clientId: string,
+    filter: RequestFilter,
+    request: PageRequest<RequestSort['field']>,
+  ): Promise<Page<RequestRow>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   /** Linked requests of one request, newest first. */
-  linkedPage(clientId: string, id: string, request: PageRequest): Promise<Page<RequestRow>> {
+  async linkedPage(clientId: string, id: string, request: PageRequest): Promise<Page<RequestRow>> {
     const base = this.filtered(clientId, {}).where((eb) =>
       eb.exists(
         eb
@@ -233,7 +275,8 @@ export class RequestsRepository {
           .whereRef('l.linked_id', '=', 'r.id'),
       ),
     );
-    return listPage(base, LINKED_ORDER, request);
+    const page = await listPage(base, LINKED_ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   async link(clientId: string, id: string, others: readonly string[], at: number): Promise<void> {

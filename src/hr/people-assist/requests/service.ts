@@ -366,10 +366,10 @@ export class RequestsService {
           creator_id: creator?.id ?? null,
           creator_kind: creator?.kind ?? null,
           closed_by_id: null,
-          organization_ids: JSON.stringify(organizationIds),
+          organization_ids: organizationIds,
           form_id: form.row.id,
           category_id: form.row.category_id,
-          form_data: JSON.stringify(answers),
+          form_data: answers,
           due_date: input.due_date ?? null,
           custom_status_id: null,
           origin: input.origin ?? 'API',
@@ -509,13 +509,13 @@ export class RequestsService {
           filesByField.set(f.field_id as string, (filesByField.get(f.field_id as string) ?? 0) + 1);
         const checked = checkAnswers(form.definition, input.form_data, {
           path: 'form_data',
-          previous: JSON.parse(locked.form_data) as FormAnswer[],
+          previous: locked.form_data,
           filesByField,
           requireAll: true,
           today: dayOf(at),
         });
         await this.consumeAll(clientId, tx, id, checked.files, [], at);
-        changes.form_data = JSON.stringify(checked.answers);
+        changes.form_data = checked.answers;
         const numbers = locked.employee_id ? (await repo.registrations(clientId, locked.employee_id)).numbers : [];
         changes.search_text = searchText(locked, checked.answers, numbers);
       }
