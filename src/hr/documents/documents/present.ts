@@ -13,7 +13,7 @@ export function presentDocument({ row, organizationIds, expired }: DocumentView)
     name: row.filename,
     date: row.date,
     organization_ids: organizationIds,
-    metadata: JSON.parse(row.metadata),
+    metadata: row.metadata,
     external_reference: row.external_reference,
     origin: row.origin as EmployeeDocument['origin'],
     origin_details: row.origin_details,

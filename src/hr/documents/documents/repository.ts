@@ -12,7 +12,25 @@ import { type DocumentTypeRecord, toDocumentTypeRecord } from '../document-types
 import type { DocumentKind } from '../folders/tables.js';
 import type { HrDocumentsTable } from './tables.js';
 
-export type DocumentRow = Selectable<HrDocumentsTable>;
+type StoredDocument = Selectable<HrDocumentsTable>;
+
+/** A document's metadata value. */
+export interface MetadataValue {
+  code: string;
+  value: string;
+}
+
+/** A document as the domain sees it: its metadata decoded. */
+export type DocumentRow = Omit<StoredDocument, 'metadata'> & { metadata: MetadataValue[] };
+
+function toRecord<R extends StoredDocument>(row: R): Omit<R, 'metadata'> & { metadata: MetadataValue[] } {
+  return { ...row, metadata: JSON.parse(row.metadata) as MetadataValue[] };
+}
+
+function toColumns<V extends { metadata?: MetadataValue[] }>(values: V): Omit<V, 'metadata'> & { metadata?: string } {
+  const { metadata, ...plain } = values;
+  return { ...plain, ...(metadata !== undefined ? { metadata: JSON.stringify(metadata) } : {}) };
+}
 /** A document with what a response shows of its owner. */
 export type DocumentWithOwner = DocumentRow & { employee_external_id: string | null };
 export type NewDocument = Omit<DocumentRow, 'pk' | 'client_id' | 'kind'>;
@@ -41,7 +59,7 @@ export interface DocumentQuery {
 }
 
 type DocDb = Tables & { d: HrDocumentsTable; e: HrEmployeesTable };
-type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', DocumentWithOwner>;
+type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', StoredDocument & { employee_external_id: string | null }>;
 
 /** Lists are in upload order. */
 /** In creation order. */
@@ -125,13 +143,14 @@ export class DocumentsRepository {
     return q;
   }
 
-  page(
+  async page(
     clientId: string,
     kind: DocumentKind,
     filter: DocumentQuery,
     request: PageRequest,
   ): Promise<Page<DocumentWithOwner>> {
-    return listPage(this.filtered(clientId, kind, filter), ORDER, request);
+    const page = await listPage(this.filtered(clientId, kind, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   /**
@@ -154,8 +173,9 @@ export class DocumentsRepository {
     return { keys: [row ? row.pk : Number.MAX_SAFE_INTEGER], direction: 'after', inclusive: false };
   }
 
-  find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentWithOwner | undefined> {
-    return this.scoped(clientId, kind).where('d.id', '=', id).executeTakeFirst();
+  async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentWithOwner | undefined> {
+    const row = await this.scoped(clientId, kind).where('d.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   async organizations(clientId: string, ids: string[]): Promise<Map<string, string[]>> {
@@ -174,7 +194,7 @@ export class DocumentsRepository {
   async insert(clientId: string, kind: DocumentKind, doc: NewDocument, organizationIds: string[]): Promise<void> {
     await this.db
       .insertInto('hr_documents')
-      .values({ ...doc, client_id: clientId, kind })
+      .values({ ...toColumns(doc), metadata: JSON.stringify(doc.metadata), client_id: clientId, kind })
       .execute();
     await this.setOrganizations(clientId, doc.id, organizationIds);
   }
@@ -182,7 +202,7 @@ export class DocumentsRepository {
   async update(clientId: string, kind: DocumentKind, id: string, values: Partial<NewDocument>): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_documents')
-      .set(values)
+      .set(toColumns(values))
       .where('kind', '=', kind)
       .where('id', '=', id)
       .execute();

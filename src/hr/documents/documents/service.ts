@@ -384,9 +384,9 @@ export class DocumentsService {
     }
 
     if (input.metadata !== undefined || (type && input.document_type_id !== undefined)) {
-      const metadata = input.metadata ?? (current ? JSON.parse(current.metadata) : []);
+      const metadata = input.metadata ?? current?.metadata ?? [];
       if (type) errors.push(...metadataErrors(metadata, type.settings.metadata ?? []));
-      values.metadata = JSON.stringify(metadata);
+      values.metadata = metadata;
     }
     if (input.title !== undefined) values.title = input.title;
     if (input.date !== undefined) values.date = input.date;
@@ -472,7 +472,7 @@ export class DocumentsService {
           content_type: upload.contentType,
           date,
           effective_date: date ?? dayOf(at),
-          metadata: values.metadata ?? '[]',
+          metadata: values.metadata ?? [],
           external_reference: values.external_reference ?? null,
           origin: 'api',
           origin_details: null,
