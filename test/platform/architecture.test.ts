@@ -189,10 +189,6 @@ describe('architecture', () => {
     'hr/automation/process-templates/present.ts',
     'hr/automation/tasks/present.ts',
     'hr/automation/tasks/service.ts',
-    'hr/documents/documents/routes.ts',
-    'hr/documents/documents/service.ts',
-    'hr/knowledge/kb-articles/routes.ts',
-    'hr/knowledge/kb-articles/service.ts',
     'hr/people-assist/request-forms/service.ts',
   ];
 

@@ -37,11 +37,11 @@ export function presentKbArticle(view: KbArticleView, bodies: boolean): KbArticl
     accessible_by_hr: Boolean(row.accessible_by_hr),
     accessible_by_employee: Boolean(row.accessible_by_employee),
     employees_perimeters: view.perimeters,
-    role_restrictions: (JSON.parse(row.role_restrictions) as string[]).map((role_id) => ({
+    role_restrictions: row.role_restrictions.map((role_id) => ({
       role_id,
       role_name: view.roleNames.get(role_id) ?? role_id,
     })),
-    localized_search_keywords: JSON.parse(row.localized_search_keywords),
+    localized_search_keywords: row.localized_search_keywords,
     localized_tags: [...byLanguage].map(([language_code, values]) => ({ language_code, values })),
   };
 }

@@ -16,11 +16,42 @@ import type {
   PaKbArticleVersionsTable,
 } from './tables.js';
 
-export type KbArticleRow = Selectable<PaKbArticlesTable>;
+type StoredArticle = Selectable<PaKbArticlesTable>;
+
+export interface LocalizedKeywords {
+  language_code: string;
+  value: string;
+}
+
+/** An article as the domain sees it: its role restrictions (role ids) and search keywords decoded. */
+export type KbArticleRow = Omit<StoredArticle, 'role_restrictions' | 'localized_search_keywords'> & {
+  role_restrictions: string[];
+  localized_search_keywords: LocalizedKeywords[];
+};
+
 export type KbArticleValues = Omit<
   Insertable<PaKbArticlesTable>,
-  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at'
->;
+  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'role_restrictions' | 'localized_search_keywords'
+> & { role_restrictions: string[]; localized_search_keywords: LocalizedKeywords[] };
+
+function toRecord(row: StoredArticle): KbArticleRow {
+  return {
+    ...row,
+    role_restrictions: JSON.parse(row.role_restrictions) as string[],
+    localized_search_keywords: JSON.parse(row.localized_search_keywords) as LocalizedKeywords[],
+  };
+}
+
+function toColumns(values: Partial<KbArticleValues>) {
+  const { role_restrictions, localized_search_keywords, ...plain } = values;
+  return {
+    ...plain,
+    ...(role_restrictions !== undefined ? { role_restrictions: JSON.stringify(role_restrictions) } : {}),
+    ...(localized_search_keywords !== undefined
+      ? { localized_search_keywords: JSON.stringify(localized_search_keywords) }
+      : {}),
+  };
+}
 export type KbVersionRow = Selectable<PaKbArticleVersionsTable>;
 export type KbVersionValues = Omit<KbVersionRow, 'client_id' | 'article_pk'>;
 export type KbTagRow = Selectable<PaKbArticleTagsTable>;
@@ -207,8 +238,9 @@ export class KbArticlesRepository {
     return q;
   }
 
-  page(clientId: string, filter: KbArticleFilter, request: PageRequest<SortField>): Promise<Page<KbArticleRow>> {
-    return listPage(this.filtered(clientId, filter), ORDER, request);
+  async page(clientId: string, filter: KbArticleFilter, request: PageRequest<SortField>): Promise<Page<KbArticleRow>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   /** The internal keys of every article the filter keeps (to order full-text matches by relevance). */
@@ -218,19 +250,29 @@ export class KbArticlesRepository {
   }
 
   /** The oldest article the filter keeps (`once_on_employee_homepage`). */
-  oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRow | undefined> {
-    return this.filtered(clientId, filter).orderBy('a.created_at').orderBy('a.pk').limit(1).executeTakeFirst();
+  async oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRow | undefined> {
+    const row = await this.filtered(clientId, filter)
+      .orderBy('a.created_at')
+      .orderBy('a.pk')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   async rowsByPk(clientId: string, pks: number[]): Promise<KbArticleRow[]> {
     if (!pks.length) return [];
     const rows = await this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('pk', 'in', pks).execute();
-    const byPk = new Map(rows.map((r) => [Number(r.pk), r]));
+    const byPk = new Map(rows.map((r) => [Number(r.pk), toRecord(r)]));
     return pks.flatMap((pk) => byPk.get(pk) ?? []);
   }
 
-  find(clientId: string, id: string): Promise<KbArticleRow | undefined> {
-    return this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('id', '=', id).executeTakeFirst();
+  async find(clientId: string, id: string): Promise<KbArticleRow | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('pa_kb_articles')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** Versions, categories, tags, perimeters and role names of several articles, in a few queries. */
@@ -267,7 +309,7 @@ export class KbArticlesRepository {
         .orderBy('position')
         .execute(),
     ]);
-    const roleIds = [...new Set(rows.flatMap((r) => JSON.parse(r.role_restrictions) as string[]))];
+    const roleIds = [...new Set(rows.flatMap((r) => r.role_restrictions))];
     const roleNames = await this.roleNames(clientId, roleIds);
     const group = <T extends { article_pk: number }>(items: T[]) => {
       const out = new Map<number, T[]>();
@@ -387,7 +429,13 @@ export class KbArticlesRepository {
   async insertIfAbsent(clientId: string, id: string, values: KbArticleValues, at: number): Promise<number | undefined> {
     const row = await this.db
       .insertInto('pa_kb_articles')
-      .values({ client_id: clientId, id, ...values, created_at: at, updated_at: at })
+      .values({
+        client_id: clientId,
+        id,
+        ...toColumns(values),
+        created_at: at,
+        updated_at: at,
+      } as Insertable<PaKbArticlesTable>)
       .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
       .returning('pk')
       .executeTakeFirst();
@@ -397,7 +445,7 @@ export class KbArticlesRepository {
   async update(clientId: string, pk: number, values: Partial<KbArticleValues>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_kb_articles')
-      .set({ ...values, updated_at: at })
+      .set({ ...toColumns(values), updated_at: at })
       .where('pk', '=', pk)
       .execute();
   }

@@ -286,8 +286,8 @@ export class KbArticlesService {
         status: input.status ?? 'draft',
         accessible_by_hr: input.accessible_by_hr === false ? 0 : 1,
         accessible_by_employee: input.accessible_by_employee === false ? 0 : 1,
-        role_restrictions: JSON.stringify((input.role_restrictions ?? []).map((r) => r.role_id)),
-        localized_search_keywords: JSON.stringify(localized(input.localized_search_keywords ?? [])),
+        role_restrictions: (input.role_restrictions ?? []).map((r) => r.role_id),
+        localized_search_keywords: localized(input.localized_search_keywords ?? []),
         sort_title: first.title.toLowerCase(),
       };
       const at = now();
@@ -365,16 +365,16 @@ export class KbArticlesService {
       if (input.accessible_by_employee !== undefined)
         values.accessible_by_employee = input.accessible_by_employee ? 1 : 0;
       if (input.role_restrictions !== undefined)
-        values.role_restrictions = JSON.stringify(input.role_restrictions.map((r) => r.role_id));
+        values.role_restrictions = input.role_restrictions.map((r) => r.role_id);
       if (input.localized_search_keywords !== undefined)
-        values.localized_search_keywords = JSON.stringify(localized(input.localized_search_keywords));
+        values.localized_search_keywords = localized(input.localized_search_keywords);
       await repo.update(clientId, row.pk, values, now());
       if (input.localized_tags !== undefined) await repo.replaceTags(clientId, row.pk, flatTags(input.localized_tags));
       if (perimeters) await repo.replacePerimeters(clientId, row.pk, perimeters.list.map(storedPerimeter));
       const updated = (await repo.find(clientId, id)) as KbArticleRow;
       const view = (await this.views(repo, clientId, [updated]))[0] as KbArticleView;
       if (input.localized_search_keywords !== undefined) {
-        await repo.writeSearch(row.pk, searchDocument(view.versions, JSON.parse(updated.localized_search_keywords)));
+        await repo.writeSearch(row.pk, searchDocument(view.versions, updated.localized_search_keywords));
       }
       return view;
     });
