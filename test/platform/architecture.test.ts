@@ -189,7 +189,6 @@ describe('architecture', () => {
     'hr/automation/process-templates/present.ts',
     'hr/automation/tasks/present.ts',
     'hr/automation/tasks/service.ts',
-    'hr/people-assist/request-forms/service.ts',
   ];
 
   it('decodes stored JSON only in repositories', () => {

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
@@ -6,13 +6,60 @@ import { type ListOrder, listCount, listPage, type PageRequest } from '../../../
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
+import type { FormDefinition } from '../../core/forms/schemas.js';
+import type { EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import type { PaRequestFormsTable } from './tables.js';
 
-export type RequestFormRow = Selectable<PaRequestFormsTable>;
+/** The settings of a form (stored as JSON in `settings`). */
+export interface RequestFormSettings {
+  keywords: string;
+  featured: boolean;
+  success_message: string;
+  visible_by_employee: boolean;
+  visible_by_user: boolean;
+  request_editable_by_employee: boolean;
+  request_editable_by_user: boolean;
+  employee_organization_mandatory: boolean;
+  linkeable_to_employee: boolean;
+  linkeable_to_organization: boolean;
+  due_date_visible_by_employee: boolean;
+  custom_status_visible_by_employee: boolean;
+  enable_employee_feedback: boolean;
+  employee_restrictions: EmployeesPerimeter[];
+  user_restrictions: { roles: { id: string; name?: string }[] };
+  form_group_id: number | null;
+  is_default_language: boolean | null;
+}
+
+type StoredForm = Selectable<PaRequestFormsTable>;
+
+/** A request form as the domain sees it: its settings and form definition decoded. */
+export type RequestFormRow = Omit<StoredForm, 'settings' | 'formidable'> & {
+  settings: RequestFormSettings;
+  formidable: FormDefinition;
+};
+
 export type RequestFormAttributes = Omit<
-  PaRequestFormsTable,
+  RequestFormRow,
   'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'last_hits'
 >;
+
+function toRecord(row: StoredForm): RequestFormRow {
+  return {
+    ...row,
+    settings: JSON.parse(row.settings) as RequestFormSettings,
+    formidable: JSON.parse(row.formidable) as FormDefinition,
+  };
+}
+
+function toColumns(attrs: Partial<RequestFormAttributes>) {
+  const { settings, formidable, ...plain } = attrs;
+  return {
+    ...plain,
+    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+    ...(formidable !== undefined ? { formidable: JSON.stringify(formidable) } : {}),
+  };
+}
 
 export interface RequestFormFilter {
   categoryId?: string;
@@ -53,31 +100,33 @@ export class RequestFormsRepository {
     return q;
   }
 
-  page(
+  async page(
     clientId: string,
     filter: RequestFormFilter,
     request: PageRequest<RequestFormSort['field']>,
   ): Promise<Page<RequestFormRow>> {
-    return listPage(this.filtered(clientId, filter), ORDER, request);
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
   count(clientId: string, filter: RequestFormFilter): Promise<number> {
     return listCount(this.filtered(clientId, filter));
   }
 
-  find(clientId: string, id: string): Promise<RequestFormRow | undefined> {
-    return this.filtered(clientId, {}).where('f.id', '=', id).executeTakeFirst();
+  async find(clientId: string, id: string): Promise<RequestFormRow | undefined> {
+    const row = await this.filtered(clientId, {}).where('f.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** Every form of the client with employee restrictions read from its settings (for the employee filter). */
-  all(clientId: string): Promise<RequestFormRow[]> {
-    return this.filtered(clientId, {}).orderBy('f.pk').execute();
+  async all(clientId: string): Promise<RequestFormRow[]> {
+    return (await this.filtered(clientId, {}).orderBy('f.pk').execute()).map(toRecord);
   }
 
   insertIfAbsent(clientId: string, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('pa_request_forms', {
       id,
-      ...attrs,
+      ...(toColumns(attrs) as Omit<Insertable<PaRequestFormsTable>, 'client_id' | 'id'>),
       last_hits: 0,
       created_at: at,
       updated_at: at,
@@ -87,7 +136,7 @@ export class RequestFormsRepository {
   async update(clientId: string, id: string, attrs: Partial<RequestFormAttributes>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_request_forms')
-      .set({ ...attrs, updated_at: at })
+      .set({ ...toColumns(attrs), updated_at: at })
       .where('id', '=', id)
       .execute();
   }

@@ -8,29 +8,10 @@ import { checkDefinition } from '../../core/forms/rules.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
 import type { EmployeesPerimeter, PerimeterInput } from '../../core/perimeters/rules.js';
 import type { PerimetersService } from '../../core/perimeters/service.js';
-import type { RequestFormFilter, RequestFormRow, RequestFormsRepository } from './repository.js';
+import type { RequestFormFilter, RequestFormRow, RequestFormSettings, RequestFormsRepository } from './repository.js';
 import { type RequestFormPatch, type RequestFormPut, SETTING_DEFAULTS } from './schemas.js';
 
-/** The settings of a form as stored (JSON in `settings`). */
-export interface RequestFormSettings {
-  keywords: string;
-  featured: boolean;
-  success_message: string;
-  visible_by_employee: boolean;
-  visible_by_user: boolean;
-  request_editable_by_employee: boolean;
-  request_editable_by_user: boolean;
-  employee_organization_mandatory: boolean;
-  linkeable_to_employee: boolean;
-  linkeable_to_organization: boolean;
-  due_date_visible_by_employee: boolean;
-  custom_status_visible_by_employee: boolean;
-  enable_employee_feedback: boolean;
-  employee_restrictions: EmployeesPerimeter[];
-  user_restrictions: { roles: { id: string; name?: string }[] };
-  form_group_id: number | null;
-  is_default_language: boolean | null;
-}
+export type { RequestFormSettings } from './repository.js';
 
 export interface RequestFormView {
   row: RequestFormRow;
@@ -39,7 +20,7 @@ export interface RequestFormView {
 }
 
 export function viewOf(row: RequestFormRow): RequestFormView {
-  return { row, settings: JSON.parse(row.settings), definition: JSON.parse(row.formidable) };
+  return { row, settings: row.settings, definition: row.formidable };
 }
 
 const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as (keyof typeof SETTING_DEFAULTS)[];
@@ -191,8 +172,9 @@ export class RequestFormsService {
       is_default: isDefault ? 1 : 0,
       featured: settings.featured ? 1 : 0,
       keywords: settings.keywords,
-      settings: JSON.stringify(settings),
-      formidable: JSON.stringify(definition),
+      settings,
+      // Defined here: a definition that failed its check was reported with the other errors above.
+      formidable: definition as FormDefinition,
     };
     return this.work.run(async ({ requestForms: repo }) => {
       const at = now();
@@ -231,7 +213,7 @@ export class RequestFormsService {
           ...(input.category_id !== undefined ? { category_id: input.category_id } : {}),
           featured: settings.featured ? 1 : 0,
           keywords: settings.keywords,
-          settings: JSON.stringify(settings),
+          settings,
         },
         now(),
       );
