@@ -187,8 +187,6 @@ describe('architecture', () => {
     'academy/events/present.ts',
     'academy/events/service.ts',
     'hr/automation/process-templates/present.ts',
-    'hr/automation/tasks/present.ts',
-    'hr/automation/tasks/service.ts',
   ];
 
   it('decodes stored JSON only in repositories', () => {

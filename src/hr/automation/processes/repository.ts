@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
+import type { TaskSettings } from '../process-templates/schemas.js';
 import type { HrProcessesTable, ProcessState } from './tables.js';
 
 export type ProcessRow = Selectable<HrProcessesTable>;
@@ -108,7 +109,11 @@ export class ProcessesRepository {
       .where('process_template_id', '=', processTemplateId)
       .orderBy('pk')
       .execute();
-    return rows.map((r) => ({ ...r, size: r.size === null ? null : Number(r.size) }));
+    return rows.map((r) => ({
+      ...r,
+      settings: JSON.parse(r.settings) as TaskSettings,
+      size: r.size === null ? null : Number(r.size),
+    }));
   }
 
   /** The employee's id, by id or external id. */

@@ -196,7 +196,7 @@ export class ProcessesService {
         due_date: input.due_date ?? null,
         reminder_offset: null,
         settings: t.settings,
-        form_data: '[]',
+        form_data: [],
         has_requested_changes: 0,
         completed_at: null,
         completed_by_id: null,

@@ -26,7 +26,7 @@ export function presentTaskFile(file: TaskFileRow): TaskFile {
 /** A task in the shape of its type (reference §3f.3): the common fields, then the type's own. */
 export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new Set()): Task {
   const { row } = view;
-  const settings = JSON.parse(row.settings) as TaskSettings;
+  const { settings } = row;
   const files = (role: TaskFileRow['role']) =>
     view.files.filter((f) => f.role === role).map((f) => ({ id: f.id, filename: f.filename }));
   const out: Task = {
@@ -66,7 +66,7 @@ export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new 
     case 'fill_form':
     case 'fill_pdf':
       out.form_id = row.template_task_id;
-      out.form_data = JSON.parse(row.form_data);
+      out.form_data = row.form_data;
       out.form_files = view.files
         .filter((f) => f.role === 'form')
         .map((f) => ({ id: f.id, filename: f.filename, field_id: f.field_id ?? '' }));

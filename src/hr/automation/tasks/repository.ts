@@ -4,11 +4,29 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
+import type { FormAnswer } from '../../core/forms/schemas.js';
+import type { TaskSettings } from '../process-templates/schemas.js';
 import type { TaskType } from '../process-templates/tables.js';
 import type { HrTaskFilesTable, HrTasksTable, HrTaskValidationEventsTable, TaskStatus } from './tables.js';
 
-export type TaskRow = Selectable<HrTasksTable>;
-export type NewTask = Omit<Insertable<HrTasksTable>, 'pk'>;
+type StoredTask = Selectable<HrTasksTable>;
+
+/** A task as the domain sees it: its settings (copied from its template) and saved answers decoded. */
+export type TaskRow = Omit<StoredTask, 'settings' | 'form_data'> & { settings: TaskSettings; form_data: FormAnswer[] };
+
+export type NewTask = Omit<Insertable<HrTasksTable>, 'pk' | 'settings' | 'form_data'> & {
+  settings: TaskSettings;
+  form_data: FormAnswer[];
+};
+
+function toColumns<V extends { settings?: TaskSettings; form_data?: FormAnswer[] }>(values: V) {
+  const { settings, form_data, ...plain } = values;
+  return {
+    ...plain,
+    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+    ...(form_data !== undefined ? { form_data: JSON.stringify(form_data) } : {}),
+  };
+}
 export type TaskFileRow = Selectable<HrTaskFilesTable>;
 export type NewTaskFile = Omit<Insertable<HrTaskFilesTable>, 'pk'>;
 export type ValidationEventRow = Selectable<HrTaskValidationEventsTable>;
@@ -40,9 +58,11 @@ const ORDER: ListOrder<TaskSortField> = {
   tiebreak: 'pk',
 };
 
-export function normalizeTask(row: TaskRow): TaskRow {
+export function normalizeTask(row: StoredTask): TaskRow {
   return {
     ...row,
+    settings: JSON.parse(row.settings) as TaskSettings,
+    form_data: JSON.parse(row.form_data) as FormAnswer[],
     completed_at: row.completed_at === null ? null : Number(row.completed_at),
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),
@@ -92,11 +112,15 @@ export class TasksRepository {
   }
 
   async insert(rows: NewTask[]): Promise<void> {
-    if (rows.length) await this.db.insertInto('hr_tasks').values(rows).execute();
+    if (rows.length)
+      await this.db
+        .insertInto('hr_tasks')
+        .values(rows.map((r) => toColumns(r) as Insertable<HrTasksTable>))
+        .execute();
   }
 
   async update(clientId: string, id: string, values: Partial<NewTask>): Promise<void> {
-    await this.tenant(clientId).updateTable('hr_tasks').set(values).where('id', '=', id).execute();
+    await this.tenant(clientId).updateTable('hr_tasks').set(toColumns(values)).where('id', '=', id).execute();
   }
 
   /** Deletes the tasks of a process with their files and events; answers the blobs the files held. */

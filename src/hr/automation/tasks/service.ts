@@ -182,12 +182,12 @@ export class TasksService {
     answers: readonly FormAnswer[],
     requireAll: boolean,
     at: number,
-  ): Promise<string> {
+  ): Promise<FormAnswer[]> {
     const repo = tx.tasks;
     const files = await repo.files(clientId, [task.id]);
     const checked = checkAnswers(formOf(task), answers, {
       path: 'form_data',
-      previous: JSON.parse(task.form_data) as FormAnswer[],
+      previous: task.form_data,
       filesByField: TasksService.filesByField(files),
       requireAll,
       today: dayOf(at),
@@ -209,7 +209,7 @@ export class TasksService {
         created_at: at,
       });
     }
-    return JSON.stringify(checked.answers);
+    return checked.answers;
   }
 
   private static mustFill(task: TaskRow, action: string): void {

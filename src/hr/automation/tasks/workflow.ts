@@ -30,7 +30,7 @@ export interface ProcessStore {
 
 /** The form a fill task asks to fill; a fill_pdf task without one has no fields. */
 export function formOf(task: Pick<TaskRow, 'settings'>): FormDefinition {
-  return (JSON.parse(task.settings) as TaskSettings).formidable ?? { fields: [], conditions: [] };
+  return task.settings.formidable ?? { fields: [], conditions: [] };
 }
 
 /** Publication: draft tasks become `to_do`, or `blocked` while their dependency is not completed. */
@@ -57,15 +57,16 @@ export async function unblockDependants(
 ): Promise<void> {
   for (const task of siblings) {
     if (task.depends_on_id !== completed.id || task.status !== 'blocked') continue;
-    const values: { status: 'to_do'; updated_at: number; form_data?: string } = { status: 'to_do', updated_at: at };
+    const values: { status: 'to_do'; updated_at: number; form_data?: FormAnswer[] } = {
+      status: 'to_do',
+      updated_at: at,
+    };
     if (task.fetch_previous_data === 1 && (task.type === 'fill_form' || task.type === 'fill_pdf')) {
       const slugs = new Set(formOf(task).fields.map((f) => f.slug));
-      const own = JSON.parse(task.form_data) as FormAnswer[];
+      const own = task.form_data;
       const mine = new Set(own.map((a) => a.field_id));
-      const inherited = (JSON.parse(completed.form_data) as FormAnswer[]).filter(
-        (a) => slugs.has(a.field_id) && !mine.has(a.field_id),
-      );
-      if (inherited.length) values.form_data = JSON.stringify([...own, ...inherited]);
+      const inherited = completed.form_data.filter((a) => slugs.has(a.field_id) && !mine.has(a.field_id));
+      if (inherited.length) values.form_data = [...own, ...inherited];
     }
     await tasks.update(clientId, task.id, values);
   }
