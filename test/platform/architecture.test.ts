@@ -186,7 +186,6 @@ describe('architecture', () => {
     'academy/directory/service.ts',
     'academy/events/present.ts',
     'academy/events/service.ts',
-    'hr/automation/process-templates/present.ts',
   ];
 
   it('decodes stored JSON only in repositories', () => {

@@ -9,16 +9,16 @@ export function presentProcessTemplate(row: ProcessTemplateRow): ProcessTemplate
     public_title: row.public_title,
     description: row.description,
     automatic_archiving: row.automatic_archiving === 1,
-    restrictions: JSON.parse(row.restrictions),
+    restrictions: row.restrictions,
     created_at: formatDateTime(row.created_at),
-    created_by: JSON.parse(row.created_by),
+    created_by: row.created_by,
     updated_at: formatDateTime(row.updated_at),
-    updated_by: JSON.parse(row.updated_by),
+    updated_by: row.updated_by,
   };
 }
 
 export function presentTaskTemplate(row: TaskTemplateRow): TaskTemplate {
-  const settings = JSON.parse(row.settings) as TaskSettings;
+  const { settings } = row;
   return {
     id: row.id,
     process_template_id: row.process_template_id,
@@ -29,7 +29,7 @@ export function presentTaskTemplate(row: TaskTemplateRow): TaskTemplate {
     depends_on_id: row.depends_on_id,
     fetch_previous_data: row.fetch_previous_data === 1,
     role_id: row.role_id,
-    email_notifications: JSON.parse(row.email_notifications),
+    email_notifications: row.email_notifications,
     ...(settings.message !== undefined ? { message: settings.message } : {}),
     ...(settings.formidable !== undefined ? { process_form_id: row.id, formidable: settings.formidable } : {}),
     ...(settings.pdf_template_id !== undefined ? { pdf_template_id: settings.pdf_template_id } : {}),

@@ -6,17 +6,70 @@ import { type ListOrder, listPage, type PageRequest } from '../../../platform/db
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
+import type { ProcessTemplate, TaskSettings, TaskTemplate } from './schemas.js';
 import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from './tables.js';
 
-export type ProcessTemplateRow = Selectable<HrProcessTemplatesTable>;
+type StoredTemplate = Selectable<HrProcessTemplatesTable>;
+type StoredTaskTemplate = Selectable<HrTaskTemplatesTable>;
+type Actor = ProcessTemplate['created_by'];
+
+/** A process template as the domain sees it: its restrictions and authors decoded. */
+export type ProcessTemplateRow = Omit<StoredTemplate, 'restrictions' | 'created_by' | 'updated_by'> & {
+  restrictions: ProcessTemplate['restrictions'];
+  created_by: Actor;
+  updated_by: Actor;
+};
 export type ProcessTemplateValues = Omit<ProcessTemplateRow, 'pk' | 'client_id' | 'id' | 'created_at' | 'created_by'>;
-export type TaskTemplateRow = Selectable<HrTaskTemplatesTable>;
-export type NewTaskTemplate = Omit<Insertable<HrTaskTemplatesTable>, 'pk'>;
+
+/** A task template as the domain sees it: its notifications and type settings decoded. */
+export type TaskTemplateRow = Omit<StoredTaskTemplate, 'email_notifications' | 'settings'> & {
+  email_notifications: TaskTemplate['email_notifications'];
+  settings: TaskSettings;
+};
+export type NewTaskTemplate = Omit<Insertable<HrTaskTemplatesTable>, 'pk' | 'email_notifications' | 'settings'> & {
+  email_notifications: TaskTemplate['email_notifications'];
+  settings: TaskSettings;
+};
 
 const ORDER: ListOrder = { tiebreak: 'pk' };
 
-function normalizeTask(row: TaskTemplateRow): TaskTemplateRow {
-  return { ...row, size: row.size === null ? null : Number(row.size) };
+function toTemplate(row: StoredTemplate): ProcessTemplateRow {
+  return {
+    ...row,
+    restrictions: JSON.parse(row.restrictions) as ProcessTemplate['restrictions'],
+    created_by: JSON.parse(row.created_by) as Actor,
+    updated_by: JSON.parse(row.updated_by) as Actor,
+  };
+}
+
+function templateColumns<V extends Partial<Pick<ProcessTemplateRow, 'restrictions' | 'created_by' | 'updated_by'>>>(
+  values: V,
+) {
+  const { restrictions, created_by, updated_by, ...plain } = values;
+  return {
+    ...plain,
+    ...(restrictions !== undefined ? { restrictions: JSON.stringify(restrictions) } : {}),
+    ...(created_by !== undefined ? { created_by: JSON.stringify(created_by) } : {}),
+    ...(updated_by !== undefined ? { updated_by: JSON.stringify(updated_by) } : {}),
+  };
+}
+
+function normalizeTask(row: StoredTaskTemplate): TaskTemplateRow {
+  return {
+    ...row,
+    email_notifications: JSON.parse(row.email_notifications) as TaskTemplate['email_notifications'],
+    settings: JSON.parse(row.settings) as TaskSettings,
+    size: row.size === null ? null : Number(row.size),
+  };
+}
+
+function taskColumns<V extends Partial<Pick<TaskTemplateRow, 'email_notifications' | 'settings'>>>(values: V) {
+  const { email_notifications, settings, ...plain } = values;
+  return {
+    ...plain,
+    ...(email_notifications !== undefined ? { email_notifications: JSON.stringify(email_notifications) } : {}),
+    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+  };
 }
 
 /** Process templates and their task templates. Every query takes the client first. */
@@ -33,8 +86,9 @@ export class ProcessTemplatesRepository {
     return q;
   }
 
-  page(clientId: string, title: string | undefined, request: PageRequest) {
-    return listPage(this.scoped(clientId, title), ORDER, request) as Promise<Page<ProcessTemplateRow>>;
+  async page(clientId: string, title: string | undefined, request: PageRequest): Promise<Page<ProcessTemplateRow>> {
+    const page = await listPage(this.scoped(clientId, title), ORDER, request);
+    return { ...page, items: page.items.map(toTemplate) };
   }
 
   async count(clientId: string, title: string | undefined): Promise<number> {
@@ -45,20 +99,26 @@ export class ProcessTemplatesRepository {
     return Number(row?.n ?? 0);
   }
 
-  find(clientId: string, id: string): Promise<ProcessTemplateRow | undefined> {
-    return this.scoped(clientId).where('id', '=', id).executeTakeFirst();
+  async find(clientId: string, id: string): Promise<ProcessTemplateRow | undefined> {
+    const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
+    return row ? toTemplate(row) : undefined;
   }
 
   /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
   async insertIfAbsent(
     clientId: string,
     id: string,
-    values: ProcessTemplateValues & { created_by: string },
+    values: ProcessTemplateValues & { created_by: Actor },
     at: number,
   ): Promise<boolean> {
     const row = await this.db
       .insertInto('hr_process_templates')
-      .values({ client_id: clientId, id, ...values, created_at: at })
+      .values({
+        client_id: clientId,
+        id,
+        ...templateColumns(values),
+        created_at: at,
+      } as Insertable<HrProcessTemplatesTable>)
       .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
       .returning('pk')
       .executeTakeFirst();
@@ -66,7 +126,11 @@ export class ProcessTemplatesRepository {
   }
 
   async update(clientId: string, id: string, values: ProcessTemplateValues): Promise<void> {
-    await this.tenant(clientId).updateTable('hr_process_templates').set(values).where('id', '=', id).execute();
+    await this.tenant(clientId)
+      .updateTable('hr_process_templates')
+      .set(templateColumns(values))
+      .where('id', '=', id)
+      .execute();
   }
 
   // ------------------------------------------------------------ task templates
@@ -92,7 +156,10 @@ export class ProcessTemplatesRepository {
   }
 
   async insertTask(row: NewTaskTemplate): Promise<void> {
-    await this.db.insertInto('hr_task_templates').values(row).execute();
+    await this.db
+      .insertInto('hr_task_templates')
+      .values(taskColumns(row) as Insertable<HrTaskTemplatesTable>)
+      .execute();
   }
 
   async updateTask(
@@ -103,7 +170,7 @@ export class ProcessTemplatesRepository {
   ): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_task_templates')
-      .set(values)
+      .set(taskColumns(values))
       .where('process_template_id', '=', processTemplateId)
       .where('id', '=', id)
       .execute();

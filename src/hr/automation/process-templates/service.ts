@@ -107,13 +107,13 @@ export class ProcessTemplatesService {
       });
       if (errors.length) throw new FieldValidationError(errors);
       const at = now();
-      const by = JSON.stringify(actor);
+      const by = actor;
       const values = {
         title: input.title,
         public_title: input.public_title ?? null,
         description: input.description ?? null,
         automatic_archiving: input.automatic_archiving ? 1 : 0,
-        restrictions: JSON.stringify(restrictions),
+        restrictions,
         updated_by: by,
         updated_at: at,
       };
@@ -295,8 +295,8 @@ export class ProcessTemplatesService {
         depends_on_id: dependsOn,
         fetch_previous_data: input.fetch_previous_data ? 1 : 0,
         role_id: input.role_id ?? null,
-        email_notifications: JSON.stringify(notifications),
-        settings: JSON.stringify(settings),
+        email_notifications: notifications,
+        settings,
         updated_at: at,
       };
       let file = {};
