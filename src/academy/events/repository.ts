@@ -5,10 +5,40 @@ import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import { Tenant } from '../../platform/db/tenant.js';
 import type { Kind } from './schemas.js';
+import type { StoredSession } from './sessions.js';
 import type { AcademyEventsTable, AcademyRegistrationsTable } from './tables.js';
 
-export type EventRow = Selectable<AcademyEventsTable>;
-export type NewEventRow = Insertable<AcademyEventsTable>;
+type StoredEvent = Selectable<AcademyEventsTable>;
+
+/** An event as the domain sees it: its sessions and external instructors decoded. */
+export type EventRow = Omit<StoredEvent, 'sessions' | 'external_instructors'> & {
+  sessions: StoredSession[];
+  external_instructors: string[];
+};
+
+export type NewEventRow = Omit<Insertable<AcademyEventsTable>, 'sessions' | 'external_instructors'> & {
+  sessions: StoredSession[];
+  external_instructors: string[];
+};
+
+function toEvent(row: StoredEvent): EventRow {
+  return {
+    ...row,
+    sessions: JSON.parse(row.sessions) as StoredSession[],
+    external_instructors: JSON.parse(row.external_instructors) as string[],
+  };
+}
+
+const maybeEvent = (row: StoredEvent | undefined): EventRow | undefined => (row ? toEvent(row) : undefined);
+
+function eventColumns<V extends Partial<Pick<EventRow, 'sessions' | 'external_instructors'>>>(values: V) {
+  const { sessions, external_instructors, ...plain } = values;
+  return {
+    ...plain,
+    ...(sessions !== undefined ? { sessions: JSON.stringify(sessions) } : {}),
+    ...(external_instructors !== undefined ? { external_instructors: JSON.stringify(external_instructors) } : {}),
+  };
+}
 export type RegistrationRow = Selectable<AcademyRegistrationsTable>;
 
 export interface Counters {
@@ -184,17 +214,22 @@ export class EventsRepository {
   // ------------------------------------------------------------ events
 
   find(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
-    return findEvent.first(this.db, { academyId, kind, id });
+    return findEvent.first(this.db, { academyId, kind, id }).then(maybeEvent);
   }
 
   /** An event of the academy by id, of either kind (Spazz's `GET /users/{eventid}/events` names no kind). */
   findAnyKind(academyId: number, id: number): Promise<EventRow | undefined> {
-    return this.tenant(academyId).selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.tenant(academyId)
+      .selectFrom('academy_events')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst()
+      .then(maybeEvent);
   }
 
   /** An event by id alone, for internal follow-ups of an access already scoped to its academy. */
   findById(id: number): Promise<EventRow | undefined> {
-    return this.db.selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst().then(maybeEvent);
   }
 
   /** The same, locking the row until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
@@ -205,22 +240,30 @@ export class EventsRepository {
       .where('kind', '=', kind)
       .where('id', '=', id);
     if (this.dialect === 'postgres') q = q.forUpdate();
-    return q.executeTakeFirst();
+    return q.executeTakeFirst().then(maybeEvent);
   }
 
   async insert(row: NewEventRow): Promise<number> {
-    const out = await this.db.insertInto('academy_events').values(row).returning('id').executeTakeFirstOrThrow();
+    const out = await this.db
+      .insertInto('academy_events')
+      .values(eventColumns(row) as Insertable<AcademyEventsTable>)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return out.id;
   }
 
   async insertMany(rows: NewEventRow[]): Promise<number[]> {
     if (!rows.length) return [];
-    const out = await this.db.insertInto('academy_events').values(rows).returning('id').execute();
+    const out = await this.db
+      .insertInto('academy_events')
+      .values(rows.map((r) => eventColumns(r) as Insertable<AcademyEventsTable>))
+      .returning('id')
+      .execute();
     return out.map((r) => r.id).sort((a, b) => a - b);
   }
 
   async update(id: number, changes: Partial<NewEventRow>): Promise<void> {
-    await this.db.updateTable('academy_events').set(changes).where('id', '=', id).execute();
+    await this.db.updateTable('academy_events').set(eventColumns(changes)).where('id', '=', id).execute();
   }
 
   async deleteBundleOrEvent(event: EventRow): Promise<void> {
@@ -276,7 +319,8 @@ export class EventsRepository {
       .orderBy('id')
       .offset(start)
       .limit(limit)
-      .execute();
+      .execute()
+      .then((rows) => rows.map(toEvent));
   }
 
   /** A bundle's events (main first, then offers by id), optionally filtered by title. */
@@ -292,7 +336,12 @@ export class EventsRepository {
       .selectAll()
       .where((eb) => eb.or([eb('id', '=', mainId), eb('bundle_id', '=', mainId)]));
     if (search) q = q.where(containsText(['title'], search));
-    return q.orderBy('id').offset(start).limit(limit).execute();
+    return q
+      .orderBy('id')
+      .offset(start)
+      .limit(limit)
+      .execute()
+      .then((rows) => rows.map(toEvent));
   }
 
   async offerCount(mainId: number): Promise<number> {
@@ -318,7 +367,8 @@ export class EventsRepository {
       .orderBy('start_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .then(maybeEvent);
   }
 
   async bundleIds(mainId: number): Promise<number[]> {

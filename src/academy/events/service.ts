@@ -190,7 +190,7 @@ export class EventsService {
     ]);
     return rows.map((row) => {
       const rule = this.zoneRule(row);
-      const sessions = timeSessions(JSON.parse(row.sessions) as StoredSession[], rule);
+      const sessions = timeSessions(row.sessions, rule);
       const { start, end, durationMinutes } = spanOf(sessions);
       const completed = now >= end;
       const inProgress = !completed && now >= start;
@@ -512,9 +512,9 @@ export class EventsService {
         latitude,
         longitude,
         canceled: existing?.canceled ?? 0,
-        sessions: JSON.stringify(sessions),
+        sessions,
         // Omitted on edit: the list is cleared (edit rule 1).
-        external_instructors: JSON.stringify((body.externalInstructors ?? []).map((e) => e.name)),
+        external_instructors: (body.externalInstructors ?? []).map((e) => e.name),
         bundle_id: existing?.bundle_id ?? null,
         can_multi: existing?.can_multi ?? null,
         must_retake: existing?.must_retake ?? 0,
@@ -587,7 +587,7 @@ export class EventsService {
   }
 
   private async addOfferRows(repo: EventsRepository, main: EventRow, dates: string[]): Promise<void> {
-    const sessions = JSON.parse(main.sessions) as StoredSession[];
+    const sessions = main.sessions;
     const rule = this.zoneRule(main);
     const at = this.clock.now();
     const { id: _id, ...copy } = main;
@@ -597,7 +597,7 @@ export class EventsService {
       return {
         ...copy,
         bundle_id: main.id,
-        sessions: JSON.stringify(shifted),
+        sessions: shifted,
         start_at: start,
         end_at: end,
         created_at: at,
@@ -622,7 +622,7 @@ export class EventsService {
     message: string,
   ): Promise<BundleResult> {
     const latest = await repo.latestOfferStart(mainId);
-    const first = latest ? earliestDate(JSON.parse(latest.sessions) as StoredSession[]) : undefined;
+    const first = latest ? earliestDate(latest.sessions) : undefined;
     return { lastEvent: first ? usDate(first) : '', addedOffers: dates.map(usDate), message };
   }
 
