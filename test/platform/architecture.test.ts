@@ -176,21 +176,8 @@ describe('architecture', () => {
     assert.deepEqual(byHand, [], `tenant conditions written by hand:\n${byHand.join('\n')}`);
   });
 
-  /**
-   * Resources whose repositories do not return decoded records yet: they still parse stored JSON in their service,
-   * routes or presenter. A ratchet: each is converted in turn and leaves this list, which only ever shrinks (the
-   * test below fails for a file outside it, and for a file in it that no longer needs to be).
-   */
-  const JSON_PENDING = [
-    'academy/directory/routes.ts',
-    'academy/directory/service.ts',
-    'academy/events/present.ts',
-    'academy/events/service.ts',
-  ];
-
   it('decodes stored JSON only in repositories', () => {
     const outside: string[] = [];
-    const pendingSeen = new Set<string>();
     for (const file of files) {
       const name = path.basename(file);
       if (!['routes.ts', 'service.ts', 'present.ts'].includes(name)) continue;
@@ -199,13 +186,9 @@ describe('architecture', () => {
         if (!line.includes('JSON.parse(')) return;
         // Parsing what a caller sent (a body, an uploaded file) is not decoding a stored column.
         if (/not-stored:/.test(`${lines[i - 1] ?? ''} ${line}`)) return;
-        const where = rel(file).split(path.sep).join('/');
-        if (JSON_PENDING.includes(where)) pendingSeen.add(where);
-        else outside.push(`${where}:${i + 1}: ${line.trim()}`);
+        outside.push(`${rel(file)}:${i + 1}: ${line.trim()}`);
       });
     }
     assert.deepEqual(outside, [], `JSON.parse outside repositories:\n${outside.join('\n')}`);
-    const done = JSON_PENDING.filter((f) => !pendingSeen.has(f));
-    assert.deepEqual(done, [], `converted: remove from JSON_PENDING:\n${done.join('\n')}`);
   });
 });

@@ -11,15 +11,43 @@ import type {
   AcademyVenuesTable,
 } from './tables.js';
 
-export type UserRow = Selectable<AcademyUsersTable>;
+/** A unit of a user (`{id, name}`). */
+export interface UserUnit {
+  id: number;
+  name: string;
+}
+
+/** A directory user as the domain sees it: its units decoded. */
+export type UserRow = Omit<Selectable<AcademyUsersTable>, 'units'> & { units: UserUnit[] };
+
+function toUser(row: Selectable<AcademyUsersTable>): UserRow {
+  const value: unknown = JSON.parse(row.units);
+  const units = Array.isArray(value)
+    ? value
+        .filter((u): u is { id: unknown; name: unknown } => typeof u === 'object' && u !== null)
+        .map((u) => ({ id: Number(u.id), name: String(u.name) }))
+    : [];
+  return { ...row, units };
+}
 export type CategoryRow = Selectable<AcademyCategoriesTable>;
-export type CourseRow = Selectable<AcademyCoursesTable>;
+/** A course as the domain sees it: its category ids decoded. */
+export type CourseRow = Omit<Selectable<AcademyCoursesTable>, 'category_ids'> & { category_ids: number[] };
+
+function toCourse(row: Selectable<AcademyCoursesTable>): CourseRow {
+  const value: unknown = JSON.parse(row.category_ids);
+  const ids = Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+  return { ...row, category_ids: ids };
+}
 export type VenueRow = Selectable<AcademyVenuesTable>;
 export type CurriculumRow = Selectable<AcademyCurriculumsTable> & { category_name: string | null };
 
-export type UserValues = Omit<Insertable<AcademyUsersTable>, 'academy_id' | 'created_at' | 'updated_at'>;
+export type UserValues = Omit<Insertable<AcademyUsersTable>, 'academy_id' | 'created_at' | 'updated_at' | 'units'> & {
+  units: UserUnit[];
+};
 export type CategoryValues = Omit<Insertable<AcademyCategoriesTable>, 'academy_id'>;
-export type CourseValues = Omit<Insertable<AcademyCoursesTable>, 'academy_id'>;
+export type CourseValues = Omit<Insertable<AcademyCoursesTable>, 'academy_id' | 'category_ids'> & {
+  category_ids: number[];
+};
 export type CurriculumValues = Omit<Insertable<AcademyCurriculumsTable>, 'academy_id'>;
 export type VenueValues = Omit<Insertable<AcademyVenuesTable>, 'academy_id'>;
 
@@ -61,7 +89,7 @@ export class DirectoryRepository {
 
   // ------------------------------------------------------------ reads
 
-  listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRow[]> {
+  async listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRow[]> {
     let query = this.tenant(academyId).selectFrom('academy_users as u').selectAll('u');
     if (filter.search !== undefined) {
       const search = filter.search;
@@ -75,11 +103,16 @@ export class DirectoryRepository {
     if (filter.role !== undefined) {
       query = query.where(sql<string>`lower(${sql.ref('u.role')})`, '=', filter.role.toLowerCase());
     }
-    return query.orderBy('u.id').limit(window.limit).offset(window.start).execute();
+    return (await query.orderBy('u.id').limit(window.limit).offset(window.start).execute()).map(toUser);
   }
 
-  findUser(academyId: number, id: number): Promise<UserRow | undefined> {
-    return this.tenant(academyId).selectFrom('academy_users').selectAll().where('id', '=', id).executeTakeFirst();
+  async findUser(academyId: number, id: number): Promise<UserRow | undefined> {
+    const row = await this.tenant(academyId)
+      .selectFrom('academy_users')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toUser(row) : undefined;
   }
 
   listCategories(academyId: number, search: string | undefined, window: Window): Promise<CategoryRow[]> {
@@ -103,14 +136,19 @@ export class DirectoryRepository {
     return out;
   }
 
-  listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRow[]> {
+  async listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRow[]> {
     let query = this.tenant(academyId).selectFrom('academy_courses as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.title'], search));
-    return query.orderBy('c.id').limit(window.limit).offset(window.start).execute();
+    return (await query.orderBy('c.id').limit(window.limit).offset(window.start).execute()).map(toCourse);
   }
 
-  findCourse(academyId: number, id: number): Promise<CourseRow | undefined> {
-    return this.tenant(academyId).selectFrom('academy_courses').selectAll().where('id', '=', id).executeTakeFirst();
+  async findCourse(academyId: number, id: number): Promise<CourseRow | undefined> {
+    const row = await this.tenant(academyId)
+      .selectFrom('academy_courses')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toCourse(row) : undefined;
   }
 
   private curriculums(academyId: number) {
@@ -145,7 +183,15 @@ export class DirectoryRepository {
     for (const part of chunks(users)) {
       await this.db
         .insertInto('academy_users')
-        .values(part.map((u) => ({ ...u, academy_id: academyId, created_at: at, updated_at: at })))
+        .values(
+          part.map((u) => ({
+            ...u,
+            units: JSON.stringify(u.units),
+            academy_id: academyId,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
         .onConflict((oc) =>
           oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({
             firstname: eb.ref('excluded.firstname'),
@@ -181,7 +227,7 @@ export class DirectoryRepository {
     for (const part of chunks(courses)) {
       await this.db
         .insertInto('academy_courses')
-        .values(part.map((c) => ({ ...c, academy_id: academyId })))
+        .values(part.map((c) => ({ ...c, category_ids: JSON.stringify(c.category_ids), academy_id: academyId })))
         .onConflict((oc) =>
           oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({
             title: eb.ref('excluded.title'),

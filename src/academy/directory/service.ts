@@ -44,11 +44,6 @@ export function listWindow(input: ListInput, max: number): Window {
   };
 }
 
-function parseIds(text: string): number[] {
-  const value: unknown = JSON.parse(text);
-  return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
-}
-
 /** The repositories this service's writes touch, bound to one transaction in `work.run`. */
 export interface DirectoryWork {
   directory: DirectoryRepository;
@@ -98,7 +93,7 @@ export class DirectoryService {
   }
 
   private async withCategories(academyId: number, courses: CourseRow[]): Promise<CourseWithCategories[]> {
-    const ids = courses.map((c) => ({ course: c, categoryIds: parseIds(c.category_ids) }));
+    const ids = courses.map((c) => ({ course: c, categoryIds: c.category_ids }));
     const found = await this.repo.categoriesByIds(
       academyId,
       ids.flatMap((c) => c.categoryIds),
@@ -179,7 +174,7 @@ export class DirectoryService {
           hired_date: u.hired_date ?? null,
           joined_date: u.joined_date ?? null,
           image: u.image ?? null,
-          units: JSON.stringify((u.units ?? []).map((unit) => ({ id: unit.id, name: unit.name }))),
+          units: (u.units ?? []).map((unit) => ({ id: unit.id, name: unit.name })),
         })),
         at,
       );
@@ -189,7 +184,7 @@ export class DirectoryService {
           id: c.id,
           title: c.title,
           description: c.description ?? '',
-          category_ids: JSON.stringify(c.categoryIds ?? []),
+          category_ids: c.categoryIds ?? [],
           external_id: c.external_id ?? null,
         })),
       );
