@@ -22,6 +22,7 @@ import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { settingOrCreate } from './platform/db/settings.js';
 import { UnitOfWork } from './platform/db/unit-of-work.js';
+import { sweepIdempotencyKeys } from './platform/http/idempotency.js';
 import { rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
 import { newSecret } from './platform/security/secrets.js';
@@ -75,6 +76,9 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** How often keys past their retention are swept. */
+const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
+
 /** Opens the database, applies migrations, and builds the HTTP server with both APIs. */
 export async function buildApp(config: Config, options: { logger?: Logger; database?: Database } = {}): Promise<App> {
   const database = options.database ?? openDatabase(config);
@@ -90,12 +94,21 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
   await services.auth.start();
   services.uploads.start();
   // One set of limits for both APIs: failed authentications count per client address whichever API they hit.
+  const idempotency = { db: database.db, now: () => services.clock.now() };
+  // Keys past their retention go in the background, a batch at a time (platform/http/idempotency.ts).
+  const idempotencySweep = setInterval(() => {
+    sweepIdempotencyKeys(database.db, services.clock.now()).catch((error: unknown) =>
+      server.log.warn({ err: error }, 'idempotency key sweep failed'),
+    );
+  }, IDEMPOTENCY_SWEEP_MS);
+  idempotencySweep.unref();
   const limits = rateLimits(config.rateLimit, config.authFailureLimit, () => services.clock.now());
   await server.register(hrApi, {
     prefix: HR_PREFIX,
     auth: services.auth,
     modules: services.hrModules,
     rateLimits: limits,
+    idempotency,
   });
   await server.register(academyApi, {
     prefix: ACADEMY_PREFIX,
@@ -103,6 +116,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     rateLimit: config.academyRateLimit,
     ...services,
     rateLimits: limits,
+    idempotency,
   });
   let closed = false;
   return {
@@ -112,6 +126,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(idempotencySweep);
       services.auth.stop();
       await services.uploads.stop();
       await server.close();

@@ -10,6 +10,7 @@ import {
   isStorageFull,
   NotFoundError,
   ServiceUnavailableError,
+  StateError,
 } from '../platform/errors.js';
 import { fieldErrorsFromAjv } from '../platform/http/validation.js';
 
@@ -76,7 +77,8 @@ function render(error: Error): AcademyErrorBody {
     return { status: 400, code: 'validation_error', message: error.message, errors: error.fields };
   }
   if (error instanceof InvalidRequestError) return { status: 400, code: 'bad_request', message: error.message };
-  if (error instanceof ConflictError) return { status: 409, code: 'conflict', message: error.message };
+  if (error instanceof ConflictError) return { status: 409, code: error.code, message: error.message };
+  if (error instanceof StateError) return { status: 422, code: error.code, message: error.message };
   if (error instanceof ForbiddenError) return { status: 403, code: error.code, message: error.message };
   if (error instanceof ServiceUnavailableError) {
     return { status: 503, code: 'service_unavailable', message: error.message };

@@ -1,5 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../platform/db/database.js';
+import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import type { Clock } from '../platform/time.js';
 import type { AcademiesService } from './academies/service.js';
@@ -32,6 +34,8 @@ export interface AcademyOptions extends AcademyServices {
   clock?: Clock;
   /** The per-credential and failed-authentication limits shared with the HR API. */
   rateLimits?: RateLimits | undefined;
+  /** Where `Idempotency-Key`s are kept, and the clock of their retention. */
+  idempotency: { db: Db; now(): number };
 }
 
 /**
@@ -71,6 +75,7 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
     guarded.addHook('onRequest', academyGuard(options.academies, options.rateLimits));
     // Counted per authenticated academy, so nobody can use up another academy's allowance with bad keys.
     if (limiter) guarded.addHook('onRequest', async (request) => limiter.take(request.academy.academyId));
+    idempotentPosts(guarded, { ...options.idempotency, tenantOf: (request) => `academy:${request.academy.academyId}` });
     // Resource routes register here.
     await guarded.register(eventRoutes, { events: options.events });
     await guarded.register(directoryRoutes, { directory: options.directory, timezones: options.timezones });

@@ -140,7 +140,7 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
     return { status: 422, body: { code: error.code, message: error.message }, headers: {} };
   }
   if (error instanceof ConflictError) {
-    return { status: 409, body: { code: 'conflict', message: error.message }, headers: {} };
+    return { status: 409, body: { code: error.code, message: error.message }, headers: {} };
   }
   if (error instanceof ServiceUnavailableError) {
     return { status: 503, body: { code: 'service_unavailable', message: error.message }, headers: {} };

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
+import type { Db } from '../platform/db/database.js';
+import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import { bearerGuard } from './core/auth/guard.js';
 import type { AuthService } from './core/auth/service.js';
@@ -13,6 +15,8 @@ export interface HrApiOptions {
   auth: AuthService;
   modules: readonly HrModule[];
   rateLimits?: RateLimits | undefined;
+  /** Where `Idempotency-Key`s are kept, and the clock of their retention. */
+  idempotency: { db: Db; now(): number };
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -70,6 +74,7 @@ export async function hrApi(app: FastifyInstance, options: HrApiOptions): Promis
   }
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', bearerGuard(options.auth, options.rateLimits));
+    idempotentPosts(guarded, { ...options.idempotency, tenantOf: (request) => `hr:${request.hrAuth.clientId}` });
     for (const module of options.modules) {
       if (!module.public) await guarded.register((scope) => module.routes(scope, http));
     }

@@ -69,9 +69,16 @@ export class StateError extends DomainError {
   }
 }
 
-/** The write would duplicate an existing object (409). */
+/** The write would duplicate an existing object, or collides with one in progress (409). */
 export class ConflictError extends DomainError {
   override name = 'ConflictError';
+  constructor(
+    message: string,
+    /** The API's error code (`conflict` unless the cause has its own, as `idempotency_key_in_use`). */
+    readonly code = 'conflict',
+  ) {
+    super(message);
+  }
 }
 
 /** The server cannot take the request now (it is shutting down); the caller should retry, elsewhere (503). */

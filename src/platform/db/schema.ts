@@ -11,6 +11,7 @@ export interface Tables {
   blobs: BlobsTable;
   blob_chunks: BlobChunksTable;
   blob_staging: BlobStagingTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export interface SettingsTable {
@@ -38,5 +39,20 @@ export interface BlobStagingTable {
   staging_id: string;
   seq: number;
   data: Buffer;
+  created_at: number;
+}
+
+/** A POST's `Idempotency-Key` (platform/http/idempotency.ts): the first request's hash and, once it ended, its answer. */
+export interface IdempotencyKeysTable {
+  /** `hr:<client id>` or `academy:<academy id>`. */
+  tenant: string;
+  key: string;
+  /** SHA-256 of the method, the path and the body of the first request. */
+  request_hash: string;
+  state: 'pending' | 'done';
+  status: number | null;
+  /** JSON object of the headers replayed (content type, location). */
+  headers: string | null;
+  body: string | null;
   created_at: number;
 }
