@@ -20,6 +20,12 @@ export interface RequestOptions {
    * retried `POST /requests` after a lost answer could create the request twice.
    */
   retryNonIdempotent?: boolean;
+  /**
+   * The `Idempotency-Key` of a POST (an Atrium extension: the server replays the first answer to a repeated key).
+   * Default: a new random key per call, the same on each of its retries. `false` sends none, and then a POST is
+   * never retried, even with `retryNonIdempotent`.
+   */
+  idempotencyKey?: string | false;
   /** Extra request headers (for example `X-Atrium-User-Id`, or your own `X-Request-Id`). */
   headers?: Record<string, string>;
 }
@@ -102,6 +108,8 @@ export interface HttpResult {
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** The header of a POST's idempotency key (an Atrium extension of both APIs). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 const SECRET_PARAMS = ['apikey', 'access_token', 'token', 'client_secret', 'application_secret', 'refresh_token'];
 /** Redaction marker used in every hook event. */
@@ -245,10 +253,20 @@ export class HttpTransport {
   async send(request: HttpRequest, options: RequestOptions = {}, stream = false): Promise<HttpResult> {
     const method = request.method.toUpperCase();
     const idempotent = request.idempotent ?? IDEMPOTENT.has(method);
-    const mayRetry = idempotent || (options.retryNonIdempotent ?? this.retryNonIdempotent);
+    // Every POST carries a key, kept across its retries, so that a retry after a lost answer cannot run twice.
+    const key =
+      method === 'POST' && options.idempotencyKey !== false
+        ? (options.idempotencyKey ?? globalThis.crypto.randomUUID())
+        : undefined;
+    const headers = {
+      ...request.headers,
+      ...(key ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}),
+      ...(options.headers ?? {}),
+    };
+    const keyed = method !== 'POST' || Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key');
+    const mayRetry = idempotent || ((options.retryNonIdempotent ?? this.retryNonIdempotent) && keyed);
     const maxRetries = mayRetry ? Math.max(0, options.maxRetries ?? this.maxRetries) : 0;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const headers = { ...request.headers, ...(options.headers ?? {}) };
     const logged = () => ({ method, url: redactUrl(request.url), headers: redactHeaders(headers) });
 
     for (let attempt = 1; ; attempt++) {
