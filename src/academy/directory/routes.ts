@@ -4,7 +4,6 @@ import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import type { TimezoneRegistry } from '../content/timezones.js';
 import { academyErrors } from '../errors.js';
 import { presentCategory, presentCourse, presentCurriculum, presentUser, presentVenue } from './present.js';
-import type { CategoryRow } from './repository.js';
 import {
   CategoriesQuery,
   Category,

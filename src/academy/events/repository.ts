@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql, type Transaction } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db, DialectName } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
 import type { Tables } from '../../platform/db/schema.js';

@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 /**
  * Every table of the database, as one interface that Kysely's `Db` is typed with. The platform declares its own
  * tables here; each resource declares its tables in its own `tables.ts` and adds them to this interface by

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../platform/time.js';
 import type { ProcessTemplateRow, TaskTemplateRow } from './repository.js';
-import type { ProcessTemplate, TaskSettings, TaskTemplate } from './schemas.js';
+import type { ProcessTemplate, TaskTemplate } from './schemas.js';
 
 export function presentProcessTemplate(row: ProcessTemplateRow): ProcessTemplate {
   return {

@@ -1,5 +1,4 @@
 import { formatDateTime, parseDate } from '../../../platform/time.js';
-import type { TaskSettings } from '../process-templates/schemas.js';
 import type { TaskFileRow } from './repository.js';
 import type { Task, TaskFile } from './schemas.js';
 import type { TaskEmbed, TaskView } from './service.js';

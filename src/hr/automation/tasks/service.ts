@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../../platform/blobs/store.js';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { FormAnswer, FormDefinition } from '../../core/forms/schemas.js';
-import type { TaskSettings } from '../process-templates/schemas.js';
 import type { TaskRow, TasksRepository } from './repository.js';
 
 /** A process as the task rules read it. */

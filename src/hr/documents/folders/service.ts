@@ -61,7 +61,7 @@ export class FoldersService {
 
   private readonly repo: FoldersRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, FoldersWork>) {
+  constructor(work: UnitOfWork<Tables, FoldersWork>) {
     this.repo = work.read.folders;
   }
 

@@ -10,7 +10,7 @@ import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentMacro } from '../macros/present.js';
 import { MacroList } from '../macros/schemas.js';
 import { type Embed, presentComment, presentRequest, presentWithAttachments, simplified } from './present.js';
-import type { Person, RequestFileRow } from './repository.js';
+import type { RequestFileRow } from './repository.js';
 import {
   AssigneeQuery,
   CommentAttachmentParams,
