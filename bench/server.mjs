@@ -23,11 +23,11 @@ const app = await buildApp(loadConfig(process.env, { port: 0, host: '127.0.0.1' 
 
 const noAuthClient = process.env.ATRIUM_BENCH_NOAUTH_CLIENT;
 if (noAuthClient) {
-  const { employeeRoutes } = await load('hr/employees/routes.js');
-  const { requestRoutes } = await load('hr/requests/routes.js');
-  const schemas = await load('hr/requests/schemas.js');
+  const { employeeRoutes } = await load('hr/core/employees/routes.js');
+  const { requestRoutes } = await load('hr/people-assist/requests/routes.js');
+  const schemas = await load('hr/people-assist/requests/schemas.js');
   const { ErrorBody } = await load('hr/errors.js');
-  const { MacroList, MacroDetail } = await load('hr/macros/schemas.js');
+  const { MacroList, MacroDetail } = await load('hr/people-assist/macros/schemas.js');
   const { services } = app;
   await app.server.register(
     async (scope) => {
