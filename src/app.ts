@@ -62,9 +62,11 @@ import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
-import { settingOrCreate } from './platform/db/settings.js';
+import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
 import { rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
+import { checkPermissions } from './platform/security/permissions.js';
+import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
 import { newSecret } from './platform/security/secrets.js';
 import { Clock } from './platform/time.js';
 
@@ -76,18 +78,26 @@ export interface Services extends HrServices, AcademyServices {
   timezones: TimezoneRegistry;
   /** Stored files: a directory with SQLite, chunks in the database with PostgreSQL. */
   blobs: BlobStore;
+  /** Encryption at rest of reversible secrets (the master key); webhook keys will use it too. */
+  secretBox: SecretBox;
 }
 
 export async function createServices(database: Database, config: Config, log?: Logger): Promise<Services> {
   const db = database.db;
   const tenantsRepo = new TenantsRepository(db);
-  const auth = new AuthService(new AuthRepository(db), tenantsRepo, {
+  const clock = new Clock();
+  // A master key that is not this database's own fails here, at start, with MasterKeyError (never a 500 later).
+  const secretBox = loadSecretBox(config);
+  await checkMasterKey(db, secretBox);
+  const auth = new AuthService(new AuthRepository(db), tenantsRepo, secretBox, clock, {
     tokenTtlSeconds: config.tokenTtlSeconds,
     refreshMs: config.authRefreshMs,
     ...(log ? { log } : {}),
   });
-  const cursorSecret = await settingOrCreate(db, 'cursor_secret', () => newSecret());
-  const clock = new Clock();
+  // Secrets an earlier release stored in plain text are sealed now (the cursor secret on first read).
+  const sealed = await auth.sealPlaintextKeys();
+  if (sealed > 0) log?.info({ sealed }, 'signing keys stored in plain text were encrypted with the master key');
+  const cursorSecret = await secretSettingOrCreate(db, secretBox, 'cursor_secret', () => newSecret());
   const customFields = new CustomFieldsService(new CustomFieldsRepository(db));
   const timezones = new TimezoneRegistry();
   const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
@@ -113,6 +123,7 @@ export async function createServices(database: Database, config: Config, log?: L
   const macros = new MacrosService(new MacrosRepository(db));
   return {
     clock,
+    secretBox,
     timezones,
     blobs,
     uploads,
@@ -162,6 +173,14 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const services = await createServices(database, config, server.log as unknown as Logger);
+  for (const finding of checkPermissions(config)) {
+    if (!finding.ok) {
+      server.log.warn(
+        { path: finding.path, mode: finding.mode, expected: finding.expected },
+        'readable by other users: restrict it (chmod); see `atrium doctor`',
+      );
+    }
+  }
   await services.auth.start();
   services.uploads.start();
   // One set of limits for both APIs: failed authentications count per client address whichever API they hit.

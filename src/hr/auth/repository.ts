@@ -14,10 +14,6 @@ export class AuthRepository {
     return this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
   }
 
-  findSigningKey(kid: string): Promise<SigningKeyRow | undefined> {
-    return this.db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
-  }
-
   async insertFirstSigningKey(row: SigningKeyRow): Promise<void> {
     await inTransaction(this.db, async (trx) => {
       const any = await trx.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst();
@@ -25,20 +21,38 @@ export class AuthRepository {
     });
   }
 
-  /** Retires the current keys and adds a new one; old keys still verify the tokens they signed. */
-  async rotateSigningKey(row: SigningKeyRow): Promise<void> {
+  /**
+   * Retires the current keys and adds a new one; old keys still verify the tokens they signed (for one token
+   * lifetime). With `revokePrevious`, every older key is deleted instead.
+   */
+  async rotateSigningKey(row: SigningKeyRow, revokePrevious: boolean): Promise<void> {
     await inTransaction(this.db, async (trx) => {
-      await trx
-        .updateTable('signing_keys')
-        .set({ retired_at: row.created_at })
-        .where('retired_at', 'is', null)
-        .execute();
+      if (revokePrevious) {
+        await trx.deleteFrom('signing_keys').execute();
+      } else {
+        await trx
+          .updateTable('signing_keys')
+          .set({ retired_at: row.created_at })
+          .where('retired_at', 'is', null)
+          .execute();
+      }
       await trx.insertInto('signing_keys').values(row).execute();
       await trx
         .insertInto('auth_events')
         .values({ kind: 'signing_key_rotated', ref: row.kid, expires_at: null, created_at: row.created_at })
         .execute();
     });
+  }
+
+  /** Replaces a key's stored secret if it still holds `from` (sealing a plain-text key); 1 if replaced, else 0. */
+  async replaceSecret(kid: string, from: string, to: string): Promise<number> {
+    const result = await this.db
+      .updateTable('signing_keys')
+      .set({ secret: to })
+      .where('kid', '=', kid)
+      .where('secret', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async recordTokenRevocation(jti: string, expiresAt: number, at: number): Promise<void> {
