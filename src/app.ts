@@ -63,7 +63,7 @@ import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
-import { rateLimits } from './platform/http/rate-limit.js';
+import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
 import { checkPermissions } from './platform/security/permissions.js';
 import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
@@ -158,6 +158,8 @@ export interface App {
   server: FastifyInstance;
   database: Database;
   services: Services;
+  /** The request and failed-authentication limits both APIs share (per process). */
+  rateLimits: RateLimits;
   close(): Promise<void>;
 }
 
@@ -198,6 +200,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     server,
     database,
     services,
+    rateLimits: limits,
     async close() {
       if (closed) return;
       closed = true;
