@@ -19,7 +19,7 @@ type AppModule = typeof import('../src/app.js');
 type ConfigModule = typeof import('../src/platform/config.js');
 type DatabaseModule = typeof import('../src/platform/db/database.js');
 type MigrateModule = typeof import('../src/platform/db/migrate.js');
-type CursorModule = typeof import('../src/hr/pagination/cursor.js');
+type CursorModule = typeof import('../src/hr/lists/cursor.js');
 type Db = import('../src/platform/db/database.js').Db;
 type DialectName = import('../src/platform/db/database.js').DialectName;
 
@@ -411,7 +411,7 @@ export async function buildDataset(
       order by updated_at desc, pk desc limit 1 offset ${Math.floor(sizes.requests * 0.9)}`.execute(db)
   ).rows[0];
   if (!deep) throw new Error('no deep request row');
-  const { CursorCodec } = await load<CursorModule>('hr/pagination/cursor.js');
+  const { CursorCodec } = await load<CursorModule>('hr/lists/cursor.js');
   const secret = (await sql<{ value: string }>`select value from settings where key = 'cursor_secret'`.execute(db))
     .rows[0]?.value;
   if (!secret) throw new Error('the cursor secret should exist');

@@ -5,19 +5,70 @@
  * time), so this module loads nothing of the server at run time.
  */
 import type { Static } from '@sinclair/typebox';
-import type { TokenResponse } from '../hr/auth/schemas.js';
+import type {
+  ProcessTemplate,
+  ProcessTemplateCountQuery,
+  ProcessTemplateListQuery,
+  ProcessTemplatePut,
+  TaskTemplate,
+  TaskTemplatePut,
+} from '../hr/automation/process-templates/schemas.js';
+import type { Process, ProcessCreate, ProcessGetQuery, ProcessListQuery } from '../hr/automation/processes/schemas.js';
+import type {
+  Task,
+  TaskComplete,
+  TaskFile,
+  TaskFilePatch,
+  TaskFilePost,
+  TaskFill,
+  TaskGetQuery,
+  TaskListQuery,
+  TaskPatch,
+} from '../hr/automation/tasks/schemas.js';
+import type { TokenResponse } from '../hr/core/auth/schemas.js';
 import type {
   CustomField,
   CustomFieldListQuery,
   CustomFieldPatch,
   CustomFieldPut,
-} from '../hr/custom-fields/schemas.js';
+} from '../hr/core/custom-fields/schemas.js';
 import type {
-  CustomStatus,
-  CustomStatusCountQuery,
-  CustomStatusListQuery,
-  CustomStatusPut,
-} from '../hr/custom-statuses/schemas.js';
+  Employee,
+  EmployeeByExternalId,
+  EmployeeCreate,
+  EmployeeListQuery,
+  EmployeePatch,
+  EmployeeSearchBody,
+} from '../hr/core/employees/schemas.js';
+import type {
+  OrganizationGroup,
+  OrganizationGroupListQuery,
+  OrganizationGroupPatch,
+  OrganizationGroupPut,
+} from '../hr/core/organization-groups/schemas.js';
+import type {
+  Organization,
+  OrganizationCountQuery,
+  OrganizationListQuery,
+  OrganizationPatch,
+  OrganizationPut,
+} from '../hr/core/organizations/schemas.js';
+import type {
+  AuditPermissionsFull,
+  AuditPermissionsPut,
+  CorePermissionsFull,
+  CorePermissionsGet,
+  CorePermissionsPut,
+  EfmPermissionsFull,
+  EfmPermissionsPut,
+  Role,
+  RoleListQuery,
+  RolePut,
+  WebhookPermissionsFull,
+  WebhookPermissionsPut,
+} from '../hr/core/roles/schemas.js';
+import type { DocumentFileId, UploadDocument } from '../hr/core/uploads/schemas.js';
+import type { User, UserCountQuery, UserCreate, UserListQuery, UserPatch, UserPut } from '../hr/core/users/schemas.js';
 import type {
   CompanyDocumentType,
   CompanyDocumentTypeInput,
@@ -27,7 +78,7 @@ import type {
   EmployeeDocumentTypeInput,
   EmployeeDocumentTypeListQuery,
   EmployeeDocumentTypePatch,
-} from '../hr/document-types/schemas.js';
+} from '../hr/documents/document-types/schemas.js';
 import type {
   CompactEmployeeDocument,
   CompanyDocument,
@@ -43,17 +94,9 @@ import type {
   EmployeeDocumentUpdate,
   ExpirationPayload,
   ExpirePayload,
-} from '../hr/documents/schemas.js';
-import type {
-  Employee,
-  EmployeeByExternalId,
-  EmployeeCreate,
-  EmployeeListQuery,
-  EmployeePatch,
-  EmployeeSearchBody,
-} from '../hr/employees/schemas.js';
+} from '../hr/documents/documents/schemas.js';
+import type { Folder, FolderListQuery } from '../hr/documents/folders/schemas.js';
 import type { ErrorBody } from '../hr/errors.js';
-import type { Folder, FolderListQuery } from '../hr/folders/schemas.js';
 import type {
   KbArticle,
   KbArticleListQuery,
@@ -61,7 +104,7 @@ import type {
   KbArticlePut,
   KbTag,
   KbTagListQuery,
-} from '../hr/kb-articles/schemas.js';
+} from '../hr/knowledge/kb-articles/schemas.js';
 import type {
   KbCategory,
   KbCategoryGetQuery,
@@ -69,7 +112,13 @@ import type {
   KbCategoryPatch,
   KbCategoryPut,
   KbCategoryPutQuery,
-} from '../hr/kb-categories/schemas.js';
+} from '../hr/knowledge/kb-categories/schemas.js';
+import type {
+  CustomStatus,
+  CustomStatusCountQuery,
+  CustomStatusListQuery,
+  CustomStatusPut,
+} from '../hr/people-assist/custom-statuses/schemas.js';
 import type {
   MacroCountQuery,
   MacroDetail,
@@ -77,29 +126,7 @@ import type {
   MacroList,
   MacroListQuery,
   MacroPut,
-} from '../hr/macros/schemas.js';
-import type {
-  OrganizationGroup,
-  OrganizationGroupListQuery,
-  OrganizationGroupPatch,
-  OrganizationGroupPut,
-} from '../hr/organization-groups/schemas.js';
-import type {
-  Organization,
-  OrganizationCountQuery,
-  OrganizationListQuery,
-  OrganizationPatch,
-  OrganizationPut,
-} from '../hr/organizations/schemas.js';
-import type {
-  ProcessTemplate,
-  ProcessTemplateCountQuery,
-  ProcessTemplateListQuery,
-  ProcessTemplatePut,
-  TaskTemplate,
-  TaskTemplatePut,
-} from '../hr/process-templates/schemas.js';
-import type { Process, ProcessCreate, ProcessGetQuery, ProcessListQuery } from '../hr/processes/schemas.js';
+} from '../hr/people-assist/macros/schemas.js';
 import type {
   RequestForm,
   RequestFormCountQuery,
@@ -107,7 +134,7 @@ import type {
   RequestFormListQuery,
   RequestFormPatch,
   RequestFormPut,
-} from '../hr/request-forms/schemas.js';
+} from '../hr/people-assist/request-forms/schemas.js';
 import type {
   AssigneeQuery,
   CommentCreate,
@@ -122,34 +149,7 @@ import type {
   RequestListQuery,
   RequestPatch,
   UserSimplified,
-} from '../hr/requests/schemas.js';
-import type {
-  AuditPermissionsFull,
-  AuditPermissionsPut,
-  CorePermissionsFull,
-  CorePermissionsGet,
-  CorePermissionsPut,
-  EfmPermissionsFull,
-  EfmPermissionsPut,
-  Role,
-  RoleListQuery,
-  RolePut,
-  WebhookPermissionsFull,
-  WebhookPermissionsPut,
-} from '../hr/roles/schemas.js';
-import type {
-  Task,
-  TaskComplete,
-  TaskFile,
-  TaskFilePatch,
-  TaskFilePost,
-  TaskFill,
-  TaskGetQuery,
-  TaskListQuery,
-  TaskPatch,
-} from '../hr/tasks/schemas.js';
-import type { DocumentFileId, UploadDocument } from '../hr/uploads/schemas.js';
-import type { User, UserCountQuery, UserCreate, UserListQuery, UserPatch, UserPut } from '../hr/users/schemas.js';
+} from '../hr/people-assist/requests/schemas.js';
 import { AtriumUsageError, type HrApiError, hrError, hrFallbackCode } from './errors.js';
 import { type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions, raceSignal } from './http.js';
 import { AutoPager, type Page } from './pagination.js';

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { UploadsRepository } from '../../src/hr/core/uploads/repository.js';
 import { blobDirectory } from '../../src/platform/blobs/open.js';
 import type { DialectName } from '../../src/platform/db/database.js';
 import { FieldValidationError, NotFoundError } from '../../src/platform/errors.js';
@@ -283,20 +284,24 @@ for (const dialect of dialects() as DialectName[]) {
       const db = server.app.database.db;
       await assert.rejects(uploads.get(other.creds.client_id, mine.id), NotFoundError);
       await assert.rejects(
-        db.transaction().execute((trx) => uploads.consume(other.creds.client_id, mine.id, trx)),
+        db.transaction().execute((trx) => uploads.consume(new UploadsRepository(trx), other.creds.client_id, mine.id)),
         NotFoundError,
       );
       await assert.rejects(
-        db
-          .transaction()
-          .execute((trx) => uploads.consume(other.creds.client_id, mine.id, trx, { field: 'uploaded_file.file_id' })),
+        db.transaction().execute((trx) =>
+          uploads.consume(new UploadsRepository(trx), other.creds.client_id, mine.id, {
+            field: 'uploaded_file.file_id',
+          }),
+        ),
         (error: unknown) =>
           error instanceof FieldValidationError &&
           error.fields[0]?.field === 'uploaded_file.file_id' &&
           error.fields[0]?.code === 'not_found',
       );
       // Still intact and usable by its owner.
-      const taken = await db.transaction().execute((trx) => uploads.consume(hr.creds.client_id, mine.id, trx));
+      const taken = await db
+        .transaction()
+        .execute((trx) => uploads.consume(new UploadsRepository(trx), hr.creds.client_id, mine.id));
       assert.equal(taken.filename, 'mine.pdf');
       assert.equal(taken.contentType, 'application/pdf');
     });
@@ -309,12 +314,14 @@ for (const dialect of dialects() as DialectName[]) {
       // A caller whose transaction fails leaves the upload usable.
       await assert.rejects(
         db.transaction().execute(async (trx) => {
-          await uploads.consume(clientId, up.id, trx);
+          await uploads.consume(new UploadsRepository(trx), clientId, up.id);
           throw new Error('document insert failed');
         }),
         /document insert failed/,
       );
-      const taken = await db.transaction().execute((trx) => uploads.consume(clientId, up.id, trx));
+      const taken = await db
+        .transaction()
+        .execute((trx) => uploads.consume(new UploadsRepository(trx), clientId, up.id));
       assert.deepEqual(taken, {
         id: up.id,
         sha256: sha(PDF),
@@ -323,11 +330,15 @@ for (const dialect of dialects() as DialectName[]) {
         contentType: 'application/pdf',
       });
       await assert.rejects(
-        db.transaction().execute((trx) => uploads.consume(clientId, up.id, trx, { field: 'uploaded_file.file_id' })),
+        db
+          .transaction()
+          .execute((trx) =>
+            uploads.consume(new UploadsRepository(trx), clientId, up.id, { field: 'uploaded_file.file_id' }),
+          ),
         (error: unknown) => error instanceof FieldValidationError && error.fields[0]?.code === 'already_used',
       );
       await assert.rejects(
-        db.transaction().execute((trx) => uploads.consume(clientId, up.id, trx)),
+        db.transaction().execute((trx) => uploads.consume(new UploadsRepository(trx), clientId, up.id)),
         NotFoundError,
       );
     });
@@ -482,7 +493,9 @@ for (const dialect of dialects() as DialectName[]) {
       assert.deepEqual(await uploads.sweep(), { uploads: 1, blobs: 0 }, 'the second upload still holds the bytes');
       await assert.rejects(uploads.get(hr.creds.client_id, first.id), NotFoundError);
       // The second upload is consumed, as a document create would in its transaction: it hands its blob over.
-      const taken = await db.transaction().execute((trx) => uploads.consume(hr.creds.client_id, second.id, trx));
+      const taken = await db
+        .transaction()
+        .execute((trx) => uploads.consume(new UploadsRepository(trx), hr.creds.client_id, second.id));
       assert.equal(taken.sha256, sha(data));
       clock.set(start + 91_000);
       // Expired and consumed: the row goes, the sweeper leaves the blob alone.
@@ -494,7 +507,11 @@ for (const dialect of dialects() as DialectName[]) {
       const third = await json<UploadDocument>(await postRaw(server, hr, data, 'c.bin'), 201);
       clock.set(start + 200_000);
       await assert.rejects(
-        db.transaction().execute((trx) => uploads.consume(hr.creds.client_id, third.id, trx, { field: 'upload_id' })),
+        db
+          .transaction()
+          .execute((trx) =>
+            uploads.consume(new UploadsRepository(trx), hr.creds.client_id, third.id, { field: 'upload_id' }),
+          ),
         (error: unknown) => error instanceof FieldValidationError && error.fields[0]?.code === 'expired',
       );
       assert.deepEqual(await uploads.sweep(), { uploads: 1, blobs: 1 });

@@ -144,7 +144,7 @@ describe('secrets are compared in constant time', () => {
   });
 
   it('every check of a stored secret goes through safeEqual / verifySecret, never ===', () => {
-    for (const file of ['src/hr/auth/service.ts', 'src/academy/academies/service.ts']) {
+    for (const file of ['src/hr/core/auth/service.ts', 'src/academy/academies/service.ts']) {
       const source = fs.readFileSync(path.join(ROOT, file), 'utf8');
       assert.match(source, /\b(safeEqual|verifySecret)\(/, `${file} uses the constant-time comparison`);
       assert.doesNotMatch(source, /(secretHash|keyHash|key_hash|secret_hash)\s*[!=]==/, `${file}: no === on a hash`);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
-import { IAT_SKEW_SECONDS } from '../../src/hr/auth/service.js';
+import { IAT_SKEW_SECONDS } from '../../src/hr/core/auth/service.js';
 import { dialects, type HrCaller, hrCaller, sleep, startServer, type TestServer } from '../support/harness.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');

@@ -1,13 +1,18 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { AcademiesTable } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import type { Tables } from '../../platform/db/schema.js';
+import { Tenant } from '../../platform/db/tenant.js';
+import type { AcademiesTable } from './tables.js';
 
 export type AcademyRow = Selectable<AcademiesTable>;
 
 /** Academies and their API keys (hashes only). */
 export class AcademiesRepository {
   constructor(private readonly db: Db) {}
+
+  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
+    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
+  }
 
   findByName(name: string): Promise<AcademyRow | undefined> {
     return this.db
@@ -23,60 +28,55 @@ export class AcademiesRepository {
     return this.db.selectFrom('academies').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Creates the academy, its super administrator (user 1) and its first key, in one transaction. */
+  /** Creates the academy, its super administrator (user 1) and its first key (run it in one unit of work). */
   async create(name: string, keyHash: string, at: number): Promise<AcademyRow> {
-    return inTransaction(this.db, async (trx) => {
-      const superAdminId = 1;
-      const academy = await trx
-        .insertInto('academies')
-        .values({ name, super_admin_id: superAdminId, created_at: at })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('academy_users')
-        .values({
-          academy_id: academy.id,
-          id: superAdminId,
-          firstname: 'Super',
-          middlename: null,
-          lastname: 'Administrator',
-          preferred_name: null,
-          email: `admin+${academy.id}@academy.invalid`,
-          role: 'admin',
-          active: 1,
-          external_id: null,
-          hired_date: null,
-          joined_date: null,
-          image: null,
-          units: '[]',
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      await trx
-        .insertInto('academy_api_keys')
-        .values({ academy_id: academy.id, key_hash: keyHash, created_at: at, expires_at: null })
-        .execute();
-      return academy;
-    });
+    const superAdminId = 1;
+    const academy = await this.db
+      .insertInto('academies')
+      .values({ name, super_admin_id: superAdminId, created_at: at })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.db
+      .insertInto('academy_users')
+      .values({
+        academy_id: academy.id,
+        id: superAdminId,
+        firstname: 'Super',
+        middlename: null,
+        lastname: 'Administrator',
+        preferred_name: null,
+        email: `admin+${academy.id}@academy.invalid`,
+        role: 'admin',
+        active: 1,
+        external_id: null,
+        hired_date: null,
+        joined_date: null,
+        image: null,
+        units: '[]',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await this.db
+      .insertInto('academy_api_keys')
+      .values({ academy_id: academy.id, key_hash: keyHash, created_at: at, expires_at: null })
+      .execute();
+    return academy;
   }
 
-  /** Adds a key; with `retireOthersAt`, the current keys stop working at that instant. */
+  /** Adds a key; with `retireOthersAt`, the current keys stop working at that instant (run it in one unit of work). */
   async addKey(academyId: number, keyHash: string, at: number, retireOthersAt?: number): Promise<void> {
-    await inTransaction(this.db, async (trx) => {
-      if (retireOthersAt !== undefined) {
-        await trx
-          .updateTable('academy_api_keys')
-          .set({ expires_at: retireOthersAt })
-          .where('academy_id', '=', academyId)
-          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', retireOthersAt)]))
-          .execute();
-      }
-      await trx
-        .insertInto('academy_api_keys')
-        .values({ academy_id: academyId, key_hash: keyHash, created_at: at, expires_at: null })
+    if (retireOthersAt !== undefined) {
+      await this.tenant(academyId)
+        .updateTable('academy_api_keys')
+        .set({ expires_at: retireOthersAt })
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', retireOthersAt)]))
         .execute();
-    });
+    }
+    await this.db
+      .insertInto('academy_api_keys')
+      .values({ academy_id: academyId, key_hash: keyHash, created_at: at, expires_at: null })
+      .execute();
   }
 
   findKey(

@@ -1,3 +1,5 @@
+import type { Tables } from '../../platform/db/schema.js';
+import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { hashSecret, newSecret, safeEqual } from '../../platform/security/secrets.js';
 import type { Clock } from '../../platform/time.js';
@@ -29,6 +31,11 @@ interface CachedKey {
 /** Re-read a cached key after this long, so a rotation in another process shortens its life promptly. */
 const KEY_CACHE_MS = 1000;
 
+/** The repositories academy writes touch (the academy, its super administrator and its keys). */
+export interface AcademiesWork {
+  academies: AcademiesRepository;
+}
+
 /**
  * Academies and their API keys. Keys are 256-bit random values stored only as
  * SHA-256 hashes. Authentication hashes the presented key, looks the key row up
@@ -41,15 +48,20 @@ const KEY_CACHE_MS = 1000;
 export class AcademiesService {
   private readonly cache = new Map<string, CachedKey>();
 
+  private readonly repo: AcademiesRepository;
+
   constructor(
-    private readonly repo: AcademiesRepository,
+    private readonly work: UnitOfWork<Tables, AcademiesWork>,
     private readonly clock: Clock,
     private readonly graceSeconds: number,
-  ) {}
+  ) {
+    this.repo = work.read.academies;
+  }
 
   async create(name: string): Promise<CreatedAcademy> {
     const apikey = newSecret();
-    const academy = await this.repo.create(name, hashSecret(apikey), this.clock.now());
+    const at = this.clock.now();
+    const academy = await this.work.run(({ academies }) => academies.create(name, hashSecret(apikey), at));
     return { acadId: academy.id, apikey, superAdminId: academy.super_admin_id };
   }
 
@@ -58,7 +70,8 @@ export class AcademiesService {
     const existing = await this.repo.findByName(name);
     if (!existing) return this.create(name);
     const apikey = newSecret();
-    await this.repo.addKey(existing.id, hashSecret(apikey), this.clock.now());
+    const at = this.clock.now();
+    await this.work.run(({ academies }) => academies.addKey(existing.id, hashSecret(apikey), at));
     return { acadId: existing.id, apikey, superAdminId: existing.super_admin_id };
   }
 
@@ -68,7 +81,7 @@ export class AcademiesService {
     const apikey = newSecret();
     const at = this.clock.now();
     const until = at + this.graceSeconds * 1000;
-    await this.repo.addKey(acadId, hashSecret(apikey), at, until);
+    await this.work.run(({ academies }) => academies.addKey(acadId, hashSecret(apikey), at, until));
     return { acadId, apikey, previousKeysExpireAt: new Date(until).toISOString() };
   }
 

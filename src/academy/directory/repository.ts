@@ -1,24 +1,53 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import type { Tables } from '../../platform/db/schema.js';
+import { containsText, likePattern } from '../../platform/db/search.js';
+import { Tenant } from '../../platform/db/tenant.js';
 import type {
   AcademyCategoriesTable,
   AcademyCoursesTable,
   AcademyCurriculumsTable,
   AcademyUsersTable,
   AcademyVenuesTable,
-} from '../../platform/db/schema.js';
-import { containsText, likePattern } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+} from './tables.js';
 
-export type UserRow = Selectable<AcademyUsersTable>;
+/** A unit of a user (`{id, name}`). */
+export interface UserUnit {
+  id: number;
+  name: string;
+}
+
+/** A directory user as the domain sees it: its units decoded. */
+export type UserRow = Omit<Selectable<AcademyUsersTable>, 'units'> & { units: UserUnit[] };
+
+function toUser(row: Selectable<AcademyUsersTable>): UserRow {
+  const value: unknown = JSON.parse(row.units);
+  const units = Array.isArray(value)
+    ? value
+        .filter((u): u is { id: unknown; name: unknown } => typeof u === 'object' && u !== null)
+        .map((u) => ({ id: Number(u.id), name: String(u.name) }))
+    : [];
+  return { ...row, units };
+}
 export type CategoryRow = Selectable<AcademyCategoriesTable>;
-export type CourseRow = Selectable<AcademyCoursesTable>;
+/** A course as the domain sees it: its category ids decoded. */
+export type CourseRow = Omit<Selectable<AcademyCoursesTable>, 'category_ids'> & { category_ids: number[] };
+
+function toCourse(row: Selectable<AcademyCoursesTable>): CourseRow {
+  const value: unknown = JSON.parse(row.category_ids);
+  const ids = Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+  return { ...row, category_ids: ids };
+}
 export type VenueRow = Selectable<AcademyVenuesTable>;
 export type CurriculumRow = Selectable<AcademyCurriculumsTable> & { category_name: string | null };
 
-export type UserValues = Omit<Insertable<AcademyUsersTable>, 'academy_id' | 'created_at' | 'updated_at'>;
+export type UserValues = Omit<Insertable<AcademyUsersTable>, 'academy_id' | 'created_at' | 'updated_at' | 'units'> & {
+  units: UserUnit[];
+};
 export type CategoryValues = Omit<Insertable<AcademyCategoriesTable>, 'academy_id'>;
-export type CourseValues = Omit<Insertable<AcademyCoursesTable>, 'academy_id'>;
+export type CourseValues = Omit<Insertable<AcademyCoursesTable>, 'academy_id' | 'category_ids'> & {
+  category_ids: number[];
+};
 export type CurriculumValues = Omit<Insertable<AcademyCurriculumsTable>, 'academy_id'>;
 export type VenueValues = Omit<Insertable<AcademyVenuesTable>, 'academy_id'>;
 
@@ -49,6 +78,10 @@ function chunks<T>(items: T[]): T[][] {
 export class DirectoryRepository {
   constructor(private readonly db: Db) {}
 
+  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
+    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
+  }
+
   async academyExists(academyId: number): Promise<boolean> {
     const row = await this.db.selectFrom('academies').select('id').where('id', '=', academyId).executeTakeFirst();
     return row !== undefined;
@@ -56,8 +89,8 @@ export class DirectoryRepository {
 
   // ------------------------------------------------------------ reads
 
-  listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRow[]> {
-    let query = this.db.selectFrom('academy_users as u').selectAll('u').where('u.academy_id', '=', academyId);
+  async listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRow[]> {
+    let query = this.tenant(academyId).selectFrom('academy_users as u').selectAll('u');
     if (filter.search !== undefined) {
       const search = filter.search;
       query = query.where((eb) =>
@@ -70,20 +103,20 @@ export class DirectoryRepository {
     if (filter.role !== undefined) {
       query = query.where(sql<string>`lower(${sql.ref('u.role')})`, '=', filter.role.toLowerCase());
     }
-    return query.orderBy('u.id').limit(window.limit).offset(window.start).execute();
+    return (await query.orderBy('u.id').limit(window.limit).offset(window.start).execute()).map(toUser);
   }
 
-  findUser(academyId: number, id: number): Promise<UserRow | undefined> {
-    return this.db
+  async findUser(academyId: number, id: number): Promise<UserRow | undefined> {
+    const row = await this.tenant(academyId)
       .selectFrom('academy_users')
       .selectAll()
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
+    return row ? toUser(row) : undefined;
   }
 
   listCategories(academyId: number, search: string | undefined, window: Window): Promise<CategoryRow[]> {
-    let query = this.db.selectFrom('academy_categories as c').selectAll('c').where('c.academy_id', '=', academyId);
+    let query = this.tenant(academyId).selectFrom('academy_categories as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.name'], search));
     return query.orderBy('c.id').limit(window.limit).offset(window.start).execute();
   }
@@ -93,10 +126,9 @@ export class DirectoryRepository {
     const out: CategoryRow[] = [];
     for (const part of chunks([...new Set(ids)])) {
       out.push(
-        ...(await this.db
+        ...(await this.tenant(academyId)
           .selectFrom('academy_categories')
           .selectAll()
-          .where('academy_id', '=', academyId)
           .where('id', 'in', part)
           .execute()),
       );
@@ -104,30 +136,29 @@ export class DirectoryRepository {
     return out;
   }
 
-  listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRow[]> {
-    let query = this.db.selectFrom('academy_courses as c').selectAll('c').where('c.academy_id', '=', academyId);
+  async listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRow[]> {
+    let query = this.tenant(academyId).selectFrom('academy_courses as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.title'], search));
-    return query.orderBy('c.id').limit(window.limit).offset(window.start).execute();
+    return (await query.orderBy('c.id').limit(window.limit).offset(window.start).execute()).map(toCourse);
   }
 
-  findCourse(academyId: number, id: number): Promise<CourseRow | undefined> {
-    return this.db
+  async findCourse(academyId: number, id: number): Promise<CourseRow | undefined> {
+    const row = await this.tenant(academyId)
       .selectFrom('academy_courses')
       .selectAll()
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
+    return row ? toCourse(row) : undefined;
   }
 
   private curriculums(academyId: number) {
-    return this.db
+    return this.tenant(academyId)
       .selectFrom('academy_curriculums as k')
       .leftJoin('academy_categories as c', (join) =>
         join.onRef('c.academy_id', '=', 'k.academy_id').onRef('c.id', '=', 'k.category_id'),
       )
       .selectAll('k')
-      .select('c.name as category_name')
-      .where('k.academy_id', '=', academyId);
+      .select('c.name as category_name');
   }
 
   listCurriculums(academyId: number, search: string | undefined, window: Window): Promise<CurriculumRow[]> {
@@ -141,7 +172,7 @@ export class DirectoryRepository {
   }
 
   listVenues(academyId: number, search: string | undefined, window: Window): Promise<VenueRow[]> {
-    let query = this.db.selectFrom('academy_venues as v').selectAll('v').where('v.academy_id', '=', academyId);
+    let query = this.tenant(academyId).selectFrom('academy_venues as v').selectAll('v');
     if (search !== undefined) query = query.where(containsText(['v.name'], search));
     return query.orderBy('v.id').limit(window.limit).offset(window.start).execute();
   }
@@ -152,7 +183,15 @@ export class DirectoryRepository {
     for (const part of chunks(users)) {
       await this.db
         .insertInto('academy_users')
-        .values(part.map((u) => ({ ...u, academy_id: academyId, created_at: at, updated_at: at })))
+        .values(
+          part.map((u) => ({
+            ...u,
+            units: JSON.stringify(u.units),
+            academy_id: academyId,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
         .onConflict((oc) =>
           oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({
             firstname: eb.ref('excluded.firstname'),
@@ -188,7 +227,7 @@ export class DirectoryRepository {
     for (const part of chunks(courses)) {
       await this.db
         .insertInto('academy_courses')
-        .values(part.map((c) => ({ ...c, academy_id: academyId })))
+        .values(part.map((c) => ({ ...c, category_ids: JSON.stringify(c.category_ids), academy_id: academyId })))
         .onConflict((oc) =>
           oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({
             title: eb.ref('excluded.title'),
@@ -235,9 +274,5 @@ export class DirectoryRepository {
         )
         .execute();
     }
-  }
-
-  transaction<T>(work: (repo: DirectoryRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(new DirectoryRepository(trx)));
   }
 }

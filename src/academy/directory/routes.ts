@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import type { TimezoneRegistry } from '../content/timezones.js';
 import { academyErrors } from '../errors.js';
-import type { CategoryRow, CurriculumRow, UserRow, VenueRow } from './repository.js';
+import { presentCategory, presentCourse, presentCurriculum, presentUser, presentVenue } from './present.js';
+import type { CategoryRow } from './repository.js';
 import {
   CategoriesQuery,
   Category,
@@ -11,7 +12,6 @@ import {
   CoursesQuery,
   Curriculum,
   CurriculumsQuery,
-  type IdName,
   IdParams,
   Timezone,
   User,
@@ -19,71 +19,7 @@ import {
   Venue,
   VenuesQuery,
 } from './schemas.js';
-import type { CourseWithCategories, DirectoryService } from './service.js';
-
-function units(text: string): IdName[] {
-  const value: unknown = JSON.parse(text);
-  if (!Array.isArray(value)) return [];
-  return value
-    .filter((u): u is { id: unknown; name: unknown } => typeof u === 'object' && u !== null)
-    .map((u) => ({ id: Number(u.id), name: String(u.name) }));
-}
-
-export function presentUser(row: UserRow): User {
-  return {
-    id: row.id,
-    firstname: row.firstname,
-    middlename: row.middlename,
-    lastname: row.lastname,
-    preferred_name: row.preferred_name,
-    email: row.email,
-    role: row.role,
-    active: Boolean(row.active),
-    external_id: row.external_id,
-    hired_date: row.hired_date,
-    joined_date: row.joined_date,
-    image: row.image,
-    units: units(row.units),
-  };
-}
-
-const presentCategory = (row: CategoryRow): Category => ({ id: row.id, name: row.name });
-
-export function presentCourse(row: CourseWithCategories): Course {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    category_ids: row.categoryIds,
-    categories: row.categories.map(presentCategory),
-    external_id: row.external_id,
-  };
-}
-
-export function presentCurriculum(row: CurriculumRow): Curriculum {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    category_id: row.category_id,
-    category:
-      row.category_id !== null && row.category_name !== null ? { id: row.category_id, name: row.category_name } : null,
-    external_id: row.external_id,
-  };
-}
-
-const num = (value: number | null): number | null => (value === null ? null : Number(value));
-
-export function presentVenue(row: VenueRow): Venue {
-  return {
-    id: row.id,
-    name: row.name,
-    seats: row.seats,
-    address: row.address,
-    city: row.city,
-    coordinates: { latitude: num(row.latitude), longitude: num(row.longitude) },
-  };
-}
+import type { DirectoryService } from './service.js';
 
 const TAG = ['Academy directory'];
 const PAGING = 'A bare JSON array in id order; `start` skips, `limit` takes.';

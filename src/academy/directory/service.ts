@@ -1,3 +1,5 @@
+import type { Tables } from '../../platform/db/schema.js';
+import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
 import type { Timezone, TimezoneRegistry } from '../content/timezones.js';
@@ -42,9 +44,9 @@ export function listWindow(input: ListInput, max: number): Window {
   };
 }
 
-function parseIds(text: string): number[] {
-  const value: unknown = JSON.parse(text);
-  return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+/** The repositories this service's writes touch, bound to one transaction in `work.run`. */
+export interface DirectoryWork {
+  directory: DirectoryRepository;
 }
 
 /**
@@ -52,10 +54,14 @@ function parseIds(text: string): number[] {
  * venues that events refer to. Read over HTTP; written by the import.
  */
 export class DirectoryService {
+  private readonly repo: DirectoryRepository;
+
   constructor(
-    private readonly repo: DirectoryRepository,
+    private readonly work: UnitOfWork<Tables, DirectoryWork>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.repo = work.read.directory;
+  }
 
   // ------------------------------------------------------------ reads
 
@@ -87,7 +93,7 @@ export class DirectoryService {
   }
 
   private async withCategories(academyId: number, courses: CourseRow[]): Promise<CourseWithCategories[]> {
-    const ids = courses.map((c) => ({ course: c, categoryIds: parseIds(c.category_ids) }));
+    const ids = courses.map((c) => ({ course: c, categoryIds: c.category_ids }));
     const found = await this.repo.categoriesByIds(
       academyId,
       ids.flatMap((c) => c.categoryIds),
@@ -147,7 +153,7 @@ export class DirectoryService {
 
   private async apply(academyId: number, doc: DirectoryImport): Promise<ImportCounts> {
     const at = this.clock.now();
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async ({ directory: repo }) => {
       await this.checkCategories(repo, academyId, doc);
       await repo.upsertCategories(
         academyId,
@@ -168,7 +174,7 @@ export class DirectoryService {
           hired_date: u.hired_date ?? null,
           joined_date: u.joined_date ?? null,
           image: u.image ?? null,
-          units: JSON.stringify((u.units ?? []).map((unit) => ({ id: unit.id, name: unit.name }))),
+          units: (u.units ?? []).map((unit) => ({ id: unit.id, name: unit.name })),
         })),
         at,
       );
@@ -178,7 +184,7 @@ export class DirectoryService {
           id: c.id,
           title: c.title,
           description: c.description ?? '',
-          category_ids: JSON.stringify(c.categoryIds ?? []),
+          category_ids: c.categoryIds ?? [],
           external_id: c.external_id ?? null,
         })),
       );

@@ -132,7 +132,7 @@ export function eventDetail(view: EventView): EventDetail {
     curriculumConnected: row.curriculum_id ?? 0,
     partOfCourse: row.part_of_course === 1,
     partOfCurriculum: row.part_of_curriculum === 1,
-    externalInstructors: JSON.parse(row.external_instructors) as string[],
+    externalInstructors: row.external_instructors,
     schooxInstructors: view.instructors.map((i) => String(i.user_id)),
     attendeesYes: counters.attendees_yes,
     attendeesPending: counters.attendees_pending,

@@ -1,13 +1,44 @@
 import { type Insertable, type Selectable, sql, type Transaction } from 'kysely';
 import type { Db, DialectName } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
-import type { AcademyEventsTable, AcademyRegistrationsTable, Tables } from '../../platform/db/schema.js';
+import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { Tenant } from '../../platform/db/tenant.js';
 import type { Kind } from './schemas.js';
+import type { StoredSession } from './sessions.js';
+import type { AcademyEventsTable, AcademyRegistrationsTable } from './tables.js';
 
-export type EventRow = Selectable<AcademyEventsTable>;
-export type NewEventRow = Insertable<AcademyEventsTable>;
+type StoredEvent = Selectable<AcademyEventsTable>;
+
+/** An event as the domain sees it: its sessions and external instructors decoded. */
+export type EventRow = Omit<StoredEvent, 'sessions' | 'external_instructors'> & {
+  sessions: StoredSession[];
+  external_instructors: string[];
+};
+
+export type NewEventRow = Omit<Insertable<AcademyEventsTable>, 'sessions' | 'external_instructors'> & {
+  sessions: StoredSession[];
+  external_instructors: string[];
+};
+
+function toEvent(row: StoredEvent): EventRow {
+  return {
+    ...row,
+    sessions: JSON.parse(row.sessions) as StoredSession[],
+    external_instructors: JSON.parse(row.external_instructors) as string[],
+  };
+}
+
+const maybeEvent = (row: StoredEvent | undefined): EventRow | undefined => (row ? toEvent(row) : undefined);
+
+function eventColumns<V extends Partial<Pick<EventRow, 'sessions' | 'external_instructors'>>>(values: V) {
+  const { sessions, external_instructors, ...plain } = values;
+  return {
+    ...plain,
+    ...(sessions !== undefined ? { sessions: JSON.stringify(sessions) } : {}),
+    ...(external_instructors !== undefined ? { external_instructors: JSON.stringify(external_instructors) } : {}),
+  };
+}
 export type RegistrationRow = Selectable<AcademyRegistrationsTable>;
 
 export interface Counters {
@@ -61,18 +92,16 @@ export const SEATED = ['registered', 'completed', 'absent'] as const;
 
 // The reads of every event view, prepared once (src/platform/db/prepared.ts).
 const findEvent = prepared((db: Db, p: { academyId: number; kind: Kind; id: number }) =>
-  db
+  new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_events')
     .selectAll()
-    .where('academy_id', '=', p.academyId)
     .where('kind', '=', p.kind)
     .where('id', '=', p.id),
 );
 const categoryNamesOf = prepared((db: Db, p: { academyId: number; ids: number[] }) =>
-  db
+  new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_categories')
     .select(['id', 'name'])
-    .where('academy_id', '=', p.academyId)
     .where('id', 'in', p.ids),
 );
 const instructorsOf = prepared((db: Db, p: { ids: number[] }) =>
@@ -111,28 +140,22 @@ export class EventsRepository {
     private readonly dialect: DialectName,
   ) {}
 
-  transaction<T>(work: (repo: EventsRepository) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx: Transaction<Tables>) => work(new EventsRepository(trx, this.dialect)));
+  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
+    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
   }
 
   // ------------------------------------------------------------ directory look-ups
 
   async existingUserIds(academyId: number, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const rows = await this.db
-      .selectFrom('academy_users')
-      .select('id')
-      .where('academy_id', '=', academyId)
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await this.tenant(academyId).selectFrom('academy_users').select('id').where('id', 'in', ids).execute();
     return new Set(rows.map((r) => r.id));
   }
 
   category(academyId: number, id: number): Promise<{ id: number; name: string } | undefined> {
-    return this.db
+    return this.tenant(academyId)
       .selectFrom('academy_categories')
       .select(['id', 'name'])
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -144,20 +167,18 @@ export class EventsRepository {
   }
 
   async courseCategories(academyId: number, id: number): Promise<number[] | undefined> {
-    const row = await this.db
+    const row = await this.tenant(academyId)
       .selectFrom('academy_courses')
       .select('category_ids')
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? (JSON.parse(row.category_ids) as number[]) : undefined;
   }
 
   async curriculumCategory(academyId: number, id: number): Promise<{ category_id: number | null } | undefined> {
-    return this.db
+    return this.tenant(academyId)
       .selectFrom('academy_curriculums')
       .select('category_id')
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -172,10 +193,9 @@ export class EventsRepository {
     >
   > {
     if (!ids.length) return new Map();
-    const rows = await this.db
+    const rows = await this.tenant(academyId)
       .selectFrom('academy_venues')
       .select(['id', 'name', 'address', 'city', 'latitude', 'longitude'])
-      .where('academy_id', '=', academyId)
       .where('id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.id, r]));
@@ -183,10 +203,9 @@ export class EventsRepository {
 
   async people(academyId: number, ids: number[]): Promise<Map<number, PersonRow>> {
     if (!ids.length) return new Map();
-    const rows = await this.db
+    const rows = await this.tenant(academyId)
       .selectFrom('academy_users')
       .select(['id', 'firstname', 'preferred_name', 'lastname', 'email'])
-      .where('academy_id', '=', academyId)
       .where('id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.id, r]));
@@ -195,56 +214,62 @@ export class EventsRepository {
   // ------------------------------------------------------------ events
 
   find(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
-    return findEvent.first(this.db, { academyId, kind, id });
+    return findEvent.first(this.db, { academyId, kind, id }).then(maybeEvent);
   }
 
   /** An event of the academy by id, of either kind (Spazz's `GET /users/{eventid}/events` names no kind). */
   findAnyKind(academyId: number, id: number): Promise<EventRow | undefined> {
-    return this.db
+    return this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
-      .where('academy_id', '=', academyId)
       .where('id', '=', id)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .then(maybeEvent);
   }
 
   /** An event by id alone, for internal follow-ups of an access already scoped to its academy. */
   findById(id: number): Promise<EventRow | undefined> {
-    return this.db.selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst().then(maybeEvent);
   }
 
   /** The same, locking the row until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
   findForUpdate(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
-    let q = this.db
+    let q = this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
-      .where('academy_id', '=', academyId)
       .where('kind', '=', kind)
       .where('id', '=', id);
     if (this.dialect === 'postgres') q = q.forUpdate();
-    return q.executeTakeFirst();
+    return q.executeTakeFirst().then(maybeEvent);
   }
 
   async insert(row: NewEventRow): Promise<number> {
-    const out = await this.db.insertInto('academy_events').values(row).returning('id').executeTakeFirstOrThrow();
+    const out = await this.db
+      .insertInto('academy_events')
+      .values(eventColumns(row) as Insertable<AcademyEventsTable>)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return out.id;
   }
 
   async insertMany(rows: NewEventRow[]): Promise<number[]> {
     if (!rows.length) return [];
-    const out = await this.db.insertInto('academy_events').values(rows).returning('id').execute();
+    const out = await this.db
+      .insertInto('academy_events')
+      .values(rows.map((r) => eventColumns(r) as Insertable<AcademyEventsTable>))
+      .returning('id')
+      .execute();
     return out.map((r) => r.id).sort((a, b) => a - b);
   }
 
   async update(id: number, changes: Partial<NewEventRow>): Promise<void> {
-    await this.db.updateTable('academy_events').set(changes).where('id', '=', id).execute();
+    await this.db.updateTable('academy_events').set(eventColumns(changes)).where('id', '=', id).execute();
   }
 
   async deleteBundleOrEvent(event: EventRow): Promise<void> {
     // Deleting a bundle's main event deletes its offers with it.
-    await this.db
+    await this.tenant(event.academy_id)
       .deleteFrom('academy_events')
-      .where('academy_id', '=', event.academy_id)
       .where((eb) =>
         event.bundle_id === event.id
           ? eb.or([eb('id', '=', event.id), eb('bundle_id', '=', event.id)])
@@ -261,7 +286,7 @@ export class EventsRepository {
     to: number | undefined,
     now: number,
   ) {
-    let q = this.db.selectFrom('academy_events').where('academy_id', '=', academyId).where('kind', '=', kind);
+    let q = this.tenant(academyId).selectFrom('academy_events').where('kind', '=', kind);
     if (status === 'canceled') q = q.where('canceled', '=', 1);
     else if (status === 'archived')
       q = q.where('canceled', '=', 0).where('auto_archive', '=', 1).where('end_at', '<=', now);
@@ -294,7 +319,8 @@ export class EventsRepository {
       .orderBy('id')
       .offset(start)
       .limit(limit)
-      .execute();
+      .execute()
+      .then((rows) => rows.map(toEvent));
   }
 
   /** A bundle's events (main first, then offers by id), optionally filtered by title. */
@@ -305,13 +331,17 @@ export class EventsRepository {
     start: number,
     limit: number,
   ): Promise<EventRow[]> {
-    let q = this.db
+    let q = this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
-      .where('academy_id', '=', academyId)
       .where((eb) => eb.or([eb('id', '=', mainId), eb('bundle_id', '=', mainId)]));
     if (search) q = q.where(containsText(['title'], search));
-    return q.orderBy('id').offset(start).limit(limit).execute();
+    return q
+      .orderBy('id')
+      .offset(start)
+      .limit(limit)
+      .execute()
+      .then((rows) => rows.map(toEvent));
   }
 
   async offerCount(mainId: number): Promise<number> {
@@ -337,7 +367,8 @@ export class EventsRepository {
       .orderBy('start_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .then(maybeEvent);
   }
 
   async bundleIds(mainId: number): Promise<number[]> {

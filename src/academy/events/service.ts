@@ -1,3 +1,5 @@
+import type { Tables } from '../../platform/db/schema.js';
+import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import {
   ConflictError,
   type FieldError,
@@ -104,6 +106,11 @@ function err(field: string, code: string, message: string): FieldError {
   return { field, code, message };
 }
 
+/** The repositories this service's writes touch, bound to one transaction in `work.run`. */
+export interface EventsWork {
+  events: EventsRepository;
+}
+
 /**
  * In-class and virtual classroom events: validation of every create and edit
  * rule, bundles and offers, registrations and attendance. Times, state flags
@@ -117,11 +124,15 @@ export class EventsService {
    */
   private readonly totals = new Map<string, { at: number; total: Promise<number> }>();
 
+  private readonly repo: EventsRepository;
+
   constructor(
-    private readonly repo: EventsRepository,
+    private readonly work: UnitOfWork<Tables, EventsWork>,
     private readonly timezones: TimezoneRegistry,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.repo = work.read.events;
+  }
 
   /** Forgets the academy's list totals after a write that may change them. */
   private forgetTotals(academyId: number): void {
@@ -161,20 +172,25 @@ export class EventsService {
     return zone ? { zone } : { offsetMinutes: Math.round((row.time_offset ?? 0) * 60) };
   }
 
-  private async views(academyId: number, rows: EventRow[]): Promise<EventView[]> {
+  private views(academyId: number, rows: EventRow[]): Promise<EventView[]> {
+    return this.viewsWith(this.repo, academyId, rows);
+  }
+
+  /** The views of `rows`, read through `repo` (inside a write, the unit of work's). */
+  private async viewsWith(repo: EventsRepository, academyId: number, rows: EventRow[]): Promise<EventView[]> {
     const ids = rows.map((r) => r.id);
     const now = this.clock.now();
     const [counters, instructors, categories, venues] = await Promise.all([
-      this.repo.counters(ids),
-      this.repo.instructors(ids),
-      this.repo.categoryNames(academyId, [
+      repo.counters(ids),
+      repo.instructors(ids),
+      repo.categoryNames(academyId, [
         ...new Set(rows.map((r) => r.category_id).filter((c): c is number => c !== null)),
       ]),
-      this.repo.venues(academyId, [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))]),
+      repo.venues(academyId, [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))]),
     ]);
     return rows.map((row) => {
       const rule = this.zoneRule(row);
-      const sessions = timeSessions(JSON.parse(row.sessions) as StoredSession[], rule);
+      const sessions = timeSessions(row.sessions, rule);
       const { start, end, durationMinutes } = spanOf(sessions);
       const completed = now >= end;
       const inProgress = !completed && now >= start;
@@ -496,9 +512,9 @@ export class EventsService {
         latitude,
         longitude,
         canceled: existing?.canceled ?? 0,
-        sessions: JSON.stringify(sessions),
+        sessions,
         // Omitted on edit: the list is cleared (edit rule 1).
-        external_instructors: JSON.stringify((body.externalInstructors ?? []).map((e) => e.name)),
+        external_instructors: (body.externalInstructors ?? []).map((e) => e.name),
         bundle_id: existing?.bundle_id ?? null,
         can_multi: existing?.can_multi ?? null,
         must_retake: existing?.must_retake ?? 0,
@@ -513,7 +529,7 @@ export class EventsService {
 
   async create(ctx: AcademyContext, kind: Kind, body: EventBody): Promise<EventView> {
     const { row, instructors } = await this.build(ctx, kind, body as EventBody & Record<string, unknown>);
-    const id = await this.repo.transaction(async (repo) => {
+    const id = await this.work.run(async ({ events: repo }) => {
       const newId = await repo.insert({
         ...row,
         academy_id: ctx.academyId,
@@ -530,7 +546,7 @@ export class EventsService {
   async edit(ctx: AcademyContext, kind: Kind, id: number, body: EventBody): Promise<EventView> {
     const existing = await this.load(ctx, kind, id);
     const { row, instructors } = await this.build(ctx, kind, body as EventBody & Record<string, unknown>, existing);
-    await this.repo.transaction(async (repo) => {
+    await this.work.run(async ({ events: repo }) => {
       await repo.update(id, row);
       await repo.replaceInstructors([id], instructors);
     });
@@ -571,7 +587,7 @@ export class EventsService {
   }
 
   private async addOfferRows(repo: EventsRepository, main: EventRow, dates: string[]): Promise<void> {
-    const sessions = JSON.parse(main.sessions) as StoredSession[];
+    const sessions = main.sessions;
     const rule = this.zoneRule(main);
     const at = this.clock.now();
     const { id: _id, ...copy } = main;
@@ -581,7 +597,7 @@ export class EventsService {
       return {
         ...copy,
         bundle_id: main.id,
-        sessions: JSON.stringify(shifted),
+        sessions: shifted,
         start_at: start,
         end_at: end,
         created_at: at,
@@ -606,7 +622,7 @@ export class EventsService {
     message: string,
   ): Promise<BundleResult> {
     const latest = await repo.latestOfferStart(mainId);
-    const first = latest ? earliestDate(JSON.parse(latest.sessions) as StoredSession[]) : undefined;
+    const first = latest ? earliestDate(latest.sessions) : undefined;
     return { lastEvent: first ? usDate(first) : '', addedOffers: dates.map(usDate), message };
   }
 
@@ -637,7 +653,7 @@ export class EventsService {
     }
     if (errors.length) throw new FieldValidationError(errors);
     const dates = this.offerDates(body);
-    const result = await this.repo.transaction(async (repo) => {
+    const result = await this.work.run(async ({ events: repo }) => {
       const main = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!main) throw new NotFoundError('event', String(id));
       this.requireRegistrationBased(main);
@@ -668,7 +684,7 @@ export class EventsService {
 
   async addOffers(ctx: AcademyContext, kind: Kind, id: number, body: AddOffersBody): Promise<BundleResult> {
     const dates = this.offerDates(body);
-    const result = await this.repo.transaction(async (repo) => {
+    const result = await this.work.run(async ({ events: repo }) => {
       // The main event's row is locked, so parallel requests count and insert one after the other.
       const main = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!main) throw new NotFoundError('event', String(id));
@@ -764,7 +780,7 @@ export class EventsService {
    * per user, `all` registers the user to every offer of the bundle.
    */
   async register(ctx: AcademyContext, kind: Kind, id: number, userIds: number[]): Promise<RegistrationRow[]> {
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ events: repo }) => {
       const event = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!event) throw new NotFoundError('event', String(id));
       const [view] = await this.viewsWith(repo, ctx.academyId, [event]);
@@ -804,11 +820,6 @@ export class EventsService {
     });
   }
 
-  private async viewsWith(repo: EventsRepository, academyId: number, rows: EventRow[]): Promise<EventView[]> {
-    const service = new EventsService(repo, this.timezones, this.clock);
-    return service.views(academyId, rows);
-  }
-
   private async registerOne(repo: EventsRepository, eventId: number, userId: number): Promise<void> {
     const existing = await repo.registration(eventId, userId);
     if (existing && existing.state !== 'cancelled') return;
@@ -842,7 +853,7 @@ export class EventsService {
     userId: number,
     body: RegistrationUpdateBody,
   ): Promise<RegistrationRow> {
-    return this.repo.transaction(async (repo) => {
+    return this.work.run(async ({ events: repo }) => {
       const event = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!event) throw new NotFoundError('event', String(id));
       const reg = await repo.registration(id, userId);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './database.js';
 import type { Tables } from './schema.js';
+import { Tenant } from './tenant.js';
 
 /** The tables whose rows a client names by code: scoped by `client_id`, keyed by a text `id` within the client. */
 export type ClientKeyedTable = {
@@ -19,10 +20,11 @@ export async function existingIds(
 ): Promise<Set<string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Set();
-  const rows = await (db as unknown as Kysely<Record<ClientKeyedTable, { client_id: string; id: string }>>)
+  type Keyed = Record<ClientKeyedTable, { client_id: string; id: string }>;
+  const keyed = db as unknown as Kysely<Keyed>;
+  const rows = await new Tenant<Keyed>(keyed, clientId)
     .selectFrom(table)
     .select('id')
-    .where('client_id', '=', clientId)
     .where('id', 'in', unique)
     .execute();
   return new Set(rows.map((r) => r.id));

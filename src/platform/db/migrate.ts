@@ -1,16 +1,6 @@
+import fs from 'node:fs';
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database, DialectName } from './database.js';
-import * as m0001 from './migrations/0001_foundation.js';
-import * as m0002 from './migrations/0002_academy.js';
-import * as m0003 from './migrations/0003_employees.js';
-import * as m0004 from './migrations/0004_files.js';
-import * as m0005 from './migrations/0005_hr_users.js';
-import * as m0006 from './migrations/0006_documents.js';
-import * as m0007 from './migrations/0007_knowledge.js';
-import * as m0008 from './migrations/0008_requests.js';
-import * as m0009 from './migrations/0009_processes.js';
-import * as m0010 from './migrations/0010_collation.js';
-import * as m0011 from './migrations/0011_event_indexes.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
 
@@ -19,26 +9,39 @@ interface DialectMigration {
   down?(db: AnyDb, dialect: DialectName): Promise<void>;
 }
 
-/** Every migration, in order. Each is written once, with the dialect as an argument where spelling differs. */
-const MIGRATIONS: Record<string, DialectMigration> = {
-  '0001_foundation': m0001,
-  '0002_academy': m0002,
-  '0003_employees': m0003,
-  '0004_files': m0004,
-  '0005_hr_users': m0005,
-  '0006_documents': m0006,
-  '0007_knowledge': m0007,
-  '0008_requests': m0008,
-  '0009_processes': m0009,
-  '0010_collation': m0010,
-  '0011_event_indexes': m0011,
-};
+/**
+ * Every migration, in order: the files `migrations/NNNN_name.{ts,js}`, found by name, so adding a migration is
+ * adding its file. Each is written once, with the dialect as an argument where spelling differs.
+ */
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATION_FILE = /^(\d{4}_[a-z0-9_]+)\.(?:ts|js)$/;
+
+const migrationFiles: Map<string, string> = new Map(
+  fs
+    .readdirSync(MIGRATIONS_DIR)
+    .map((file) => [file.match(MIGRATION_FILE)?.[1], file] as const)
+    .filter((entry): entry is readonly [string, string] => entry[0] !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1)),
+);
+
+let loaded: Promise<Record<string, DialectMigration>> | undefined;
+
+function loadMigrations(): Promise<Record<string, DialectMigration>> {
+  loaded ??= (async () => {
+    const out: Record<string, DialectMigration> = {};
+    for (const [name, file] of migrationFiles) {
+      out[name] = (await import(new URL(file, MIGRATIONS_DIR).href)) as DialectMigration;
+    }
+    return out;
+  })();
+  return loaded;
+}
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     const out: Record<string, Migration> = {};
-    for (const [name, migration] of Object.entries(MIGRATIONS)) {
+    for (const [name, migration] of Object.entries(await loadMigrations())) {
       out[name] = {
         up: async (db) => {
           // A migration may rewrite big tables: the server's statement timeout does not apply to it.
@@ -72,7 +75,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
  * Returns the names applied.
  */
 export async function migrateTo(database: Database, name: string): Promise<string[]> {
-  if (!(name in MIGRATIONS)) throw new MigrationError(`no migration named ${name}`);
+  if (!migrationFiles.has(name)) throw new MigrationError(`no migration named ${name}`);
   const migrator = new Migrator({ db: database.db, provider: new StaticProvider(database.dialect) });
   const { error, results } = await migrator.migrateTo(name);
   if (error)
@@ -80,4 +83,4 @@ export async function migrateTo(database: Database, name: string): Promise<strin
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-export const migrationNames = Object.keys(MIGRATIONS);
+export const migrationNames = [...migrationFiles.keys()];

@@ -1,0 +1,57 @@
+import type { CoreServices } from '../core/index.js';
+import { UploadsRepository } from '../core/uploads/repository.js';
+import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { ProcessTemplatesRepository } from './process-templates/repository.js';
+import { processTemplateRoutes } from './process-templates/routes.js';
+import { ProcessTemplate, TaskTemplate } from './process-templates/schemas.js';
+import { ProcessTemplatesService } from './process-templates/service.js';
+import { ProcessesRepository } from './processes/repository.js';
+import { processRoutes } from './processes/routes.js';
+import { Process } from './processes/schemas.js';
+import { ProcessesService } from './processes/service.js';
+import { TasksRepository } from './tasks/repository.js';
+import { taskRoutes } from './tasks/routes.js';
+import { Task, TaskFile } from './tasks/schemas.js';
+import { TasksService } from './tasks/service.js';
+
+/** Process automation: process templates with their task templates, processes, and their tasks. */
+export function createAutomation(ctx: HrContext, core: CoreServices) {
+  const { paginator, blobs } = ctx;
+  const tasks = new TasksService(
+    unitOfWork(ctx, (db) => ({
+      tasks: new TasksRepository(db),
+      processes: new ProcessesRepository(db),
+      uploads: new UploadsRepository(db),
+    })),
+    core.uploads,
+    blobs,
+  );
+  const services = {
+    processTemplates: new ProcessTemplatesService(
+      unitOfWork(ctx, (db) => ({
+        processTemplates: new ProcessTemplatesRepository(db),
+        uploads: new UploadsRepository(db),
+      })),
+      core.uploads,
+      blobs,
+    ),
+    processes: new ProcessesService(
+      unitOfWork(ctx, (db) => ({ processes: new ProcessesRepository(db), tasks: new TasksRepository(db) })),
+      tasks,
+      blobs,
+    ),
+    tasks,
+  };
+  const s = services;
+  const modules: HrModule[] = [
+    {
+      schemas: [ProcessTemplate, TaskTemplate],
+      routes: (app) => processTemplateRoutes(app, { processTemplates: s.processTemplates, paginator }),
+    },
+    { schemas: [Task, TaskFile, Process], routes: (app) => processRoutes(app, { processes: s.processes, paginator }) },
+    { routes: (app) => taskRoutes(app, { tasks: s.tasks, paginator, blobs }) },
+  ];
+  return { services, modules } satisfies HrArea<typeof services>;
+}
+
+export type AutomationServices = ReturnType<typeof createAutomation>['services'];

@@ -1,0 +1,361 @@
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import { checkDefinition } from '../../core/forms/rules.js';
+import type { UploadsRepository } from '../../core/uploads/repository.js';
+import type { UploadsService } from '../../core/uploads/service.js';
+import type { ProcessTemplateRow, ProcessTemplatesRepository, TaskTemplateRow } from './repository.js';
+import type { ProcessTemplatePut, TaskSettings, TaskTemplatePut } from './schemas.js';
+import { TEMPLATE_ID_PATTERN } from './schemas.js';
+
+/** Who writes a template: the calling application. */
+export interface TemplateActor {
+  origin: 'application' | 'user';
+  id: string;
+}
+
+/** At most this many task templates per process template (a process copies them all when it is created). */
+export const MAX_TASK_TEMPLATES = 100;
+
+const ID_RE = new RegExp(TEMPLATE_ID_PATTERN);
+
+type TypeField = 'upload_id' | 'message' | 'formidable' | 'pdf_template_id' | 'signature_zone_id';
+const TYPE_FIELDS: TypeField[] = ['upload_id', 'message', 'formidable', 'pdf_template_id', 'signature_zone_id'];
+/** The type-specific fields each task type accepts. */
+const ALLOWED: Record<TaskTemplateRow['type'], TypeField[]> = {
+  acknowledgment: ['upload_id'],
+  basic: ['message'],
+  fill_form: ['formidable'],
+  fill_pdf: ['formidable', 'pdf_template_id'],
+  signature: ['pdf_template_id', 'signature_zone_id'],
+  validation: [],
+};
+
+function badId(id: string): FieldError | undefined {
+  return ID_RE.test(id)
+    ? undefined
+    : { field: 'id', code: 'invalid_format', message: 'Ids use lower-case letters, digits, `-` and `_` only.' };
+}
+
+/** The repositories process-template writes touch: templates and the uploads a task template consumes. */
+export interface ProcessTemplatesWork {
+  processTemplates: ProcessTemplatesRepository;
+  uploads: UploadsRepository;
+}
+
+/** Process templates and their task templates (reference §3f.2). */
+export class ProcessTemplatesService {
+  private readonly repo: ProcessTemplatesRepository;
+
+  constructor(
+    private readonly work: UnitOfWork<Tables, ProcessTemplatesWork>,
+    private readonly uploads: UploadsService,
+    private readonly blobs: BlobStore,
+  ) {
+    this.repo = work.read.processTemplates;
+  }
+
+  list(clientId: string, title: string | undefined, request: PageRequest) {
+    return this.repo.page(clientId, title, request) as Promise<Page<ProcessTemplateRow>>;
+  }
+
+  count(clientId: string, title: string | undefined): Promise<number> {
+    return this.repo.count(clientId, title);
+  }
+
+  async get(clientId: string, id: string): Promise<ProcessTemplateRow> {
+    const row = await this.repo.find(clientId, id);
+    if (!row) throw new NotFoundError('process template', id);
+    return row;
+  }
+
+  /** PUT: creates (201) or replaces every attribute (200). */
+  async put(
+    clientId: string,
+    id: string,
+    input: ProcessTemplatePut,
+    actor: TemplateActor,
+  ): Promise<{ template: ProcessTemplateRow; created: boolean }> {
+    const checked: FieldError[] = [];
+    const idError = badId(id);
+    if (idError) checked.push(idError);
+    if (input.id !== undefined && input.id !== id) {
+      checked.push({ field: 'id', code: 'mismatch', message: 'The id in the body must be the one of the path.' });
+    }
+    return this.work.run(async ({ processTemplates: repo }) => {
+      // A fresh list per attempt: the transaction runs again after a serialization failure.
+      const errors = [...checked];
+      const restrictions = input.restrictions ?? [];
+      const orgs = await repo.existingOrganizations(
+        clientId,
+        restrictions.flatMap((r) => r.organizations.map((o) => o.id)),
+      );
+      restrictions.forEach((r, i) => {
+        r.organizations.forEach((o, k) => {
+          if (!orgs.has(o.id)) {
+            errors.push({
+              field: `restrictions.${i}.organizations.${k}.id`,
+              code: 'not_found',
+              message: 'No organization has this code.',
+            });
+          }
+        });
+      });
+      if (errors.length) throw new FieldValidationError(errors);
+      const at = now();
+      const by = actor;
+      const values = {
+        title: input.title,
+        public_title: input.public_title ?? null,
+        description: input.description ?? null,
+        automatic_archiving: input.automatic_archiving ? 1 : 0,
+        restrictions,
+        updated_by: by,
+        updated_at: at,
+      };
+      const existing = await repo.find(clientId, id);
+      let created = false;
+      if (!existing) created = await repo.insertIfAbsent(clientId, id, { ...values, created_by: by }, at);
+      if (!created) await repo.update(clientId, id, values);
+      return { template: (await repo.find(clientId, id)) as ProcessTemplateRow, created };
+    });
+  }
+
+  // ------------------------------------------------------------ task templates
+
+  async taskTemplates(clientId: string, processTemplateId: string): Promise<TaskTemplateRow[]> {
+    await this.get(clientId, processTemplateId);
+    return this.repo.tasks(clientId, processTemplateId);
+  }
+
+  async taskTemplate(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRow> {
+    await this.get(clientId, processTemplateId);
+    const row = await this.repo.task(clientId, processTemplateId, id);
+    if (!row) throw new NotFoundError('task template', id);
+    return row;
+  }
+
+  /**
+   * PUT: creates (201) or replaces (200) a task template. The type is immutable; the dependency must be another
+   * task template of the same process template, without a cycle; roles must exist; each type takes its own fields.
+   */
+  async putTaskTemplate(
+    clientId: string,
+    processTemplateId: string,
+    id: string,
+    input: TaskTemplatePut,
+  ): Promise<{ template: TaskTemplateRow; created: boolean }> {
+    let released: string | null = null;
+    const result = await this.work.run(async (tx) => {
+      const repo = tx.processTemplates;
+      if (!(await repo.find(clientId, processTemplateId))) {
+        throw new NotFoundError('process template', processTemplateId);
+      }
+      const errors: FieldError[] = [];
+      const idError = badId(id);
+      if (idError) errors.push(idError);
+      if (input.id !== undefined && input.id !== id) {
+        errors.push({ field: 'id', code: 'mismatch', message: 'The id in the body must be the one of the path.' });
+      }
+      if (input.process_template_id !== undefined && input.process_template_id !== processTemplateId) {
+        errors.push({
+          field: 'process_template_id',
+          code: 'mismatch',
+          message: 'The process template in the body must be the one of the path.',
+        });
+      }
+      const siblings = await repo.tasks(clientId, processTemplateId);
+      const existing = siblings.find((t) => t.id === id);
+      if (!existing && siblings.length >= MAX_TASK_TEMPLATES) {
+        errors.push({
+          field: 'id',
+          code: 'too_many',
+          message: `A process template has at most ${MAX_TASK_TEMPLATES} task templates.`,
+        });
+      }
+      if (existing && existing.type !== input.type) {
+        errors.push({
+          field: 'type',
+          code: 'immutable',
+          message: `The type of a task template cannot change (it is ${existing.type}).`,
+        });
+      }
+      if (input.type === 'validation' && input.assigned_to !== 'users') {
+        errors.push({
+          field: 'assigned_to',
+          code: 'invalid_value',
+          message: 'A validation task is assigned to users: the employee does not review.',
+        });
+      }
+      const dependsOn = input.depends_on_id ?? null;
+      if (dependsOn === null && input.type === 'validation') {
+        errors.push({
+          field: 'depends_on_id',
+          code: 'required',
+          message: 'A validation task reviews the task it depends on: give depends_on_id.',
+        });
+      }
+      if (dependsOn !== null) {
+        const byId = new Map(siblings.map((t) => [t.id, t.depends_on_id]));
+        if (dependsOn === id) {
+          errors.push({ field: 'depends_on_id', code: 'self_dependency', message: 'A task cannot depend on itself.' });
+        } else if (!byId.has(dependsOn)) {
+          errors.push({
+            field: 'depends_on_id',
+            code: 'not_found',
+            message: 'No task template of this process template has this id.',
+          });
+        } else {
+          // Follow the chain from the dependency: reaching this template again would make a cycle.
+          const seen = new Set<string>();
+          let at: string | null | undefined = dependsOn;
+          while (at && !seen.has(at)) {
+            if (at === id) {
+              errors.push({
+                field: 'depends_on_id',
+                code: 'cycle',
+                message: 'This dependency would make a cycle of task templates.',
+              });
+              break;
+            }
+            seen.add(at);
+            at = byId.get(at);
+          }
+        }
+      }
+      const notifications = input.email_notifications ?? [];
+      const roleIds = [...(input.role_id ? [input.role_id] : []), ...notifications.flatMap((n) => n.role_ids)];
+      const roles = await repo.existingRoles(clientId, roleIds);
+      if (input.role_id && !roles.has(input.role_id)) {
+        errors.push({ field: 'role_id', code: 'not_found', message: 'No role has this id.' });
+      }
+      notifications.forEach((n, i) => {
+        n.role_ids.forEach((r, k) => {
+          if (!roles.has(r)) {
+            errors.push({
+              field: `email_notifications.${i}.role_ids.${k}`,
+              code: 'not_found',
+              message: 'No role has this id.',
+            });
+          }
+        });
+      });
+      const allowed = ALLOWED[input.type];
+      for (const field of TYPE_FIELDS) {
+        if (input[field] !== undefined && !allowed.includes(field)) {
+          errors.push({ field, code: 'not_allowed', message: `A ${input.type} task template has no ${field}.` });
+        }
+      }
+      const settings: TaskSettings = {};
+      if (input.type === 'basic') settings.message = input.message ?? '';
+      if (input.type === 'fill_form' && input.formidable === undefined) {
+        errors.push({ field: 'formidable', code: 'required', message: 'A fill_form task template needs its form.' });
+      }
+      if ((input.type === 'fill_form' || input.type === 'fill_pdf') && input.formidable !== undefined) {
+        try {
+          settings.formidable = checkDefinition(input.formidable, 'formidable');
+        } catch (error) {
+          if (!(error instanceof FieldValidationError)) throw error;
+          errors.push(...error.fields);
+        }
+      }
+      if (input.type === 'fill_pdf' || input.type === 'signature') {
+        if (input.pdf_template_id === undefined) {
+          errors.push({
+            field: 'pdf_template_id',
+            code: 'required',
+            message: `A ${input.type} task needs a PDF template.`,
+          });
+        } else settings.pdf_template_id = input.pdf_template_id;
+      }
+      if (input.type === 'signature') {
+        if (input.signature_zone_id === undefined) {
+          errors.push({
+            field: 'signature_zone_id',
+            code: 'required',
+            message: 'A signature task needs a signature zone.',
+          });
+        } else settings.signature_zone_id = input.signature_zone_id;
+      }
+      if (input.type === 'acknowledgment' && !existing && input.upload_id === undefined) {
+        errors.push({ field: 'upload_id', code: 'required', message: 'Upload the document to acknowledge.' });
+      }
+      if (errors.length) throw new FieldValidationError(errors);
+
+      const at = now();
+      const values = {
+        type: input.type,
+        name: input.name,
+        description: input.description ?? '',
+        assigned_to: input.assigned_to,
+        depends_on_id: dependsOn,
+        fetch_previous_data: input.fetch_previous_data ? 1 : 0,
+        role_id: input.role_id ?? null,
+        email_notifications: notifications,
+        settings,
+        updated_at: at,
+      };
+      let file = {};
+      if (input.type === 'acknowledgment' && input.upload_id !== undefined) {
+        const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
+          field: 'upload_id',
+        });
+        file = {
+          filename: upload.filename,
+          sha256: upload.sha256,
+          size: upload.size,
+          content_type: upload.contentType,
+        };
+        if (existing?.sha256 && existing.sha256 !== upload.sha256) released = existing.sha256;
+      }
+      if (existing) {
+        await repo.updateTask(clientId, processTemplateId, id, { ...values, ...file });
+      } else {
+        await repo.insertTask({
+          client_id: clientId,
+          process_template_id: processTemplateId,
+          id,
+          ...values,
+          filename: null,
+          sha256: null,
+          size: null,
+          content_type: null,
+          ...file,
+          created_at: at,
+        });
+      }
+      return {
+        template: (await repo.task(clientId, processTemplateId, id)) as TaskTemplateRow,
+        created: !existing,
+      };
+    });
+    if (released) await this.blobs.deleteIfUnreferenced(released);
+    return result;
+  }
+
+  /** DELETE: refused (422) while another task template depends on it. Existing processes keep their tasks. */
+  async deleteTaskTemplate(clientId: string, processTemplateId: string, id: string): Promise<void> {
+    const sha256 = await this.work.run(async ({ processTemplates: repo }) => {
+      if (!(await repo.find(clientId, processTemplateId))) {
+        throw new NotFoundError('process template', processTemplateId);
+      }
+      const siblings = await repo.tasks(clientId, processTemplateId);
+      const row = siblings.find((t) => t.id === id);
+      if (!row) throw new NotFoundError('task template', id);
+      const dependants = siblings.filter((t) => t.depends_on_id === id).map((t) => t.id);
+      if (dependants.length) {
+        throw new StateError(
+          'task_template_has_dependants',
+          `Task templates ${dependants.map((d) => JSON.stringify(d)).join(', ')} depend on this one; change them first.`,
+        );
+      }
+      await repo.deleteTask(clientId, processTemplateId, id);
+      return row.sha256;
+    });
+    if (sha256) await this.blobs.deleteIfUnreferenced(sha256);
+  }
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import {
+  type FieldError,
+  FieldValidationError,
+  InvalidRequestError,
+  NotFoundError,
+  StateError,
+} from '../../../platform/errors.js';
+import { commaList } from '../../../platform/lists.js';
+import { now, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
+import type { NewTask, TasksRepository } from '../tasks/repository.js';
+import type { TasksService, TaskView } from '../tasks/service.js';
+import { refreshProcess, startTasks } from '../tasks/workflow.js';
+import type { ProcessesRepository, ProcessQuery, ProcessRow } from './repository.js';
+import { PROCESS_STATES, type ProcessCreate, type ProcessListQuery } from './schemas.js';
+
+/** A process with its tasks (embedded) or their ids. */
+export interface ProcessView {
+  row: ProcessRow;
+  taskIds: string[];
+  tasks?: TaskView[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The repositories process writes touch: the process and its tasks. */
+export interface ProcessesWork {
+  processes: ProcessesRepository;
+  tasks: TasksRepository;
+}
+
+/** Processes (reference §3f.1): made from a template, published, done when every task is. */
+export class ProcessesService {
+  private readonly repo: ProcessesRepository;
+
+  constructor(
+    private readonly work: UnitOfWork<Tables, ProcessesWork>,
+    private readonly tasks: TasksService,
+    private readonly blobs: BlobStore,
+  ) {
+    this.repo = work.read.processes;
+  }
+
+  private async views(clientId: string, rows: ProcessRow[], embed: boolean): Promise<ProcessView[]> {
+    const tasks = await this.work.read.tasks.ofProcesses(
+      clientId,
+      rows.map((r) => r.id),
+    );
+    const taskViews = embed ? await this.tasks.views(clientId, tasks) : [];
+    return rows.map((row) => {
+      const own = tasks.filter((t) => t.process_id === row.id);
+      const view: ProcessView = { row, taskIds: own.map((t) => t.id) };
+      if (embed) view.tasks = taskViews.filter((t) => t.row.process_id === row.id);
+      return view;
+    });
+  }
+
+  async get(clientId: string, id: string, embed = false): Promise<ProcessView> {
+    const row = await this.repo.find(clientId, id);
+    if (!row) throw new NotFoundError('process', id);
+    return (await this.views(clientId, [row], embed))[0] as ProcessView;
+  }
+
+  async list(clientId: string, query: ProcessListQuery, request: PageRequest): Promise<Page<ProcessView>> {
+    const instant = (name: keyof ProcessListQuery, end: boolean) => {
+      const text = query[name] as string | undefined;
+      if (text === undefined) return undefined;
+      const at = parseDateOrDateTime(text);
+      if (at === undefined) {
+        throw new InvalidRequestError(`Invalid query parameter "${name}": expected a date or a datetime.`);
+      }
+      return end && parseDate(text) ? at + DAY_MS - 1 : at;
+    };
+    const q: ProcessQuery = {};
+    if (query.employee_id !== undefined) q.employeeId = query.employee_id;
+    if (query.template_id !== undefined) q.templateId = query.template_id;
+    if (query.creator_id !== undefined) q.creatorId = query.creator_id;
+    if (query.publication_date !== undefined) q.publicationDate = query.publication_date;
+    if (query.reference !== undefined) q.reference = query.reference;
+    if (query.due_date_since !== undefined) q.dueSince = query.due_date_since;
+    if (query.due_date_until !== undefined) q.dueUntil = query.due_date_until;
+    const states = commaList(query.state);
+    if (states !== undefined) {
+      const bad = states.find((s) => !(PROCESS_STATES as readonly string[]).includes(s));
+      if (bad !== undefined || states.length === 0) {
+        throw new InvalidRequestError(
+          `Invalid query parameter "state": expected comma-separated ${PROCESS_STATES.join(', ')}.`,
+        );
+      }
+      q.states = states;
+    }
+    const createdSince = instant('created_at_since', false);
+    if (createdSince !== undefined) q.createdSince = createdSince;
+    const createdUntil = instant('created_at_until', true);
+    if (createdUntil !== undefined) q.createdUntil = createdUntil;
+    const completedSince = instant('completed_at_since', false);
+    if (completedSince !== undefined) q.completedSince = completedSince;
+    const page = await this.repo.page(clientId, q, request);
+    return { ...page, items: await this.views(clientId, page.items, query.embed === 'tasks') };
+  }
+
+  /**
+   * `POST /processes`: a draft process numbered `proc-<n>`, with one `draft` task per task template; `publish`
+   * publishes it in the same transaction.
+   */
+  async create(clientId: string, input: ProcessCreate): Promise<ProcessView> {
+    const id = randomUUID();
+    await this.work.run(async (tx) => {
+      const repo = tx.processes;
+      const tasks = tx.tasks;
+      const errors: FieldError[] = [];
+      const template = await repo.processTemplate(clientId, input.process_template_id);
+      if (!template) {
+        errors.push({ field: 'process_template_id', code: 'not_found', message: 'No process template has this id.' });
+      }
+      const person = async (
+        kind: 'employee' | 'creator',
+        byId: string | undefined,
+        byExternal: string | undefined,
+      ): Promise<string | undefined> => {
+        const find = (by: { id: string } | { externalId: string }) =>
+          kind === 'employee' ? repo.employeeId(clientId, by) : repo.userId(clientId, by);
+        const what = kind === 'employee' ? 'employee' : 'HR user';
+        if (byId !== undefined) {
+          const found = await find({ id: byId });
+          if (!found) errors.push({ field: `${kind}_id`, code: 'not_found', message: `No ${what} has this id.` });
+          return found;
+        }
+        if (byExternal !== undefined) {
+          const found = await find({ externalId: byExternal });
+          if (!found) {
+            errors.push({
+              field: `${kind}_external_id`,
+              code: 'not_found',
+              message: `No ${what} has this external id.`,
+            });
+          }
+          return found;
+        }
+        errors.push({
+          field: `${kind}_id`,
+          code: 'required',
+          message: `Give ${kind}_id or ${kind}_external_id.`,
+        });
+        return undefined;
+      };
+      const employeeId = await person('employee', input.employee_id, input.employee_external_id);
+      const creatorId = await person('creator', input.creator_id, input.creator_external_id);
+      if (errors.length || !template || !employeeId || !creatorId) throw new FieldValidationError(errors);
+
+      const at = now();
+      const number = await repo.nextNumber(clientId);
+      const row = {
+        client_id: clientId,
+        id,
+        reference: `proc-${number}`,
+        title: input.title ?? template.title,
+        public_title: template.public_title,
+        description: input.description !== undefined ? input.description : template.description,
+        employee_id: employeeId,
+        creator_id: creatorId,
+        process_template_id: template.id,
+        publication_date: input.publication_date ?? null,
+        due_date: input.due_date ?? null,
+        state: 'draft' as const,
+        published: 0,
+        employee_tasks_count: 0,
+        company_tasks_count: 0,
+        done_employee_tasks_count: 0,
+        done_company_tasks_count: 0,
+        completed_at: null,
+        created_at: at,
+        updated_at: at,
+      };
+      await repo.insert(row);
+      const templates = await repo.taskTemplates(clientId, template.id);
+      const taskIds = new Map(templates.map((t) => [t.id, randomUUID()]));
+      const rows: NewTask[] = templates.map((t) => ({
+        client_id: clientId,
+        id: taskIds.get(t.id) as string,
+        process_id: id,
+        template_task_id: t.id,
+        type: t.type,
+        name: t.name,
+        description: t.description,
+        assigned_to: t.assigned_to,
+        depends_on_id: t.depends_on_id === null ? null : (taskIds.get(t.depends_on_id) ?? null),
+        role_id: t.role_id,
+        fetch_previous_data: t.fetch_previous_data,
+        status: 'draft',
+        due_date: input.due_date ?? null,
+        reminder_offset: null,
+        settings: t.settings,
+        form_data: [],
+        has_requested_changes: 0,
+        completed_at: null,
+        completed_by_id: null,
+        created_at: at,
+        updated_at: at,
+      }));
+      await tasks.insert(rows);
+      for (const t of templates) {
+        if (t.sha256 === null) continue;
+        // The document to acknowledge: the task refers to the template's bytes (one more reference, no copy).
+        await tasks.insertFile({
+          client_id: clientId,
+          id: randomUUID(),
+          task_id: taskIds.get(t.id) as string,
+          role: 'document',
+          field_id: null,
+          filename: t.filename ?? 'document',
+          sha256: t.sha256,
+          size: t.size ?? 0,
+          content_type: t.content_type ?? 'application/octet-stream',
+          created_at: at,
+        });
+      }
+      const process = (await repo.find(clientId, id)) as ProcessRow;
+      if (input.publish) await this.publishIn(repo, tasks, clientId, process, at);
+      else await refreshProcess(repo, tasks, clientId, process, at);
+    });
+    return this.get(clientId, id);
+  }
+
+  private async publishIn(
+    repo: ProcessesRepository,
+    tasks: TasksRepository,
+    clientId: string,
+    process: ProcessRow,
+    at: number,
+  ): Promise<void> {
+    if (process.published === 1) {
+      throw new StateError('process_already_published', `Process ${process.reference} is already published.`);
+    }
+    await repo.update(clientId, process.id, { state: 'pending', published: 1, updated_at: at });
+    await startTasks(tasks, clientId, await tasks.ofProcesses(clientId, [process.id]), at);
+    await refreshProcess(repo, tasks, clientId, { ...process, state: 'pending', published: 1 }, at);
+  }
+
+  /** `PUT /processes/{id}/publish`: draft → pending; tasks become `to_do` or `blocked`. */
+  async publish(clientId: string, id: string): Promise<void> {
+    await this.work.run(async (tx) => {
+      const repo = tx.processes;
+      const process = await repo.find(clientId, id);
+      if (!process) throw new NotFoundError('process', id);
+      await this.publishIn(repo, tx.tasks, clientId, process, now());
+    });
+  }
+
+  /** `DELETE /processes/{id}`: the process, its tasks, their files and events; unreferenced bytes are removed. */
+  async delete(clientId: string, id: string): Promise<void> {
+    const blobs = await this.work.run(async (tx) => {
+      const repo = tx.processes;
+      if (!(await repo.find(clientId, id))) throw new NotFoundError('process', id);
+      const held = await tx.tasks.deleteOfProcess(clientId, id);
+      await repo.delete(clientId, id);
+      return held;
+    });
+    for (const sha256 of new Set(blobs)) await this.blobs.deleteIfUnreferenced(sha256);
+  }
+}

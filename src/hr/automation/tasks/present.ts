@@ -1,0 +1,91 @@
+import { formatDateTime, parseDate } from '../../../platform/time.js';
+import type { TaskSettings } from '../process-templates/schemas.js';
+import type { TaskFileRow } from './repository.js';
+import type { Task, TaskFile } from './schemas.js';
+import type { TaskEmbed, TaskView } from './service.js';
+
+/** Tasks on the wire (reference §3f.3): domain → wire, shared by the task and process routes. */
+
+const REMINDER_HOUR_MS = 9 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** 09:00 UTC, `reminder_offset` days before the due date; null without both or once completed. */
+function scheduledReminder(view: TaskView): string | null {
+  const { due_date, reminder_offset, status } = view.row;
+  if (due_date === null || reminder_offset === null || status === 'completed') return null;
+  const day = parseDate(due_date);
+  if (!day) return null;
+  const at = Date.UTC(day.year, day.month - 1, day.day) + REMINDER_HOUR_MS - reminder_offset * DAY_MS;
+  return formatDateTime(at);
+}
+
+export function presentTaskFile(file: TaskFileRow): TaskFile {
+  return { id: file.id, task_id: file.task_id, filename: file.filename, field_id: file.field_id ?? '' };
+}
+
+/** A task in the shape of its type (reference §3f.3): the common fields, then the type's own. */
+export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new Set()): Task {
+  const { row } = view;
+  const { settings } = row;
+  const files = (role: TaskFileRow['role']) =>
+    view.files.filter((f) => f.role === role).map((f) => ({ id: f.id, filename: f.filename }));
+  const out: Task = {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    process_id: row.process_id,
+    template_task_id: row.template_task_id,
+    depends_on_id: row.depends_on_id,
+    assigned_to: row.assigned_to,
+    role_id: row.role_id,
+    fetch_previous_data: row.fetch_previous_data === 1,
+    status: row.status,
+    due_date: row.due_date,
+    reminder_offset: row.reminder_offset,
+    scheduled_reminder_at: scheduledReminder(view),
+    validation_events_ids: view.eventIds,
+    has_requested_changes: row.has_requested_changes === 1,
+    completed_at: row.completed_at === null ? null : formatDateTime(row.completed_at),
+    ...(embed.has('completed_by')
+      ? { completed_by: view.completedBy ?? null }
+      : { completed_by_id: row.completed_by_id }),
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+  };
+  switch (row.type) {
+    case 'basic':
+      out.message = settings.message ?? '';
+      break;
+    case 'acknowledgment': {
+      out.files = files('document');
+      const doc = out.files[0];
+      if (doc) out.uploaded_document = doc.filename;
+      break;
+    }
+    case 'fill_form':
+    case 'fill_pdf':
+      out.form_id = row.template_task_id;
+      out.form_data = row.form_data;
+      out.form_files = view.files
+        .filter((f) => f.role === 'form')
+        .map((f) => ({ id: f.id, filename: f.filename, field_id: f.field_id ?? '' }));
+      if (row.type === 'fill_pdf') {
+        out.pdf_template_id = settings.pdf_template_id ?? '';
+        out.files = files('result');
+      }
+      break;
+    case 'signature':
+      out.pdf_template_id = settings.pdf_template_id ?? '';
+      out.files = files('result');
+      if (embed.has('signature_zone')) {
+        out.signature_zone = { id: settings.signature_zone_id ?? '', pdf_template_id: settings.pdf_template_id ?? '' };
+      } else {
+        out.signature_zone_id = settings.signature_zone_id ?? '';
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
+}

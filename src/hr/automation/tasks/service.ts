@@ -1,0 +1,437 @@
+import { randomUUID } from 'node:crypto';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { Db } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import {
+  type FieldError,
+  FieldValidationError,
+  InvalidRequestError,
+  NotFoundError,
+  StateError,
+} from '../../../platform/errors.js';
+import { commaList } from '../../../platform/lists.js';
+import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
+import { checkAnswers } from '../../core/forms/rules.js';
+import type { FormAnswer } from '../../core/forms/schemas.js';
+import type { UploadsRepository } from '../../core/uploads/repository.js';
+import type { UploadsService } from '../../core/uploads/service.js';
+import type { TaskFileRow, TaskQuery, TaskRow, TaskSortField, TasksRepository } from './repository.js';
+import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
+import { formOf, type ProcessStore, refreshProcess, unblockDependants } from './workflow.js';
+
+/** Who completed a task, as `embed=completed_by` shows them. */
+export interface PersonView {
+  id: string;
+  firstname: string;
+  lastname: string;
+  email: string | null;
+  external_id: string | null;
+}
+
+/** A task with what its presentation needs. */
+export interface TaskView {
+  row: TaskRow;
+  files: TaskFileRow[];
+  eventIds: number[];
+  /** Set with `embed=completed_by`. */
+  completedBy?: PersonView | null;
+}
+
+export type TaskEmbed = 'completed_by' | 'signature_zone';
+const EMBEDS = new Set<string>(['completed_by', 'signature_zone']);
+const FILL_TYPES = new Set<string>(['fill_form', 'fill_pdf']);
+
+/** Only a `to_do` task can change; anything else is a 422 whose code names the status. */
+export function mustBeToDo(task: TaskRow, action: string): void {
+  if (task.status === 'to_do') return;
+  const reasons: Record<string, [string, string]> = {
+    draft: ['task_not_published', 'its process is not published yet'],
+    blocked: ['task_blocked', 'it waits for the task it depends on'],
+    completed: ['task_completed', 'it is already completed'],
+    canceled: ['task_canceled', 'it is canceled'],
+  };
+  const [code, why] = reasons[task.status] ?? ['task_not_to_do', `it is ${task.status}`];
+  throw new StateError(code, `Cannot ${action} this task: ${why}. Only a task in status to_do can.`);
+}
+
+function parseEmbed(text: string | undefined): Set<TaskEmbed> {
+  const out = new Set<TaskEmbed>();
+  for (const item of commaList(text) ?? []) {
+    if (!EMBEDS.has(item)) {
+      throw new InvalidRequestError(
+        `Invalid query parameter "embed": "${item}" is not completed_by or signature_zone.`,
+      );
+    }
+    out.add(item as TaskEmbed);
+  }
+  return out;
+}
+
+function instant(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const at = parseDateOrDateTime(text);
+  if (at === undefined)
+    throw new InvalidRequestError(`Invalid query parameter "${name}": expected a date or datetime.`);
+  return at;
+}
+
+/** The repositories task writes touch: tasks, their process (through `ProcessStore`), and the uploads they consume. */
+export interface TasksWork {
+  tasks: TasksRepository;
+  processes: ProcessStore;
+  uploads: UploadsRepository;
+}
+
+/** Tasks of processes (reference §3f.3), their answers and files, and their completion (an Atrium extension). */
+export class TasksService {
+  private readonly repo: TasksRepository;
+
+  constructor(
+    private readonly work: UnitOfWork<Tables, TasksWork>,
+    private readonly uploads: UploadsService,
+    private readonly blobs: BlobStore,
+  ) {
+    this.repo = work.read.tasks;
+  }
+
+  /** Presentation data for tasks (files, validation events, and who completed them with `completed_by`). */
+  async views(clientId: string, rows: TaskRow[], embed: ReadonlySet<TaskEmbed> = new Set()): Promise<TaskView[]> {
+    const ids = rows.map((r) => r.id);
+    const files = await this.repo.files(clientId, ids);
+    const events = await this.repo.eventIds(clientId, ids);
+    const out: TaskView[] = [];
+    for (const row of rows) {
+      const view: TaskView = {
+        row,
+        files: files.filter((f) => f.task_id === row.id),
+        eventIds: events.get(row.id) ?? [],
+      };
+      if (embed.has('completed_by')) view.completedBy = await this.person(clientId, row);
+      out.push(view);
+    }
+    return out;
+  }
+
+  private async person(clientId: string, row: TaskRow): Promise<PersonView | null> {
+    if (row.completed_by_id === null) return null;
+    const found =
+      row.assigned_to === 'employee'
+        ? await this.repo.employee(clientId, row.completed_by_id)
+        : await this.repo.user(clientId, row.completed_by_id);
+    return found ?? null;
+  }
+
+  private async row(clientId: string, id: string, repo = this.repo): Promise<TaskRow> {
+    const row = await repo.find(clientId, id);
+    if (!row) throw new NotFoundError('task', id);
+    return row;
+  }
+
+  async list(clientId: string, query: TaskListQuery, request: PageRequest<TaskSortField>) {
+    const q: TaskQuery = {};
+    if (query.status !== undefined) q.status = query.status;
+    if (query.type !== undefined) q.type = query.type;
+    if (query.template_task_id !== undefined) q.templateTaskId = query.template_task_id;
+    if (query.process_id !== undefined) q.processId = query.process_id;
+    const since = instant('completed_at_since', query.completed_at_since);
+    if (since !== undefined) q.completedSince = since;
+    const until = instant('completed_at_until', query.completed_at_until);
+    if (until !== undefined) q.completedUntil = until;
+    if (query.has_requested_changes !== undefined) q.hasRequestedChanges = query.has_requested_changes;
+    if (query.has_due_date !== undefined) q.hasDueDate = query.has_due_date;
+    const page = await this.repo.page(clientId, q, request);
+    return { ...page, items: await this.views(clientId, page.items) } as Page<TaskView>;
+  }
+
+  async get(clientId: string, id: string, embedText?: string): Promise<{ view: TaskView; embed: Set<TaskEmbed> }> {
+    const embed = parseEmbed(embedText);
+    const [view] = await this.views(clientId, [await this.row(clientId, id)], embed);
+    return { view: view as TaskView, embed };
+  }
+
+  /** PATCH: the due date and the reminder offset (any status). */
+  async patch(clientId: string, id: string, input: TaskPatch): Promise<TaskView> {
+    await this.row(clientId, id);
+    const values: { due_date?: string | null; reminder_offset?: number | null; updated_at: number } = {
+      updated_at: now(),
+    };
+    if (input.due_date !== undefined) values.due_date = input.due_date;
+    if (input.reminder_offset !== undefined) values.reminder_offset = input.reminder_offset;
+    await this.repo.update(clientId, id, values);
+    return (await this.get(clientId, id)).view;
+  }
+
+  /** Files already attached to the task's file fields, counted per field. */
+  private static filesByField(files: TaskFileRow[]): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const f of files) if (f.role === 'form' && f.field_id) out.set(f.field_id, (out.get(f.field_id) ?? 0) + 1);
+    return out;
+  }
+
+  /**
+   * Checks answers against the task's form (merged over the saved draft), attaches the files they upload, and saves
+   * them. `requireAll` for completion.
+   */
+  private async saveAnswers(
+    tx: TasksWork,
+    clientId: string,
+    task: TaskRow,
+    answers: readonly FormAnswer[],
+    requireAll: boolean,
+    at: number,
+  ): Promise<FormAnswer[]> {
+    const repo = tx.tasks;
+    const files = await repo.files(clientId, [task.id]);
+    const checked = checkAnswers(formOf(task), answers, {
+      path: 'form_data',
+      previous: task.form_data,
+      filesByField: TasksService.filesByField(files),
+      requireAll,
+      today: dayOf(at),
+    });
+    for (const file of checked.files) {
+      const upload = await this.uploads.consume(tx.uploads, clientId, file.uploadId, {
+        field: file.path,
+      });
+      await repo.insertFile({
+        client_id: clientId,
+        id: randomUUID(),
+        task_id: task.id,
+        role: 'form',
+        field_id: file.fieldId,
+        filename: upload.filename,
+        sha256: upload.sha256,
+        size: upload.size,
+        content_type: upload.contentType,
+        created_at: at,
+      });
+    }
+    return checked.answers;
+  }
+
+  private static mustFill(task: TaskRow, action: string): void {
+    if (!FILL_TYPES.has(task.type)) {
+      throw new StateError(
+        'invalid_task_type',
+        `Cannot ${action} a ${task.type} task: only fill_form and fill_pdf tasks take answers.`,
+      );
+    }
+  }
+
+  /** `POST /tasks/{id}/fill`: saves a draft of answers (checked, but required fields may stay empty). */
+  async fill(clientId: string, id: string, answers: readonly FormAnswer[]): Promise<TaskView> {
+    await this.work.run(async (tx) => {
+      const task = await this.row(clientId, id, tx.tasks);
+      TasksService.mustFill(task, 'fill');
+      mustBeToDo(task, 'fill');
+      const at = now();
+      const formData = await this.saveAnswers(tx, clientId, task, answers, false, at);
+      await tx.tasks.update(clientId, id, { form_data: formData, updated_at: at });
+    });
+    return (await this.get(clientId, id)).view;
+  }
+
+  /**
+   * Atrium extension `POST /tasks/{id}/complete`: completes a `to_do` task (a refused validation instead sends the
+   * reviewed task back), then unblocks its dependants and recounts the process, all in one transaction.
+   */
+  async complete(clientId: string, id: string, input: TaskComplete): Promise<TaskView> {
+    await this.work.run(async (tx) => {
+      const repo = tx.tasks;
+      const processes = tx.processes;
+      const task = await this.row(clientId, id, repo);
+      mustBeToDo(task, 'complete');
+      const process = await processes.find(clientId, task.process_id);
+      if (!process) throw new NotFoundError('task', id);
+      const errors: FieldError[] = [];
+      const refuse = (field: string, types: string) =>
+        errors.push({ field, code: 'not_allowed', message: `Only ${types} tasks take ${field}.` });
+      if (input.form_data !== undefined && !FILL_TYPES.has(task.type)) refuse('form_data', 'fill_form and fill_pdf');
+      if (input.upload_id !== undefined && task.type !== 'fill_pdf' && task.type !== 'signature') {
+        refuse('upload_id', 'fill_pdf and signature');
+      }
+      if (input.state !== undefined && task.type !== 'validation') refuse('state', 'validation');
+      if (input.reason !== undefined && task.type !== 'validation') refuse('reason', 'validation');
+      if ((task.type === 'fill_pdf' || task.type === 'signature') && input.upload_id === undefined) {
+        errors.push({
+          field: 'upload_id',
+          code: 'required',
+          message: `A ${task.type} task is completed with its ${task.type === 'signature' ? 'signed' : 'filled'} document.`,
+        });
+      }
+      const by = input.completed_by_id;
+      if (by !== undefined) {
+        if (task.assigned_to === 'employee' && by !== process.employee_id) {
+          errors.push({
+            field: 'completed_by_id',
+            code: 'not_assignee',
+            message: 'An employee task is completed by the employee of the process.',
+          });
+        }
+        if (task.assigned_to === 'users' && !(await repo.user(clientId, by))) {
+          errors.push({ field: 'completed_by_id', code: 'not_found', message: 'No HR user has this id.' });
+        }
+      }
+      if (errors.length) throw new FieldValidationError(errors);
+
+      const at = now();
+      const values: Parameters<TasksRepository['update']>[2] = {
+        status: 'completed',
+        completed_at: at,
+        completed_by_id: by ?? null,
+        updated_at: at,
+      };
+      if (FILL_TYPES.has(task.type)) {
+        values.form_data = await this.saveAnswers(tx, clientId, task, input.form_data ?? [], true, at);
+      }
+      if (input.upload_id !== undefined) {
+        const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
+          field: 'upload_id',
+        });
+        await repo.insertFile({
+          client_id: clientId,
+          id: randomUUID(),
+          task_id: task.id,
+          role: 'result',
+          field_id: null,
+          filename: upload.filename,
+          sha256: upload.sha256,
+          size: upload.size,
+          content_type: upload.contentType,
+          created_at: at,
+        });
+      }
+      const siblings = await repo.ofProcesses(clientId, [task.process_id]);
+      if (task.type === 'validation') {
+        const state = input.state ?? 'accepted';
+        await repo.insertEvent({
+          client_id: clientId,
+          task_id: task.id,
+          reviewed_task_id: task.depends_on_id,
+          state,
+          reason: input.reason ?? null,
+          completed_by_id: by ?? null,
+          created_at: at,
+        });
+        if (state === 'refused' && task.depends_on_id !== null) {
+          // The reviewed task needs changes: it is to do again, and this review waits for it.
+          await repo.update(clientId, task.depends_on_id, {
+            status: 'to_do',
+            completed_at: null,
+            completed_by_id: null,
+            has_requested_changes: 1,
+            updated_at: at,
+          });
+          await repo.update(clientId, task.id, { status: 'blocked', updated_at: at });
+          await refreshProcess(processes, repo, clientId, process, at);
+          return;
+        }
+      }
+      await repo.update(clientId, task.id, values);
+      await unblockDependants(repo, clientId, { ...task, ...values } as TaskRow, siblings, at);
+      await refreshProcess(processes, repo, clientId, process, at);
+    });
+    return (await this.get(clientId, id)).view;
+  }
+
+  // ------------------------------------------------------------ files
+
+  async file(clientId: string, taskId: string, fileId: string): Promise<TaskFileRow> {
+    await this.row(clientId, taskId);
+    const file = await this.repo.file(clientId, taskId, fileId);
+    if (!file) throw new NotFoundError('task file', fileId);
+    return file;
+  }
+
+  /** `POST /tasks/{id}/files`: an upload answers a `file` field of a to_do form task. */
+  async addFile(clientId: string, taskId: string, input: TaskFilePost): Promise<TaskFileRow> {
+    const fileId = randomUUID();
+    await this.work.run(async (tx) => {
+      const repo = tx.tasks;
+      const task = await this.row(clientId, taskId, repo);
+      if (input.task_id !== taskId) {
+        throw new FieldValidationError([
+          { field: 'task_id', code: 'mismatch', message: 'task_id must be the task of the path.' },
+        ]);
+      }
+      TasksService.mustFill(task, 'attach files to');
+      mustBeToDo(task, 'attach files to');
+      const field = formOf(task).fields.find((f) => f.slug === input.field_id);
+      if (field?.type_id !== 'file') {
+        throw new FieldValidationError([
+          { field: 'field_id', code: 'unknown_field', message: 'The task’s form has no file field with this id.' },
+        ]);
+      }
+      const existing = TasksService.filesByField(await repo.files(clientId, [taskId])).get(field.slug) ?? 0;
+      if (!field.multiple && existing > 0) {
+        throw new FieldValidationError([
+          {
+            field: 'field_id',
+            code: 'too_many',
+            message: 'This field holds one file: replace it (PATCH) or delete it first.',
+          },
+        ]);
+      }
+      const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
+        field: 'upload_id',
+      });
+      await repo.insertFile({
+        client_id: clientId,
+        id: fileId,
+        task_id: taskId,
+        role: 'form',
+        field_id: field.slug,
+        filename: upload.filename,
+        sha256: upload.sha256,
+        size: upload.size,
+        content_type: upload.contentType,
+        created_at: now(),
+      });
+    });
+    return this.file(clientId, taskId, fileId);
+  }
+
+  /** A form file of a to_do task, in the unit of work's transaction, for a change. */
+  private async changeable(repo: TasksRepository, clientId: string, taskId: string, fileId: string, action: string) {
+    const task = await this.row(clientId, taskId, repo);
+    const file = await repo.file(clientId, taskId, fileId);
+    if (!file) throw new NotFoundError('task file', fileId);
+    mustBeToDo(task, action);
+    if (file.role !== 'form') {
+      throw new StateError('not_a_form_file', `Only files answering a form field can be ${action}d.`);
+    }
+    return file;
+  }
+
+  /** `PATCH /tasks/{id}/files/{file_id}`: replaces the file with another upload (task `to_do`). */
+  async replaceFile(clientId: string, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRow> {
+    const old = await this.work.run(async (tx) => {
+      const repo = tx.tasks;
+      const file = await this.changeable(repo, clientId, taskId, fileId, 'replace');
+      const upload = await this.uploads.consume(tx.uploads, clientId, uploadId, { field: 'upload_id' });
+      await repo.updateFile(clientId, fileId, {
+        filename: upload.filename,
+        sha256: upload.sha256,
+        size: upload.size,
+        content_type: upload.contentType,
+      });
+      return file.sha256;
+    });
+    await this.blobs.deleteIfUnreferenced(old);
+    return this.file(clientId, taskId, fileId);
+  }
+
+  /** `DELETE /tasks/{id}/files/{file_id}` (task `to_do`); the bytes go once nothing else refers to them. */
+  async deleteFile(clientId: string, taskId: string, fileId: string): Promise<void> {
+    const old = await this.work.run(async (tx) => {
+      const repo = tx.tasks;
+      const file = await this.changeable(repo, clientId, taskId, fileId, 'delete');
+      await repo.deleteFile(clientId, fileId);
+      return file.sha256;
+    });
+    await this.blobs.deleteIfUnreferenced(old);
+  }
+}

@@ -1,0 +1,300 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { prepared } from '../../../platform/db/prepared.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import { organizationSubtree } from '../organizations/repository.js';
+import type { SortField } from './schemas.js';
+import type { HrEmployeeRegistrationsTable, HrEmployeesTable } from './tables.js';
+
+export type EmployeeRow = Selectable<HrEmployeesTable>;
+export type NewEmployeeRow = Insertable<HrEmployeesTable>;
+export type RegistrationRow = Selectable<HrEmployeeRegistrationsTable>;
+
+/** Filters as the repository applies them (already parsed and checked by the service). */
+export interface EmployeeQuery {
+  q?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  externalId?: string;
+  employeeNumbers?: string[];
+  terminated?: boolean;
+  createdSince?: number;
+  createdUntil?: number;
+  notSynchronizedSince?: number;
+  notSynchronizedWith?: string;
+  organizationIds?: string[];
+  organizationBelow?: string;
+  organizationGroupId?: string;
+  customFields?: { id: string; operator: '=' | '!=' | '<=' | '>='; value: string }[];
+  hasEmail?: boolean;
+}
+
+function textKey(column: string): ReturnType<typeof sql> {
+  return sql`lower(coalesce(${sql.ref(column)}, ''))`;
+}
+
+/** What each sort orders by (text case-folded, a missing value first), then the internal key. */
+const ORDER: ListOrder<SortField> = {
+  fields: {
+    created_at: 'e.created_at',
+    birth_date: { column: 'birth_date', expression: sql`coalesce(${sql.ref('e.birth_date')}, '')` },
+    firstname_lastname: [
+      { column: 'firstname', expression: textKey('e.firstname') },
+      { column: 'lastname', expression: textKey('e.lastname') },
+    ],
+    lastname_firstname: [
+      { column: 'lastname', expression: textKey('e.lastname') },
+      { column: 'firstname', expression: textKey('e.firstname') },
+    ],
+    email: { column: 'email', expression: textKey('e.email') },
+    external_id: { column: 'external_id', expression: textKey('e.external_id') },
+    firstname: { column: 'firstname', expression: textKey('e.firstname') },
+    lastname: { column: 'lastname', expression: textKey('e.lastname') },
+  },
+  tiebreak: 'e.pk',
+};
+
+// The reads of every employee view, prepared once (src/platform/db/prepared.ts).
+const findById = prepared((db: Db, p: { clientId: string; id: string }) =>
+  new Tenant<Tables>(db, p.clientId).selectFrom('hr_employees').selectAll().where('id', '=', p.id),
+);
+const registrationsOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('hr_employee_registrations')
+    .selectAll()
+    .where('employee_id', 'in', p.ids)
+    .orderBy('employee_id')
+    .orderBy('position'),
+);
+const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('hr_employee_custom_values')
+    .selectAll()
+    .where('employee_id', 'in', p.ids)
+    .orderBy('custom_field_id'),
+);
+
+export class EmployeesRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  find(clientId: string, id: string): Promise<EmployeeRow | undefined> {
+    return findById.first(this.db, { clientId, id });
+  }
+
+  findByExternalId(clientId: string, externalId: string): Promise<EmployeeRow | undefined> {
+    return this.tenant(clientId)
+      .selectFrom('hr_employees')
+      .selectAll()
+      .where('external_id', '=', externalId)
+      .executeTakeFirst();
+  }
+
+  async insert(row: NewEmployeeRow): Promise<void> {
+    await this.db.insertInto('hr_employees').values(row).execute();
+  }
+
+  async update(clientId: string, id: string, changes: Partial<NewEmployeeRow>): Promise<void> {
+    await this.tenant(clientId).updateTable('hr_employees').set(changes).where('id', '=', id).execute();
+  }
+
+  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_organizations', clientId, ids);
+  }
+
+  async organizationExists(clientId: string, id: string): Promise<boolean> {
+    return (await this.existingOrganizations(clientId, [id])).has(id);
+  }
+
+  async groupExists(clientId: string, id: string): Promise<boolean> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_organization_groups')
+      .select('pk')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Employee numbers already used in an organization by another employee. */
+  async takenNumbers(
+    clientId: string,
+    pairs: { organization_id: string; employee_number: string }[],
+    exceptEmployee?: string,
+  ): Promise<Set<string>> {
+    if (!pairs.length) return new Set();
+    let q = this.tenant(clientId)
+      .selectFrom('hr_employee_registrations')
+      .select(['organization_id', 'employee_number'])
+      .where((eb) =>
+        eb.or(
+          pairs.map((p) =>
+            eb.and([eb('organization_id', '=', p.organization_id), eb('employee_number', '=', p.employee_number)]),
+          ),
+        ),
+      );
+    if (exceptEmployee) q = q.where('employee_id', '!=', exceptEmployee);
+    const rows = await q.execute();
+    return new Set(rows.map((r) => `${r.organization_id}\n${r.employee_number}`));
+  }
+
+  async registrations(clientId: string, employeeIds: string[]): Promise<Map<string, RegistrationRow[]>> {
+    const out = new Map<string, RegistrationRow[]>();
+    if (!employeeIds.length) return out;
+    const rows = await registrationsOf.all(this.db, { clientId, ids: employeeIds });
+    for (const r of rows) out.set(r.employee_id, [...(out.get(r.employee_id) ?? []), r]);
+    return out;
+  }
+
+  async replaceRegistrations(
+    clientId: string,
+    employeeId: string,
+    rows: Omit<RegistrationRow, 'client_id' | 'employee_id'>[],
+  ): Promise<void> {
+    await this.tenant(clientId).deleteFrom('hr_employee_registrations').where('employee_id', '=', employeeId).execute();
+    if (rows.length) {
+      await this.db
+        .insertInto('hr_employee_registrations')
+        .values(rows.map((r) => ({ ...r, client_id: clientId, employee_id: employeeId })))
+        .execute();
+    }
+  }
+
+  async customValues(clientId: string, employeeIds: string[]): Promise<Map<string, Map<string, string>>> {
+    const out = new Map<string, Map<string, string>>();
+    if (!employeeIds.length) return out;
+    const rows = await customValuesOf.all(this.db, { clientId, ids: employeeIds });
+    for (const r of rows) {
+      const m = out.get(r.employee_id) ?? new Map<string, string>();
+      m.set(r.custom_field_id, r.value);
+      out.set(r.employee_id, m);
+    }
+    return out;
+  }
+
+  /** Sets the given values; with `replaceAll`, values not given are removed first. */
+  async setCustomValues(
+    clientId: string,
+    employeeId: string,
+    values: Map<string, string>,
+    replaceAll: boolean,
+  ): Promise<void> {
+    let del = this.tenant(clientId).deleteFrom('hr_employee_custom_values').where('employee_id', '=', employeeId);
+    if (!replaceAll) {
+      if (!values.size) return;
+      del = del.where('custom_field_id', 'in', [...values.keys()]);
+    }
+    await del.execute();
+    if (values.size) {
+      await this.db
+        .insertInto('hr_employee_custom_values')
+        .values(
+          [...values].map(([custom_field_id, value]) => ({
+            client_id: clientId,
+            employee_id: employeeId,
+            custom_field_id,
+            value,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  private filtered(clientId: string, f: EmployeeQuery) {
+    let q = this.tenant(clientId).selectFrom('hr_employees as e');
+    const regs = () =>
+      this.tenant(clientId)
+        .selectFrom('hr_employee_registrations as r')
+        .select('r.employee_id')
+        .where(sql<boolean>`r.employee_id = e.id`);
+    if (f.firstname !== undefined) q = q.where('e.firstname', '=', f.firstname);
+    if (f.lastname !== undefined) q = q.where('e.lastname', '=', f.lastname);
+    if (f.email !== undefined) q = q.where('e.email', '=', f.email);
+    if (f.externalId !== undefined) q = q.where('e.external_id', '=', f.externalId);
+    if (f.hasEmail !== undefined) q = q.where('e.email', f.hasEmail ? 'is not' : 'is', null);
+    if (f.createdSince !== undefined) q = q.where('e.created_at', '>=', f.createdSince);
+    if (f.createdUntil !== undefined) q = q.where('e.created_at', '<=', f.createdUntil);
+    if (f.notSynchronizedSince !== undefined || f.notSynchronizedWith !== undefined) {
+      const since = f.notSynchronizedSince;
+      const app = f.notSynchronizedWith;
+      q = q.where((eb) =>
+        eb.or([
+          eb('e.synchronized_at', 'is', null),
+          ...(since !== undefined ? [eb('e.synchronized_at', '<', since)] : []),
+          ...(app !== undefined
+            ? [eb('e.synchronization_application', 'is', null), eb('e.synchronization_application', '!=', app)]
+            : []),
+        ]),
+      );
+    }
+    if (f.terminated !== undefined) {
+      const active = regs().where('r.active', '=', 1);
+      q = q.where((eb) => (f.terminated ? eb.not(eb.exists(active)) : eb.exists(active)));
+    }
+    if (f.q !== undefined) {
+      const text = f.q;
+      q = q.where((eb) =>
+        eb.or([
+          containsText(['e.firstname', 'e.lastname', 'e.external_id', 'e.email'], text),
+          eb.exists(regs().where(containsText(['r.employee_number'], text))),
+        ]),
+      );
+    }
+    if (f.employeeNumbers?.length) {
+      const numbers = f.employeeNumbers;
+      q = q.where((eb) => eb.exists(regs().where('r.employee_number', 'in', numbers)));
+    }
+    if (f.organizationIds?.length) {
+      const orgs = f.organizationIds;
+      q = q.where((eb) => eb.exists(regs().where('r.organization_id', 'in', orgs)));
+    }
+    if (f.organizationGroupId !== undefined) {
+      const group = f.organizationGroupId;
+      q = q.where((eb) =>
+        eb.exists(
+          regs().where(
+            'r.organization_id',
+            'in',
+            this.tenant(clientId)
+              .selectFrom('hr_organization_group_members as m')
+              .select('m.organization_id')
+              .where('m.group_id', '=', group),
+          ),
+        ),
+      );
+    }
+    if (f.organizationBelow !== undefined) {
+      const root = f.organizationBelow;
+      q = q.where((eb) =>
+        eb.exists(regs().where(sql<boolean>`r.organization_id in ${organizationSubtree(clientId, root)}`)),
+      );
+    }
+    for (const cf of f.customFields ?? []) {
+      const values = (op: string) =>
+        this.tenant(clientId)
+          .selectFrom('hr_employee_custom_values as v')
+          .select('v.employee_id')
+          .where(sql<boolean>`v.employee_id = e.id`)
+          .where('v.custom_field_id', '=', cf.id)
+          .where(
+            op === '='
+              ? sql<boolean>`v.value = ${cf.value}`
+              : sql<boolean>`cast(v.value as integer) ${sql.raw(op)} ${Number(cf.value)}`,
+          );
+      q = q.where((eb) => (cf.operator === '!=' ? eb.not(eb.exists(values('='))) : eb.exists(values(cf.operator))));
+    }
+    return q;
+  }
+
+  page(clientId: string, f: EmployeeQuery, request: PageRequest<SortField>): Promise<Page<EmployeeRow>> {
+    return listPage(this.filtered(clientId, f).selectAll('e'), ORDER, request);
+  }
+}

@@ -1,0 +1,441 @@
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { commaList } from '../../../platform/lists.js';
+import { hashSecret } from '../../../platform/security/secrets.js';
+import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
+import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/service.js';
+import { checkValue } from '../custom-fields/service.js';
+import type { EmployeeQuery, EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';
+import type { EmployeeFilters, EmployeePatch, SortField } from './schemas.js';
+
+/** An employee with everything its response needs. */
+export interface EmployeeView {
+  row: EmployeeRow;
+  registrations: RegistrationRow[];
+  customFields: { code: string; value: string; label: string }[];
+  status: 'pre_hired' | 'active' | 'terminated';
+  terminated: boolean;
+  departureDate: string | null;
+}
+
+const PROFILE_FIELDS = [
+  'external_id',
+  'firstname',
+  'lastname',
+  'email',
+  'language',
+  'maidenname',
+  'middlename',
+  'country',
+  'starting_date',
+  'mobile_phone_number',
+  'birth_date',
+  'address1',
+  'address2',
+  'address3',
+  'zip_code',
+  'city',
+  'state',
+] as const;
+
+type Input = EmployeePatch;
+
+function today(): string {
+  return dayOf(now());
+}
+
+/** The repositories employee writes touch (registrations and custom values included). */
+export interface EmployeesWork {
+  employees: EmployeesRepository;
+}
+
+/**
+ * Employees (reference §3a): registration references (organization
+ * membership, employee numbers, termination), custom field values, the
+ * email/address rules, uniqueness of external ids and employee numbers, and
+ * the search filters.
+ */
+export class EmployeesService {
+  private readonly repo: EmployeesRepository;
+
+  constructor(
+    private readonly work: UnitOfWork<Tables, EmployeesWork>,
+    private readonly customFields: CustomFieldsService,
+  ) {
+    this.repo = work.read.employees;
+  }
+
+  // ------------------------------------------------------------ reading
+
+  async views(clientId: string, rows: EmployeeRow[]): Promise<EmployeeView[]> {
+    const ids = rows.map((r) => r.id);
+    const [regs, values, defs] = await Promise.all([
+      this.repo.registrations(clientId, ids),
+      this.repo.customValues(clientId, ids),
+      this.customFields.definitions(clientId),
+    ]);
+    const day = today();
+    return rows.map((row) => {
+      const registrations = regs.get(row.id) ?? [];
+      const terminated = !registrations.some((r) => r.active === 1);
+      const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
+      const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
+      const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
+      const customFields = [...(values.get(row.id) ?? new Map<string, string>())].map(([code, value]) => {
+        const def = defs.get(code);
+        const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
+        return { code, value, label };
+      });
+      return { row, registrations, customFields, status, terminated, departureDate };
+    });
+  }
+
+  async get(clientId: string, id: string, synchronization?: { application: string }): Promise<EmployeeView> {
+    const row = await this.repo.find(clientId, id);
+    if (!row) throw new NotFoundError('employee', id);
+    if (synchronization) {
+      const at = now();
+      await this.repo.update(clientId, id, {
+        synchronized_at: at,
+        synchronization_application: synchronization.application,
+      });
+      row.synchronized_at = at;
+      row.synchronization_application = synchronization.application;
+    }
+    return (await this.views(clientId, [row]))[0] as EmployeeView;
+  }
+
+  /** Parses and checks the search filters; `where` names the input (query or body) for errors. */
+  private async query(clientId: string, f: EmployeeFilters, inBody: boolean): Promise<EmployeeQuery> {
+    const errors: FieldError[] = [];
+    const bad = (field: string, message: string, code = 'invalid') => {
+      if (!inBody) throw new InvalidRequestError(`Invalid query parameter "${field}": ${message}`);
+      errors.push({ field, code, message });
+    };
+    const instant = (field: 'created_at_since' | 'created_at_until' | 'synchronization_date') => {
+      const text = f[field];
+      if (text === undefined) return undefined;
+      const at = parseDateOrDateTime(text);
+      if (at === undefined) {
+        bad(field, 'Expected a date (YYYY-MM-DD) or a datetime (YYYY-MM-DDThh:mi:ss±hh:mi).', 'invalid_date');
+      }
+      return at;
+    };
+    const q: EmployeeQuery = {};
+    if (f.q !== undefined) q.q = f.q;
+    if (f.firstname !== undefined) q.firstname = f.firstname;
+    if (f.lastname !== undefined) q.lastname = f.lastname;
+    if (f.email !== undefined) q.email = f.email;
+    if (f.external_id !== undefined) q.externalId = f.external_id;
+    if (f.terminated !== undefined) q.terminated = f.terminated;
+    if (f.has_email !== undefined) q.hasEmail = f.has_email;
+    const numbers = commaList(f.employee_numbers);
+    if (numbers) q.employeeNumbers = numbers;
+    const orgs = commaList(f.organization_ids);
+    if (orgs) q.organizationIds = orgs;
+    const since = instant('created_at_since');
+    if (since !== undefined) q.createdSince = since;
+    const until = instant('created_at_until');
+    if (until !== undefined) q.createdUntil = until;
+    const sync = instant('synchronization_date');
+    if (sync !== undefined) q.notSynchronizedSince = sync;
+    if (f.synchronization_application_name !== undefined) q.notSynchronizedWith = f.synchronization_application_name;
+    if (f.organization_id_below !== undefined) {
+      if (!(await this.repo.organizationExists(clientId, f.organization_id_below)))
+        bad('organization_id_below', 'No organization has this code.');
+      q.organizationBelow = f.organization_id_below;
+    }
+    if (f.organization_group_id !== undefined) {
+      if (!(await this.repo.groupExists(clientId, f.organization_group_id)))
+        bad('organization_group_id', 'No organization group has this code.');
+      q.organizationGroupId = f.organization_group_id;
+    }
+    const ids = commaList(f.custom_field_ids);
+    if (ids) {
+      const ops = commaList(f.custom_field_operators) ?? [];
+      const vals = f.custom_field_values?.split(',').map((s) => s.trim()) ?? [];
+      if (ops.length !== ids.length) bad('custom_field_operators', 'Give one operator per custom field id.');
+      if (vals.length !== ids.length) bad('custom_field_values', 'Give one value per custom field id.');
+      const defs = await this.customFields.definitions(clientId);
+      q.customFields = ids.map((id, i) => {
+        const def = defs.get(id);
+        const operator = ops[i] as '=' | '!=' | '<=' | '>=';
+        if (!def) bad('custom_field_ids', `No custom field has the id "${id}".`);
+        if (!['=', '!=', '<=', '>='].includes(operator))
+          bad('custom_field_operators', `Unknown operator "${operator}".`);
+        if ((operator === '<=' || operator === '>=') && !(def?.type === 'int' && def.row.hierarchical)) {
+          bad('custom_field_operators', '<= and >= apply only to hierarchical int custom fields.');
+        }
+        return { id, operator, value: vals[i] ?? '' };
+      });
+    }
+    if (errors.length) throw new FieldValidationError(errors);
+    return q;
+  }
+
+  async search(
+    clientId: string,
+    filters: EmployeeFilters,
+    inBody: boolean,
+    request: PageRequest<SortField>,
+  ): Promise<Page<EmployeeView>> {
+    const query = await this.query(clientId, filters, inBody);
+    const page = await this.repo.page(clientId, query, request);
+    return { ...page, items: await this.views(clientId, page.items) };
+  }
+
+  static sort(text: string | undefined): { field: SortField; direction: 'asc' | 'desc' } {
+    if (!text) return { field: 'created_at', direction: 'asc' };
+    return { field: text.slice(1) as SortField, direction: text.startsWith('-') ? 'desc' : 'asc' };
+  }
+
+  // ------------------------------------------------------------ writing
+
+  /**
+   * Checks a full or partial employee against the rules of reference §3a and
+   * returns the row changes, registrations and custom values to write.
+   */
+  private async prepare(
+    repo: EmployeesRepository,
+    clientId: string,
+    input: Input,
+    mode: 'create' | 'replace' | 'patch',
+    defs: Map<string, CustomFieldDef>,
+    existing?: EmployeeRow,
+  ): Promise<{
+    changes: Partial<NewEmployeeRow>;
+    registrations?: Omit<RegistrationRow, 'client_id' | 'employee_id'>[];
+    customValues?: { values: Map<string, string>; replaceAll: boolean };
+  }> {
+    const errors: FieldError[] = [];
+    const at = now();
+    const changes: Partial<NewEmployeeRow> = {};
+    for (const key of PROFILE_FIELDS) {
+      const value = input[key];
+      if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
+      else if (mode !== 'patch' && key !== 'external_id') (changes as Record<string, unknown>)[key] = null;
+    }
+    if (input.saml_token !== undefined) {
+      changes.saml_token_hash = input.saml_token ? hashSecret(input.saml_token) : null;
+    } else if (mode === 'create') {
+      changes.saml_token_hash = null;
+    }
+    // The merged employee, for the rules that span fields.
+    const merged = { ...(existing ?? {}), ...changes } as Partial<EmployeeRow>;
+    if (merged.email) {
+      if (!/^[\x20-\x7e]+$/.test(merged.email)) {
+        errors.push({ field: 'email', code: 'invalid_format', message: 'The email must be ASCII only.' });
+      } else if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(merged.email)) {
+        errors.push({ field: 'email', code: 'invalid_format', message: 'Expected an email address.' });
+      }
+    } else {
+      const missing = (['address1', 'zip_code', 'city', 'country'] as const).filter((f) => !merged[f]);
+      for (const field of missing) {
+        errors.push({ field, code: 'required', message: 'Required when the employee has no email.' });
+      }
+      if (missing.length || !merged.saml_token_hash) {
+        errors.push({
+          field: 'email',
+          code: 'required',
+          message: 'An email is required unless the address is complete and a saml_token is given.',
+        });
+      }
+    }
+    if (merged.external_id) {
+      const other = await repo.findByExternalId(clientId, merged.external_id);
+      if (other && other.id !== existing?.id) {
+        errors.push({
+          field: 'external_id',
+          code: 'already_exists',
+          message: 'Another employee has this external_id.',
+        });
+      }
+    }
+
+    let registrations: Omit<RegistrationRow, 'client_id' | 'employee_id'>[] | undefined;
+    if (input.registration_references !== undefined) {
+      const refs = input.registration_references;
+      const orgs = await repo.existingOrganizations(
+        clientId,
+        refs.map((r) => r.organization_id),
+      );
+      const taken = await repo.takenNumbers(clientId, refs, existing?.id);
+      const seen = new Set<string>();
+      const before = new Map(
+        (existing ? ((await repo.registrations(clientId, [existing.id])).get(existing.id) ?? []) : []).map((r) => [
+          r.organization_id,
+          r,
+        ]),
+      );
+      registrations = refs.map((r, i) => {
+        const path = `registration_references.${i}`;
+        if (!orgs.has(r.organization_id)) {
+          errors.push({
+            field: `${path}.organization_id`,
+            code: 'not_found',
+            message: 'No organization has this code.',
+          });
+        }
+        if (seen.has(r.organization_id)) {
+          errors.push({
+            field: `${path}.organization_id`,
+            code: 'duplicate',
+            message: 'One registration reference per organization.',
+          });
+        }
+        seen.add(r.organization_id);
+        if (taken.has(`${r.organization_id}\n${r.employee_number}`)) {
+          errors.push({
+            field: `${path}.employee_number`,
+            code: 'already_exists',
+            message: 'Another employee has this number in this organization.',
+          });
+        }
+        const active = r.active ?? true;
+        const prior = before.get(r.organization_id);
+        return {
+          organization_id: r.organization_id,
+          employee_number: r.employee_number,
+          active: active ? 1 : 0,
+          departure_date: active ? (r.departure_date ?? null) : (r.departure_date ?? prior?.departure_date ?? today()),
+          position: i,
+          created_at: prior?.created_at ?? at,
+          updated_at: at,
+        };
+      });
+    } else if (mode !== 'patch') {
+      errors.push({ field: 'registration_references', code: 'required', message: 'This field is required.' });
+    }
+
+    let customValues: { values: Map<string, string>; replaceAll: boolean } | undefined;
+    if (input.custom_fields !== undefined || mode === 'create') {
+      const values = new Map<string, string>();
+      (input.custom_fields ?? []).forEach((cf, i) => {
+        const def: CustomFieldDef | undefined = defs.get(cf.code);
+        if (!def) {
+          errors.push({ field: `custom_fields.${i}.code`, code: 'not_found', message: 'No custom field has this id.' });
+          return;
+        }
+        if (values.has(cf.code))
+          errors.push({ field: `custom_fields.${i}.code`, code: 'duplicate', message: 'Given twice.' });
+        const problem = checkValue(def, cf.value);
+        if (problem) errors.push({ field: `custom_fields.${i}.value`, code: 'invalid_choice', message: problem });
+        values.set(cf.code, cf.value);
+      });
+      // Create, and PUT with the key: missing fields take their default value.
+      if (mode !== 'patch') {
+        for (const [code, def] of defs) {
+          if (!values.has(code) && def.row.default_value !== null) values.set(code, def.row.default_value);
+        }
+      }
+      customValues = { values, replaceAll: mode !== 'patch' };
+    }
+    if (errors.length) throw new FieldValidationError(errors);
+    changes.updated_at = at;
+    return { changes, ...(registrations ? { registrations } : {}), ...(customValues ? { customValues } : {}) };
+  }
+
+  private async write(
+    repo: EmployeesRepository,
+    clientId: string,
+    id: string,
+    prepared: Awaited<ReturnType<EmployeesService['prepare']>>,
+  ): Promise<void> {
+    if (prepared.registrations) await repo.replaceRegistrations(clientId, id, prepared.registrations);
+    if (prepared.customValues)
+      await repo.setCustomValues(clientId, id, prepared.customValues.values, prepared.customValues.replaceAll);
+  }
+
+  /** Runs a write; a unique violation raced by a concurrent write becomes the same 422 as the checked case. */
+  private async guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new FieldValidationError([
+          {
+            field: 'external_id',
+            code: 'already_exists',
+            message: 'Another employee has this external_id or employee number (written concurrently).',
+          },
+        ]);
+      }
+      throw err;
+    }
+  }
+
+  async create(clientId: string, input: Input): Promise<EmployeeView> {
+    // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
+    const defs = await this.customFields.definitions(clientId);
+    const id = await this.guarded(() =>
+      this.work.run(async ({ employees: repo }) => {
+        const prepared = await this.prepare(repo, clientId, input, 'create', defs);
+        const newId = randomUUID();
+        await repo.insert({
+          ...(prepared.changes as NewEmployeeRow),
+          client_id: clientId,
+          id: newId,
+          external_id: input.external_id ?? null,
+          created_at: prepared.changes.updated_at as number,
+        });
+        await this.write(repo, clientId, newId, prepared);
+        return newId;
+      }),
+    );
+    return this.get(clientId, id);
+  }
+
+  async replace(clientId: string, id: string, input: Input): Promise<EmployeeView> {
+    // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
+    const defs = await this.customFields.definitions(clientId);
+    await this.guarded(() =>
+      this.work.run(async ({ employees: repo }) => {
+        const existing = await repo.find(clientId, id);
+        if (!existing) throw new NotFoundError('employee', id);
+        const prepared = await this.prepare(repo, clientId, input, 'replace', defs, existing);
+        await repo.update(clientId, id, prepared.changes);
+        await this.write(repo, clientId, id, prepared);
+      }),
+    );
+    return this.get(clientId, id);
+  }
+
+  async patch(clientId: string, id: string, input: Input): Promise<EmployeeView> {
+    // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
+    const defs = await this.customFields.definitions(clientId);
+    await this.guarded(() =>
+      this.work.run(async ({ employees: repo }) => {
+        const existing = await repo.find(clientId, id);
+        if (!existing) throw new NotFoundError('employee', id);
+        const prepared = await this.prepare(repo, clientId, input, 'patch', defs, existing);
+        await repo.update(clientId, id, prepared.changes);
+        await this.write(repo, clientId, id, prepared);
+      }),
+    );
+    return this.get(clientId, id);
+  }
+
+  /** The idempotent upsert HRIS syncs rely on: 201 when created, 200 when updated. */
+  async upsertByExternalId(
+    clientId: string,
+    externalId: string,
+    input: Input,
+  ): Promise<{ view: EmployeeView; created: boolean }> {
+    const body = { ...input, external_id: externalId };
+    const existing = await this.repo.findByExternalId(clientId, externalId);
+    if (existing) return { view: await this.replace(clientId, existing.id, body), created: false };
+    try {
+      return { view: await this.create(clientId, body), created: true };
+    } catch (err) {
+      // Two first syncs of the same employee at once: the loser updates what the winner created.
+      const winner = await this.repo.findByExternalId(clientId, externalId);
+      if (winner) return { view: await this.replace(clientId, winner.id, body), created: false };
+      throw err;
+    }
+  }
+}

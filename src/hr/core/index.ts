@@ -1,0 +1,106 @@
+import type { HrArea, HrContext, HrModule } from '../module.js';
+import { unitOfWork } from '../module.js';
+import { AuthRepository } from './auth/repository.js';
+import { tokenRoutes } from './auth/routes.js';
+import { AuthService } from './auth/service.js';
+import { CustomFieldsRepository } from './custom-fields/repository.js';
+import { customFieldRoutes } from './custom-fields/routes.js';
+import { CustomFieldsService } from './custom-fields/service.js';
+import { EmployeesRepository } from './employees/repository.js';
+import { employeeRoutes } from './employees/routes.js';
+import { EmployeesService } from './employees/service.js';
+import { OrganizationGroupsRepository } from './organization-groups/repository.js';
+import { organizationGroupRoutes } from './organization-groups/routes.js';
+import { OrganizationGroup } from './organization-groups/schemas.js';
+import { OrganizationGroupsService } from './organization-groups/service.js';
+import { OrganizationsRepository } from './organizations/repository.js';
+import { organizationRoutes } from './organizations/routes.js';
+import { Organization } from './organizations/schemas.js';
+import { OrganizationsService } from './organizations/service.js';
+import { PerimetersRepository } from './perimeters/repository.js';
+import { PerimetersService } from './perimeters/service.js';
+import { RolesRepository } from './roles/repository.js';
+import { roleRoutes } from './roles/routes.js';
+import { Role } from './roles/schemas.js';
+import { RolesService } from './roles/service.js';
+import { TenantsRepository } from './tenants/repository.js';
+import { TenantsService } from './tenants/service.js';
+import { UploadsRepository } from './uploads/repository.js';
+import { uploadRoutes } from './uploads/routes.js';
+import { UploadsService } from './uploads/service.js';
+import { UsersRepository } from './users/repository.js';
+import { userRoutes } from './users/routes.js';
+import { User } from './users/schemas.js';
+import { UsersService } from './users/service.js';
+
+/**
+ * The core of the HR API: tenants and authentication, organizations and groups, roles and users, custom fields
+ * and employees, uploads, and the rules shared by the areas above (employee perimeters, forms).
+ */
+export function createCore(ctx: HrContext) {
+  const { db, config, paginator } = ctx;
+  const tenantsRepo = new TenantsRepository(db);
+  const auth = new AuthService(
+    unitOfWork(ctx, (db) => ({ auth: new AuthRepository(db) })),
+    tenantsRepo,
+    ctx.secretBox,
+    ctx.clock,
+    {
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      refreshMs: config.authRefreshMs,
+      ...(ctx.log ? { log: ctx.log } : {}),
+    },
+  );
+  const customFields = new CustomFieldsService(
+    unitOfWork(ctx, (db) => ({ customFields: new CustomFieldsRepository(db) })),
+  );
+  const services = {
+    auth,
+    tenants: new TenantsService(unitOfWork(ctx, (db) => ({ tenants: new TenantsRepository(db) }))),
+    organizations: new OrganizationsService(
+      unitOfWork(ctx, (db) => ({ organizations: new OrganizationsRepository(db) })),
+    ),
+    organizationGroups: new OrganizationGroupsService(
+      unitOfWork(ctx, (db) => ({ organizationGroups: new OrganizationGroupsRepository(db) })),
+    ),
+    uploads: new UploadsService(
+      unitOfWork(ctx, (db) => ({ uploads: new UploadsRepository(db) })),
+      ctx.blobs,
+      {
+        limitBytes: config.uploadLimit,
+        ttlSeconds: config.uploadTtlSeconds,
+        sweepMs: config.uploadSweepMs,
+        clock: ctx.clock,
+        ...(ctx.log ? { log: ctx.log } : {}),
+      },
+    ),
+    roles: new RolesService(unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) }))),
+    users: new UsersService(unitOfWork(ctx, (db) => ({ users: new UsersRepository(db) }))),
+    customFields,
+    employees: new EmployeesService(
+      unitOfWork(ctx, (db) => ({ employees: new EmployeesRepository(db) })),
+      customFields,
+    ),
+    perimeters: new PerimetersService(new PerimetersRepository(db)),
+  };
+  const s = services;
+  const modules: HrModule[] = [
+    { public: true, routes: (app, http) => tokenRoutes(app, { auth: s.auth, limits: http.rateLimits }) },
+    {
+      schemas: [Organization],
+      routes: (app) => organizationRoutes(app, { organizations: s.organizations, paginator }),
+    },
+    {
+      schemas: [OrganizationGroup],
+      routes: (app) => organizationGroupRoutes(app, { organizationGroups: s.organizationGroups, paginator }),
+    },
+    { routes: (app) => uploadRoutes(app, { uploads: s.uploads }) },
+    { schemas: [Role], routes: (app) => roleRoutes(app, { roles: s.roles, paginator }) },
+    { schemas: [User], routes: (app) => userRoutes(app, { users: s.users, paginator }) },
+    { routes: (app) => customFieldRoutes(app, { customFields: s.customFields, paginator }) },
+    { routes: (app) => employeeRoutes(app, { employees: s.employees, paginator }) },
+  ];
+  return { services, modules } satisfies HrArea<typeof services>;
+}
+
+export type CoreServices = ReturnType<typeof createCore>['services'];

@@ -1,0 +1,160 @@
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import type {
+  OrganizationAttributes,
+  OrganizationFilter,
+  OrganizationRecord,
+  OrganizationScope,
+  OrganizationsRepository,
+} from './repository.js';
+
+/** The repositories organizations work with, bound to one transaction in `run`. */
+export interface OrganizationsWork {
+  organizations: OrganizationsRepository;
+}
+
+export interface OrganizationFilterInput {
+  parent_organization_id?: string;
+  child_organization_id?: string;
+  recursive?: boolean;
+  organization_group_id?: string;
+  q?: string;
+}
+
+export type OrganizationInput = Partial<{ [K in keyof OrganizationAttributes]: OrganizationAttributes[K] | undefined }>;
+
+const ATTRIBUTES: (keyof OrganizationAttributes)[] = [
+  'name',
+  'description',
+  'parent_organization_id',
+  'corporate_name',
+  'address1',
+  'address2',
+  'zip_code',
+  'city',
+  'country',
+  'contact_firstname',
+  'contact_lastname',
+  'contact_email',
+  'contact_phone_number',
+];
+
+/** Organizations and their hierarchy (reference §3b). Every call is scoped to one client. */
+export class OrganizationsService {
+  private readonly repo: OrganizationsRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, OrganizationsWork>) {
+    this.repo = work.read.organizations;
+  }
+
+  private async filter(clientId: string, input: OrganizationFilterInput): Promise<OrganizationFilter> {
+    const { parent_organization_id: parent, child_organization_id: child } = input;
+    if (parent !== undefined && child !== undefined) {
+      throw new InvalidRequestError('Use parent_organization_id or child_organization_id, not both.');
+    }
+    const missing: string[] = [];
+    let scope: OrganizationScope;
+    if (parent !== undefined) {
+      if (!(await this.repo.exists(clientId, parent))) missing.push('parent_organization_id');
+      scope = input.recursive === true ? { kind: 'descendants', of: parent } : { kind: 'children', of: parent };
+    } else if (child !== undefined) {
+      if (!(await this.repo.exists(clientId, child))) missing.push('child_organization_id');
+      scope = input.recursive === true ? { kind: 'ancestors', of: child } : { kind: 'parent', of: child };
+    } else {
+      scope = input.recursive === false ? { kind: 'roots' } : { kind: 'all' };
+    }
+    const group = input.organization_group_id;
+    if (group !== undefined && !(await this.repo.groupExists(clientId, group))) missing.push('organization_group_id');
+    if (missing.length) {
+      throw new FieldValidationError(
+        missing.map((field) => ({ field, code: 'not_found', message: 'No object has this code.' })),
+      );
+    }
+    return {
+      scope,
+      ...(input.organization_group_id !== undefined ? { groupId: input.organization_group_id } : {}),
+      ...(input.q !== undefined ? { q: input.q } : {}),
+    };
+  }
+
+  async list(
+    clientId: string,
+    input: OrganizationFilterInput,
+    request: PageRequest,
+  ): Promise<Page<OrganizationRecord>> {
+    return this.repo.page(clientId, await this.filter(clientId, input), request);
+  }
+
+  async count(clientId: string, input: OrganizationFilterInput): Promise<number> {
+    return this.repo.count(clientId, await this.filter(clientId, input));
+  }
+
+  async get(clientId: string, id: string): Promise<OrganizationRecord> {
+    const org = await this.repo.find(clientId, id);
+    if (!org) throw new NotFoundError('organization', id);
+    return org;
+  }
+
+  /** PUT: creates the organization, or replaces every attribute of an existing one. */
+  async put(
+    clientId: string,
+    id: string,
+    input: OrganizationInput,
+  ): Promise<{ organization: OrganizationRecord; created: boolean }> {
+    const attrs = Object.fromEntries(ATTRIBUTES.map((k) => [k, input[k] ?? null])) as OrganizationAttributes;
+    return this.work.run(async ({ organizations: repo }) => {
+      await this.checkParent(repo, clientId, id, attrs.parent_organization_id);
+      const at = now();
+      const created = await repo.insertIfAbsent(clientId, id, attrs, at);
+      if (!created) await repo.update(clientId, id, attrs, at);
+      return { organization: (await repo.find(clientId, id)) as OrganizationRecord, created };
+    });
+  }
+
+  /** PATCH: changes only the attributes sent. */
+  async patch(clientId: string, id: string, input: OrganizationInput): Promise<OrganizationRecord> {
+    return this.work.run(async ({ organizations: repo }) => {
+      if (!(await repo.exists(clientId, id))) throw new NotFoundError('organization', id);
+      const changes: Partial<OrganizationAttributes> = {};
+      for (const key of ATTRIBUTES) {
+        if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
+      }
+      if (changes.name === null) {
+        throw new FieldValidationError([{ field: 'name', code: 'required', message: 'The name cannot be removed.' }]);
+      }
+      if ('parent_organization_id' in changes) {
+        await this.checkParent(repo, clientId, id, changes.parent_organization_id ?? null);
+      }
+      await repo.update(clientId, id, changes, now());
+      return (await repo.find(clientId, id)) as OrganizationRecord;
+    });
+  }
+
+  /** A parent must exist in the same client and must not be the organization itself or one of its descendants. */
+  private async checkParent(
+    repo: OrganizationsRepository,
+    clientId: string,
+    id: string,
+    parent: string | null,
+  ): Promise<void> {
+    if (parent === null) return;
+    const field = 'parent_organization_id';
+    if (parent === id) {
+      throw new FieldValidationError([
+        { field, code: 'circular_reference', message: 'An organization cannot be its own parent.' },
+      ]);
+    }
+    if (!(await repo.exists(clientId, parent))) {
+      throw new FieldValidationError([{ field, code: 'not_found', message: 'No organization has this code.' }]);
+    }
+    if ((await repo.ancestorIds(clientId, parent)).includes(id)) {
+      throw new FieldValidationError([
+        { field, code: 'circular_reference', message: 'The parent is a descendant of this organization.' },
+      ]);
+    }
+  }
+}

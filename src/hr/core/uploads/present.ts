@@ -1,0 +1,15 @@
+import { formatDateTime } from '../../../platform/time.js';
+import type { UploadDocument } from './schemas.js';
+import type { Upload } from './service.js';
+
+export function presentUpload(upload: Upload, retentionSeconds: number): UploadDocument {
+  return {
+    id: upload.id,
+    filename: upload.filename,
+    content_type: upload.contentType,
+    size: upload.size,
+    creation_date: formatDateTime(upload.createdAt),
+    expires_at: formatDateTime(upload.expiresAt),
+    retention_period: retentionSeconds,
+  };
+}

@@ -1,0 +1,73 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { HrUploadsTable } from './tables.js';
+
+export type UploadRow = Selectable<HrUploadsTable>;
+
+function normalize(row: UploadRow): UploadRow {
+  return {
+    ...row,
+    size: Number(row.size),
+    created_at: Number(row.created_at),
+    expires_at: Number(row.expires_at),
+    consumed_at: row.consumed_at === null ? null : Number(row.consumed_at),
+  };
+}
+
+/** Temporary uploads. Every query but the sweeper's takes the client first. */
+export class UploadsRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  async insert(row: Insertable<HrUploadsTable>): Promise<void> {
+    await this.db.insertInto('hr_uploads').values(row).execute();
+  }
+
+  async find(clientId: string, id: string): Promise<UploadRow | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_uploads')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? normalize(row) : undefined;
+  }
+
+  /** Marks the upload consumed if it is unconsumed and unexpired at `at`; returns it, or undefined. */
+  async consume(clientId: string, id: string, at: number): Promise<UploadRow | undefined> {
+    const row = await this.tenant(clientId)
+      .updateTable('hr_uploads')
+      .set({ consumed_at: at })
+      .where('id', '=', id)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', at)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? normalize(row) : undefined;
+  }
+
+  /** Uploads (of every client) whose expiry is at or before `at`. */
+  async expired(at: number, limit: number): Promise<Pick<UploadRow, 'id' | 'sha256' | 'consumed_at'>[]> {
+    return this.db
+      .selectFrom('hr_uploads')
+      .select(['id', 'sha256', 'consumed_at'])
+      .where('expires_at', '<=', at)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Deletes the upload if it is still expired at `at`; returns the deleted row. */
+  async deleteExpired(id: string, at: number): Promise<Pick<UploadRow, 'sha256' | 'consumed_at'> | undefined> {
+    return this.db
+      .deleteFrom('hr_uploads')
+      .where('id', '=', id)
+      .where('expires_at', '<=', at)
+      .returning(['sha256', 'consumed_at'])
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { sanitizeFilename } from '../../../platform/filenames.js';
+import type { Clock } from '../../../platform/time.js';
+import type { UploadRow, UploadsRepository } from './repository.js';
+
+export interface UploadsOptions {
+  /** Largest file, in bytes (`ATRIUM_UPLOAD_LIMIT`). */
+  limitBytes: number;
+  /** Lifetime of an unused upload, in seconds (`ATRIUM_UPLOAD_TTL`). */
+  ttlSeconds: number;
+  /** Period of the expiry sweep, in ms (`ATRIUM_UPLOAD_SWEEP_MS`). */
+  sweepMs: number;
+  /** The clock expiry is judged by (tests move it). */
+  clock: Clock;
+  log?: Logger;
+}
+
+/** A temporary file of one client. */
+export interface Upload {
+  id: string;
+  clientId: string;
+  /** Sanitized: no path, no control characters. */
+  filename: string;
+  sha256: string;
+  size: number;
+  /** Sniffed from the bytes. */
+  contentType: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** What `consume` hands over: enough to record a document that owns the bytes. */
+export interface ConsumedUpload {
+  /** The upload's id (the `file_id` / `upload_id` the client sent). */
+  id: string;
+  /** The blob's SHA-256: store it in a column listed in `BLOB_REFERENCES`. */
+  sha256: string;
+  /** Sanitized file name, as the client gave it. */
+  filename: string;
+  size: number;
+  /** Sniffed from the bytes (`application/octet-stream` when unknown). */
+  contentType: string;
+}
+
+export interface SweepResult {
+  /** Upload rows deleted. */
+  uploads: number;
+  /** Blobs deleted because nothing referred to them any more. */
+  blobs: number;
+}
+
+/** Stale staged bytes (a process that died mid-upload) are removed after this long; well past any request timeout. */
+const STALE_STAGING_MS = 6 * 3_600_000;
+const SWEEP_BATCH = 200;
+
+function toUpload(row: UploadRow): Upload {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    filename: row.filename,
+    sha256: row.sha256,
+    size: row.size,
+    contentType: row.content_type,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    consumedAt: row.consumed_at,
+  };
+}
+
+/** The repositories upload writes touch. */
+export interface UploadsWork {
+  uploads: UploadsRepository;
+}
+
+/**
+ * Temporary files (reference §3c.1, step 1): stored as blobs, scoped to one
+ * client, deleted after `ttlSeconds` unless something consumed them first.
+ */
+export class UploadsService {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  private readonly repo: UploadsRepository;
+
+  constructor(
+    private readonly work: UnitOfWork<Tables, UploadsWork>,
+    private readonly blobs: BlobStore,
+    private readonly options: UploadsOptions,
+  ) {
+    this.repo = work.read.uploads;
+  }
+
+  get limitBytes(): number {
+    return this.options.limitBytes;
+  }
+
+  get ttlSeconds(): number {
+    return this.options.ttlSeconds;
+  }
+
+  /**
+   * Streams a file into the blob store and records it as the client's upload.
+   * Rejects with `BlobTooLargeError` past the limit and `InvalidRequestError`
+   * for an empty file; either way nothing is left behind. The client's name
+   * is kept as data only, sanitized.
+   */
+  async create(clientId: string, filename: string | undefined, source: Readable): Promise<Upload> {
+    const name = sanitizeFilename(filename);
+    const id = randomUUID();
+    const { attached } = await this.blobs.put(source, {
+      limit: this.options.limitBytes,
+      attach: async (trx, blob) => {
+        if (blob.size === 0) throw new InvalidRequestError('The file is empty.');
+        const createdAt = this.options.clock.now();
+        const row: UploadRow = {
+          id,
+          client_id: clientId,
+          filename: name,
+          sha256: blob.sha256,
+          size: blob.size,
+          content_type: blob.contentType,
+          created_at: createdAt,
+          expires_at: createdAt + this.options.ttlSeconds * 1000,
+          consumed_at: null,
+        };
+        // The blob store's transaction: the upload's row commits with its bytes.
+        await this.work.on(trx).read.uploads.insert(row);
+        return row;
+      },
+    });
+    return toUpload(attached);
+  }
+
+  /** The client's upload (consumed or not, until it expires); `NotFoundError` otherwise, another client's included. */
+  async get(clientId: string, id: string): Promise<Upload> {
+    const row = await this.repo.find(clientId, id);
+    if (!row || row.expires_at <= this.options.clock.now()) throw new NotFoundError('Upload', id);
+    return toUpload(row);
+  }
+
+  /**
+   * Takes an upload to make something lasting of it (a document, an
+   * attachment). Call it **inside the transaction that records the new
+   * reference to the bytes** (pass the uploads repository of that unit of work as `uploads`), and store the
+   * returned `sha256` in a column listed in `BLOB_REFERENCES`:
+   *
+   * - the upload is marked consumed in the caller's transaction: from the commit on it no longer
+   *   holds the blob (the caller's row does), the sweeper leaves the blob
+   *   alone, and the same id cannot be consumed again;
+   * - if the caller's transaction rolls back, the upload is unconsumed again
+   *   and still usable;
+   * - a concurrent consume of the same id waits for that transaction and then fails.
+   *
+   * Failures, with no change: an unknown id, another client's upload, an
+   * expired upload or one already consumed. With `options.field` (the payload
+   * path of the id, such as `uploaded_file.file_id`) they are a
+   * `FieldValidationError` on that field with code `not_found`, `expired` or
+   * `already_used` (another client's upload is `not_found`, like an unknown
+   * one); without it, a `NotFoundError`.
+   */
+  async consume(
+    repo: UploadsRepository,
+    clientId: string,
+    fileId: string,
+    options: { field?: string } = {},
+  ): Promise<ConsumedUpload> {
+    const at = this.options.clock.now();
+    const row = await repo.consume(clientId, fileId, at);
+    if (row) {
+      return { id: row.id, sha256: row.sha256, filename: row.filename, size: row.size, contentType: row.content_type };
+    }
+    if (options.field === undefined) throw new NotFoundError('Upload', fileId);
+    const existing = await repo.find(clientId, fileId);
+    const field = options.field;
+    if (!existing) {
+      throw new FieldValidationError([{ field, code: 'not_found', message: 'No upload has this id.' }]);
+    }
+    if (existing.consumed_at !== null) {
+      throw new FieldValidationError([{ field, code: 'already_used', message: 'This upload has already been used.' }]);
+    }
+    throw new FieldValidationError([
+      { field, code: 'expired', message: 'This upload has expired; upload the file again.' },
+    ]);
+  }
+
+  /**
+   * Deletes every expired upload. An unconsumed one takes its blob with it
+   * unless something else refers to the same bytes; a consumed one is only
+   * forgotten (its blob belongs to what consumed it). Also removes staged
+   * bytes left by a process that died mid-upload.
+   */
+  async sweep(): Promise<SweepResult> {
+    const at = this.options.clock.now();
+    const result: SweepResult = { uploads: 0, blobs: 0 };
+    for (;;) {
+      const batch = await this.repo.expired(at, SWEEP_BATCH);
+      for (const upload of batch) {
+        const deleted = await this.repo.deleteExpired(upload.id, at);
+        if (!deleted) continue;
+        result.uploads++;
+        if (deleted.consumed_at === null && (await this.blobs.deleteIfUnreferenced(deleted.sha256))) result.blobs++;
+      }
+      if (batch.length < SWEEP_BATCH) break;
+    }
+    await this.blobs.sweepStaging(Date.now() - STALE_STAGING_MS);
+    return result;
+  }
+
+  /** Starts the periodic sweep (an unref'd timer: it never keeps the process alive). */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .then((r) => {
+          if (r.uploads > 0) this.options.log?.info({ ...r }, 'expired uploads deleted');
+        })
+        .catch((err: unknown) => this.options.log?.warn({ err }, 'upload sweep failed'))
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.options.sweepMs);
+    this.timer.unref();
+  }
+
+  /** Stops the sweep, waiting for one in progress (so the database can close after). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}

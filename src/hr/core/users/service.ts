@@ -1,0 +1,375 @@
+import { isUniqueViolation } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
+import { hashSecret, newId } from '../../../platform/security/secrets.js';
+import { now } from '../../../platform/time.js';
+import {
+  matchesFilters,
+  type PerimeterInput,
+  perimeterErrors,
+  perimeterReferences,
+  storedPerimeter,
+} from '../perimeters/rules.js';
+import { DOCUMENT_ACTION_PERMISSIONS, type DocumentAction, type DocumentPermission } from '../roles/permissions.js';
+import {
+  type EmployeesPerimeter,
+  type Profile,
+  type UserAttributes,
+  type UserFilter,
+  type UsersRepository,
+  type UserWithProfiles,
+  uniqueViolationField,
+} from './repository.js';
+
+export interface UserFilterInput {
+  q?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  external_id?: string;
+  role_id?: string;
+  organization_id?: string;
+  active?: boolean;
+}
+
+export type { PerimeterInput } from '../perimeters/rules.js';
+
+export interface ProfileInput {
+  /** An existing profile to keep (PUT, PATCH); absent for a new one. */
+  id?: string;
+  role_id: string;
+  employees_perimeter: PerimeterInput;
+}
+
+type Text = string | null | undefined;
+
+export interface UserInput {
+  external_id?: Text;
+  firstname?: string;
+  lastname?: string;
+  middlename?: Text;
+  email?: string;
+  language?: Text;
+  timezone?: Text;
+  mobile_phone_number?: Text;
+  saml_token?: Text;
+  profiles?: ProfileInput[];
+}
+
+/** Who asks to act on documents: an application (the API caller itself) or an HR user. */
+export type DocumentActor = { kind: 'application'; readOnly: boolean } | { kind: 'user'; userId: string };
+
+export interface DocumentAccessQuery {
+  actor: DocumentActor;
+  /** What the actor wants to do, or one exact `user_access_permissions` value. */
+  action: DocumentAction | DocumentPermission;
+  /** The document type's `user_access_permissions`: which roles may do what with documents of this type. */
+  userAccessPermissions: readonly { role_id: string; permissions: readonly string[] }[];
+  /** The document's organizations; the actor needs a perimeter covering any one of them. */
+  organizationIds: readonly string[];
+  /**
+   * For an employee document, the employee's custom field values (code → value), checked against the
+   * perimeters' custom field filters; null for a company document, which no employee filter can exclude.
+   */
+  employeeCustomFields: Readonly<Record<string, string>> | null;
+}
+
+/** Attributes PUT replaces (an omitted one becomes null); saml_token is handled apart, being write-only. */
+const NULLABLE = ['external_id', 'middlename', 'language', 'timezone', 'mobile_phone_number'] as const;
+
+function notFound(field: string, what: string): FieldError {
+  return { field, code: 'not_found', message: `No ${what} has this code.` };
+}
+
+/** The canonical IANA name of a time zone, or undefined when the runtime does not know it. */
+function canonicalTimeZone(name: string): string | undefined {
+  try {
+    const zone = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    // Offsets such as "+01:00" are not IANA names.
+    return /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone) ? zone : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The repositories user writes touch (profiles and perimeter facts included). */
+export interface UsersWork {
+  users: UsersRepository;
+}
+
+/**
+ * HR users (reference §3g.1): HR staff and managers, each with profiles that
+ * give a role on a perimeter of employees. Every call is scoped to one client.
+ */
+export class UsersService {
+  private readonly repo: UsersRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, UsersWork>) {
+    this.repo = work.read.users;
+  }
+
+  private async filter(clientId: string, input: UserFilterInput): Promise<UserFilter> {
+    const errors: FieldError[] = [];
+    if (input.role_id !== undefined && !(await this.repo.existingRoleIds(clientId, [input.role_id])).size) {
+      errors.push(notFound('role_id', 'role'));
+    }
+    if (
+      input.organization_id !== undefined &&
+      !(await this.repo.perimeters.existingOrganizations(clientId, [input.organization_id])).size
+    ) {
+      errors.push(notFound('organization_id', 'organization'));
+    }
+    if (errors.length) throw new FieldValidationError(errors);
+    const filter: UserFilter = {};
+    if (input.q !== undefined) filter.q = input.q;
+    if (input.firstname !== undefined) filter.firstname = input.firstname;
+    if (input.lastname !== undefined) filter.lastname = input.lastname;
+    if (input.email !== undefined) filter.email = input.email;
+    if (input.external_id !== undefined) filter.externalId = input.external_id;
+    if (input.role_id !== undefined) filter.roleId = input.role_id;
+    if (input.organization_id !== undefined) filter.organizationId = input.organization_id;
+    if (input.active !== undefined) filter.active = input.active;
+    return filter;
+  }
+
+  async list(clientId: string, input: UserFilterInput, request: PageRequest): Promise<Page<UserWithProfiles>> {
+    return this.repo.page(clientId, await this.filter(clientId, input), request);
+  }
+
+  async count(clientId: string, input: UserFilterInput): Promise<number> {
+    return this.repo.count(clientId, await this.filter(clientId, input));
+  }
+
+  async get(clientId: string, id: string): Promise<UserWithProfiles> {
+    const user = await this.repo.find(clientId, id);
+    if (!user) throw new NotFoundError('user', id);
+    return user;
+  }
+
+  /** POST: a new user with a server-generated UUID. */
+  async create(
+    clientId: string,
+    input: UserInput & { firstname: string; lastname: string; email: string },
+  ): Promise<UserWithProfiles> {
+    const id = newId();
+    return this.unique(() =>
+      this.work.run(async ({ users: repo }) => {
+        const { attrs, saml } = this.attributes(input, 'replace');
+        const profiles = input.profiles ?? [];
+        await this.check(
+          repo,
+          clientId,
+          undefined,
+          attrs,
+          profiles.map((p) => ({ ...p, id: undefined })),
+          new Set(),
+        );
+        const at = now();
+        await repo.insert(clientId, id, { ...(attrs as UserAttributes), saml_token_hash: saml ?? null }, at);
+        await repo.replaceProfiles(clientId, id, this.profiles(profiles.map((p) => ({ ...p, id: undefined }))));
+        return (await repo.find(clientId, id)) as UserWithProfiles;
+      }),
+    );
+  }
+
+  /** PUT: replaces every attribute (one left out becomes null) and the whole list of profiles. */
+  async put(
+    clientId: string,
+    id: string,
+    input: UserInput & { firstname: string; lastname: string; email: string; profiles: ProfileInput[] },
+  ): Promise<UserWithProfiles> {
+    return this.update(clientId, id, input, 'replace');
+  }
+
+  /** PATCH: changes only the attributes sent; `profiles`, when sent, is the complete new list. */
+  patch(clientId: string, id: string, input: UserInput): Promise<UserWithProfiles> {
+    return this.update(clientId, id, input, 'merge');
+  }
+
+  private update(clientId: string, id: string, input: UserInput, mode: 'replace' | 'merge'): Promise<UserWithProfiles> {
+    return this.unique(() =>
+      this.work.run(async ({ users: repo }) => {
+        const current = await repo.find(clientId, id);
+        if (!current) throw new NotFoundError('user', id);
+        const { attrs, saml } = this.attributes(input, mode);
+        const known = new Set(current.profiles.map((p) => p.id));
+        await this.check(repo, clientId, id, attrs, input.profiles ?? [], known);
+        // Updating the user row first locks it, so concurrent writes of one user's profiles take turns.
+        await repo.update(clientId, id, { ...attrs, ...(saml !== undefined ? { saml_token_hash: saml } : {}) }, now());
+        if (input.profiles !== undefined) await repo.replaceProfiles(clientId, id, this.profiles(input.profiles));
+        return (await repo.find(clientId, id)) as UserWithProfiles;
+      }),
+    );
+  }
+
+  /** The stored attributes of an input; `saml` is the new token hash, null to remove it, undefined to keep it. */
+  private attributes(
+    input: UserInput,
+    mode: 'replace' | 'merge',
+  ): { attrs: Partial<UserAttributes>; saml: string | null | undefined } {
+    const attrs: Partial<UserAttributes> = {};
+    for (const key of ['firstname', 'lastname', 'email'] as const) {
+      const value = input[key];
+      if (value !== undefined) attrs[key] = value;
+    }
+    for (const key of NULLABLE) {
+      const value = input[key];
+      if (value !== undefined) attrs[key] = value;
+      else if (mode === 'replace') attrs[key] = null;
+    }
+    if (typeof attrs.language === 'string') attrs.language = attrs.language.toLowerCase();
+    const saml =
+      input.saml_token === undefined ? undefined : input.saml_token === null ? null : hashSecret(input.saml_token);
+    return { attrs, saml };
+  }
+
+  /** Every rule the schema cannot express; all broken rules are reported at once. */
+  private async check(
+    repo: UsersRepository,
+    clientId: string,
+    userId: string | undefined,
+    attrs: Partial<UserAttributes>,
+    profiles: ProfileInput[],
+    knownProfileIds: Set<string>,
+  ): Promise<void> {
+    const errors: FieldError[] = [];
+    if (typeof attrs.timezone === 'string') {
+      const zone = canonicalTimeZone(attrs.timezone);
+      if (zone === undefined) {
+        errors.push({
+          field: 'timezone',
+          code: 'invalid_choice',
+          message: 'Expected an IANA time zone (Area/Location).',
+        });
+      } else {
+        attrs.timezone = zone;
+      }
+    }
+    if (attrs.email !== undefined && (await repo.emailTaken(clientId, attrs.email, userId))) {
+      errors.push({ field: 'email', code: 'already_exists', message: 'Another user of this client has this email.' });
+    }
+    if (typeof attrs.external_id === 'string' && (await repo.externalIdTaken(clientId, attrs.external_id, userId))) {
+      errors.push({
+        field: 'external_id',
+        code: 'already_exists',
+        message: 'Another user of this client has this external id.',
+      });
+    }
+    errors.push(...(await this.checkProfiles(repo, clientId, profiles, knownProfileIds)));
+    if (errors.length) throw new FieldValidationError(errors);
+  }
+
+  private async checkProfiles(
+    repo: UsersRepository,
+    clientId: string,
+    profiles: ProfileInput[],
+    knownProfileIds: Set<string>,
+  ): Promise<FieldError[]> {
+    if (profiles.length === 0) return [];
+    const refs = perimeterReferences(profiles.map((p) => p.employees_perimeter));
+    const [roles, organizations, groups, fields] = await Promise.all([
+      repo.existingRoleIds(
+        clientId,
+        profiles.map((p) => p.role_id),
+      ),
+      repo.perimeters.existingOrganizations(clientId, refs.organizations),
+      repo.perimeters.existingGroups(clientId, refs.groups),
+      repo.perimeters.customFields(clientId, refs.fields),
+    ]);
+    const errors: FieldError[] = [];
+    const seen = new Set<string>();
+    profiles.forEach((profile, i) => {
+      const at = `profiles.${i}`;
+      if (profile.id !== undefined) {
+        if (seen.has(profile.id)) {
+          errors.push({ field: `${at}.id`, code: 'duplicate_items', message: 'This profile is sent twice.' });
+        } else if (!knownProfileIds.has(profile.id)) {
+          errors.push({ field: `${at}.id`, code: 'not_found', message: 'This user has no profile with this id.' });
+        }
+        seen.add(profile.id);
+      }
+      if (!roles.has(profile.role_id)) errors.push(notFound(`${at}.role_id`, 'role'));
+      errors.push(
+        ...perimeterErrors(`${at}.employees_perimeter`, profile.employees_perimeter, { organizations, groups, fields }),
+      );
+    });
+    return errors;
+  }
+
+  /** Profiles as stored: new ones get a UUID, kept ones their id. */
+  private profiles(inputs: ProfileInput[]): Profile[] {
+    return inputs.map((p) => ({
+      id: p.id ?? newId(),
+      role_id: p.role_id,
+      employees_perimeter: storedPerimeter(p.employees_perimeter),
+    }));
+  }
+
+  /** A concurrent write that slipped past the checks still meets the unique indexes: the same 422, never a 500. */
+  private async unique<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const field = uniqueViolationField(error);
+      if (field === undefined) throw error;
+      throw new FieldValidationError([
+        { field, code: 'already_exists', message: `Another user of this client has this ${field.replace('_', ' ')}.` },
+      ]);
+    }
+  }
+
+  /**
+   * May this actor view / upload / update / share / delete documents of a
+   * type in an organization? An application may do anything, or only view
+   * when read-only. A user may when one of their profiles has a role that the
+   * document type grants the permission to, on a perimeter that covers one of
+   * the document's organizations (and, for an employee document, the
+   * employee's custom field values).
+   */
+  async mayActOnDocuments(clientId: string, query: DocumentAccessQuery): Promise<boolean> {
+    // An action name wins over the permission value of the same spelling (`update`, `share`, `delete`).
+    const needed: readonly string[] = Object.hasOwn(DOCUMENT_ACTION_PERMISSIONS, query.action)
+      ? DOCUMENT_ACTION_PERMISSIONS[query.action as DocumentAction]
+      : [query.action];
+    const { actor } = query;
+    if (actor.kind === 'application') {
+      const readOnlyPermissions: readonly string[] = [...DOCUMENT_ACTION_PERMISSIONS.view, 'view_expired'];
+      return !actor.readOnly || needed.every((p) => readOnlyPermissions.includes(p));
+    }
+    const roles = new Set(
+      query.userAccessPermissions.filter((g) => g.permissions.some((p) => needed.includes(p))).map((g) => g.role_id),
+    );
+    if (roles.size === 0) return false;
+    const profiles = ((await this.repo.profilesOf(clientId, [actor.userId])).get(actor.userId) ?? []).filter((p) =>
+      roles.has(p.role_id),
+    );
+    for (const profile of profiles) {
+      if (await this.covers(clientId, profile.employees_perimeter, query)) return true;
+    }
+    return false;
+  }
+
+  private async covers(clientId: string, perimeter: EmployeesPerimeter, query: DocumentAccessQuery): Promise<boolean> {
+    if (
+      query.employeeCustomFields !== null &&
+      !matchesFilters(perimeter.custom_field_filters, query.employeeCustomFields)
+    ) {
+      return false;
+    }
+    const { organization_id: org, organization_group_id: group } = perimeter;
+    if (org !== null) {
+      if (perimeter.operator === '=') return query.organizationIds.includes(org);
+      for (const candidate of query.organizationIds) {
+        if ((await this.repo.perimeters.selfAndAncestors(clientId, [candidate])).has(org)) return true;
+      }
+      return false;
+    }
+    if (group !== null)
+      return (await this.repo.perimeters.groupsContaining(clientId, query.organizationIds)).has(group);
+    return true;
+  }
+}

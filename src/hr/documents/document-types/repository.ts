@@ -1,0 +1,148 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { LocalizedLabel } from '../folders/repository.js';
+import type { DocumentKind } from '../folders/tables.js';
+import type { DocumentTypeFull } from './schemas.js';
+import type { HrDocumentTypesTable } from './tables.js';
+
+type DocumentTypeRow = Selectable<HrDocumentTypesTable>;
+
+/** What a type stores besides its id, label, labels and folder (the `settings` JSON). */
+export type DocumentTypeSettings = Omit<DocumentTypeFull, 'id' | 'label' | 'localized_labels' | 'folder_id'>;
+
+/** A document type as the domain sees it: its labels and settings decoded. */
+export interface DocumentTypeRecord {
+  pk: number;
+  id: string;
+  label: string;
+  localized_labels: LocalizedLabel[];
+  folder_id: string;
+  settings: DocumentTypeSettings;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DocumentTypeValues = Pick<DocumentTypeRecord, 'label' | 'localized_labels' | 'folder_id' | 'settings'>;
+
+/** A stored type row as a record (also for the documents repository, which reads types with documents). */
+export function toDocumentTypeRecord(row: DocumentTypeRow): DocumentTypeRecord {
+  return {
+    pk: row.pk,
+    id: row.id,
+    label: row.label,
+    localized_labels: JSON.parse(row.localized_labels) as LocalizedLabel[],
+    folder_id: row.folder_id,
+    settings: JSON.parse(row.settings) as DocumentTypeSettings,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function toColumns<V extends Partial<DocumentTypeValues>>(values: V) {
+  const { localized_labels, settings, ...plain } = values;
+  return {
+    ...plain,
+    ...(localized_labels !== undefined ? { localized_labels: JSON.stringify(localized_labels) } : {}),
+    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+  };
+}
+
+/** In creation order. */
+const ORDER: ListOrder = { tiebreak: 'pk' };
+
+export class DocumentTypesRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private scoped(clientId: string, kind: DocumentKind) {
+    return this.tenant(clientId).selectFrom('hr_document_types').selectAll().where('kind', '=', kind);
+  }
+
+  /** A page of the types whose ids are given (undefined: every type of the kind). */
+  async page(
+    clientId: string,
+    kind: DocumentKind,
+    ids: string[] | undefined,
+    request: PageRequest,
+  ): Promise<Page<DocumentTypeRecord>> {
+    let q = this.scoped(clientId, kind);
+    if (ids) q = ids.length ? q.where('id', 'in', ids) : q.where('pk', '<', 0);
+    const page = await listPage(q, ORDER, request);
+    return { ...page, items: page.items.map(toDocumentTypeRecord) };
+  }
+
+  /** Every type of the kind (a client has tens of them): list filters over JSON settings are applied in memory. */
+  async all(clientId: string, kind: DocumentKind): Promise<DocumentTypeRecord[]> {
+    return (await this.scoped(clientId, kind).orderBy('pk').execute()).map(toDocumentTypeRecord);
+  }
+
+  async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
+    const row = await this.scoped(clientId, kind).where('id', '=', id).executeTakeFirst();
+    return row ? toDocumentTypeRecord(row) : undefined;
+  }
+
+  /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
+  insertIfAbsent(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    values: DocumentTypeValues,
+    at: number,
+  ): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent(
+      'hr_document_types',
+      {
+        kind,
+        id,
+        label: values.label,
+        folder_id: values.folder_id,
+        localized_labels: JSON.stringify(values.localized_labels),
+        settings: JSON.stringify(values.settings),
+        created_at: at,
+        updated_at: at,
+      },
+      ['client_id', 'kind', 'id'],
+    );
+  }
+
+  async update(
+    clientId: string,
+    kind: DocumentKind,
+    id: string,
+    values: Omit<DocumentTypeValues, 'label'>,
+    at: number,
+  ): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_document_types')
+      .set({ ...toColumns(values), updated_at: at })
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async folderExists(clientId: string, kind: DocumentKind, id: string): Promise<boolean> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_folders')
+      .select('pk')
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_roles', clientId, ids);
+  }
+
+  existingCustomFields(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_custom_fields', clientId, ids);
+  }
+}

@@ -1,0 +1,315 @@
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { HrEmployeesTable } from '../../core/employees/tables.js';
+import { organizationSubtree } from '../../core/organizations/repository.js';
+import { type DocumentTypeRecord, toDocumentTypeRecord } from '../document-types/repository.js';
+import type { DocumentKind } from '../folders/tables.js';
+import type { HrDocumentsTable } from './tables.js';
+
+type StoredDocument = Selectable<HrDocumentsTable>;
+
+/** A document's metadata value. */
+export interface MetadataValue {
+  code: string;
+  value: string;
+}
+
+/** A document as the domain sees it: its metadata decoded. */
+export type DocumentRow = Omit<StoredDocument, 'metadata'> & { metadata: MetadataValue[] };
+
+function toRecord<R extends StoredDocument>(row: R): Omit<R, 'metadata'> & { metadata: MetadataValue[] } {
+  return { ...row, metadata: JSON.parse(row.metadata) as MetadataValue[] };
+}
+
+function toColumns<V extends { metadata?: MetadataValue[] }>(values: V): Omit<V, 'metadata'> & { metadata?: string } {
+  const { metadata, ...plain } = values;
+  return { ...plain, ...(metadata !== undefined ? { metadata: JSON.stringify(metadata) } : {}) };
+}
+/** A document with what a response shows of its owner. */
+export type DocumentWithOwner = DocumentRow & { employee_external_id: string | null };
+export type NewDocument = Omit<DocumentRow, 'pk' | 'client_id' | 'kind'>;
+
+/** Parsed, checked filters (the service turns the API's filters into this). */
+export interface DocumentQuery {
+  employeeId?: string;
+  documentTypeId?: string;
+  q?: string;
+  trashed: boolean;
+  externalReference?: string;
+  organizationIds?: string[];
+  employeeNumbers?: string[];
+  organizationBelow?: string;
+  dateSince?: string;
+  dateUntil?: string;
+  createdSince?: number;
+  createdUntil?: number;
+  origin?: string;
+  /** true: only past retention; false: only within it. `today` is what "past" compares with. */
+  expired: boolean;
+  today: string;
+  expirySince?: string;
+  expiryUntil?: string;
+  expirationUntil?: string;
+}
+
+type DocDb = Tables & { d: HrDocumentsTable; e: HrEmployeesTable };
+type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', StoredDocument & { employee_external_id: string | null }>;
+
+/** Lists are in upload order. */
+/** In creation order. */
+const ORDER: ListOrder = { tiebreak: 'd.pk' };
+
+export class DocumentsRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private scoped(clientId: string, kind: DocumentKind): DocQuery {
+    return this.tenant(clientId)
+      .selectFrom('hr_documents as d')
+      .leftJoin('hr_employees as e', (j) =>
+        j.onRef('e.id', '=', 'd.employee_id').onRef('e.client_id', '=', 'd.client_id'),
+      )
+      .selectAll('d')
+      .select('e.external_id as employee_external_id')
+      .where('d.kind', '=', kind) as unknown as DocQuery;
+  }
+
+  private filtered(clientId: string, kind: DocumentKind, f: DocumentQuery): DocQuery {
+    let q = this.scoped(clientId, kind);
+    const orgs = () =>
+      this.tenant(clientId)
+        .selectFrom('hr_document_organizations as o')
+        .select('o.document_id')
+        .where(sql<boolean>`o.document_id = d.id`);
+    const regs = () =>
+      this.tenant(clientId)
+        .selectFrom('hr_employee_registrations as r')
+        .select('r.employee_id')
+        .where(sql<boolean>`r.employee_id = d.employee_id`);
+    q = q.where('d.trashed_at', f.trashed ? 'is not' : 'is', null);
+    q = f.expired
+      ? q.where('d.expiry_date', '<', f.today)
+      : q.where((eb) => eb.or([eb('d.expiry_date', 'is', null), eb('d.expiry_date', '>=', f.today)]));
+    if (f.employeeId !== undefined) q = q.where('d.employee_id', '=', f.employeeId);
+    if (f.documentTypeId !== undefined) q = q.where('d.document_type_id', '=', f.documentTypeId);
+    if (f.externalReference !== undefined) q = q.where('d.external_reference', '=', f.externalReference);
+    if (f.origin !== undefined) q = q.where('d.origin', '=', f.origin);
+    if (f.dateSince !== undefined) q = q.where('d.effective_date', '>=', f.dateSince);
+    if (f.dateUntil !== undefined) q = q.where('d.effective_date', '<=', f.dateUntil);
+    if (f.createdSince !== undefined) q = q.where('d.created_at', '>=', f.createdSince);
+    if (f.createdUntil !== undefined) q = q.where('d.created_at', '<=', f.createdUntil);
+    if (f.expirySince !== undefined) q = q.where('d.expiry_date', '>=', f.expirySince);
+    if (f.expiryUntil !== undefined) q = q.where('d.expiry_date', '<=', f.expiryUntil);
+    if (f.expirationUntil !== undefined) q = q.where('d.expiration_date', '<=', f.expirationUntil);
+    if (f.organizationIds?.length) {
+      const ids = f.organizationIds;
+      q = q.where((eb) => eb.exists(orgs().where('o.organization_id', 'in', ids)));
+    }
+    if (f.employeeNumbers?.length) {
+      const numbers = f.employeeNumbers;
+      q = q.where((eb) => eb.exists(regs().where('r.employee_number', 'in', numbers)));
+    }
+    if (f.organizationBelow !== undefined) {
+      const root = f.organizationBelow;
+      q = q.where((eb) =>
+        eb.exists(orgs().where(sql<boolean>`o.organization_id in ${organizationSubtree(clientId, root)}`)),
+      );
+    }
+    if (f.q !== undefined) {
+      const text = f.q;
+      q = q.where((eb) =>
+        eb.or(
+          kind === 'employee'
+            ? [
+                containsText(['d.title', 'd.filename', 'e.firstname', 'e.lastname'], text),
+                eb.exists(regs().where(containsText(['r.employee_number'], text))),
+              ]
+            : [
+                containsText(['d.title', 'd.filename'], text),
+                eb.exists(orgs().where(containsText(['o.organization_id'], text))),
+              ],
+        ),
+      );
+    }
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    kind: DocumentKind,
+    filter: DocumentQuery,
+    request: PageRequest,
+  ): Promise<Page<DocumentWithOwner>> {
+    const page = await listPage(this.filtered(clientId, kind, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  /**
+   * The keyset position just before the `offset`-th matching row (0-based), for the reference's `page`
+   * parameter; a position past the end when there are fewer rows.
+   */
+  async positionAt(
+    clientId: string,
+    kind: DocumentKind,
+    filter: DocumentQuery,
+    offset: number,
+  ): Promise<KeysetPosition> {
+    const row = await this.filtered(clientId, kind, filter)
+      .clearSelect()
+      .select('d.pk')
+      .orderBy('d.pk')
+      .offset(offset - 1)
+      .limit(1)
+      .executeTakeFirst();
+    return { keys: [row ? row.pk : Number.MAX_SAFE_INTEGER], direction: 'after', inclusive: false };
+  }
+
+  async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentWithOwner | undefined> {
+    const row = await this.scoped(clientId, kind).where('d.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async organizations(clientId: string, ids: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (ids.length === 0) return out;
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_document_organizations')
+      .select(['document_id', 'organization_id'])
+      .where('document_id', 'in', ids)
+      .orderBy('organization_id')
+      .execute();
+    for (const r of rows) out.set(r.document_id, [...(out.get(r.document_id) ?? []), r.organization_id]);
+    return out;
+  }
+
+  async insert(clientId: string, kind: DocumentKind, doc: NewDocument, organizationIds: string[]): Promise<void> {
+    await this.db
+      .insertInto('hr_documents')
+      .values({ ...toColumns(doc), metadata: JSON.stringify(doc.metadata), client_id: clientId, kind })
+      .execute();
+    await this.setOrganizations(clientId, doc.id, organizationIds);
+  }
+
+  async update(clientId: string, kind: DocumentKind, id: string, values: Partial<NewDocument>): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_documents')
+      .set(toColumns(values))
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setOrganizations(clientId: string, documentId: string, organizationIds: string[]): Promise<void> {
+    await this.tenant(clientId).deleteFrom('hr_document_organizations').where('document_id', '=', documentId).execute();
+    if (organizationIds.length) {
+      await this.db
+        .insertInto('hr_document_organizations')
+        .values(
+          organizationIds.map((organization_id) => ({ client_id: clientId, document_id: documentId, organization_id })),
+        )
+        .execute();
+    }
+  }
+
+  /** Deletes the documents (their organization links go with them); answers the blobs they held. */
+  async delete(clientId: string, kind: DocumentKind, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.tenant(clientId)
+      .deleteFrom('hr_documents')
+      .where('kind', '=', kind)
+      .where('id', 'in', ids)
+      .returning('sha256')
+      .execute();
+    return rows.map((r) => r.sha256);
+  }
+
+  async trashedIds(clientId: string, kind: DocumentKind, limit: number): Promise<string[]> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_documents')
+      .select('id')
+      .where('kind', '=', kind)
+      .where('trashed_at', 'is not', null)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Holds back every other transaction that checks one of this client's unique external references until this one
+   * ends: a write to the client's row, which PostgreSQL locks until the commit (a non-key column, so inserts that
+   * only reference the client are not held back). Without it two transactions could both find a reference free
+   * and both take it. SQLite runs one writing transaction at a time already.
+   */
+  async lockExternalReferences(clientId: string): Promise<void> {
+    await this.db
+      .updateTable('hr_clients')
+      .set((eb) => ({ name: eb.ref('name') }))
+      .where('id', '=', clientId)
+      .execute();
+  }
+
+  async externalReferenceTaken(
+    clientId: string,
+    kind: DocumentKind,
+    reference: string,
+    exceptId?: string,
+  ): Promise<boolean> {
+    let q = this.tenant(clientId)
+      .selectFrom('hr_documents')
+      .select('pk')
+      .where('kind', '=', kind)
+      .where('external_reference', '=', reference);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /** The employee (by id, else by external id) with its registrations, or undefined. */
+  async employee(
+    clientId: string,
+    by: { id: string } | { externalId: string },
+  ): Promise<{ id: string; registrations: { organization_id: string; active: number }[] } | undefined> {
+    let q = this.tenant(clientId).selectFrom('hr_employees').select('id');
+    q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
+    const row = await q.executeTakeFirst();
+    if (!row) return undefined;
+    const registrations = await this.tenant(clientId)
+      .selectFrom('hr_employee_registrations')
+      .select(['organization_id', 'active'])
+      .where('employee_id', '=', row.id)
+      .execute();
+    return { id: row.id, registrations };
+  }
+
+  async documentType(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_document_types')
+      .selectAll()
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toDocumentTypeRecord(row) : undefined;
+  }
+
+  /** The employee's custom field values (code → value), for perimeter filters. */
+  async employeeCustomValues(clientId: string, employeeId: string): Promise<Record<string, string>> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_employee_custom_values')
+      .select(['custom_field_id', 'value'])
+      .where('employee_id', '=', employeeId)
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.custom_field_id, r.value]));
+  }
+
+  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_organizations', clientId, ids);
+  }
+}

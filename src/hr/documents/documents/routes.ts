@@ -1,0 +1,387 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import { sendBlob } from '../../../platform/http/send-blob.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { errorResponses } from '../../errors.js';
+import { listCall, sendPage } from '../../lists/list.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import type { DocumentKind } from '../folders/tables.js';
+import { presentDocument } from './present.js';
+import {
+  ActingUserHeaders,
+  CompactEmployeeDocument,
+  CompanyDocument,
+  CompanyDocumentCreate,
+  CompanyDocumentListQuery,
+  CompanyDocumentPatch,
+  CompanyDocumentUpdate,
+  DOCUMENT_LISTS,
+  DocumentParams,
+  EmployeeDocument,
+  EmployeeDocumentCreate,
+  EmployeeDocumentListQuery,
+  EmployeeDocumentPatch,
+  EmployeeDocumentSearch,
+  EmployeeDocumentUpdate,
+  ExpirationPayload,
+  ExpirePayload,
+} from './schemas.js';
+import type { DocumentActor, DocumentsService } from './service.js';
+
+/** The actor of a call: the HR user named by `X-Atrium-User-Id`, or the application itself. */
+function actorOf(request: FastifyRequest): DocumentActor {
+  const userId = request.headers['x-atrium-user-id'];
+  return typeof userId === 'string' ? { kind: 'user', userId } : { kind: 'application' };
+}
+
+const SCHEMAS = {
+  employee: {
+    full: EmployeeDocument,
+    create: EmployeeDocumentCreate,
+    update: EmployeeDocumentUpdate,
+    patch: EmployeeDocumentPatch,
+    list: EmployeeDocumentListQuery,
+  },
+  company: {
+    full: CompanyDocument,
+    create: CompanyDocumentCreate,
+    update: CompanyDocumentUpdate,
+    patch: CompanyDocumentPatch,
+    list: CompanyDocumentListQuery,
+  },
+};
+
+const NoBody = { type: 'null', description: 'No body.' } as const;
+
+/**
+ * `/{employee|company}_documents` (reference §3c.2, §3c.3): create from an
+ * upload, read, update, download (with Range and HEAD), trash, untrash,
+ * empty the trash, hard delete, expiry; search.
+ */
+export async function documentRoutes(
+  app: FastifyInstance,
+  opts: { documents: DocumentsService; paginator: Paginator; blobs: BlobStore; kind: DocumentKind },
+): Promise<void> {
+  const { documents, paginator, blobs, kind } = opts;
+  const schemas = SCHEMAS[kind];
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const base = `/${kind}_documents`;
+  const tags = [kind === 'employee' ? 'Employee documents' : 'Company documents'];
+  const full = Type.Ref(schemas.full);
+  const list = DOCUMENT_LISTS[kind];
+
+  api.get(
+    base,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `List and search ${kind} documents`,
+        ...(kind === 'employee'
+          ? { deprecated: true, description: 'Deprecated in the reference: use POST /employee_documents/search.' }
+          : {}),
+        querystring: schemas.list,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { per_page, cursor, ...filters } = request.query;
+      const { clientId } = request.hrAuth;
+      const call = listCall(paginator, list, clientId, { per_page, cursor });
+      const page = await documents.search(clientId, kind, filters, {
+        actor: actorOf(request),
+        inBody: false,
+        request: call.request,
+      });
+      return sendPage(paginator, request, reply, page, call.scope).map(presentDocument);
+    },
+  );
+
+  if (kind === 'employee') {
+    api.post(
+      `${base}/search`,
+      {
+        config: { readOnlySafe: true },
+        schema: {
+          tags,
+          headers: ActingUserHeaders,
+          summary: 'Search employee documents',
+          description:
+            'Filters in the JSON body. Pages with `per_page` and `page` as in the reference, or with `next_cursor` (the Next-Cursor header); the answer carries Link, Next-Cursor and Previous-Cursor.',
+          body: EmployeeDocumentSearch,
+          response: {
+            200: { ...Type.Array(Type.Union([full, CompactEmployeeDocument])), headers: PaginationHeaders },
+            ...errorResponses(400, 401, 403, 422),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { per_page, page: pageNumber, next_cursor, compact_response, ...filters } = request.body ?? {};
+        const { clientId } = request.hrAuth;
+        const call = listCall(paginator, list, clientId, { per_page, cursor: next_cursor });
+        const page = await documents.search(clientId, kind, filters, {
+          actor: actorOf(request),
+          inBody: true,
+          request: call.request,
+          ...(pageNumber ? { page: pageNumber } : {}),
+        });
+        const items = sendPage(paginator, request, reply, page, call.scope).map(presentDocument);
+        if (!compact_response) return items;
+        return items.map((d) => ({
+          id: d.id,
+          employee_id: d.employee_id,
+          employee_external_id: d.employee_external_id,
+          external_reference: d.external_reference,
+        }));
+      },
+    );
+  }
+
+  api.post(
+    base,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Create a ${kind} document from an uploaded file`,
+        description:
+          'The file comes from `POST /document` or `POST /uploads` (`uploaded_file.file_id`); the upload is used up. 409 when `external_reference_is_unique` is true and the reference is taken.',
+        body: schemas.create,
+        response: { 201: full, ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(presentDocument(await documents.create(request.hrAuth.clientId, kind, request.body, actorOf(request)))),
+  );
+
+  // Declared before GET /{id}/trash can match: a literal segment wins over a parameter anyway.
+  api.delete(
+    `${base}/trash`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Empty the trash of ${kind} documents`,
+        description: 'Permanently deletes every trashed document.',
+        response: { 204: NoBody, ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await documents.emptyTrash(request.hrAuth.clientId, kind, actorOf(request));
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    `${base}/:id`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Get a ${kind} document`,
+        params: DocumentParams,
+        response: { 200: full, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) =>
+      presentDocument(await documents.get(request.hrAuth.clientId, kind, request.params.id, actorOf(request))),
+  );
+
+  api.put(
+    `${base}/:id`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Update a ${kind} document`,
+        description: 'Replaces the attributes: those left out are cleared (the owner is kept).',
+        params: DocumentParams,
+        body: schemas.update,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) =>
+      presentDocument(
+        await documents.update(
+          request.hrAuth.clientId,
+          kind,
+          request.params.id,
+          request.body,
+          'replace',
+          actorOf(request),
+        ),
+      ),
+  );
+
+  api.patch(
+    `${base}/:id`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Update some attributes of a ${kind} document`,
+        params: DocumentParams,
+        body: schemas.patch,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) =>
+      presentDocument(
+        await documents.update(
+          request.hrAuth.clientId,
+          kind,
+          request.params.id,
+          request.body ?? {},
+          'merge',
+          actorOf(request),
+        ),
+      ),
+  );
+
+  api.delete(
+    `${base}/:id`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Delete a ${kind} document for good`,
+        description: 'Bypasses the trash. The stored bytes are removed once no other document or upload uses them.',
+        params: DocumentParams,
+        response: { 204: NoBody, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await documents.delete(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      return reply.status(204).send();
+    },
+  );
+
+  for (const [action, trashed] of [
+    ['trash', true],
+    ['untrash', false],
+  ] as const) {
+    api.put(
+      `${base}/:id/${action}`,
+      {
+        schema: {
+          tags,
+          headers: ActingUserHeaders,
+          summary: trashed ? `Move a ${kind} document to the trash` : `Restore a ${kind} document from the trash`,
+          description: 'No body; an empty JSON body is accepted.',
+          params: DocumentParams,
+          response: { 200: NoBody, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await documents.trash(request.hrAuth.clientId, kind, request.params.id, trashed, actorOf(request));
+        return reply.status(200).send();
+      },
+    );
+  }
+
+  api.put(
+    `${base}/:id/expire`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Set the end of the retention period of a ${kind} document`,
+        description:
+          'Sets `expiry_date` (and the expiration date, as the reference describes). A past date marks the document expired; null clears it.',
+        params: DocumentParams,
+        body: ExpirePayload,
+        response: { 204: NoBody, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await documents.expire(
+        request.hrAuth.clientId,
+        kind,
+        request.params.id,
+        request.body.expiry_date,
+        actorOf(request),
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  api.put(
+    `${base}/:id/expiration/update`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Set the expiration date of a ${kind} document`,
+        description: 'The end of validity; it is a filter (`expiration_date_until`), not a returned field.',
+        params: DocumentParams,
+        body: ExpirationPayload,
+        response: { 204: NoBody, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await documents.setExpiration(
+        request.hrAuth.clientId,
+        kind,
+        request.params.id,
+        request.body.expiration_date,
+        actorOf(request),
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  const download = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+    return sendBlob(reply, request, blobs, {
+      sha256: doc.sha256,
+      size: doc.size,
+      contentType: doc.content_type,
+      filename: doc.filename,
+    });
+  };
+  const fileHeaders = Type.Object({
+    'Content-Type': Type.String({ description: 'Detected from the bytes; application/octet-stream when unknown.' }),
+    'Content-Length': Type.Integer(),
+    'Content-Disposition': Type.String(),
+    'Accept-Ranges': Type.Literal('bytes'),
+    ETag: Type.String({ description: 'The SHA-256 of the bytes, quoted.' }),
+  });
+  // Declared before GET so it replaces Fastify's automatic HEAD route (and is documented).
+  api.head(
+    `${base}/:id/file`,
+    {
+      config: { swagger: { exposeHeadRoute: true } },
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `File information of a ${kind} document`,
+        description: 'The headers of the download, without the body.',
+        params: DocumentParams,
+        response: { 200: { ...NoBody, headers: fileHeaders }, ...errorResponses(401, 403, 404) },
+      },
+    },
+    download,
+  );
+  api.get(
+    `${base}/:id/file`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Download the file of a ${kind} document`,
+        description:
+          'The original bytes. One `Range: bytes=a-b` answers 206 with Content-Range; a full download is verified against the stored checksum.',
+        params: DocumentParams,
+        response: {
+          200: { type: 'string', format: 'binary', description: 'The file.', headers: fileHeaders },
+          206: { type: 'string', format: 'binary', description: 'The requested range.' },
+          ...errorResponses(401, 403, 404, 416),
+        },
+      },
+    },
+    download,
+  );
+}

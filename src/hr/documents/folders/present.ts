@@ -1,0 +1,12 @@
+import type { FolderRecord } from './repository.js';
+import type { Folder } from './schemas.js';
+
+/** A folder on the wire (reference §3c.5). */
+export function presentFolder(folder: FolderRecord): Folder {
+  return {
+    id: folder.id,
+    label: folder.label,
+    localized_labels: folder.localized_labels,
+    parent_folder_id: folder.parent_folder_id,
+  };
+}

@@ -1,0 +1,94 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { DocumentKind, HrFoldersTable } from './tables.js';
+
+type FolderRow = Selectable<HrFoldersTable>;
+
+export interface LocalizedLabel {
+  language_code: string;
+  value: string;
+}
+
+/** A folder as the domain sees it (its labels decoded). */
+export interface FolderRecord {
+  pk: number;
+  id: string;
+  parent_folder_id: string | null;
+  label: string;
+  localized_labels: LocalizedLabel[];
+  created_at: number;
+}
+
+function toRecord(row: FolderRow): FolderRecord {
+  return {
+    pk: row.pk,
+    id: row.id,
+    parent_folder_id: row.parent_folder_id,
+    label: row.label,
+    localized_labels: JSON.parse(row.localized_labels) as LocalizedLabel[],
+    created_at: row.created_at,
+  };
+}
+
+export interface FolderFilter {
+  q?: string;
+  /** Only these ids (a parent's descendants or a child's ancestors, worked out by the service). */
+  ids?: string[];
+}
+
+/** In creation order. */
+const ORDER: ListOrder = { tiebreak: 'pk' };
+
+export type NewFolder = Pick<FolderRecord, 'id' | 'parent_folder_id' | 'label' | 'localized_labels'>;
+
+export class FoldersRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private filtered(clientId: string, kind: DocumentKind, filter: FolderFilter) {
+    let q = this.tenant(clientId).selectFrom('hr_folders').selectAll().where('kind', '=', kind);
+    if (filter.ids) q = filter.ids.length ? q.where('id', 'in', filter.ids) : q.where('pk', '<', 0);
+    if (filter.q !== undefined) q = q.where(containsText(['label', 'id'], filter.q));
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    kind: DocumentKind,
+    filter: FolderFilter,
+    request: PageRequest,
+  ): Promise<Page<FolderRecord>> {
+    const page = await listPage(this.filtered(clientId, kind, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  async find(clientId: string, kind: DocumentKind, id: string): Promise<FolderRecord | undefined> {
+    const row = await this.filtered(clientId, kind, {}).where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Every folder of the kind (a client has tens of them): the tree is walked in memory. */
+  async all(clientId: string, kind: DocumentKind): Promise<FolderRecord[]> {
+    return (await this.filtered(clientId, kind, {}).orderBy('pk').execute()).map(toRecord);
+  }
+
+  /** Inserts the folders that do not exist yet (idempotent, safe under concurrency). */
+  async insertMissing(clientId: string, kind: DocumentKind, folders: NewFolder[], at: number): Promise<void> {
+    if (folders.length === 0) return;
+    await this.tenant(clientId)
+      .insertInto(
+        'hr_folders',
+        folders.map((f) => ({ ...f, localized_labels: JSON.stringify(f.localized_labels), kind, created_at: at })),
+      )
+      .onConflict((oc) => oc.columns(['client_id', 'kind', 'id']).doNothing())
+      .execute();
+  }
+}

@@ -1,0 +1,37 @@
+import { createAutomation } from './automation/index.js';
+import { createCore } from './core/index.js';
+import { createDocuments } from './documents/index.js';
+import { createKnowledge } from './knowledge/index.js';
+import type { HrContext, HrModule } from './module.js';
+import { createPeopleAssist } from './people-assist/index.js';
+
+/**
+ * The HR API's areas, stacked: core first, then the areas built on it. Adding an area is one line here;
+ * adding a resource is a line in its area's index.
+ */
+export function createHr(ctx: HrContext) {
+  const core = createCore(ctx);
+  const documents = createDocuments(ctx, core.services);
+  const knowledge = createKnowledge(ctx);
+  const peopleAssist = createPeopleAssist(ctx, core.services);
+  const automation = createAutomation(ctx, core.services);
+  const modules: HrModule[] = [
+    ...core.modules,
+    ...documents.modules,
+    ...knowledge.modules,
+    ...peopleAssist.modules,
+    ...automation.modules,
+  ];
+  return {
+    services: {
+      ...core.services,
+      ...documents.services,
+      ...knowledge.services,
+      ...peopleAssist.services,
+      ...automation.services,
+    },
+    modules,
+  };
+}
+
+export type HrServices = ReturnType<typeof createHr>['services'];

@@ -1,0 +1,28 @@
+import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { KbArticlesRepository } from './kb-articles/repository.js';
+import { kbArticleRoutes } from './kb-articles/routes.js';
+import { KbArticle, KbTag } from './kb-articles/schemas.js';
+import { KbArticlesService } from './kb-articles/service.js';
+import { KbCategoriesRepository } from './kb-categories/repository.js';
+import { kbCategoryRoutes } from './kb-categories/routes.js';
+import { KbCategory } from './kb-categories/schemas.js';
+import { KbCategoriesService } from './kb-categories/service.js';
+
+/** The knowledge portal: categories and articles (with tags, versions and employee perimeters). */
+export function createKnowledge(ctx: HrContext) {
+  const { paginator } = ctx;
+  const services = {
+    kbCategories: new KbCategoriesService(unitOfWork(ctx, (db) => ({ kbCategories: new KbCategoriesRepository(db) }))),
+    kbArticles: new KbArticlesService(
+      unitOfWork(ctx, (db) => ({ kbArticles: new KbArticlesRepository(db, ctx.database.dialect) })),
+    ),
+  };
+  const s = services;
+  const modules: HrModule[] = [
+    { schemas: [KbCategory], routes: (app) => kbCategoryRoutes(app, { kbCategories: s.kbCategories, paginator }) },
+    { schemas: [KbArticle, KbTag], routes: (app) => kbArticleRoutes(app, { kbArticles: s.kbArticles, paginator }) },
+  ];
+  return { services, modules } satisfies HrArea<typeof services>;
+}
+
+export type KnowledgeServices = ReturnType<typeof createKnowledge>['services'];

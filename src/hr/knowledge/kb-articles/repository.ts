@@ -1,0 +1,545 @@
+import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Db, DialectName } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import { PerimetersRepository } from '../../core/perimeters/repository.js';
+import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
+import type { ArticleStatus, SortField } from './schemas.js';
+import type {
+  PaKbArticlePerimetersTable,
+  PaKbArticlesTable,
+  PaKbArticleTagsTable,
+  PaKbArticleVersionsTable,
+} from './tables.js';
+
+type StoredArticle = Selectable<PaKbArticlesTable>;
+
+export interface LocalizedKeywords {
+  language_code: string;
+  value: string;
+}
+
+/** An article as the domain sees it: its role restrictions (role ids) and search keywords decoded. */
+export type KbArticleRow = Omit<StoredArticle, 'role_restrictions' | 'localized_search_keywords'> & {
+  role_restrictions: string[];
+  localized_search_keywords: LocalizedKeywords[];
+};
+
+export type KbArticleValues = Omit<
+  Insertable<PaKbArticlesTable>,
+  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'role_restrictions' | 'localized_search_keywords'
+> & { role_restrictions: string[]; localized_search_keywords: LocalizedKeywords[] };
+
+function toRecord(row: StoredArticle): KbArticleRow {
+  return {
+    ...row,
+    role_restrictions: JSON.parse(row.role_restrictions) as string[],
+    localized_search_keywords: JSON.parse(row.localized_search_keywords) as LocalizedKeywords[],
+  };
+}
+
+function toColumns(values: Partial<KbArticleValues>) {
+  const { role_restrictions, localized_search_keywords, ...plain } = values;
+  return {
+    ...plain,
+    ...(role_restrictions !== undefined ? { role_restrictions: JSON.stringify(role_restrictions) } : {}),
+    ...(localized_search_keywords !== undefined
+      ? { localized_search_keywords: JSON.stringify(localized_search_keywords) }
+      : {}),
+  };
+}
+export type KbVersionRow = Selectable<PaKbArticleVersionsTable>;
+export type KbVersionValues = Omit<KbVersionRow, 'client_id' | 'article_pk'>;
+export type KbTagRow = Selectable<PaKbArticleTagsTable>;
+
+/** An article with everything that hangs off it. */
+export interface KbArticleData {
+  row: KbArticleRow;
+  versions: KbVersionRow[];
+  categoryIds: string[];
+  tags: KbTagRow[];
+  perimeters: EmployeesPerimeter[];
+  /** Role id → name, for the article's role restrictions. */
+  roleNames: Map<string, string>;
+}
+
+/** Filters as the repository applies them (already parsed and checked by the service). */
+export interface KbArticleFilter {
+  /** The day (YYYY-MM-DD) that decides whether a scheduled article is published yet, and an expired one. */
+  today: string;
+  status?: ArticleStatus;
+  featured?: boolean;
+  permanent?: boolean;
+  once?: boolean;
+  categoryIds?: string[];
+  /** Tag keys (lower case). */
+  tags?: string[];
+  tagsLanguage?: string;
+  versionLanguage?: string;
+  categoryLanguage?: string;
+  organizationId?: string;
+  organizationGroupId?: string;
+  authorId?: string;
+  withExpirationDate?: boolean;
+  /** Only what one employee may see: published, accessible to employees, not expired, and unrestricted or in `pks`. */
+  employee?: { coveredPks: number[] };
+  /** Only these articles (the matches of a full-text query). */
+  pks?: number[];
+}
+
+/** What each sortable field orders by (a missing expiration date first), then the internal key. */
+const ORDER: ListOrder<SortField> = {
+  fields: {
+    last_hits: 'a.last_hits',
+    updated_at: 'a.updated_at',
+    title: 'a.sort_title',
+    created_at: 'a.created_at',
+    expiration_date: {
+      column: 'a.expiration_date',
+      expression: sql`coalesce(${sql.ref('a.expiration_date')}, '')`,
+      key: (row: KbArticleRow) => row.expiration_date ?? '',
+    },
+  },
+  tiebreak: 'a.pk',
+};
+
+/** Tags: one row per label (case folded) and language, alphabetical; the pair is unique by itself. */
+const TAG_ORDER: ListOrder = {
+  fixed: [
+    { term: 't.label_key', direction: 'asc' },
+    { term: 't.language_code', direction: 'asc' },
+  ],
+};
+
+/** What a full-text index row holds, already cut into words (see platform/db/search.ts). */
+export interface SearchDocument {
+  titles: string[];
+  keywords: string[];
+  bodies: string[];
+}
+
+export class KbArticlesRepository {
+  /** What the articles' employee perimeters are checked and matched against, on the same handle. */
+  readonly perimeters: PerimetersRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+  ) {
+    this.perimeters = new PerimetersRepository(db);
+  }
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  // ------------------------------------------------------------ reads
+
+  private filtered(clientId: string, f: KbArticleFilter) {
+    let q = this.tenant(clientId).selectFrom('pa_kb_articles as a').selectAll('a');
+    const published = sql<SqlBool>`(a.status = 'published' or (a.status = 'scheduled' and a.scheduled_publication_date <= ${f.today}))`;
+    if (f.status === 'published') q = q.where(published);
+    if (f.status === 'draft') q = q.where('a.status', '=', 'draft');
+    if (f.status === 'scheduled') {
+      q = q.where('a.status', '=', 'scheduled').where('a.scheduled_publication_date', '>', f.today);
+    }
+    if (f.featured !== undefined) q = q.where('a.featured_on_employee_homepage', '=', f.featured ? 1 : 0);
+    if (f.permanent !== undefined) q = q.where('a.permanent_on_employee_homepage', '=', f.permanent ? 1 : 0);
+    if (f.once) q = q.where('a.once_on_employee_homepage', '=', 1).where(published);
+    if (f.authorId !== undefined) q = q.where('a.author_id', '=', f.authorId);
+    if (f.withExpirationDate) q = q.where('a.expiration_date', 'is not', null);
+    if (f.categoryIds) {
+      const ids = f.categoryIds;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_categories as c')
+            .select('c.article_pk')
+            .whereRef('c.article_pk', '=', 'a.pk')
+            .where('c.category_id', 'in', ids.length ? ids : ['']),
+        ),
+      );
+    }
+    if (f.categoryLanguage !== undefined) {
+      const language = f.categoryLanguage;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_categories as c')
+            .innerJoin('pa_kb_categories as k', (j) =>
+              j.onRef('k.id', '=', 'c.category_id').onRef('k.client_id', '=', 'c.client_id'),
+            )
+            .select('c.article_pk')
+            .whereRef('c.article_pk', '=', 'a.pk')
+            .where('k.original_language_code', '=', language),
+        ),
+      );
+    }
+    if (f.tags) {
+      const tags = f.tags;
+      const language = f.tagsLanguage;
+      q = q.where(({ exists, selectFrom }) => {
+        let sub = selectFrom('pa_kb_article_tags as t')
+          .select('t.article_pk')
+          .whereRef('t.article_pk', '=', 'a.pk')
+          .where('t.label_key', 'in', tags.length ? tags : ['']);
+        if (language !== undefined) sub = sub.where('t.language_code', '=', language);
+        return exists(sub);
+      });
+    }
+    if (f.versionLanguage !== undefined) {
+      const language = f.versionLanguage;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_versions as v')
+            .select('v.article_pk')
+            .whereRef('v.article_pk', '=', 'a.pk')
+            .where('v.language_code', '=', language),
+        ),
+      );
+    }
+    for (const [column, value] of [
+      ['p.organization_id', f.organizationId],
+      ['p.organization_group_id', f.organizationGroupId],
+    ] as const) {
+      if (value === undefined) continue;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('pa_kb_article_perimeters as p')
+            .select('p.article_pk')
+            .whereRef('p.article_pk', '=', 'a.pk')
+            .where(column, '=', value),
+        ),
+      );
+    }
+    if (f.employee) {
+      const covered = f.employee.coveredPks;
+      q = q
+        .where(published)
+        .where('a.accessible_by_employee', '=', 1)
+        .where((eb) => eb.or([eb('a.expiration_date', 'is', null), eb('a.expiration_date', '>=', f.today)]))
+        .where((eb) =>
+          eb.or([
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('pa_kb_article_perimeters as p')
+                  .select('p.article_pk')
+                  .whereRef('p.article_pk', '=', 'a.pk'),
+              ),
+            ),
+            ...(covered.length ? [eb('a.pk', 'in', covered)] : []),
+          ]),
+        );
+    }
+    if (f.pks) q = q.where('a.pk', 'in', f.pks.length ? f.pks : [-1]);
+    return q;
+  }
+
+  async page(clientId: string, filter: KbArticleFilter, request: PageRequest<SortField>): Promise<Page<KbArticleRow>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  /** The internal keys of every article the filter keeps (to order full-text matches by relevance). */
+  async matchingPks(clientId: string, filter: KbArticleFilter): Promise<number[]> {
+    const rows = await this.filtered(clientId, filter).clearSelect().select('a.pk').execute();
+    return rows.map((r) => Number(r.pk));
+  }
+
+  /** The oldest article the filter keeps (`once_on_employee_homepage`). */
+  async oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRow | undefined> {
+    const row = await this.filtered(clientId, filter)
+      .orderBy('a.created_at')
+      .orderBy('a.pk')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async rowsByPk(clientId: string, pks: number[]): Promise<KbArticleRow[]> {
+    if (!pks.length) return [];
+    const rows = await this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('pk', 'in', pks).execute();
+    const byPk = new Map(rows.map((r) => [Number(r.pk), toRecord(r)]));
+    return pks.flatMap((pk) => byPk.get(pk) ?? []);
+  }
+
+  async find(clientId: string, id: string): Promise<KbArticleRow | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('pa_kb_articles')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Versions, categories, tags, perimeters and role names of several articles, in a few queries. */
+  async details(clientId: string, rows: KbArticleRow[]): Promise<KbArticleData[]> {
+    if (!rows.length) return [];
+    const pks = rows.map((r) => r.pk);
+    const [versions, categories, tags, perimeters] = await Promise.all([
+      this.tenant(clientId)
+        .selectFrom('pa_kb_article_versions')
+        .selectAll()
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+      this.tenant(clientId)
+        .selectFrom('pa_kb_article_categories')
+        .selectAll()
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+      this.tenant(clientId)
+        .selectFrom('pa_kb_article_tags')
+        .selectAll()
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+      this.tenant(clientId)
+        .selectFrom('pa_kb_article_perimeters')
+        .selectAll()
+        .where('article_pk', 'in', pks)
+        .orderBy('article_pk')
+        .orderBy('position')
+        .execute(),
+    ]);
+    const roleIds = [...new Set(rows.flatMap((r) => r.role_restrictions))];
+    const roleNames = await this.roleNames(clientId, roleIds);
+    const group = <T extends { article_pk: number }>(items: T[]) => {
+      const out = new Map<number, T[]>();
+      for (const item of items) {
+        const pk = Number(item.article_pk);
+        out.set(pk, [...(out.get(pk) ?? []), item]);
+      }
+      return out;
+    };
+    const [v, c, t, p] = [group(versions), group(categories), group(tags), group(perimeters)];
+    return rows.map((row) => ({
+      row,
+      versions: v.get(Number(row.pk)) ?? [],
+      categoryIds: (c.get(Number(row.pk)) ?? []).map((x) => x.category_id),
+      tags: t.get(Number(row.pk)) ?? [],
+      perimeters: (p.get(Number(row.pk)) ?? []).map(perimeterOf),
+      roleNames,
+    }));
+  }
+
+  /** Distinct tags (one per lower-case label and language), alphabetical. */
+  tagPage(
+    clientId: string,
+    filter: { languageCode?: string; q?: string },
+    request: PageRequest,
+  ): Promise<Page<{ label_key: string; language_code: string; label: string }>> {
+    let q = this.tenant(clientId)
+      .selectFrom('pa_kb_article_tags as t')
+      .select(['t.label_key', 't.language_code'])
+      .select((eb) => eb.fn.min('t.label').as('label'))
+      .groupBy(['t.label_key', 't.language_code']);
+    if (filter.languageCode !== undefined) q = q.where('t.language_code', '=', filter.languageCode);
+    if (filter.q !== undefined) q = q.where(containsText(['t.label_key'], filter.q));
+    return listPage(q, TAG_ORDER, request);
+  }
+
+  // ------------------------------------------------------------ lookups for the rules
+
+  /**
+   * The categories among `ids` that exist in the client, each locked until the transaction ends (a category
+   * being deleted at the same time either waits for this write, and then sees its link, or is gone).
+   */
+  async lockCategories(clientId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.tenant(clientId)
+      .updateTable('pa_kb_categories')
+      .set((eb) => ({ sort_order: eb.ref('sort_order') }))
+      .where('id', 'in', ids)
+      .returning('id')
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  existingUsers(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_users', clientId, ids);
+  }
+
+  async roleNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_roles')
+      .select(['id', 'name'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /**
+   * The perimeters of the client's employee-accessible articles whose organization part may cover an employee
+   * (everyone, one of their organizations, an ancestor with `<=`, a group of theirs); the custom field rules
+   * are left to the caller.
+   */
+  async candidatePerimeters(
+    clientId: string,
+    employee: EmployeeFacts,
+  ): Promise<{ articlePk: number; perimeter: EmployeesPerimeter }[]> {
+    const orgs = [...employee.organizationIds];
+    const ancestors = [...employee.organizationsAndAncestors];
+    const groups = [...employee.groupIds];
+    const rows = await this.tenant(clientId)
+      .selectFrom('pa_kb_article_perimeters as p')
+      .innerJoin('pa_kb_articles as a', 'a.pk', 'p.article_pk')
+      .selectAll('p')
+      .where('a.accessible_by_employee', '=', 1)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('p.organization_id', 'is', null), eb('p.organization_group_id', 'is', null)]),
+          ...(orgs.length ? [eb.and([eb('p.operator', '=', '='), eb('p.organization_id', 'in', orgs)])] : []),
+          ...(ancestors.length
+            ? [eb.and([eb('p.operator', '=', '<='), eb('p.organization_id', 'in', ancestors)])]
+            : []),
+          ...(groups.length ? [eb('p.organization_group_id', 'in', groups)] : []),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => ({ articlePk: Number(r.article_pk), perimeter: perimeterOf(r) }));
+  }
+
+  /** Relevance of the client's articles matching every word (higher is better); the formula is the dialect's. */
+  async searchScores(clientId: string, words: string[]): Promise<Map<number, number>> {
+    const rows =
+      this.dialect === 'sqlite'
+        ? await sql<{ pk: number; score: number }>`
+            select a.pk as pk, -bm25(pa_kb_article_fts, 10.0, 5.0, 1.0) as score
+            from pa_kb_article_fts join pa_kb_articles a on a.pk = pa_kb_article_fts.rowid
+            where pa_kb_article_fts match ${fts5Query(words)} and a.client_id = ${clientId}`.execute(this.db)
+        : await sql<{ pk: number; score: number }>`
+            select a.pk as pk, ts_rank(f.document, ${pgTsquery(words)}::tsquery) as score
+            from pa_kb_article_fts f join pa_kb_articles a on a.pk = f.article_pk
+            where f.document @@ ${pgTsquery(words)}::tsquery and a.client_id = ${clientId}`.execute(this.db);
+    return new Map(rows.rows.map((r) => [Number(r.pk), Number(r.score)]));
+  }
+
+  // ------------------------------------------------------------ writes
+
+  /** Inserts unless the id exists; the new internal key, or undefined when another write created it first. */
+  async insertIfAbsent(clientId: string, id: string, values: KbArticleValues, at: number): Promise<number | undefined> {
+    const row = await this.db
+      .insertInto('pa_kb_articles')
+      .values({
+        client_id: clientId,
+        id,
+        ...toColumns(values),
+        created_at: at,
+        updated_at: at,
+      } as Insertable<PaKbArticlesTable>)
+      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
+      .returning('pk')
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.pk);
+  }
+
+  async update(clientId: string, pk: number, values: Partial<KbArticleValues>, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('pa_kb_articles')
+      .set({ ...toColumns(values), updated_at: at })
+      .where('pk', '=', pk)
+      .execute();
+  }
+
+  async replaceVersions(clientId: string, pk: number, versions: KbVersionValues[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_versions').where('article_pk', '=', pk).execute();
+    if (versions.length) {
+      await this.db
+        .insertInto('pa_kb_article_versions')
+        .values(versions.map((v) => ({ ...v, client_id: clientId, article_pk: pk })))
+        .execute();
+    }
+  }
+
+  async replaceCategories(clientId: string, pk: number, categoryIds: string[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_categories').where('article_pk', '=', pk).execute();
+    if (categoryIds.length) {
+      await this.db
+        .insertInto('pa_kb_article_categories')
+        .values(
+          categoryIds.map((category_id, position) => ({ client_id: clientId, article_pk: pk, category_id, position })),
+        )
+        .execute();
+    }
+  }
+
+  async replaceTags(clientId: string, pk: number, tags: { language_code: string; label: string }[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_tags').where('article_pk', '=', pk).execute();
+    if (tags.length) {
+      await this.db
+        .insertInto('pa_kb_article_tags')
+        .values(
+          tags.map((t, position) => ({
+            client_id: clientId,
+            article_pk: pk,
+            language_code: t.language_code,
+            label: t.label,
+            label_key: t.label.toLowerCase(),
+            position,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async replacePerimeters(clientId: string, pk: number, perimeters: EmployeesPerimeter[]): Promise<void> {
+    await this.db.deleteFrom('pa_kb_article_perimeters').where('article_pk', '=', pk).execute();
+    if (perimeters.length) {
+      await this.db
+        .insertInto('pa_kb_article_perimeters')
+        .values(
+          perimeters.map((p, position) => ({
+            client_id: clientId,
+            article_pk: pk,
+            position,
+            operator: p.operator,
+            organization_id: p.organization_id,
+            organization_group_id: p.organization_group_id,
+            custom_field_filters: JSON.stringify(p.custom_field_filters),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** Writes the article's full-text row (run in the transaction of the write that changed the article). */
+  async writeSearch(pk: number, doc: SearchDocument): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      await sql`delete from pa_kb_article_fts where rowid = ${pk}`.execute(this.db);
+      await sql`insert into pa_kb_article_fts (rowid, title, keywords, body)
+        values (${pk}, ${doc.titles.join(' ')}, ${doc.keywords.join(' ')}, ${doc.bodies.join(' ')})`.execute(this.db);
+      return;
+    }
+    const vector = pgTsvector([
+      [doc.titles, 'A'],
+      [doc.keywords, 'B'],
+      [doc.bodies, 'D'],
+    ]);
+    await sql`insert into pa_kb_article_fts (article_pk, document) values (${pk}, ${vector}::tsvector)
+      on conflict (article_pk) do update set document = excluded.document`.execute(this.db);
+  }
+
+  /** Deletes the article, its versions, links and full-text row. */
+  async delete(clientId: string, pk: number): Promise<void> {
+    if (this.dialect === 'sqlite') await sql`delete from pa_kb_article_fts where rowid = ${pk}`.execute(this.db);
+    await this.tenant(clientId).deleteFrom('pa_kb_articles').where('pk', '=', pk).execute();
+  }
+}
+
+function perimeterOf(r: Selectable<PaKbArticlePerimetersTable>): EmployeesPerimeter {
+  return {
+    operator: r.operator,
+    organization_id: r.organization_id,
+    organization_group_id: r.organization_group_id,
+    custom_field_filters: JSON.parse(r.custom_field_filters) as CustomFieldFilter[],
+  };
+}

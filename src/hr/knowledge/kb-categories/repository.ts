@@ -1,0 +1,207 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { PaKbCategoriesTable } from './tables.js';
+
+type KbCategoryRow = Selectable<PaKbCategoriesTable>;
+
+export interface LocalizedText {
+  language_code: string;
+  value: string;
+}
+
+/** A category as the domain sees it: flags as booleans, localized texts decoded. */
+export interface KbCategoryRecord {
+  pk: number;
+  id: string;
+  slug: string;
+  sort_order: number;
+  order_key: string;
+  original_language_code: string;
+  icon_class: string | null;
+  disable_default_form: boolean;
+  default_form_id: string | null;
+  visible_to_employee: boolean;
+  localized_name: LocalizedText[];
+  localized_description: LocalizedText[];
+  created_at: number;
+  updated_at: number;
+}
+
+export type KbCategoryValues = Omit<KbCategoryRecord, 'pk' | 'id' | 'created_at' | 'updated_at'>;
+
+function toRecord(row: KbCategoryRow): KbCategoryRecord {
+  return {
+    pk: row.pk,
+    id: row.id,
+    slug: row.slug,
+    sort_order: Number(row.sort_order),
+    order_key: row.order_key,
+    original_language_code: row.original_language_code,
+    icon_class: row.icon_class,
+    disable_default_form: Boolean(row.disable_default_form),
+    default_form_id: row.default_form_id,
+    visible_to_employee: Boolean(row.visible_to_employee),
+    localized_name: JSON.parse(row.localized_name) as LocalizedText[],
+    localized_description: JSON.parse(row.localized_description) as LocalizedText[],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function toColumns(values: Partial<KbCategoryValues>): Partial<Insertable<PaKbCategoriesTable>> {
+  const { disable_default_form, visible_to_employee, localized_name, localized_description, ...plain } = values;
+  return {
+    ...plain,
+    ...(disable_default_form !== undefined ? { disable_default_form: disable_default_form ? 1 : 0 } : {}),
+    ...(visible_to_employee !== undefined ? { visible_to_employee: visible_to_employee ? 1 : 0 } : {}),
+    ...(localized_name !== undefined ? { localized_name: JSON.stringify(localized_name) } : {}),
+    ...(localized_description !== undefined ? { localized_description: JSON.stringify(localized_description) } : {}),
+  };
+}
+
+export interface KbCategoryFilter {
+  originalLanguageCode?: string;
+}
+
+/** Lists are always in `order`; the internal key breaks ties. */
+const ORDER: ListOrder = { fixed: [{ term: 'order_key', direction: 'asc' }], tiebreak: 'pk' };
+
+/**
+ * What links a category to other objects, each a named check: a category is only deleted when none finds a link.
+ * The answer lists every code found (`KbCategoryDeletionError`).
+ */
+export interface CategoryLinkCheck {
+  /** The reference's error code (`category_has_linked_articles`, …). */
+  code: string;
+  message: string;
+  linked(db: Db, clientId: string, categoryId: string): Promise<boolean>;
+}
+
+/**
+ * The links this branch knows. The request forms (`pa_request_forms.category_id`) and requests
+ * (`pa_requests.category_id`) are added where those tables exist, with these codes:
+ * - `category_has_linked_forms`: a request form of the client has this `category_id`;
+ * - `category_has_linked_requests`: an open request of the client has this `category_id`;
+ * - `category_default_form_has_linked_entities`: the category's default form has macros or trigger rules.
+ * Add an entry per link: `KbCategoriesService.delete` runs them all in the deleting transaction.
+ */
+export const CATEGORY_LINK_CHECKS: CategoryLinkCheck[] = [
+  {
+    code: 'category_has_linked_articles',
+    message: 'Articles are filed in this category.',
+    async linked(db, clientId, categoryId) {
+      const row = await new Tenant<Tables>(db, clientId)
+        .selectFrom('pa_kb_article_categories')
+        .select('article_pk')
+        .where('category_id', '=', categoryId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  },
+  {
+    code: 'category_has_linked_forms',
+    message: 'Request forms belong to this category.',
+    async linked(db, clientId, categoryId) {
+      const row = await new Tenant<Tables>(db, clientId)
+        .selectFrom('pa_request_forms')
+        .select('pk')
+        .where('category_id', '=', categoryId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  },
+  {
+    code: 'category_has_linked_requests',
+    message: 'Open requests (not closed or archived) are in this category.',
+    async linked(db, clientId, categoryId) {
+      const row = await new Tenant<Tables>(db, clientId)
+        .selectFrom('pa_requests')
+        .select('pk')
+        .where('category_id', '=', categoryId)
+        .where('status', 'not in', ['closed', 'archived'])
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  },
+  {
+    code: 'category_default_form_has_linked_entities',
+    message: 'Macros name the default form of this category.',
+    async linked(db, clientId, categoryId) {
+      const forms = await new Tenant<Tables>(db, clientId)
+        .selectFrom('pa_request_forms')
+        .select('id')
+        .where('category_id', '=', categoryId)
+        .where('is_default', '=', 1)
+        .execute();
+      if (!forms.length) return false;
+      const macros = await new Tenant<Tables>(db, clientId).selectFrom('pa_macros').select('forms').execute();
+      return macros.some((m) => (JSON.parse(m.forms) as string[]).some((f) => forms.some((d) => d.id === f)));
+    },
+  },
+];
+
+export class KbCategoriesRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private scoped(clientId: string) {
+    return this.tenant(clientId).selectFrom('pa_kb_categories').selectAll();
+  }
+
+  async page(clientId: string, filter: KbCategoryFilter, request: PageRequest): Promise<Page<KbCategoryRecord>> {
+    let q = this.scoped(clientId);
+    if (filter.originalLanguageCode !== undefined)
+      q = q.where('original_language_code', '=', filter.originalLanguageCode);
+    const page = await listPage(q, ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  async find(clientId: string, id: string): Promise<KbCategoryRecord | undefined> {
+    const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** The highest `order` of the client's categories, or undefined when it has none. */
+  async maxOrder(clientId: string): Promise<number | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('pa_kb_categories')
+      .select((eb) => eb.fn.max('sort_order').as('m'))
+      .executeTakeFirst();
+    return row?.m === null || row?.m === undefined ? undefined : Number(row.m);
+  }
+
+  /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
+  insertIfAbsent(clientId: string, id: string, values: KbCategoryValues, at: number): Promise<boolean> {
+    const columns = toColumns(values) as Omit<Insertable<PaKbCategoriesTable>, 'client_id' | 'id'>;
+    return this.tenant(clientId).insertIfAbsent('pa_kb_categories', { ...columns, id, created_at: at, updated_at: at });
+  }
+
+  async update(clientId: string, id: string, values: Partial<KbCategoryValues>, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('pa_kb_categories')
+      .set({ ...toColumns(values), updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(clientId: string, id: string): Promise<void> {
+    await this.tenant(clientId).deleteFrom('pa_kb_categories').where('id', '=', id).execute();
+  }
+
+  /** The codes of every link that keeps the category from being deleted. */
+  async links(clientId: string, id: string): Promise<CategoryLinkCheck[]> {
+    const found: CategoryLinkCheck[] = [];
+    for (const check of CATEGORY_LINK_CHECKS) if (await check.linked(this.db, clientId, id)) found.push(check);
+    return found;
+  }
+}

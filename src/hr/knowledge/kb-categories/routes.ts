@@ -1,0 +1,114 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { errorResponses } from '../../errors.js';
+import { listRoute } from '../../lists/list.js';
+import type { Paginator } from '../../lists/pagination.js';
+import { presentKbCategory } from './present.js';
+import {
+  KbCategoryGetQuery,
+  KbCategoryList,
+  KbCategoryListQuery,
+  KbCategoryParams,
+  KbCategoryPatch,
+  KbCategoryPut,
+  KbCategoryPutQuery,
+  KbCategory as KbCategorySchema,
+} from './schemas.js';
+import type { KbCategoriesService } from './service.js';
+
+const tags = ['People Assist: Categories'];
+const NoBody = { type: 'null', description: 'No body.' } as const;
+
+/** `/kb_categories` (reference §3e.1): list, GET, PUT upsert, PATCH order, DELETE. */
+export async function kbCategoryRoutes(
+  app: FastifyInstance,
+  opts: { kbCategories: KbCategoriesService; paginator: Paginator },
+): Promise<void> {
+  const { kbCategories, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(KbCategorySchema);
+
+  listRoute(
+    app,
+    paginator,
+    {
+      path: '/kb_categories',
+      tags,
+      summary: 'List knowledge-base categories',
+      description: 'Always sorted by `order` (then by creation, for equal orders).',
+      querystring: KbCategoryListQuery,
+      item: full,
+      list: KbCategoryList,
+      errors: [403],
+    },
+    { page: (clientId, query, request) => kbCategories.list(clientId, query, request), present: presentKbCategory },
+  );
+
+  api.get(
+    '/kb_categories/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a knowledge-base category',
+        params: KbCategoryParams,
+        querystring: KbCategoryGetQuery,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => presentKbCategory(await kbCategories.get(request.hrAuth.clientId, request.params.id)),
+  );
+
+  api.put(
+    '/kb_categories/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Create or update a knowledge-base category',
+        description:
+          'An upsert at the client-chosen UUID: 201 when created, 200 when updated. As in the reference, the answer is an **array** holding the category.',
+        params: KbCategoryParams,
+        querystring: KbCategoryPutQuery,
+        body: KbCategoryPut,
+        response: { 200: Type.Array(full), 201: Type.Array(full), ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { category, created } = await kbCategories.put(request.hrAuth.clientId, request.params.id, request.body);
+      return reply.status(created ? 201 : 200).send([presentKbCategory(category)]);
+    },
+  );
+
+  api.patch(
+    '/kb_categories/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change the order of a knowledge-base category',
+        params: KbCategoryParams,
+        body: KbCategoryPatch,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentKbCategory(await kbCategories.patch(request.hrAuth.clientId, request.params.id, request.body)),
+  );
+
+  api.delete(
+    '/kb_categories/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a knowledge-base category',
+        description:
+          'Only when nothing is linked to it; otherwise 400 (`KbCategoryDeletionError`) whose `errors` carry `category_has_linked_articles`, `category_has_linked_forms`, `category_has_linked_requests` or `category_default_form_has_linked_entities`.',
+        params: KbCategoryParams,
+        response: { 204: NoBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await kbCategories.delete(request.hrAuth.clientId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,148 @@
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import type { KbCategoriesRepository, KbCategoryRecord, KbCategoryValues } from './repository.js';
+import type { KbCategoryListQuery, KbCategoryPatch, KbCategoryPut, LocalizedString } from './schemas.js';
+
+/** `order` as 16 hex digits that sort like the number: the IEEE 754 bits, sign flipped (negatives all flipped). */
+export function orderKey(order: number): string {
+  const bytes = Buffer.alloc(8);
+  bytes.writeDoubleBE(order === 0 ? 0 : order);
+  if ((bytes[0] as number) & 0x80) for (let i = 0; i < 8; i++) bytes[i] = ~(bytes[i] as number) & 0xff;
+  else bytes[0] = (bytes[0] as number) ^ 0x80;
+  return bytes.toString('hex');
+}
+
+/** A slug made of a text: lower-case ASCII letters and digits separated by dashes. */
+export function slugify(text: string, fallback: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 255)
+    .replace(/-+$/, '');
+  return slug || fallback;
+}
+
+/** Field errors for a language given twice in a localized list. */
+export function duplicateLanguages(field: string, items: readonly { language_code: string }[]): FieldError[] {
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  items.forEach((item, i) => {
+    if (seen.has(item.language_code)) {
+      errors.push({
+        field: `${field}.${i}.language_code`,
+        code: 'duplicate_items',
+        message: 'One entry per language: this language is given twice.',
+      });
+    }
+    seen.add(item.language_code);
+  });
+  return errors;
+}
+
+/** The repositories this service's writes touch, bound to one transaction in `work.run`. */
+export interface KbCategoriesWork {
+  kbCategories: KbCategoriesRepository;
+}
+
+/**
+ * Knowledge-base categories (reference §3e.1): client-chosen UUIDs, always
+ * listed by `order`; deleted only when nothing links to them.
+ */
+export class KbCategoriesService {
+  private readonly repo: KbCategoriesRepository;
+
+  constructor(private readonly work: UnitOfWork<Tables, KbCategoriesWork>) {
+    this.repo = work.read.kbCategories;
+  }
+
+  list(clientId: string, query: KbCategoryListQuery, request: PageRequest): Promise<Page<KbCategoryRecord>> {
+    return this.repo.page(
+      clientId,
+      query.original_language_code !== undefined ? { originalLanguageCode: query.original_language_code } : {},
+      request,
+    );
+  }
+
+  async get(clientId: string, id: string): Promise<KbCategoryRecord> {
+    const row = await this.repo.find(clientId, id);
+    if (!row) throw new NotFoundError('category', id);
+    return row;
+  }
+
+  /**
+   * PUT: creates (`created`) or replaces the category. Left-out optional attributes return to their defaults,
+   * except `order` and `slug`, which keep their values (a new category goes after every other one).
+   */
+  async put(
+    clientId: string,
+    id: string,
+    input: KbCategoryPut,
+  ): Promise<{ category: KbCategoryRecord; created: boolean }> {
+    const errors = [
+      ...duplicateLanguages('localized_name', input.localized_name),
+      ...duplicateLanguages('localized_description', input.localized_description ?? []),
+    ];
+    if (errors.length) throw new FieldValidationError(errors);
+    const names: LocalizedString[] = input.localized_name;
+    const first = names[0] as LocalizedString;
+    return this.work.run(async ({ kbCategories: repo }) => {
+      const existing = await repo.find(clientId, id);
+      const order = input.order ?? existing?.sort_order ?? ((await repo.maxOrder(clientId)) ?? 0) + 1;
+      const values: KbCategoryValues = {
+        slug: input.slug ?? existing?.slug ?? slugify(first.value, id),
+        sort_order: order,
+        order_key: orderKey(order),
+        original_language_code: input.original_language_code ?? first.language_code,
+        icon_class: input.icon_class ?? null,
+        disable_default_form: input.disable_default_form === true,
+        default_form_id: input.default_form_id ?? null,
+        visible_to_employee: input.visible_to_employee !== false,
+        localized_name: names.map((n) => ({ language_code: n.language_code, value: n.value })),
+        localized_description: (input.localized_description ?? []).map((n) => ({
+          language_code: n.language_code,
+          value: n.value,
+        })),
+      };
+      const at = now();
+      let created = false;
+      if (!existing) created = await repo.insertIfAbsent(clientId, id, values, at);
+      if (!created) await repo.update(clientId, id, values, at);
+      return { category: (await repo.find(clientId, id)) as KbCategoryRecord, created };
+    });
+  }
+
+  /** PATCH: changes the `order` only. */
+  async patch(clientId: string, id: string, input: KbCategoryPatch): Promise<KbCategoryRecord> {
+    return this.work.run(async ({ kbCategories: repo }) => {
+      if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
+      await repo.update(clientId, id, { sort_order: input.order, order_key: orderKey(input.order) }, now());
+      return (await repo.find(clientId, id)) as KbCategoryRecord;
+    });
+  }
+
+  /**
+   * DELETE: refused (400, every link found listed in `errors`) while anything links to the category. The row is
+   * deleted first, then the links are checked in the same transaction: a write linking the category at the same
+   * time either waits for this one (and then finds no category) or is seen by the check.
+   */
+  async delete(clientId: string, id: string): Promise<void> {
+    await this.work.run(async ({ kbCategories: repo }) => {
+      if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
+      await repo.delete(clientId, id);
+      const links = await repo.links(clientId, id);
+      if (links.length) {
+        throw new InvalidRequestError(
+          'The category cannot be deleted while objects are linked to it.',
+          links.map((l) => ({ field: 'id', code: l.code, message: l.message })),
+        );
+      }
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { BlobStore } from '../platform/blobs/store.js';
+import type { Config } from '../platform/config.js';
+import type { Database, Db } from '../platform/db/database.js';
+import type { Tables } from '../platform/db/schema.js';
+import { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { RateLimits } from '../platform/http/rate-limit.js';
+import type { SecretBox } from '../platform/security/secret-box.js';
+import type { Clock } from '../platform/time.js';
+import type { Paginator } from './lists/pagination.js';
+
+/**
+ * How the HR API is put together. Each product area (`core/`, `documents/`, `knowledge/`, `people-assist/`,
+ * `automation/`) has an `index.ts` that builds its services from an `HrContext` (and the services of the areas
+ * below it) and lists its `HrModule`s. `hr/index.ts` stacks the areas; `hr/plugin.ts` registers every module's
+ * schemas and routes. A new resource is its own folder, a migration, and two lines in its area's index.
+ */
+
+/** What every area builds its services from. */
+export interface HrContext {
+  database: Database;
+  db: Db;
+  config: Config;
+  /** The clock every time-derived state reads; tests move it. */
+  clock: Clock;
+  blobs: BlobStore;
+  paginator: Paginator;
+  /** Encryption at rest of reversible secrets (signing keys) under the master key. */
+  secretBox: SecretBox;
+  log?: Logger | undefined;
+}
+
+/** Binds repositories into a unit of work on the context's database (`platform/db/unit-of-work.ts`). */
+export function unitOfWork<R>(ctx: HrContext, bind: (db: Db) => R): UnitOfWork<Tables, R> {
+  return new UnitOfWork(ctx.db, bind);
+}
+
+/** A resource's part of the HR API. */
+export interface HrModule {
+  /** Schemas with an `$id` that routes reference with `Type.Ref` (added once to the API). */
+  schemas?: readonly TSchema[];
+  /** Registers the resource's routes. */
+  routes(app: FastifyInstance, http: HrHttp): Promise<void>;
+  /** Served without a bearer token (the token endpoint). Every other module is behind the bearer guard. */
+  public?: boolean;
+}
+
+/** What routes receive when the server registers them (the server's own parts, made after the services). */
+export interface HrHttp {
+  /** The per-credential and failed-authentication limits shared with the Academy API. */
+  rateLimits?: RateLimits | undefined;
+}
+
+/** A product area, built: its services and its modules. */
+export interface HrArea<S> {
+  services: S;
+  modules: readonly HrModule[];
+}

@@ -1,0 +1,14 @@
+import { formatDateTime } from '../../../platform/time.js';
+import type { CustomStatusRecord } from './repository.js';
+import type { CustomStatus } from './schemas.js';
+
+/** A custom status on the wire (reference §3d.8). */
+export function presentCustomStatus(status: CustomStatusRecord): CustomStatus {
+  return {
+    id: status.id,
+    name: status.name,
+    is_active: status.is_active,
+    created_at: formatDateTime(status.created_at),
+    updated_at: formatDateTime(status.updated_at),
+  };
+}

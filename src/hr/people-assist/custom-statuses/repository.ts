@@ -1,0 +1,103 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { WorkflowSortField } from './schemas.js';
+import type { PaCustomStatusesTable } from './tables.js';
+
+/** A custom status as the domain sees it. */
+export interface CustomStatusRecord {
+  pk: number;
+  id: string;
+  name: string;
+  is_active: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CustomStatusAttributes {
+  name: string;
+  is_active: boolean;
+}
+
+export interface CustomStatusFilter {
+  q?: string;
+}
+
+/** The order of the workflow lists (custom statuses and macros): the sorted field, then the internal key. */
+export const WORKFLOW_ORDER = (alias: string): ListOrder<WorkflowSortField> => ({
+  fields: { name: `${alias}.name`, created_at: `${alias}.created_at`, updated_at: `${alias}.updated_at` },
+  tiebreak: `${alias}.pk`,
+});
+
+const ORDER = WORKFLOW_ORDER('s');
+
+function toRecord(row: Selectable<PaCustomStatusesTable>): CustomStatusRecord {
+  return {
+    pk: row.pk,
+    id: row.id,
+    name: row.name,
+    is_active: row.is_active === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export class CustomStatusesRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private filtered(clientId: string, filter: CustomStatusFilter) {
+    let q = this.tenant(clientId).selectFrom('pa_custom_statuses as s').selectAll('s');
+    if (filter.q) q = q.where(containsText(['s.name'], filter.q));
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    filter: CustomStatusFilter,
+    request: PageRequest<WorkflowSortField>,
+  ): Promise<Page<CustomStatusRecord>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  count(clientId: string, filter: CustomStatusFilter): Promise<number> {
+    return listCount(this.filtered(clientId, filter));
+  }
+
+  async find(clientId: string, id: string): Promise<CustomStatusRecord | undefined> {
+    const row = await this.filtered(clientId, {}).where('s.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Which of these ids are custom statuses of the client. */
+  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'pa_custom_statuses', clientId, ids);
+  }
+
+  insertIfAbsent(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('pa_custom_statuses', {
+      id,
+      name: attrs.name,
+      is_active: attrs.is_active ? 1 : 0,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+
+  async update(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('pa_custom_statuses')
+      .set({ name: attrs.name, is_active: attrs.is_active ? 1 : 0, updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+}

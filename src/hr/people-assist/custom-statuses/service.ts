@@ -1,0 +1,55 @@
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { NotFoundError } from '../../../platform/errors.js';
+import { now } from '../../../platform/time.js';
+import type { CustomStatusesRepository, CustomStatusFilter, CustomStatusRecord } from './repository.js';
+import type { CustomStatusPut, WorkflowSortField } from './schemas.js';
+
+/** The repositories custom statuses work with. */
+export interface CustomStatusesWork {
+  customStatuses: CustomStatusesRepository;
+}
+
+/** Custom statuses (reference §3d.8): the client's own workflow steps of requests, set by macros. */
+export class CustomStatusesService {
+  constructor(private readonly work: UnitOfWork<Tables, CustomStatusesWork>) {}
+
+  list(
+    clientId: string,
+    filter: CustomStatusFilter,
+    request: PageRequest<WorkflowSortField>,
+  ): Promise<Page<CustomStatusRecord>> {
+    return this.work.read.customStatuses.page(clientId, filter, request);
+  }
+
+  count(clientId: string, filter: CustomStatusFilter): Promise<number> {
+    return this.work.read.customStatuses.count(clientId, filter);
+  }
+
+  async get(clientId: string, id: string): Promise<CustomStatusRecord> {
+    const row = await this.work.read.customStatuses.find(clientId, id);
+    if (!row) throw new NotFoundError('custom status', id);
+    return row;
+  }
+
+  /** PUT: creates the status at `id` or replaces its name and activity. */
+  async put(
+    clientId: string,
+    id: string,
+    input: CustomStatusPut,
+  ): Promise<{ status: CustomStatusRecord; created: boolean }> {
+    const attrs = { name: input.name, is_active: input.is_active !== false };
+    return this.work.run(async ({ customStatuses }) => {
+      const at = now();
+      const created = await customStatuses.insertIfAbsent(clientId, id, attrs, at);
+      if (!created) await customStatuses.update(clientId, id, attrs, at);
+      return { status: (await customStatuses.find(clientId, id)) as CustomStatusRecord, created };
+    });
+  }
+
+  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.work.read.customStatuses.existingIds(clientId, ids);
+  }
+}

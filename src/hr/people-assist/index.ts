@@ -1,0 +1,65 @@
+import type { CoreServices } from '../core/index.js';
+import { UploadsRepository } from '../core/uploads/repository.js';
+import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { CustomStatusesRepository } from './custom-statuses/repository.js';
+import { customStatusRoutes } from './custom-statuses/routes.js';
+import { CustomStatus } from './custom-statuses/schemas.js';
+import { CustomStatusesService } from './custom-statuses/service.js';
+import { MacrosRepository } from './macros/repository.js';
+import { macroRoutes } from './macros/routes.js';
+import { MacroDetail, MacroList } from './macros/schemas.js';
+import { MacrosService } from './macros/service.js';
+import { RequestFormsRepository } from './request-forms/repository.js';
+import { requestFormRoutes } from './request-forms/routes.js';
+import { RequestForm } from './request-forms/schemas.js';
+import { RequestFormsService } from './request-forms/service.js';
+import { RequestsRepository } from './requests/repository.js';
+import { requestRoutes } from './requests/routes.js';
+import {
+  EmployeeSimplified,
+  RequestComment,
+  RequestFull,
+  RequestFullWithAttachments,
+  UserSimplified,
+} from './requests/schemas.js';
+import { RequestsService } from './requests/service.js';
+
+/** People Assist: custom statuses, macros, request forms, and requests with their comments, files and links. */
+export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
+  const { paginator, blobs } = ctx;
+  const requestForms = new RequestFormsService(
+    unitOfWork(ctx, (db) => ({ requestForms: new RequestFormsRepository(db) })),
+    core.perimeters,
+  );
+  const macros = new MacrosService(unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })));
+  const services = {
+    customStatuses: new CustomStatusesService(
+      unitOfWork(ctx, (db) => ({ customStatuses: new CustomStatusesRepository(db) })),
+    ),
+    macros,
+    requestForms,
+    requests: new RequestsService(
+      unitOfWork(ctx, (db) => ({ requests: new RequestsRepository(db), uploads: new UploadsRepository(db) })),
+      requestForms,
+      macros,
+      core.uploads,
+      blobs,
+    ),
+  };
+  const s = services;
+  const modules: HrModule[] = [
+    {
+      schemas: [CustomStatus],
+      routes: (app) => customStatusRoutes(app, { customStatuses: s.customStatuses, paginator }),
+    },
+    { schemas: [MacroList, MacroDetail], routes: (app) => macroRoutes(app, { macros: s.macros, paginator }) },
+    { schemas: [RequestForm], routes: (app) => requestFormRoutes(app, { requestForms: s.requestForms, paginator }) },
+    {
+      schemas: [UserSimplified, EmployeeSimplified, RequestFull, RequestFullWithAttachments, RequestComment],
+      routes: (app) => requestRoutes(app, { requests: s.requests, paginator, blobs }),
+    },
+  ];
+  return { services, modules } satisfies HrArea<typeof services>;
+}
+
+export type PeopleAssistServices = ReturnType<typeof createPeopleAssist>['services'];

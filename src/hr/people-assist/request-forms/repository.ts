@@ -1,0 +1,162 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { FormDefinition } from '../../core/forms/schemas.js';
+import type { EmployeesPerimeter } from '../../core/perimeters/rules.js';
+import type { PaRequestFormsTable } from './tables.js';
+
+/** The settings of a form (stored as JSON in `settings`). */
+export interface RequestFormSettings {
+  keywords: string;
+  featured: boolean;
+  success_message: string;
+  visible_by_employee: boolean;
+  visible_by_user: boolean;
+  request_editable_by_employee: boolean;
+  request_editable_by_user: boolean;
+  employee_organization_mandatory: boolean;
+  linkeable_to_employee: boolean;
+  linkeable_to_organization: boolean;
+  due_date_visible_by_employee: boolean;
+  custom_status_visible_by_employee: boolean;
+  enable_employee_feedback: boolean;
+  employee_restrictions: EmployeesPerimeter[];
+  user_restrictions: { roles: { id: string; name?: string }[] };
+  form_group_id: number | null;
+  is_default_language: boolean | null;
+}
+
+type StoredForm = Selectable<PaRequestFormsTable>;
+
+/** A request form as the domain sees it: its settings and form definition decoded. */
+export type RequestFormRow = Omit<StoredForm, 'settings' | 'formidable'> & {
+  settings: RequestFormSettings;
+  formidable: FormDefinition;
+};
+
+export type RequestFormAttributes = Omit<
+  RequestFormRow,
+  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'last_hits'
+>;
+
+function toRecord(row: StoredForm): RequestFormRow {
+  return {
+    ...row,
+    settings: JSON.parse(row.settings) as RequestFormSettings,
+    formidable: JSON.parse(row.formidable) as FormDefinition,
+  };
+}
+
+function toColumns(attrs: Partial<RequestFormAttributes>) {
+  const { settings, formidable, ...plain } = attrs;
+  return {
+    ...plain,
+    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+    ...(formidable !== undefined ? { formidable: JSON.stringify(formidable) } : {}),
+  };
+}
+
+export interface RequestFormFilter {
+  categoryId?: string;
+  isDefault?: boolean;
+  languageCode?: string;
+  featured?: boolean;
+  q?: string;
+  /** Only these forms (the forms an employee may use). */
+  ids?: readonly string[];
+}
+
+export interface RequestFormSort {
+  field: 'title' | 'last_hits';
+  direction: 'asc' | 'desc';
+}
+
+/** `title` orders by the form's name; then the internal key. */
+const ORDER: ListOrder<RequestFormSort['field']> = {
+  fields: { title: 'f.name', last_hits: 'f.last_hits' },
+  tiebreak: 'f.pk',
+};
+
+export class RequestFormsRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private filtered(clientId: string, f: RequestFormFilter) {
+    let q = this.tenant(clientId).selectFrom('pa_request_forms as f').selectAll('f');
+    if (f.categoryId !== undefined) q = q.where('f.category_id', '=', f.categoryId);
+    if (f.isDefault !== undefined) q = q.where('f.is_default', '=', f.isDefault ? 1 : 0);
+    if (f.languageCode !== undefined) q = q.where('f.language_code', '=', f.languageCode);
+    if (f.featured !== undefined) q = q.where('f.featured', '=', f.featured ? 1 : 0);
+    if (f.q !== undefined) q = q.where(containsText(['f.name', 'f.keywords'], f.q));
+    if (f.ids !== undefined) q = f.ids.length ? q.where('f.id', 'in', [...f.ids]) : q.where('f.pk', '<', 0);
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    filter: RequestFormFilter,
+    request: PageRequest<RequestFormSort['field']>,
+  ): Promise<Page<RequestFormRow>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  count(clientId: string, filter: RequestFormFilter): Promise<number> {
+    return listCount(this.filtered(clientId, filter));
+  }
+
+  async find(clientId: string, id: string): Promise<RequestFormRow | undefined> {
+    const row = await this.filtered(clientId, {}).where('f.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Every form of the client with employee restrictions read from its settings (for the employee filter). */
+  async all(clientId: string): Promise<RequestFormRow[]> {
+    return (await this.filtered(clientId, {}).orderBy('f.pk').execute()).map(toRecord);
+  }
+
+  insertIfAbsent(clientId: string, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('pa_request_forms', {
+      id,
+      ...(toColumns(attrs) as Omit<Insertable<PaRequestFormsTable>, 'client_id' | 'id'>),
+      last_hits: 0,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+
+  async update(clientId: string, id: string, attrs: Partial<RequestFormAttributes>, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('pa_request_forms')
+      .set({ ...toColumns(attrs), updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Makes `id` the only default form of its category. */
+  async clearOtherDefaults(clientId: string, categoryId: string, id: string): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('pa_request_forms')
+      .set({ is_default: 0 })
+      .where('category_id', '=', categoryId)
+      .where('id', '!=', id)
+      .execute();
+  }
+
+  /** Which of these ids are knowledge-base categories of the client. */
+  existingCategories(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'pa_kb_categories', clientId, ids);
+  }
+
+  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'hr_roles', clientId, ids);
+  }
+}

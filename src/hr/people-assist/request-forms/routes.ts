@@ -1,0 +1,108 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { errorResponses } from '../../errors.js';
+import { countRoute } from '../../lists/count.js';
+import { listCall, sendPage } from '../../lists/list.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { presentRequestForm } from './present.js';
+import {
+  RequestForm,
+  RequestFormCountQuery,
+  RequestFormGetQuery,
+  RequestFormList,
+  RequestFormListQuery,
+  RequestFormParams,
+  RequestFormPatch,
+  RequestFormPut,
+} from './schemas.js';
+import type { RequestFormsService } from './service.js';
+
+const TAG = ['People Assist: Request forms'];
+
+/** `/request_forms`: count, list, GET, PUT upsert at the slug, PATCH of the settings (reference §3d.9). */
+export async function requestFormRoutes(
+  app: FastifyInstance,
+  opts: { requestForms: RequestFormsService; paginator: Paginator },
+): Promise<void> {
+  const { requestForms, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(RequestForm);
+
+  countRoute(
+    app,
+    { path: '/request_forms', tags: TAG, summary: 'Count request forms', querystring: RequestFormCountQuery },
+    (clientId, query) => requestForms.count(clientId, query),
+  );
+
+  api.get(
+    '/request_forms',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List request forms',
+        description: 'Sorted by `sort` (default `+title`, the name). `q` needs `language_code` (400 without).',
+        querystring: RequestFormListQuery,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { clientId } = request.hrAuth;
+      const call = listCall(paginator, RequestFormList, clientId, request.query);
+      const { per_page: _pp, cursor: _c, sort: _s, f: _f, ...filters } = request.query;
+      const page = await requestForms.list(clientId, filters, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map(presentRequestForm);
+    },
+  );
+
+  api.get(
+    '/request_forms/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a request form',
+        params: RequestFormParams,
+        querystring: RequestFormGetQuery,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => presentRequestForm(await requestForms.get(request.hrAuth.clientId, request.params.id)),
+  );
+
+  api.put(
+    '/request_forms/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Replace a request form, or create it at the slug',
+        description:
+          'Answers 200 in both cases, as the reference does. A new form needs `category_id`. `form_definition` is read-only and ignored.',
+        params: RequestFormParams,
+        querystring: RequestFormGetQuery,
+        body: RequestFormPut,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { form } = await requestForms.put(request.hrAuth.clientId, request.params.id, request.body);
+      return presentRequestForm(form);
+    },
+  );
+
+  api.patch(
+    '/request_forms/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Change some settings of a request form',
+        description:
+          '`category_id` moves the form to another category (422 `in_form_group` for a form of a multilingual group).',
+        params: RequestFormParams,
+        body: RequestFormPatch,
+        response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentRequestForm(await requestForms.patch(request.hrAuth.clientId, request.params.id, request.body)),
+  );
+}

@@ -1,0 +1,489 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import { existingIds } from '../../../platform/db/existing.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { prepared } from '../../../platform/db/prepared.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { FormAnswer } from '../../core/forms/schemas.js';
+import type {
+  PaRequestCommentsTable,
+  PaRequestFilesTable,
+  PaRequestsTable,
+  PersonKind,
+  RequestStatus,
+} from './tables.js';
+
+type StoredRequest = Selectable<PaRequestsTable>;
+
+/** A request as the domain sees it: its organizations and answers decoded. */
+export type RequestRow = Omit<StoredRequest, 'organization_ids' | 'form_data'> & {
+  organization_ids: string[];
+  form_data: FormAnswer[];
+};
+
+/** A new request's row, its organizations and answers as values. */
+export type NewRequestRow = Omit<Insertable<PaRequestsTable>, 'organization_ids' | 'form_data'> & {
+  organization_ids: string[];
+  form_data: FormAnswer[];
+};
+
+function toRecord(row: StoredRequest): RequestRow {
+  return {
+    ...row,
+    organization_ids: JSON.parse(row.organization_ids) as string[],
+    form_data: JSON.parse(row.form_data) as FormAnswer[],
+  };
+}
+
+function toColumns(changes: Partial<NewRequestRow>): Partial<Insertable<PaRequestsTable>> {
+  const { organization_ids, form_data, ...plain } = changes;
+  return {
+    ...plain,
+    ...(organization_ids !== undefined ? { organization_ids: JSON.stringify(organization_ids) } : {}),
+    ...(form_data !== undefined ? { form_data: JSON.stringify(form_data) } : {}),
+  };
+}
+export type RequestFileRow = Selectable<PaRequestFilesTable>;
+export type CommentRow = Selectable<PaRequestCommentsTable>;
+
+export interface Person {
+  kind: PersonKind;
+  id: string;
+  external_id: string | null;
+  firstname: string;
+  lastname: string;
+  email: string | null;
+}
+
+/** Filters as the repository applies them (already parsed and checked by the service). */
+export interface RequestFilter {
+  statuses?: RequestStatus[];
+  priorities?: number[];
+  formIds?: string[];
+  categoryIds?: string[];
+  customStatusIds?: string[];
+  organizationIds?: string[];
+  employeeId?: string;
+  creatorId?: string;
+  assigneeId?: string;
+  /** [since, until) in epoch ms, per timestamp column. */
+  ranges?: { column: 'created_at' | 'updated_at' | 'closed_at' | 'archived_at'; since?: number; until?: number }[];
+  q?: string;
+}
+
+export interface RequestSort {
+  field: 'request_number' | 'name' | 'status' | 'priority' | 'created_at' | 'updated_at';
+  direction: 'asc' | 'desc';
+}
+
+/** What each sortable field orders by (`status` by its rank in the lifecycle), then the internal key. */
+const ORDER: ListOrder<RequestSort['field']> = {
+  fields: {
+    request_number: 'r.request_number',
+    name: 'r.name',
+    status: 'r.status_rank',
+    priority: 'r.priority',
+    created_at: 'r.created_at',
+    updated_at: 'r.updated_at',
+  },
+  tiebreak: 'r.pk',
+};
+
+/** Linked requests: newest first. */
+const LINKED_ORDER: ListOrder = { fixed: [{ term: 'r.created_at', direction: 'desc' }], tiebreak: 'r.pk' };
+
+function escapeLike(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+// The reads of every request view, prepared once (src/platform/db/prepared.ts).
+const filesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('pa_request_files')
+    .selectAll()
+    .where('request_id', 'in', p.ids)
+    .orderBy('pk'),
+);
+const usersNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('hr_users')
+    .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
+    .where('id', 'in', p.ids),
+);
+const employeesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('hr_employees')
+    .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
+    .where('id', 'in', p.ids),
+);
+const customStatusesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  new Tenant<Tables>(db, p.clientId).selectFrom('pa_custom_statuses').select(['id', 'name']).where('id', 'in', p.ids),
+);
+const categoriesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('pa_kb_categories')
+    .select(['id', 'localized_name', 'original_language_code'])
+    .where('id', 'in', p.ids),
+);
+
+export class RequestsRepository {
+  constructor(private readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  /** The next request number of the client. The counter row is locked until the transaction ends. */
+  async nextNumber(clientId: string): Promise<number> {
+    await this.db
+      .insertInto('pa_request_counters')
+      .values({ client_id: clientId, last_number: 0 })
+      .onConflict((oc) => oc.column('client_id').doNothing())
+      .execute();
+    const row = await this.tenant(clientId)
+      .updateTable('pa_request_counters')
+      .set({ last_number: sql`last_number + 1` })
+      .returning('last_number')
+      .executeTakeFirstOrThrow();
+    return Number(row.last_number);
+  }
+
+  async insert(row: NewRequestRow, organizationIds: readonly string[]): Promise<void> {
+    await this.db
+      .insertInto('pa_requests')
+      .values(toColumns(row) as Insertable<PaRequestsTable>)
+      .execute();
+    if (organizationIds.length) {
+      await this.db
+        .insertInto('pa_request_organizations')
+        .values(organizationIds.map((o) => ({ client_id: row.client_id, request_id: row.id, organization_id: o })))
+        .execute();
+    }
+  }
+
+  async find(clientId: string, id: string): Promise<RequestRow | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('pa_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+    return existingIds(this.db, 'pa_requests', clientId, ids);
+  }
+
+  /** Takes the request's row lock (PostgreSQL) so concurrent changes of one request take turns. */
+  async lock(clientId: string, id: string): Promise<RequestRow | undefined> {
+    await this.tenant(clientId)
+      .updateTable('pa_requests')
+      .set({ updated_at: sql`updated_at` })
+      .where('id', '=', id)
+      .execute();
+    return this.find(clientId, id);
+  }
+
+  async update(clientId: string, id: string, changes: Partial<NewRequestRow>): Promise<void> {
+    await this.tenant(clientId).updateTable('pa_requests').set(toColumns(changes)).where('id', '=', id).execute();
+  }
+
+  /** Adds to the comment and attachment counters in one statement. */
+  async bumpCounters(
+    clientId: string,
+    id: string,
+    delta: { public?: number; internal?: number; attachments?: number },
+    at: number,
+  ): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('pa_requests')
+      .set({
+        public_comment_count: sql`public_comment_count + ${delta.public ?? 0}`,
+        internal_comment_count: sql`internal_comment_count + ${delta.internal ?? 0}`,
+        attachment_count: sql`attachment_count + ${delta.attachments ?? 0}`,
+        updated_at: at,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  private filtered(clientId: string, f: RequestFilter) {
+    let q = this.tenant(clientId).selectFrom('pa_requests as r').selectAll('r');
+    if (f.statuses) q = q.where('r.status', 'in', f.statuses);
+    if (f.priorities) q = q.where('r.priority', 'in', f.priorities);
+    if (f.formIds) q = q.where('r.form_id', 'in', f.formIds);
+    if (f.categoryIds) q = q.where('r.category_id', 'in', f.categoryIds);
+    if (f.customStatusIds) q = q.where('r.custom_status_id', 'in', f.customStatusIds);
+    if (f.employeeId !== undefined) q = q.where('r.employee_id', '=', f.employeeId);
+    if (f.creatorId !== undefined) q = q.where('r.creator_id', '=', f.creatorId);
+    if (f.organizationIds) {
+      const orgs = f.organizationIds;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('pa_request_organizations as o')
+            .select('o.request_id')
+            .whereRef('o.request_id', '=', 'r.id')
+            .where('o.organization_id', 'in', orgs),
+        ),
+      );
+    }
+    if (f.assigneeId !== undefined) {
+      const user = f.assigneeId;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('pa_request_assignees as a')
+            .select('a.request_id')
+            .whereRef('a.request_id', '=', 'r.id')
+            .where('a.user_id', '=', user),
+        ),
+      );
+    }
+    for (const range of f.ranges ?? []) {
+      if (range.since !== undefined) q = q.where(`r.${range.column}`, '>=', range.since);
+      if (range.until !== undefined) q = q.where(`r.${range.column}`, '<', range.until);
+    }
+    if (f.q !== undefined) {
+      // Every word must appear (in any order) in the request's searchable text.
+      for (const word of f.q.toLowerCase().split(/\s+/).filter(Boolean)) {
+        q = q.where(sql<boolean>`r.search_text like ${escapeLike(word)} escape '\\'`);
+      }
+    }
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    filter: RequestFilter,
+    request: PageRequest<RequestSort['field']>,
+  ): Promise<Page<RequestRow>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  /** Linked requests of one request, newest first. */
+  async linkedPage(clientId: string, id: string, request: PageRequest): Promise<Page<RequestRow>> {
+    const base = this.filtered(clientId, {}).where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('pa_request_links as l')
+          .select('l.linked_id')
+          .where('l.request_id', '=', id)
+          .whereRef('l.linked_id', '=', 'r.id'),
+      ),
+    );
+    const page = await listPage(base, LINKED_ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  async link(clientId: string, id: string, others: readonly string[], at: number): Promise<void> {
+    const rows = others.flatMap((o) => [
+      { client_id: clientId, request_id: id, linked_id: o, created_at: at },
+      { client_id: clientId, request_id: o, linked_id: id, created_at: at },
+    ]);
+    if (!rows.length) return;
+    await this.db
+      .insertInto('pa_request_links')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['request_id', 'linked_id']).doNothing())
+      .execute();
+  }
+
+  /** Deletes the request and everything hanging from it; returns the blobs its files held. */
+  async delete(clientId: string, id: string): Promise<string[]> {
+    const files = await this.tenant(clientId)
+      .deleteFrom('pa_request_files')
+      .where('request_id', '=', id)
+      .returning('sha256')
+      .execute();
+    await this.tenant(clientId).deleteFrom('pa_request_comments').where('request_id', '=', id).execute();
+    await this.tenant(clientId).deleteFrom('pa_request_assignees').where('request_id', '=', id).execute();
+    await this.tenant(clientId)
+      .deleteFrom('pa_request_links')
+      .where((eb) => eb.or([eb('request_id', '=', id), eb('linked_id', '=', id)]))
+      .execute();
+    await this.tenant(clientId).deleteFrom('pa_request_organizations').where('request_id', '=', id).execute();
+    await this.tenant(clientId).deleteFrom('pa_requests').where('id', '=', id).execute();
+    return [...new Set(files.map((f) => f.sha256))];
+  }
+
+  // Files
+
+  async insertFile(row: Insertable<PaRequestFilesTable>): Promise<void> {
+    await this.db.insertInto('pa_request_files').values(row).execute();
+  }
+
+  files(clientId: string, requestIds: readonly string[]): Promise<RequestFileRow[]> {
+    if (!requestIds.length) return Promise.resolve([]);
+    return filesOf.all(this.db, { clientId, ids: [...requestIds] });
+  }
+
+  findFile(clientId: string, requestId: string, fileId: string): Promise<RequestFileRow | undefined> {
+    return this.tenant(clientId)
+      .selectFrom('pa_request_files')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .where('id', '=', fileId)
+      .executeTakeFirst();
+  }
+
+  async deleteFile(clientId: string, fileId: string): Promise<void> {
+    await this.tenant(clientId).deleteFrom('pa_request_files').where('id', '=', fileId).execute();
+  }
+
+  // Comments
+
+  async insertComment(row: Insertable<PaRequestCommentsTable>): Promise<void> {
+    await this.db.insertInto('pa_request_comments').values(row).execute();
+  }
+
+  /** Comments of a request, newest first. */
+  comments(clientId: string, requestId: string): Promise<CommentRow[]> {
+    return this.tenant(clientId)
+      .selectFrom('pa_request_comments')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .orderBy('pk', 'desc')
+      .execute();
+  }
+
+  findComment(clientId: string, requestId: string, commentId: string): Promise<CommentRow | undefined> {
+    return this.tenant(clientId)
+      .selectFrom('pa_request_comments')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .where('id', '=', commentId)
+      .executeTakeFirst();
+  }
+
+  // Assignees
+
+  async assignees(
+    clientId: string,
+    requestId: string,
+    offset: number,
+    length: number,
+  ): Promise<{ ids: string[]; total: number }> {
+    const base = this.tenant(clientId).selectFrom('pa_request_assignees').where('request_id', '=', requestId);
+    const rows = await base.select('user_id').orderBy('pk').offset(offset).limit(length).execute();
+    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { ids: rows.map((r) => r.user_id), total: Number(total.n) };
+  }
+
+  async assign(clientId: string, requestId: string, userId: string, at: number, only: boolean): Promise<void> {
+    if (only) {
+      await this.tenant(clientId)
+        .deleteFrom('pa_request_assignees')
+        .where('request_id', '=', requestId)
+        .where('user_id', '!=', userId)
+        .execute();
+    }
+    await this.db
+      .insertInto('pa_request_assignees')
+      .values({ client_id: clientId, request_id: requestId, user_id: userId, created_at: at })
+      .onConflict((oc) => oc.columns(['request_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  // People
+
+  /** Users and employees by id, for embeds and creators. */
+  async people(clientId: string, ids: readonly string[]): Promise<Map<string, Person>> {
+    const out = new Map<string, Person>();
+    const unique = [...new Set(ids)];
+    if (!unique.length) return out;
+    const users = await usersNamed.all(this.db, { clientId, ids: unique });
+    for (const u of users) out.set(u.id, { kind: 'user', ...u });
+    const employees = await employeesNamed.all(this.db, { clientId, ids: unique });
+    for (const e of employees) if (!out.has(e.id)) out.set(e.id, { kind: 'employee', ...e });
+    return out;
+  }
+
+  /** A user, else an employee, with this id (or external id). */
+  async person(
+    clientId: string,
+    by: { id?: string; externalId?: string },
+    kinds: readonly PersonKind[],
+  ): Promise<Person | undefined> {
+    for (const kind of kinds) {
+      const table = kind === 'user' ? 'hr_users' : 'hr_employees';
+      let q = this.tenant(clientId).selectFrom(table).select(['id', 'external_id', 'firstname', 'lastname', 'email']);
+      q = by.id !== undefined ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId ?? '');
+      const row = await q.executeTakeFirst();
+      if (row) return { kind, ...row };
+    }
+    return undefined;
+  }
+
+  /** An employee's organizations and employee numbers (active registrations first). */
+  async registrations(clientId: string, employeeId: string): Promise<{ organizationIds: string[]; numbers: string[] }> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_employee_registrations')
+      .select(['organization_id', 'employee_number'])
+      .where('employee_id', '=', employeeId)
+      .select('active')
+      .orderBy('position')
+      .execute();
+    // Like a document's: the active registrations' organizations (all of them for a terminated employee).
+    const active = rows.filter((r) => r.active === 1);
+    return {
+      organizationIds: [...new Set((active.length ? active : rows).map((r) => r.organization_id))],
+      numbers: rows.map((r) => r.employee_number),
+    };
+  }
+
+  async organizationExists(clientId: string, id: string): Promise<boolean> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_organizations')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async customStatus(
+    clientId: string,
+    id: string,
+  ): Promise<{ id: string; name: string; is_active: number } | undefined> {
+    return this.tenant(clientId)
+      .selectFrom('pa_custom_statuses')
+      .select(['id', 'name', 'is_active'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async customStatusNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await customStatusesNamed.all(this.db, { clientId, ids: [...new Set(ids)] });
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /** Category names: the value in `languageCode`, else in the category's original language, else the first. */
+  async categoryNames(clientId: string, ids: readonly string[], languageCode: string): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await categoriesNamed.all(this.db, { clientId, ids: [...new Set(ids)] });
+    return new Map(
+      rows.map((r) => {
+        const names = JSON.parse(r.localized_name) as { language_code: string; value: string }[];
+        const name =
+          names.find((n) => n.language_code === languageCode) ??
+          names.find((n) => n.language_code === r.original_language_code) ??
+          names[0];
+        return [r.id, name?.value ?? r.id];
+      }),
+    );
+  }
+
+  /** The roles of a user (through their profiles). */
+  async rolesOf(clientId: string, userId: string): Promise<string[]> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_user_profiles')
+      .select('role_id')
+      .where('user_id', '=', userId)
+      .execute();
+    return [...new Set(rows.map((r) => r.role_id))];
+  }
+}

@@ -1,0 +1,398 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import { InvalidRequestError } from '../../../platform/errors.js';
+import { sendBlob } from '../../../platform/http/send-blob.js';
+import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import { errorResponses } from '../../errors.js';
+import { listCall, sendPage } from '../../lists/list.js';
+import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
+import { presentMacro } from '../macros/present.js';
+import { MacroList } from '../macros/schemas.js';
+import { type Embed, presentComment, presentRequest, presentWithAttachments, simplified } from './present.js';
+import type { Person, RequestFileRow } from './repository.js';
+import {
+  AssigneeQuery,
+  CommentAttachmentParams,
+  CommentCreate,
+  CommentListQuery,
+  EmbedQuery,
+  LinkCreate,
+  LinkedListQuery,
+  LinkedRequestList,
+  MacroRun,
+  REQUEST_EMBEDS,
+  RequestAttachmentParams,
+  RequestComment,
+  RequestCreate,
+  RequestFileParams,
+  RequestFull,
+  RequestFullWithAttachments,
+  RequestList,
+  RequestListQuery,
+  RequestParams,
+  RequestPatch,
+  UserSimplified,
+} from './schemas.js';
+import type { RequestActor, RequestsService } from './service.js';
+
+/** The actor of a call: the HR user named by `X-Atrium-User-Id` (an Atrium extension), or the application. */
+function actorOf(request: FastifyRequest): RequestActor {
+  const userId = request.headers['x-atrium-user-id'];
+  return typeof userId === 'string' ? { kind: 'user', userId } : { kind: 'application' };
+}
+
+function embedsOf(text: string | undefined): Set<Embed> {
+  const out = new Set<Embed>();
+  for (const part of (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (!(REQUEST_EMBEDS as readonly string[]).includes(part)) {
+      throw new InvalidRequestError(
+        `Invalid query parameter "embed": "${part}" is not one of ${REQUEST_EMBEDS.join(', ')}.`,
+      );
+    }
+    out.add(part as Embed);
+  }
+  return out;
+}
+
+const TAG = ['People Assist: Requests'];
+const NoBody = { type: 'null', description: 'No body.' } as const;
+const fileHeaders = Type.Object({
+  'Content-Type': Type.String(),
+  'Content-Length': Type.Integer(),
+  'Content-Disposition': Type.String(),
+  'Accept-Ranges': Type.Literal('bytes'),
+  ETag: Type.String(),
+});
+const actorHeader = Type.Object({
+  'x-atrium-user-id': Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        'Atrium extension: the HR user the call acts for (who closes the request, whose roles decide which macros apply). Without it, the application acts.',
+    }),
+  ),
+});
+
+/** `/requests` and everything under it (reference §3d.1–3d.8). */
+export async function requestRoutes(
+  app: FastifyInstance,
+  opts: { requests: RequestsService; paginator: Paginator; blobs: BlobStore },
+): Promise<void> {
+  const { requests, paginator, blobs } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(RequestFull);
+  const withAttachments = Type.Ref(RequestFullWithAttachments);
+  api.get(
+    '/requests',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List and search requests',
+        description:
+          'Also answers at `/requests/`, the spec’s spelling. Keyset-paginated (Link, Next-Cursor, Previous-Cursor) in `sort` order (default `-updated_at`, then creation). Filters combine with AND; comma-separated lists match any of their values.',
+        querystring: RequestListQuery,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { clientId } = request.hrAuth;
+      const embeds = embedsOf(request.query.embed);
+      const call = listCall(paginator, RequestList, clientId, request.query);
+      const page = await requests.list(clientId, request.query, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map((v) => presentRequest(v, embeds));
+    },
+  );
+
+  api.post(
+    '/requests',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Create a request',
+        description:
+          'Answers are checked against the form: each wrong answer is a 422 field error with its path (`form_data.2.values.0`). `request_number` is the client’s next number.',
+        headers: actorHeader,
+        body: RequestCreate,
+        response: { 201: withAttachments, ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const view = await requests.create(request.hrAuth.clientId, request.body, actorOf(request));
+      return reply.status(201).send(presentWithAttachments(view, new Set()));
+    },
+  );
+
+  api.get(
+    '/requests/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Get a request',
+        params: RequestParams,
+        querystring: EmbedQuery,
+        response: { 200: withAttachments, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      presentWithAttachments(
+        await requests.get(request.hrAuth.clientId, request.params.id),
+        embedsOf(request.query.embed),
+      ),
+  );
+
+  api.patch(
+    '/requests/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Update answers, add form files, or change the status',
+        description:
+          'Answers replace the stored ones field by field; a file answer adds a form file (delete the old one first to replace it). `status` follows the lifecycle: forward moves, closed → opened, archived is final (422 `invalid_transition`).',
+        params: RequestParams,
+        headers: actorHeader,
+        body: RequestPatch,
+        response: { 200: withAttachments, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentWithAttachments(
+        await requests.patch(request.hrAuth.clientId, request.params.id, request.body, actorOf(request)),
+        new Set(),
+      ),
+  );
+
+  api.delete(
+    '/requests/:id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Delete a request',
+        description: 'Permanent: its comments, files, assignees and links go with it.',
+        params: RequestParams,
+        response: { 204: NoBody, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await requests.delete(request.hrAuth.clientId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  // Comments
+
+  api.get(
+    '/requests/:id/comments',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List the comments of a request (newest first)',
+        params: RequestParams,
+        querystring: CommentListQuery,
+        response: { 200: Type.Array(Type.Ref(RequestComment)), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      (await requests.comments(request.hrAuth.clientId, request.params.id)).map((c) =>
+        presentComment(c, request.query.embed === 'creator'),
+      ),
+  );
+
+  api.post(
+    '/requests/:id/comments',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Add a comment',
+        description:
+          'Public or internal (`is_internal`), by a user or the request’s employee. Answers 200, as the reference does. Attachments become request attachments too.',
+        params: RequestParams,
+        body: CommentCreate,
+        response: { 200: Type.Ref(RequestComment), ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) =>
+      presentComment(await requests.comment(request.hrAuth.clientId, request.params.id, request.body), false),
+  );
+
+  const download = (reply: FastifyReply, request: FastifyRequest, file: RequestFileRow) =>
+    sendBlob(reply, request, blobs, {
+      sha256: file.sha256,
+      size: file.size,
+      contentType: file.content_type,
+      filename: file.filename,
+    });
+  const downloadResponse = {
+    200: { type: 'string', format: 'binary', description: 'The file.', headers: fileHeaders },
+    ...errorResponses(401, 403, 404),
+  };
+
+  api.get(
+    '/requests/:id/comments/:comment_id/attachments/:attachment_id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Download a comment attachment',
+        params: CommentAttachmentParams,
+        response: downloadResponse,
+      },
+    },
+    async (request, reply) => {
+      const { id, comment_id, attachment_id } = request.params;
+      return download(
+        reply,
+        request,
+        await requests.commentAttachment(request.hrAuth.clientId, id, comment_id, attachment_id),
+      );
+    },
+  );
+
+  // Attachments and form files
+
+  for (const kind of ['attachment', 'form_file'] as const) {
+    const base = kind === 'attachment' ? '/requests/:id/attachments/:attachment_id' : '/requests/:id/files/:file_id';
+    const params = kind === 'attachment' ? RequestAttachmentParams : RequestFileParams;
+    const what = kind === 'attachment' ? 'request attachment' : 'form-field file';
+    const fileId = (p: Record<string, string>) => (kind === 'attachment' ? p.attachment_id : p.file_id) as string;
+    api.get(
+      `${base}/download`,
+      { schema: { tags: TAG, summary: `Download a ${what}`, params, response: downloadResponse } },
+      async (request, reply) => {
+        const p = request.params as Record<string, string>;
+        return download(reply, request, await requests.file(request.hrAuth.clientId, p.id as string, fileId(p), kind));
+      },
+    );
+    api.delete(
+      base,
+      {
+        schema: {
+          tags: TAG,
+          summary: `Delete a ${what}`,
+          params,
+          response: { 204: NoBody, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const p = request.params as Record<string, string>;
+        await requests.deleteFile(request.hrAuth.clientId, p.id as string, fileId(p), kind);
+        return reply.status(204).send();
+      },
+    );
+  }
+
+  // Assignees and links
+
+  api.get(
+    '/requests/:id/assignees',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List the users assigned to a request',
+        description:
+          'Paged with `offset` (default 0) and `length` (default 10), in assignment order. `X-Total-Count` gives the total; `Link` points to the next and previous slices.',
+        params: RequestParams,
+        querystring: AssigneeQuery,
+        response: {
+          200: {
+            ...Type.Array(Type.Ref(UserSimplified)),
+            headers: Type.Object({ Link: Type.Optional(Type.String()), 'X-Total-Count': Type.Integer() }),
+          },
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const offset = request.query.offset ?? 0;
+      const length = request.query.length ?? 10;
+      const { people, total } = await requests.assignees(request.hrAuth.clientId, request.params.id, offset, length);
+      const path = request.url.split('?', 1)[0] as string;
+      const links: string[] = [];
+      if (offset + length < total) links.push(`<${path}?offset=${offset + length}&length=${length}>; rel="next"`);
+      if (offset > 0) links.push(`<${path}?offset=${Math.max(0, offset - length)}&length=${length}>; rel="previous"`);
+      if (links.length) reply.header('Link', links.join(', '));
+      reply.header('X-Total-Count', String(total));
+      return people.map(simplified);
+    },
+  );
+
+  api.get(
+    '/requests/:id/linked_requests',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List the requests linked to a request (newest first)',
+        params: RequestParams,
+        querystring: LinkedListQuery,
+        response: { 200: { ...Type.Array(full), headers: PaginationHeaders }, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { clientId } = request.hrAuth;
+      const call = listCall(paginator, LinkedRequestList, clientId, request.query, request.params.id);
+      const page = await requests.linked(clientId, request.params.id, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map((v) => presentRequest(v, new Set()));
+    },
+  );
+
+  api.post(
+    '/requests/:id/linked_requests',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Link requests',
+        description: 'Links go both ways; linking twice changes nothing.',
+        params: RequestParams,
+        body: LinkCreate,
+        response: { 204: NoBody, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await requests.link(request.hrAuth.clientId, request.params.id, request.body.uuid);
+      return reply.status(204).send();
+    },
+  );
+
+  // Macros
+
+  api.get(
+    '/requests/:id/macros',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'List the macros available on a request',
+        description:
+          'Active macros whose forms include the request’s form and whose custom statuses include the request’s; with `X-Atrium-User-Id`, only those the user’s roles may run.',
+        params: RequestParams,
+        headers: actorHeader,
+        response: { 200: Type.Array(Type.Ref(MacroList)), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      (await requests.availableMacros(request.hrAuth.clientId, request.params.id, actorOf(request))).map((m) =>
+        presentMacro(m),
+      ),
+  );
+
+  api.post(
+    '/requests/:id/macros',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Run a macro on a request',
+        description:
+          'Applies the macro’s actions in order, all or nothing. 403 `macro_not_available` when the macro is not offered on this request; 422 when an action breaks the lifecycle.',
+        params: RequestParams,
+        headers: actorHeader,
+        body: MacroRun,
+        response: { 200: NoBody, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await requests.runMacro(request.hrAuth.clientId, request.params.id, request.body.macro_id, actorOf(request));
+      return reply.status(200).send();
+    },
+  );
+}

@@ -1,0 +1,194 @@
+/**
+ * The rules of docs/architecture.md and docs/development.md ("The shape of a resource") that a reader of the
+ * code could break without noticing: imports point down with no cycle at any depth, no route imports another
+ * route, tenancy is applied by construction, and stored JSON is decoded only in repositories.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../src');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(full));
+    else if (entry.name.endsWith('.ts')) out.push(full);
+  }
+  return out.sort();
+}
+
+const files = sourceFiles(ROOT);
+const rel = (file: string) => path.relative(ROOT, file);
+const text = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
+
+/** Relative imports of a file (static, dynamic and type-only), resolved to source files. */
+function importsOf(file: string): string[] {
+  const out: string[] = [];
+  const source = text.get(file) ?? '';
+  for (const match of source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    const target = path.resolve(path.dirname(file), match[1] as string).replace(/\.js$/, '.ts');
+    if (text.has(target)) out.push(target);
+  }
+  return out;
+}
+
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+/** Strongly connected components with more than one node (or a self-loop): the cycles of a graph. */
+function cycles(nodes: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    on.add(v);
+    for (const w of nodes.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (on.has(w)) {
+        low.set(v, Math.min(low.get(v) as number, idx.get(w) as number));
+      }
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        on.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || nodes.get(v)?.has(v)) found.push(component.sort());
+    }
+  };
+  for (const v of nodes.keys()) if (!idx.has(v)) visit(v);
+  return found;
+}
+
+/**
+ * The unit a folder-level cycle is counted in: a resource folder (`hr/<area>/<resource>`, `academy/<part>`,
+ * `platform/<part>`, `client`, `cli`, `wire`), or a file of its own for the files directly in an API's folder
+ * (`hr/errors.ts` is a foundation the resources import; `hr/plugin.ts` is the top that imports them).
+ */
+function unitOf(file: string): string {
+  const parts = rel(file).split(path.sep);
+  if (parts[0] === 'hr' && parts.length >= 4) return parts.slice(0, 3).join('/');
+  if (parts[0] === 'hr' && parts.length === 3)
+    return parts.slice(0, 2).join('/') + (parts[2] === 'index.ts' ? '/index' : '');
+  if ((parts[0] === 'academy' || parts[0] === 'platform') && parts.length >= 3) return parts.slice(0, 2).join('/');
+  if (parts.length === 1 || parts[0] === 'hr' || parts[0] === 'academy' || parts[0] === 'platform')
+    return parts.join('/');
+  return parts[0] as string;
+}
+
+/** Layers, lowest first: a file may import its own layer or a lower one, never a higher one. */
+function layerOf(file: string): number {
+  const r = rel(file).split(path.sep).join('/');
+  if (r.startsWith('wire/')) return 0;
+  if (r.startsWith('platform/')) return 1;
+  if (/^hr\/(errors|module)\.ts$/.test(r) || r.startsWith('hr/lists/')) return 2;
+  if (r.startsWith('hr/core/')) return 3;
+  if (/^hr\/(documents|knowledge|people-assist|automation)\//.test(r)) return 4;
+  if (r.startsWith('academy/')) return 3;
+  if (/^hr\/(index|plugin)\.ts$/.test(r)) return 5;
+  if (r === 'app.ts') return 6;
+  if (r.startsWith('cli/')) return 7;
+  if (r.startsWith('client/')) return 8;
+  return 9;
+}
+
+describe('architecture', () => {
+  it('has no import cycle between files', () => {
+    const nodes = new Map([...graph].map(([f, to]) => [f, new Set(to)]));
+    const found = cycles(nodes).map((c) => c.map(rel).join(' ↔ '));
+    assert.deepEqual(found, [], `import cycles:\n${found.join('\n')}`);
+  });
+
+  it('has no import cycle between folders (resources, platform parts, API foundations)', () => {
+    const nodes = new Map<string, Set<string>>();
+    for (const [from, to] of graph) {
+      const set = nodes.get(unitOf(from)) ?? new Set<string>();
+      nodes.set(unitOf(from), set);
+      for (const target of to) if (unitOf(target) !== unitOf(from)) set.add(unitOf(target));
+    }
+    const found = cycles(nodes).map((c) => c.join(' ↔ '));
+    assert.deepEqual(found, [], `folder cycles:\n${found.join('\n')}`);
+  });
+
+  it('imports point down: platform < API foundations < core < other areas < composition < app < cli', () => {
+    const upward: string[] = [];
+    for (const [from, to] of graph) {
+      if (rel(from).startsWith('client/')) continue; // the SDK imports the server's schemas as types only (below)
+      for (const target of to) {
+        if (layerOf(target) > layerOf(from)) upward.push(`${rel(from)} → ${rel(target)}`);
+        // The two APIs never import each other.
+        const [a, b] = [rel(from).split(path.sep)[0], rel(target).split(path.sep)[0]];
+        if ((a === 'hr' && b === 'academy') || (a === 'academy' && b === 'hr'))
+          upward.push(`${rel(from)} → ${rel(target)}`);
+      }
+    }
+    assert.deepEqual(upward, [], `upward imports:\n${upward.join('\n')}`);
+  });
+
+  it('the SDK loads nothing of the server at run time (schemas as types only)', () => {
+    const loaded: string[] = [];
+    for (const file of files.filter((f) => rel(f).startsWith('client/'))) {
+      const source = text.get(file) ?? '';
+      for (const match of source.matchAll(/^import\s+(?!type\b)[^;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+        const target = path.resolve(path.dirname(file), match[1] as string);
+        const r = path.relative(ROOT, target);
+        if (!r.startsWith('client') && !r.startsWith('wire')) loaded.push(`${rel(file)} → ${r}`);
+      }
+    }
+    assert.deepEqual(loaded, [], `runtime imports of the server from the SDK:\n${loaded.join('\n')}`);
+  });
+
+  it('no route imports another route', () => {
+    const bad: string[] = [];
+    for (const [from, to] of graph) {
+      if (!from.endsWith('routes.ts')) continue;
+      for (const target of to) if (target.endsWith('routes.ts')) bad.push(`${rel(from)} → ${rel(target)}`);
+    }
+    assert.deepEqual(bad, [], bad.join('\n'));
+  });
+
+  it('applies the tenant condition by construction (Tenant), never by hand', () => {
+    const byHand: string[] = [];
+    for (const file of files) {
+      if (rel(file) === path.join('platform', 'db', 'tenant.ts')) continue;
+      const lines = (text.get(file) ?? '').split('\n');
+      lines.forEach((line, i) => {
+        if (!/\.where\(\s*['"](?:\w+\.)?(?:client_id|academy_id)['"]/.test(line)) return;
+        // A justified exception says so on the line or the line above.
+        if (/tenant-by-hand:/.test(`${lines[i - 1] ?? ''} ${line}`)) return;
+        byHand.push(`${rel(file)}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(byHand, [], `tenant conditions written by hand:\n${byHand.join('\n')}`);
+  });
+
+  it('decodes stored JSON only in repositories', () => {
+    const outside: string[] = [];
+    for (const file of files) {
+      const name = path.basename(file);
+      if (!['routes.ts', 'service.ts', 'present.ts'].includes(name)) continue;
+      const lines = (text.get(file) ?? '').split('\n');
+      lines.forEach((line, i) => {
+        if (!line.includes('JSON.parse(')) return;
+        // Parsing what a caller sent (a body, an uploaded file) is not decoding a stored column.
+        if (/not-stored:/.test(`${lines[i - 1] ?? ''} ${line}`)) return;
+        outside.push(`${rel(file)}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(outside, [], `JSON.parse outside repositories:\n${outside.join('\n')}`);
+  });
+});
