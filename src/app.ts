@@ -15,16 +15,16 @@ import { CursorCodec } from './hr/lists/cursor.js';
 import { Paginator } from './hr/lists/pagination.js';
 import type { HrModule } from './hr/module.js';
 import { HR_PREFIX, hrApi } from './hr/plugin.js';
-import { openBlobStore } from './platform/blobs/open.js';
+import { blobDirectory, openBlobStore } from './platform/blobs/open.js';
 import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
-import { type Database, openDatabase } from './platform/db/database.js';
+import { type Database, openDatabase, sqlitePath } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
 import { UnitOfWork } from './platform/db/unit-of-work.js';
 import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
-import { checkPermissions } from './platform/security/permissions.js';
+import { checkPermissions, type PermissionFinding } from './platform/security/permissions.js';
 import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
 import { newSecret } from './platform/security/secrets.js';
 import { Clock } from './platform/time.js';
@@ -79,6 +79,22 @@ export async function createServices(database: Database, config: Config, log?: L
   };
 }
 
+/**
+ * The data directory, the SQLite files, the blob directory and the master key file, checked for permissions looser
+ * than their owner's only (the start-up warning and `atrium doctor`; docs/security.md).
+ */
+export function checkDataPermissions(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'masterKey' | 'masterKeyFile'>,
+): PermissionFinding[] {
+  const paths: Array<[string, string]> = [[config.dataDir, '0700']];
+  if (!config.databaseUrl) {
+    const db = sqlitePath(config.dataDir);
+    paths.push([db, '0600'], [`${db}-wal`, '0600'], [`${db}-shm`, '0600'], [blobDirectory(config.dataDir), '0700']);
+  }
+  if (!config.masterKey) paths.push([config.masterKeyFile, '0600']);
+  return checkPermissions(paths);
+}
+
 export interface App {
   server: FastifyInstance;
   database: Database;
@@ -100,7 +116,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const services = await createServices(database, config, server.log as unknown as Logger);
-  for (const finding of checkPermissions(config)) {
+  for (const finding of checkDataPermissions(config)) {
     if (!finding.ok) {
       server.log.warn(
         { path: finding.path, mode: finding.mode, expected: finding.expected },

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
+import { checkDataPermissions } from '../app.js';
 import type { Config } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
-import { checkPermissions, type PermissionFinding } from '../platform/security/permissions.js';
+import type { PermissionFinding } from '../platform/security/permissions.js';
 import { loadSecretBox, MasterKeyError } from '../platform/security/secret-box.js';
 
 export interface DoctorReport {
@@ -17,7 +18,7 @@ export interface DoctorReport {
  * this user's only. It creates nothing: a missing key file is reported, not made.
  */
 export async function doctor(config: Config): Promise<DoctorReport> {
-  const permissions = checkPermissions(config);
+  const permissions = checkDataPermissions(config);
   const report: DoctorReport = {
     ok: true,
     masterKey: { source: config.masterKey ? 'ATRIUM_MASTER_KEY' : config.masterKeyFile, opensDatabase: null },
