@@ -20,6 +20,7 @@ type ConfigModule = typeof import('../src/platform/config.js');
 type DatabaseModule = typeof import('../src/platform/db/database.js');
 type MigrateModule = typeof import('../src/platform/db/migrate.js');
 type CursorModule = typeof import('../src/hr/lists/cursor.js');
+type SecretBoxModule = typeof import('../src/platform/security/secret-box.js');
 type Db = import('../src/platform/db/database.js').Db;
 type DialectName = import('../src/platform/db/database.js').DialectName;
 
@@ -412,9 +413,12 @@ export async function buildDataset(
   ).rows[0];
   if (!deep) throw new Error('no deep request row');
   const { CursorCodec } = await load<CursorModule>('hr/lists/cursor.js');
-  const secret = (await sql<{ value: string }>`select value from settings where key = 'cursor_secret'`.execute(db))
+  const sealed = (await sql<{ value: string }>`select value from settings where key = 'cursor_secret'`.execute(db))
     .rows[0]?.value;
-  if (!secret) throw new Error('the cursor secret should exist');
+  if (!sealed) throw new Error('the cursor secret should exist');
+  // Stored sealed by the master key (docs/security.md): the dataset's data directory holds the key file.
+  const { loadSecretBox } = await load<SecretBoxModule>('platform/security/secret-box.js');
+  const secret = loadSecretBox(config).open('setting:cursor_secret', sealed);
   const deepCursor = new CursorCodec(secret).encode(
     { keys: [Number(deep.updated_at), Number(deep.pk)], direction: 'after', inclusive: false },
     `${clientId}:requests:-updated_at`,

@@ -15,16 +15,18 @@ import { CursorCodec } from './hr/lists/cursor.js';
 import { Paginator } from './hr/lists/pagination.js';
 import type { HrModule } from './hr/module.js';
 import { HR_PREFIX, hrApi } from './hr/plugin.js';
-import { openBlobStore } from './platform/blobs/open.js';
+import { blobDirectory, openBlobStore } from './platform/blobs/open.js';
 import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
-import { type Database, openDatabase } from './platform/db/database.js';
+import { type Database, openDatabase, sqlitePath } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
-import { settingOrCreate } from './platform/db/settings.js';
+import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
 import { UnitOfWork } from './platform/db/unit-of-work.js';
 import { sweepIdempotencyKeys } from './platform/http/idempotency.js';
-import { rateLimits } from './platform/http/rate-limit.js';
+import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
+import { checkPermissions, type PermissionFinding } from './platform/security/permissions.js';
+import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
 import { newSecret } from './platform/security/secrets.js';
 import { Clock } from './platform/time.js';
 
@@ -35,6 +37,8 @@ export interface Services extends HrServices, AcademyServices {
   timezones: TimezoneRegistry;
   /** Stored files: a directory with SQLite, chunks in the database with PostgreSQL. */
   blobs: BlobStore;
+  /** Encryption at rest of reversible secrets (the master key); webhook keys will use it too. */
+  secretBox: SecretBox;
   paginator: Paginator;
   /** Every resource of the HR API, as its areas list them (`hr/index.ts`). */
   hrModules: readonly HrModule[];
@@ -42,16 +46,23 @@ export interface Services extends HrServices, AcademyServices {
 
 export async function createServices(database: Database, config: Config, log?: Logger): Promise<Services> {
   const db = database.db;
-  const cursorSecret = await settingOrCreate(db, 'cursor_secret', () => newSecret());
   const clock = new Clock();
+  // A master key that is not this database's own fails here, at start, with MasterKeyError (never a 500 later).
+  const secretBox = loadSecretBox(config);
+  await checkMasterKey(db, secretBox);
+  // Secrets an earlier release stored in plain text are sealed now (the cursor secret on first read).
+  const cursorSecret = await secretSettingOrCreate(db, secretBox, 'cursor_secret', () => newSecret());
   const timezones = new TimezoneRegistry();
   const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
   const paginator = new Paginator(new CursorCodec(cursorSecret));
-  const hr = createHr({ database, db, config, clock, blobs, paginator, log });
+  const hr = createHr({ database, db, config, clock, blobs, paginator, secretBox, log });
+  const sealed = await hr.services.auth.sealPlaintextKeys();
+  if (sealed > 0) log?.info({ sealed }, 'signing keys stored in plain text were encrypted with the master key');
   return {
     ...hr.services,
     hrModules: hr.modules,
     clock,
+    secretBox,
     timezones,
     blobs,
     paginator,
@@ -69,10 +80,28 @@ export async function createServices(database: Database, config: Config, log?: L
   };
 }
 
+/**
+ * The data directory, the SQLite files, the blob directory and the master key file, checked for permissions looser
+ * than their owner's only (the start-up warning and `atrium doctor`; docs/security.md).
+ */
+export function checkDataPermissions(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'masterKey' | 'masterKeyFile'>,
+): PermissionFinding[] {
+  const paths: Array<[string, string]> = [[config.dataDir, '0700']];
+  if (!config.databaseUrl) {
+    const db = sqlitePath(config.dataDir);
+    paths.push([db, '0600'], [`${db}-wal`, '0600'], [`${db}-shm`, '0600'], [blobDirectory(config.dataDir), '0700']);
+  }
+  if (!config.masterKey) paths.push([config.masterKeyFile, '0600']);
+  return checkPermissions(paths);
+}
+
 export interface App {
   server: FastifyInstance;
   database: Database;
   services: Services;
+  /** The request and failed-authentication limits both APIs share (per process). */
+  rateLimits: RateLimits;
   close(): Promise<void>;
 }
 
@@ -91,6 +120,14 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const services = await createServices(database, config, server.log as unknown as Logger);
+  for (const finding of checkDataPermissions(config)) {
+    if (!finding.ok) {
+      server.log.warn(
+        { path: finding.path, mode: finding.mode, expected: finding.expected },
+        'readable by other users: restrict it (chmod); see `atrium doctor`',
+      );
+    }
+  }
   await services.auth.start();
   services.uploads.start();
   // One set of limits for both APIs: failed authentications count per client address whichever API they hit.
@@ -123,6 +160,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     server,
     database,
     services,
+    rateLimits: limits,
     async close() {
       if (closed) return;
       closed = true;

@@ -8,6 +8,8 @@ import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { DomainError, InvalidRequestError } from '../platform/errors.js';
 import { stderrLogger } from '../platform/logger.js';
+import { MasterKeyError } from '../platform/security/secret-box.js';
+import { doctor, formatDoctor } from './doctor.js';
 import { seed } from './seed.js';
 import { serve } from './serve.js';
 
@@ -17,10 +19,14 @@ Commands:
   serve [--port N] [--host H] [--workers N]
                                      serve both APIs (what npm start runs); N processes
   migrate                            apply pending database migrations
+  doctor [--json]                    check the master key and the permissions of the data files;
+                                     exits 1 when something is wrong (docs/security.md)
   hr create-client --name NAME [--json]
   hr create-application --client-id ID --name NAME [--read-only] [--json]
   hr revoke-application --application-id ID [--json]
-  hr rotate-signing-key [--json]
+  hr rotate-signing-key [--revoke-previous] [--json]
+                                     sign new tokens with a new key; --revoke-previous refuses
+                                     tokens of the older keys at once (a leaked key)
   academy create --name NAME [--json]
   academy rotate-key --acad-id N [--json]
   academy import --acad-id N --file PATH [--json]
@@ -41,6 +47,7 @@ const OPTIONS = {
   'client-id': { type: 'string' },
   'application-id': { type: 'string' },
   'read-only': { type: 'boolean' },
+  'revoke-previous': { type: 'boolean' },
   'acad-id': { type: 'string' },
   file: { type: 'string' },
   json: { type: 'boolean' },
@@ -114,6 +121,12 @@ async function main(argv: string[]): Promise<void> {
       } finally {
         await database.close();
       }
+      return;
+    }
+    case 'doctor': {
+      const report = await doctor(loadConfig());
+      output(json, report, formatDoctor(report));
+      if (!report.ok) process.exitCode = 1;
       return;
     }
     case 'seed': {
@@ -193,8 +206,15 @@ async function main(argv: string[]): Promise<void> {
             return;
           }
           case 'rotate-signing-key': {
-            const kid = await services.auth.rotateSigningKey();
-            output(json, { kid }, `now signing with key ${kid}`);
+            const revokePrevious = values['revoke-previous'] === true;
+            const kid = await services.auth.rotateSigningKey({ revokePrevious });
+            output(
+              json,
+              { kid, previousKeysRevoked: revokePrevious },
+              revokePrevious
+                ? `now signing with key ${kid}; tokens signed with the previous keys are refused from now on`
+                : `now signing with key ${kid}; the previous key verifies its tokens until they expire`,
+            );
             return;
           }
           default:
@@ -211,7 +231,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`atrium: ${(err as Error).message}\n\n${USAGE}\n`);
     process.exit(2);
   }
-  if (err instanceof ConfigError || err instanceof DomainError) {
+  if (err instanceof ConfigError || err instanceof DomainError || err instanceof MasterKeyError) {
     process.stderr.write(`atrium: ${(err as Error).message}\n`);
     process.exit(1);
   }

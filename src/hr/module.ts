@@ -7,6 +7,7 @@ import type { Database, Db } from '../platform/db/database.js';
 import type { Tables } from '../platform/db/schema.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
+import type { SecretBox } from '../platform/security/secret-box.js';
 import type { Clock } from '../platform/time.js';
 import type { Paginator } from './lists/pagination.js';
 
@@ -26,6 +27,8 @@ export interface HrContext {
   clock: Clock;
   blobs: BlobStore;
   paginator: Paginator;
+  /** Encryption at rest of reversible secrets (signing keys) under the master key. */
+  secretBox: SecretBox;
   log?: Logger | undefined;
 }
 

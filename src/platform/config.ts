@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -47,6 +48,15 @@ export interface Config {
   rateLimit: number;
   /** Failed authentications per minute allowed from one client address, per process (`ATRIUM_AUTH_FAILURE_LIMIT`); 0 turns it off. */
   authFailureLimit: number;
+  /** The master key of secrets at rest (`ATRIUM_MASTER_KEY`: 64 hex digits or base64 of 32 bytes); unset: the key file. */
+  masterKey: string | undefined;
+  /** The master key file used without `ATRIUM_MASTER_KEY` (`ATRIUM_MASTER_KEY_FILE`, default `<data dir>/master.key`). */
+  masterKeyFile: string;
+  /**
+   * Which proxies may set the client address through `X-Forwarded-For` (`ATRIUM_TRUST_PROXY`): `false` (the
+   * default: the connection's own address), a number of proxy hops, or a list of proxy addresses and CIDRs.
+   */
+  trustProxy: false | number | string[];
 }
 
 export type Env = Record<string, string | undefined>;
@@ -60,6 +70,32 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   }
   return value;
+}
+
+/** `ATRIUM_TRUST_PROXY`: off, a hop count, or comma-separated addresses / CIDRs of the trusted proxies. */
+function trustProxy(env: Env): false | number | string[] {
+  const raw = env.ATRIUM_TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 32) throw new ConfigError(`ATRIUM_TRUST_PROXY must be at most 32 hops, got ${hops}`);
+    return hops;
+  }
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(
+        `ATRIUM_TRUST_PROXY must be a hop count or a comma-separated list of addresses and CIDRs, got "${entry}"`,
+      );
+    }
+  }
+  return entries;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +132,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadSweepMs: integer(env, 'ATRIUM_UPLOAD_SWEEP_MS', 60_000, 100, 86_400_000),
     rateLimit: integer(env, 'ATRIUM_RATE_LIMIT', 1000, 0, 1_000_000_000),
     authFailureLimit: integer(env, 'ATRIUM_AUTH_FAILURE_LIMIT', 60, 0, 1_000_000_000),
+    masterKey: env.ATRIUM_MASTER_KEY?.trim() || undefined,
+    masterKeyFile: '',
+    trustProxy: trustProxy(env),
   };
+  config.masterKeyFile = path.resolve(
+    env.ATRIUM_MASTER_KEY_FILE?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'master.key'),
+  );
   return { ...config, ...overrides };
 }

@@ -43,6 +43,21 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
+/**
+ * Header names that look like a credential, whatever their case: any name containing `authorization`, `token`,
+ * `secret`, `api-key`, `api_key`, `apikey`, `password` or `cookie` (so `Proxy-Authorization`,
+ * `X-Forwarded-Authorization`, `X-Auth-Token`, `Set-Cookie`, …), not only the standard ones.
+ */
+const CREDENTIAL_HEADER = /authorization|token|secret|api-key|api_key|apikey|password|cookie/i;
+
+/** A copy of the headers with the value of every credential-looking header replaced by `[redacted]`. */
+export function redactHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!headers) return headers;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = CREDENTIAL_HEADER.test(name) ? '[redacted]' : value;
+  return out;
+}
+
 export interface RequestLike {
   id?: unknown;
   method?: string;
@@ -62,8 +77,11 @@ export function loggerOptions(level: string): LoggerOptions {
           method: req.method,
           url: redactUrl(req.url ?? ''),
           remoteAddress: req.ip,
-          headers: req.headers,
+          headers: redactHeaders(req.headers),
         };
+      },
+      res(res: { statusCode?: number; headers?: Record<string, unknown> }) {
+        return { statusCode: res.statusCode, ...(res.headers ? { headers: redactHeaders(res.headers) } : {}) };
       },
     },
   };

@@ -129,10 +129,18 @@ for (const dialect of dialects()) {
       );
 
       // The server's own secrets: signing keys and the cursor MAC secret.
-      const keys = await server.app.database.db.selectFrom('signing_keys').select('secret').execute();
+      // They are stored sealed by the master key: the secrets are what the rows open to.
+      const box = server.app.services.secretBox;
+      const keys = await server.app.database.db.selectFrom('signing_keys').select(['kid', 'secret']).execute();
       keys.forEach((k, i) => {
-        secrets[`signing_key_${i}`] = k.secret;
+        secrets[`signing_key_${i}`] = box.open(`signing_key:${k.kid}`, k.secret);
       });
+      const cursor = await server.app.database.db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', 'cursor_secret')
+        .executeTakeFirstOrThrow();
+      secrets.cursor_secret = box.open('setting:cursor_secret', cursor.value);
 
       // Everything above was logged (one line per request at least) and nothing of it is secret.
       const log = server.logs.join('');
@@ -148,9 +156,11 @@ for (const dialect of dialects()) {
       const basicHeader = basic(hr.creds).slice('Basic '.length);
       assert.ok(!log.includes(basicHeader), 'the Basic credentials appear in the log');
 
-      // At rest: hashes only (the signing keys excepted: HS256 needs them as they are).
+      // At rest: hashes only, and the reversible secrets (signing keys, cursor secret) sealed (docs/security.md).
       const rows = await everyRow(server);
       for (const name of [
+        ...keys.map((_, i) => `signing_key_${i}`),
+        'cursor_secret',
         'application_secret',
         'apikey',
         'rotated_apikey',

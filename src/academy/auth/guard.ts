@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimits } from '../../platform/http/rate-limit.js';
+import { type RateLimits, underFailureLimits } from '../../platform/http/rate-limit.js';
+import { hashSecret } from '../../platform/security/secrets.js';
 import type { AcademiesService, AcademyContext } from '../academies/service.js';
 import { AcademyError } from '../errors.js';
 
@@ -26,15 +27,23 @@ export function academyGuard(academies: AcademiesService, limits?: RateLimits) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const key = first(query.apikey) ?? first(request.headers['x-api-key']);
-    const address = request.ip;
-    const wait = limits?.authFailures.exhausted(address) ?? 0;
-    if (wait > 0) throw tooMany('Too many failed authentication attempts from this address.', wait);
-    try {
-      request.academy = await academies.authenticate(first(query.acadId), key);
-    } catch (error) {
-      if (error instanceof AcademyError && error.statusCode === 401) limits?.authFailures.hit(address);
-      throw error;
-    }
+    // Failures count per address and per key presented (by a prefix of its hash: a valid key is only "failed
+    // against" by someone holding it), never per acadId, which anyone can name to lock an academy out.
+    const credential = key && key.length <= 256 ? `academy-key:${hashSecret(key).slice(0, 24)}` : undefined;
+    request.academy = await underFailureLimits(
+      limits,
+      request.ip,
+      credential,
+      () => academies.authenticate(first(query.acadId), key),
+      (error) => error instanceof AcademyError && error.statusCode === 401,
+      (wait, limit) =>
+        tooMany(
+          limit === 'address'
+            ? 'Too many failed authentication attempts from this address.'
+            : 'Too many failed authentication attempts with this key.',
+          wait,
+        ),
+    );
     const perSecond = limits?.perCredential.hit(`academy:${request.academy.academyId}`) ?? 0;
     if (perSecond > 0) {
       throw tooMany(`Too many requests: each academy may make ${limits?.perCredential.limit} per second.`, perSecond);

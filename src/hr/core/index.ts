@@ -43,6 +43,8 @@ export function createCore(ctx: HrContext) {
   const auth = new AuthService(
     unitOfWork(ctx, (db) => ({ auth: new AuthRepository(db) })),
     tenantsRepo,
+    ctx.secretBox,
+    ctx.clock,
     {
       tokenTtlSeconds: config.tokenTtlSeconds,
       refreshMs: config.authRefreshMs,

@@ -49,7 +49,8 @@ export class FileBlobStore extends IndexedBlobStore {
   ) {
     super(db, dialect, log);
     this.tmpDir = path.join(root, 'tmp');
-    fs.mkdirSync(this.tmpDir, { recursive: true });
+    // The blob directory is this user's only (0700), like the data directory; blob files are written 0600.
+    fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
   }
 
   /** Where a blob's bytes live. */
@@ -80,7 +81,7 @@ export class FileBlobStore extends IndexedBlobStore {
     // Renamed even when the blob exists: same bytes by construction, and it restores a file lost outside Atrium.
     const target = this.pathOf(staged.sha256);
     const dir = path.dirname(target);
-    await fs.promises.mkdir(dir, { recursive: true });
+    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
     await fs.promises.rename(staged.token, target);
     await syncDirectory(dir);
   }

@@ -79,6 +79,16 @@ export function directReader(db: Db): StatementCache['readNow'] | undefined {
   return directReads.get(db);
 }
 
+/**
+ * Creates a directory (and its missing parents) readable by this user only (0700, whatever the umask). An existing
+ * directory is left as it is: `atrium doctor` and the start-up check report looser permissions.
+ */
+export function makePrivateDirectory(dir: string): void {
+  if (fs.existsSync(dir)) return;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+}
+
 /** Opens the database the configuration names: PostgreSQL with DATABASE_URL, else SQLite in the data directory. */
 export function openDatabase(config: DatabaseSettings): Database {
   if (config.databaseUrl) {
@@ -109,8 +119,10 @@ export function openDatabase(config: DatabaseSettings): Database {
       close: once(() => db.destroy()),
     };
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDirectory(config.dataDir);
   const file = sqlitePath(config.dataDir);
+  // Made 0600 before SQLite opens it: SQLite gives the WAL and SHM files the database file's permissions.
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

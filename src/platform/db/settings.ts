@@ -1,3 +1,4 @@
+import { isSealed, type SecretBox } from '../security/secret-box.js';
 import type { Db } from './database.js';
 
 /** A value shared by every process, made once by whichever process needs it first. */
@@ -9,4 +10,30 @@ export async function settingOrCreate(db: Db, key: string, make: () => string): 
     .execute();
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
+}
+
+/**
+ * A secret shared by every process (the cursor MAC secret), stored sealed by the master key. A value written in
+ * plain text by an earlier release is sealed in place on first read; a concurrent process sealing the same row
+ * changes nothing (the update matches the plain-text value only).
+ */
+export async function secretSettingOrCreate(db: Db, box: SecretBox, key: string, make: () => string): Promise<string> {
+  const purpose = `setting:${key}`;
+  const stored = await settingOrCreate(db, key, () => box.seal(purpose, make()));
+  if (isSealed(stored)) return box.open(purpose, stored);
+  await db
+    .updateTable('settings')
+    .set({ value: box.seal(purpose, stored) })
+    .where('key', '=', key)
+    .where('value', '=', stored)
+    .execute();
+  return stored;
+}
+
+/**
+ * Proves the master key is this database's own before anything is decrypted: the first start stores a value sealed
+ * by its key; every later start (and every other process or machine) must open it, or fails with MasterKeyError.
+ */
+export async function checkMasterKey(db: Db, box: SecretBox): Promise<void> {
+  box.verifyCheck(await settingOrCreate(db, 'master_key_check', () => box.checkValue()));
 }

@@ -1,5 +1,7 @@
 /** Forget finished windows once this many keys are tracked. */
 const PRUNE_AT = 10_000;
+/** Never track more keys than this: past it, the oldest windows are forgotten (a flood of new keys). */
+const MAX_KEYS = 100_000;
 
 interface Window {
   startedAt: number;
@@ -40,6 +42,10 @@ export class WindowLimiter {
     let w = this.current(key, at);
     if (!w) {
       if (this.windows.size >= PRUNE_AT) this.prune(at);
+      if (this.windows.size >= MAX_KEYS) {
+        const oldest = this.windows.keys().next().value;
+        if (oldest !== undefined) this.windows.delete(oldest);
+      }
       w = { startedAt: at, count: 0 };
       this.windows.set(key, w);
     }
@@ -55,6 +61,11 @@ export class WindowLimiter {
     return w && w.count >= this.limit ? this.retryAfter(w, at) : 0;
   }
 
+  /** How many keys are tracked (tests bound it). */
+  get size(): number {
+    return this.windows.size;
+  }
+
   private prune(at: number): void {
     for (const [key, w] of this.windows) if (at - w.startedAt >= this.windowMs) this.windows.delete(key);
   }
@@ -66,11 +77,52 @@ export interface RateLimits {
   perCredential: WindowLimiter;
   /** Failed authentications per minute per client address, shared by both APIs. */
   authFailures: WindowLimiter;
+  /** Failed authentications per minute per credential named (an HR application id, an Academy key). */
+  credentialFailures: WindowLimiter;
 }
 
 export function rateLimits(perSecond: number, failuresPerMinute: number, now: () => number = Date.now): RateLimits {
   return {
     perCredential: new WindowLimiter(perSecond, 1000, now),
     authFailures: new WindowLimiter(failuresPerMinute, 60_000, now),
+    credentialFailures: new WindowLimiter(failuresPerMinute, 60_000, now),
   };
+}
+
+/** Which limit a refused attempt ran into. */
+export type FailureLimit = 'address' | 'credential';
+
+/**
+ * Runs an authentication under the failed-attempt limits (docs/security.md, "Failed authentications"):
+ *
+ * - a credential (an HR application id, an Academy key) that failed `ATRIUM_AUTH_FAILURE_LIMIT` times in a minute,
+ *   from any address, is refused (429) before it is checked, until its minute ends — its valid owner too;
+ * - an address that failed that many times has its further failures answered 429 instead of 401, but a credential
+ *   that checks out is served from it: a valid credential is never refused because of others' failures from the
+ *   same address (a proxy, a NAT).
+ *
+ * Failures from an address past its limit are not counted against credentials, so one address cannot fill the
+ * per-credential table. `credential` is undefined when the attempt names none (a bearer token, a malformed header).
+ */
+export async function underFailureLimits<T>(
+  limits: RateLimits | undefined,
+  address: string,
+  credential: string | undefined,
+  authenticate: () => Promise<T>,
+  isFailure: (error: unknown) => boolean,
+  refuse: (retryAfter: number, limit: FailureLimit) => Error,
+): Promise<T> {
+  if (!limits) return authenticate();
+  const locked = credential === undefined ? 0 : limits.credentialFailures.exhausted(credential);
+  if (locked > 0) throw refuse(locked, 'credential');
+  try {
+    return await authenticate();
+  } catch (error) {
+    if (!isFailure(error)) throw error;
+    const addressWait = limits.authFailures.hit(address);
+    if (addressWait > 0) throw refuse(addressWait, 'address');
+    const credentialWait = credential === undefined ? 0 : limits.credentialFailures.hit(credential);
+    if (credentialWait > 0) throw refuse(credentialWait, 'credential');
+    throw error;
+  }
 }

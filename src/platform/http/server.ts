@@ -157,6 +157,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
+    // `request.ip` (the address failed authentications are counted by) comes from X-Forwarded-For only through
+    // the proxies ATRIUM_TRUST_PROXY trusts (a hop count or their addresses); by default, the connection's address.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     // A request the HTTP parser refuses never reaches a route: answer it here, in the format of the API its
     // path names, with a request id, then close the connection (as Node does).
     clientErrorHandler: (error, socket) => {

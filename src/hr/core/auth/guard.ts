@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimits } from '../../../platform/http/rate-limit.js';
+import { type RateLimits, underFailureLimits } from '../../../platform/http/rate-limit.js';
 import { HrError } from '../../errors.js';
 import type { AuthContext, AuthService } from './service.js';
 
@@ -65,30 +65,36 @@ const tooMany = (message: string, retryAfter: number): HrError =>
   new HrError(429, 'rate_limited', `${message} Retry in ${retryAfter} s.`, { 'Retry-After': String(retryAfter) });
 
 /**
- * Runs an authentication under the failed-attempts limit of the client address: once the address has failed
- * `ATRIUM_AUTH_FAILURE_LIMIT` times in a minute, every attempt from it is a 429 until the minute ends.
+ * Runs an authentication under the failed-attempt limits (`underFailureLimits`): failures count per client address
+ * and per credential (`credential`: the application id at the token endpoint; none for a bearer token, whose
+ * signature cannot be guessed). A valid credential is never refused because of other callers' failures.
  */
 export async function limitingFailures<T>(
   limits: RateLimits | undefined,
   request: FastifyRequest,
+  credential: string | undefined,
   authenticate: () => Promise<T>,
 ): Promise<T> {
-  if (!limits) return authenticate();
-  const address = request.ip;
-  const wait = limits.authFailures.exhausted(address);
-  if (wait > 0) throw tooMany('Too many failed authentication attempts from this address.', wait);
-  try {
-    return await authenticate();
-  } catch (error) {
-    if (error instanceof HrError && error.statusCode === 401) limits.authFailures.hit(address);
-    throw error;
-  }
+  return underFailureLimits(
+    limits,
+    request.ip,
+    credential,
+    authenticate,
+    (error) => error instanceof HrError && error.statusCode === 401,
+    (wait, limit) =>
+      tooMany(
+        limit === 'address'
+          ? 'Too many failed authentication attempts from this address.'
+          : 'Too many failed authentication attempts for this application.',
+        wait,
+      ),
+  );
 }
 
 /** The onRequest hook of every HR resource route. */
 export function bearerGuard(auth: AuthService, limits?: RateLimits) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const context = await limitingFailures(limits, request, () => auth.authenticate(extractBearer(request)));
+    const context = await limitingFailures(limits, request, undefined, () => auth.authenticate(extractBearer(request)));
     const wait = limits?.perCredential.hit(context.applicationId) ?? 0;
     if (wait > 0) {
       throw tooMany(`Too many requests: each application may make ${limits?.perCredential.limit} per second.`, wait);

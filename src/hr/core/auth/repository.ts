@@ -13,10 +13,6 @@ export class AuthRepository {
     return this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
   }
 
-  findSigningKey(kid: string): Promise<SigningKeyRow | undefined> {
-    return this.db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
-  }
-
   async hasSigningKey(): Promise<boolean> {
     return (await this.db.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst()) !== undefined;
   }
@@ -25,7 +21,12 @@ export class AuthRepository {
     await this.db.insertInto('signing_keys').values(row).execute();
   }
 
-  /** Retires every current key at `at`; retired keys still verify the tokens they signed. */
+  /** Deletes every signing key (`rotate-signing-key --revoke-previous`, before the new key is inserted). */
+  async deleteSigningKeys(): Promise<void> {
+    await this.db.deleteFrom('signing_keys').execute();
+  }
+
+  /** Retires every current key at `at`; retired keys still verify the tokens they signed, for one token lifetime. */
   async retireSigningKeys(at: number): Promise<void> {
     await this.db.updateTable('signing_keys').set({ retired_at: at }).where('retired_at', 'is', null).execute();
   }
@@ -35,6 +36,17 @@ export class AuthRepository {
       .insertInto('auth_events')
       .values({ kind: 'signing_key_rotated', ref: kid, expires_at: null, created_at: at })
       .execute();
+  }
+
+  /** Replaces a key's stored secret if it still holds `from` (sealing a plain-text key); 1 if replaced, else 0. */
+  async replaceSecret(kid: string, from: string, to: string): Promise<number> {
+    const result = await this.db
+      .updateTable('signing_keys')
+      .set({ secret: to })
+      .where('kid', '=', kid)
+      .where('secret', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async recordTokenRevocation(jti: string, expiresAt: number, at: number): Promise<void> {

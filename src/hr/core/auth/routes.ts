@@ -29,9 +29,17 @@ export async function tokenRoutes(
   // Basic credentials are checked in onRequest, before the body is even parsed: a caller without valid ones
   // gets 401 whatever its body (JSON, repeated fields, too large), and learns nothing else.
   const authenticateApplication = async (request: FastifyRequest): Promise<void> => {
-    request.oauthApplication = await limitingFailures(limits, request, () => {
-      const { id, secret } = basicCredentials(request);
-      return auth.authenticateApplication(id, secret);
+    let credentials: { id: string; secret: string } | undefined;
+    try {
+      credentials = basicCredentials(request);
+    } catch {
+      credentials = undefined;
+    }
+    // Failures count against the application id named (no id is longer than 64 characters) and the address.
+    const credential = credentials && credentials.id.length <= 64 ? `hr-application:${credentials.id}` : undefined;
+    request.oauthApplication = await limitingFailures(limits, request, credential, () => {
+      if (!credentials) throw invalidCredentials();
+      return auth.authenticateApplication(credentials.id, credentials.secret);
     });
   };
 

@@ -1,10 +1,11 @@
 import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { Logger } from 'pino';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { isSealed, type SecretBox } from '../../../platform/security/secret-box.js';
 import { newId, newSecret, verifySecret } from '../../../platform/security/secrets.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import { HrError } from '../../errors.js';
 import type { ApplicationRow, TenantsRepository } from '../tenants/repository.js';
 import type { AuthEventRow, AuthRepository } from './repository.js';
@@ -15,6 +16,10 @@ const MAX_TOKEN_LENGTH = 4096;
 const VERIFIED_CACHE_SIZE = 10_000;
 /** Re-read events this far back on each poll (see AuthRepository.eventsSince). */
 const EVENT_WINDOW_MS = 10_000;
+/** How far ahead of this server's clock a token's `iat` may be (another server's clock running fast). */
+export const IAT_SKEW_SECONDS = 60;
+/** What a key id looks like (this server makes UUIDs); anything else is refused before any look-up. */
+const KID_FORM = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Who is calling, once a bearer token has been accepted. */
 export interface AuthContext {
@@ -37,6 +42,7 @@ export interface TokenForm {
 }
 
 interface Claims {
+  kid: string;
   jti: string;
   cid: string;
   sub: string;
@@ -75,6 +81,14 @@ function signJwt(key: KeyObject, header: object, payload: object): string {
   return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
 }
 
+interface SigningKey {
+  key: KeyObject;
+  /** When it stopped signing (epoch ms); it verifies for one token lifetime more. */
+  retiredAt: number | null;
+}
+
+const keyPurpose = (kid: string): string => `signing_key:${kid}`;
+
 const invalidToken = (message: string): HrError =>
   new HrError(401, 'invalid_token', message, {
     'WWW-Authenticate': `Bearer realm="atrium", error="invalid_token", error_description="${message}"`,
@@ -92,39 +106,70 @@ export interface AuthWork {
 
 /**
  * Issues and checks the HR API's access tokens: HS256 JWTs signed with keys
- * kept in the database, so every process and machine on the same database
- * accepts every other's tokens. Revocations reach every process through the
- * auth_events log, which each process polls; nothing per request touches the
- * database once an application is known.
+ * kept in the database (sealed by the master key), so every process and machine
+ * on the same database accepts every other's tokens. Revocations and key
+ * rotations reach every process through the auth_events log, which each process
+ * polls; nothing per request touches the database once an application is known.
  */
 export class AuthService {
-  private keys = new Map<string, KeyObject>();
+  private keys = new Map<string, SigningKey>();
   private currentKid: string | undefined;
   private readonly apps = new Map<string, AppInfo>();
   private readonly revokedJtis = new Map<string, number>();
   private readonly verified = new Map<string, Claims>();
   private lastSeq = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** The key reload in flight, shared by every token naming an unknown key meanwhile. */
+  private reloading: Promise<void> | undefined;
+  /** performance.now() of the last reload an unknown key id caused. */
+  private lastReloadAt = Number.NEGATIVE_INFINITY;
+  /** Reads of the signing keys table since start (tests bound it: an unknown key id never costs a query of its own). */
+  keyReads = 0;
 
   private readonly repo: AuthRepository;
 
   constructor(
     private readonly work: UnitOfWork<Tables, AuthWork>,
     private readonly tenants: TenantsRepository,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
     private readonly options: { tokenTtlSeconds: number; refreshMs: number; log?: Logger },
   ) {
     this.repo = work.read.auth;
+  }
+
+  private now(): number {
+    return this.clock.now();
+  }
+
+  /**
+   * Seals signing keys stored in plain text by an earlier release (run at every start, by the server and the CLI;
+   * a row sealed meanwhile by another process is left alone).
+   */
+  async sealPlaintextKeys(): Promise<number> {
+    let sealed = 0;
+    for (const row of await this.repo.signingKeys()) {
+      if (isSealed(row.secret)) continue;
+      sealed += await this.repo.replaceSecret(row.kid, row.secret, this.box.seal(keyPurpose(row.kid), row.secret));
+    }
+    return sealed;
   }
 
   /** Loads keys and revocations, then follows the event log. */
   async start(): Promise<void> {
     await this.work.run(async ({ auth }) => {
       if (!(await auth.hasSigningKey())) {
-        await auth.insertSigningKey({ kid: newId(), secret: newSecret(), created_at: now(), retired_at: null });
+        const kid = newId();
+        await auth.insertSigningKey({
+          kid,
+          secret: this.box.seal(keyPurpose(kid), newSecret()),
+          created_at: this.now(),
+          retired_at: null,
+        });
       }
     });
     await this.loadKeys();
-    const at = now();
+    const at = this.now();
     this.lastSeq = await this.repo.lastSeq();
     for (const event of await this.repo.liveEvents(at)) this.apply(event);
     this.timer = setInterval(() => {
@@ -140,9 +185,9 @@ export class AuthService {
 
   /** Applies the events written since the last poll, by any process. */
   async refresh(): Promise<void> {
-    const events = await this.repo.eventsSince(this.lastSeq, now() - EVENT_WINDOW_MS);
+    const events = await this.repo.eventsSince(this.lastSeq, this.now() - EVENT_WINDOW_MS);
     for (const event of events) this.apply(event);
-    const at = now();
+    const at = this.now();
     for (const [jti, exp] of this.revokedJtis) if (exp <= at) this.revokedJtis.delete(jti);
   }
 
@@ -158,6 +203,7 @@ export class AuthService {
         break;
       }
       case 'signing_key_rotated':
+        // A rotation with --revoke-previous deleted the older keys in the same transaction: reloading drops them.
         if (!this.keys.has(event.ref) || this.currentKid !== event.ref) {
           this.loadKeys().catch((err: unknown) => this.options.log?.warn({ err }, 'signing key reload failed'));
         }
@@ -166,15 +212,27 @@ export class AuthService {
   }
 
   private async loadKeys(): Promise<void> {
+    this.keyReads += 1;
     const rows = await this.repo.signingKeys();
-    const keys = new Map<string, KeyObject>();
+    const keys = new Map<string, SigningKey>();
     let current: { kid: string; created_at: number } | undefined;
     for (const row of rows) {
-      keys.set(row.kid, createSecretKey(Buffer.from(row.secret, 'base64url')));
+      // A plain-text key (an earlier release's row not yet sealed) is still read as such.
+      const secret = isSealed(row.secret) ? this.box.open(keyPurpose(row.kid), row.secret) : row.secret;
+      keys.set(row.kid, { key: createSecretKey(Buffer.from(secret, 'base64url')), retiredAt: row.retired_at });
       if (row.retired_at === null && (!current || row.created_at >= current.created_at)) current = row;
     }
     this.keys = keys;
     this.currentKid = current?.kid ?? rows[rows.length - 1]?.kid;
+  }
+
+  /**
+   * Whether a key may verify a token now: the current key, or a retired one until the longest token it could have
+   * signed has expired (`ATRIUM_TOKEN_TTL` after its retirement). A key revoked (deleted) is unknown.
+   */
+  private usable(entry: SigningKey | undefined, at: number): entry is SigningKey {
+    if (!entry) return false;
+    return entry.retiredAt === null || at < entry.retiredAt + this.options.tokenTtlSeconds * 1000;
   }
 
   private async application(id: string): Promise<AppInfo | undefined> {
@@ -214,9 +272,9 @@ export class AuthService {
       throw new HrError(400, 'invalid_client_id', 'The client is not valid for this application or does not exist.');
     }
     const kid = this.currentKid;
-    const key = kid ? this.keys.get(kid) : undefined;
+    const key = kid ? this.keys.get(kid)?.key : undefined;
     if (!kid || !key) throw new Error('no signing key loaded');
-    const issuedAt = Math.floor(now() / 1000);
+    const issuedAt = Math.floor(this.now() / 1000);
     const ttl = this.options.tokenTtlSeconds;
     const token = signJwt(
       key,
@@ -235,32 +293,68 @@ export class AuthService {
     return { access_token: token, token_type: 'bearer', expires_in: ttl };
   }
 
+  /**
+   * The token's key id, checked before anything else: its header must parse, name HS256, and carry a `kid` that is
+   * a string of this server's form. An array, a number or an over-long id is refused here, before any look-up.
+   */
+  private headerKid(token: string): string {
+    let header: Record<string, unknown>;
+    try {
+      header = decodeProtectedHeader(token) as Record<string, unknown>;
+    } catch {
+      throw invalidToken('The access token is malformed or its signature is invalid.');
+    }
+    const { kid, alg } = header;
+    if (alg !== ALGORITHM || typeof kid !== 'string' || !KID_FORM.test(kid)) {
+      throw invalidToken('The access token is malformed or its signature is invalid.');
+    }
+    return kid;
+  }
+
   private async verify(token: string): Promise<Claims> {
     const cached = this.verified.get(token);
     if (cached) return cached;
     if (token.length > MAX_TOKEN_LENGTH) throw invalidToken('The access token is malformed.');
+    const kid = this.headerKid(token);
+    const at = this.now();
     let payload: Record<string, unknown>;
     try {
       const result = await jwtVerify(
         token,
-        async (header) => {
-          const key = header.kid ? await this.keyFor(header.kid) : undefined;
-          if (!key) throw new joseErrors.JWSSignatureVerificationFailed('unknown key');
+        async () => {
+          const key = await this.keyFor(kid, at);
+          if (!key) throw new joseErrors.JWSSignatureVerificationFailed('unknown or retired key');
           return key;
         },
-        { algorithms: [ALGORITHM], issuer: TOKEN_ISSUER, requiredClaims: ['exp', 'iat', 'jti', 'sub'] },
+        {
+          algorithms: [ALGORITHM],
+          issuer: TOKEN_ISSUER,
+          requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+          currentDate: new Date(at),
+        },
       );
       payload = result.payload as Record<string, unknown>;
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw invalidToken('The access token has expired.');
       throw invalidToken('The access token is malformed or its signature is invalid.');
     }
-    const { jti, cid, sub, exp, scope } = payload;
-    if (typeof jti !== 'string' || typeof cid !== 'string' || typeof sub !== 'string' || typeof exp !== 'number') {
+    const { jti, cid, sub, exp, iat, scope } = payload;
+    if (
+      typeof jti !== 'string' ||
+      typeof cid !== 'string' ||
+      typeof sub !== 'string' ||
+      typeof exp !== 'number' ||
+      typeof iat !== 'number'
+    ) {
       throw invalidToken('The access token lacks required claims.');
     }
     if (scope !== 'client') throw invalidToken('The access token is not for the client scope.');
-    const claims: Claims = { jti, cid, sub, exp };
+    // No token this server issues lives longer than ATRIUM_TOKEN_TTL, nor is issued in the future.
+    if (exp - iat > this.options.tokenTtlSeconds) {
+      throw invalidToken('The access token lives longer than this server issues tokens for.');
+    }
+    if (iat > at / 1000 + IAT_SKEW_SECONDS) throw invalidToken('The access token is issued in the future.');
+    const claims: Claims = { kid, jti, cid, sub, exp };
     if (this.verified.size >= VERIFIED_CACHE_SIZE) {
       const oldest = this.verified.keys().next().value;
       if (oldest !== undefined) this.verified.delete(oldest);
@@ -269,24 +363,38 @@ export class AuthService {
     return claims;
   }
 
-  private async keyFor(kid: string): Promise<KeyObject | undefined> {
-    const known = this.keys.get(kid);
-    if (known) return known;
-    // A key made by another process since our last poll.
-    if (kid.length > 64) return undefined;
-    const row = await this.repo.findSigningKey(kid);
-    if (!row) return undefined;
-    const key = createSecretKey(Buffer.from(row.secret, 'base64url'));
-    this.keys.set(kid, key);
-    return key;
+  /**
+   * The key of a key id, if it may verify now. An id this process does not know (a key made by another process
+   * since the last poll) causes one reload of the whole table, shared by every token meanwhile and at most one per
+   * refresh period: a burst of unknown ids costs no query nor cache entry of its own.
+   */
+  private async keyFor(kid: string, at: number): Promise<KeyObject | undefined> {
+    let entry = this.keys.get(kid);
+    if (!entry) {
+      if (!this.reloading && performance.now() - this.lastReloadAt >= this.options.refreshMs) {
+        this.lastReloadAt = performance.now();
+        this.reloading = this.loadKeys().finally(() => {
+          this.reloading = undefined;
+        });
+      }
+      if (this.reloading) await this.reloading.catch(() => {});
+      entry = this.keys.get(kid);
+    }
+    return this.usable(entry, at) ? entry.key : undefined;
   }
 
-  /** Checks a bearer token on every call: signature, expiry, revocation, and that its application still stands. */
+  /** Checks a bearer token on every call: signature, expiry, key still valid, revocation, application standing. */
   async authenticate(token: string): Promise<AuthContext> {
     const claims = await this.verify(token);
-    if (claims.exp * 1000 <= now()) {
+    const at = this.now();
+    if (claims.exp * 1000 <= at) {
       this.verified.delete(token);
       throw invalidToken('The access token has expired.');
+    }
+    // A token verified earlier stops working when its key is revoked or its retirement window closes.
+    if (!this.usable(this.keys.get(claims.kid), at)) {
+      this.verified.delete(token);
+      throw invalidToken('The access token was signed with a retired or revoked key.');
     }
     if (this.revokedJtis.has(claims.jti)) throw invalidToken('The access token has been revoked.');
     const app = await this.application(claims.sub);
@@ -310,19 +418,25 @@ export class AuthService {
     if (claims.sub !== app.id) {
       throw new HrError(400, 'invalid_request', 'This token was not issued to this application.');
     }
-    const at = now();
+    const at = this.now();
     if (claims.exp * 1000 <= at) return;
     await this.repo.recordTokenRevocation(claims.jti, claims.exp * 1000, at);
     this.revokedJtis.set(claims.jti, claims.exp * 1000);
   }
 
-  /** Starts signing with a new key; tokens signed with older keys stay valid until they expire. */
-  async rotateSigningKey(): Promise<string> {
+  /**
+   * Starts signing with a new key. Tokens signed with older keys stay valid until they expire (the older keys
+   * verify for `ATRIUM_TOKEN_TTL` after this rotation, then never); with `revokePrevious` (a leaked key) the older
+   * keys are deleted, and every process refuses their tokens within one refresh period.
+   */
+  async rotateSigningKey(options: { revokePrevious?: boolean } = {}): Promise<string> {
     const kid = newId();
-    const at = now();
+    const at = this.now();
+    const secret = this.box.seal(keyPurpose(kid), newSecret());
     await this.work.run(async ({ auth }) => {
-      await auth.retireSigningKeys(at);
-      await auth.insertSigningKey({ kid, secret: newSecret(), created_at: at, retired_at: null });
+      if (options.revokePrevious === true) await auth.deleteSigningKeys();
+      else await auth.retireSigningKeys(at);
+      await auth.insertSigningKey({ kid, secret, created_at: at, retired_at: null });
       await auth.recordKeyRotation(kid, at);
     });
     await this.loadKeys();
