@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ACADEMY_STATUS_CODES } from '../client/wire.js';
 import {
   ConflictError,
   type FieldError,
@@ -51,19 +52,7 @@ export class AcademyError extends Error {
   }
 }
 
-const CODES: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  409: 'conflict',
-  408: 'request_timeout',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  431: 'request_header_fields_too_large',
-};
+const CODES = ACADEMY_STATUS_CODES;
 
 /** The Academy error body of a bare status (a request refused before any route ran). */
 export function academyErrorBody(status: number, message: string): AcademyErrorBody {

@@ -23,7 +23,6 @@ import type {
   Venue,
   VenuesQuery,
 } from '../academy/directory/schemas.js';
-import type { AcademyErrorBody } from '../academy/errors.js';
 import type {
   AddOffersBody,
   AttendanceQuery,
@@ -47,7 +46,7 @@ import type {
   VcCreate,
   VcEdit,
 } from '../academy/events/schemas.js';
-import { type AcademyApiError, AtriumUsageError, academyError, academyFallbackCode } from './errors.js';
+import { type AcademyApiError, AtriumUsageError, academyError, academyFallbackCode, errorInitOf } from './errors.js';
 import { type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from './http.js';
 import { AutoPager, type Page } from './pagination.js';
 
@@ -163,27 +162,7 @@ class AcademyCore {
   }
 
   error(request: HttpRequest, response: Response, text: string): AcademyApiError {
-    let body: Partial<AcademyErrorBody> = {};
-    try {
-      body = JSON.parse(text) as AcademyErrorBody;
-    } catch {
-      // Not JSON: keep the status.
-    }
-    const headers: Record<string, string> = {};
-    response.headers.forEach((v, k) => {
-      headers[k.toLowerCase()] = v;
-    });
-    const requestId = response.headers.get('x-request-id');
-    return academyError({
-      status: response.status,
-      code: typeof body.code === 'string' ? body.code : academyFallbackCode(response.status),
-      message:
-        typeof body.message === 'string' ? body.message : `HTTP ${response.status} ${response.statusText}`.trim(),
-      ...(Array.isArray(body.errors) ? { errors: body.errors } : {}),
-      ...(requestId ? { requestId } : {}),
-      headers,
-      request: { method: request.method, url: request.url },
-    });
+    return academyError(errorInitOf(request, response, text, academyFallbackCode));
   }
 
   async send(

@@ -5,8 +5,9 @@
  * chosen by its status (and, where one status has several meanings, its `code`). A request that got no answer
  * becomes an {@link AtriumConnectionError} (or {@link AtriumTimeoutError}).
  *
- * This module imports nothing from the server: types only.
+ * This module imports nothing from the server but the wire contract (`src/wire/`, a leaf with no imports).
  */
+import { ACADEMY_STATUS_CODES, HEADERS, HR_STATUS_CODES } from './wire.js';
 
 /** One field error of a validation answer: a dotted path with zero-based list indices (`form_data.2.values.0`). */
 export interface FieldError {
@@ -144,21 +145,6 @@ export class HrServerError extends HrApiError {
   override name = 'HrServerError';
 }
 
-const HR_STATUS_CODES: Record<number, string> = {
-  400: 'invalid_request',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  416: 'range_not_satisfiable',
-  422: 'validation_error',
-  429: 'rate_limited',
-  500: 'internal_error',
-  503: 'service_unavailable',
-};
-
 /**
  * The code of an HR answer without a JSON body (a `HEAD`, or a gateway's page): the `error` of
  * `WWW-Authenticate`, else the API's usual code for the status, else `http_<status>`.
@@ -235,19 +221,6 @@ export class AcademyServerError extends AcademyApiError {
   override name = 'AcademyServerError';
 }
 
-const ACADEMY_STATUS_CODES: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  500: 'internal_error',
-  503: 'service_unavailable',
-};
-
 /** The code of an Academy answer without a JSON body: the API's usual code for the status, else `http_<status>`. */
 export function academyFallbackCode(status: number): string {
   return ACADEMY_STATUS_CODES[status] ?? `http_${status}`;
@@ -272,4 +245,40 @@ export function academyError(init: ApiErrorInit): AcademyApiError {
   }
   const Class = ACADEMY_BY_STATUS[init.status] ?? (init.status >= 500 ? AcademyServerError : AcademyApiError);
   return new Class(init);
+}
+
+// ------------------------------------------------------------------------------------------------ both APIs
+
+/**
+ * What an error answer says, read the same way for both APIs: its JSON body's `code`, `message` and `errors` (a
+ * body that is not JSON, such as a proxy's page, keeps only the status), its headers and request id, and the call
+ * that got it. `fallbackCode` gives the API's code for a status when the body names none.
+ */
+export function errorInitOf(
+  request: { method: string; url: string },
+  response: Response,
+  text: string,
+  fallbackCode: (status: number, headers: Headers) => string,
+): ApiErrorInit {
+  let body: { code?: unknown; message?: unknown; errors?: unknown } = {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object') body = parsed as typeof body;
+  } catch {
+    // Not JSON: keep the status.
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => {
+    headers[k.toLowerCase()] = v;
+  });
+  const requestId = response.headers.get(HEADERS.requestId);
+  return {
+    status: response.status,
+    code: typeof body.code === 'string' ? body.code : fallbackCode(response.status, response.headers),
+    message: typeof body.message === 'string' ? body.message : `HTTP ${response.status} ${response.statusText}`.trim(),
+    ...(Array.isArray(body.errors) ? { errors: body.errors as FieldError[] } : {}),
+    ...(requestId ? { requestId } : {}),
+    headers,
+    request: { method: request.method, url: request.url },
+  };
 }

@@ -96,7 +96,6 @@ import type {
   ExpirePayload,
 } from '../hr/documents/documents/schemas.js';
 import type { Folder, FolderListQuery } from '../hr/documents/folders/schemas.js';
-import type { ErrorBody } from '../hr/errors.js';
 import type {
   KbArticle,
   KbArticleListQuery,
@@ -150,7 +149,7 @@ import type {
   RequestPatch,
   UserSimplified,
 } from '../hr/people-assist/requests/schemas.js';
-import { AtriumUsageError, type HrApiError, hrError, hrFallbackCode } from './errors.js';
+import { AtriumUsageError, errorInitOf, type HrApiError, hrError, hrFallbackCode } from './errors.js';
 import { type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions, raceSignal } from './http.js';
 import { AutoPager, type Page } from './pagination.js';
 
@@ -446,30 +445,11 @@ class HrCore {
   }
 
   error(request: HttpRequest, response: Response, text: string): HrApiError {
-    let body: Partial<ErrorBody> = {};
-    try {
-      body = JSON.parse(text) as ErrorBody;
-    } catch {
-      // Not JSON (a proxy's page): keep the status.
-    }
-    const headers: Record<string, string> = {};
-    response.headers.forEach((v, k) => {
-      headers[k.toLowerCase()] = v;
-    });
-    const requestId = response.headers.get('x-request-id');
-    return hrError({
-      status: response.status,
-      code:
-        typeof body.code === 'string'
-          ? body.code
-          : hrFallbackCode(response.status, response.headers.get('www-authenticate')),
-      message:
-        typeof body.message === 'string' ? body.message : `HTTP ${response.status} ${response.statusText}`.trim(),
-      ...(Array.isArray(body.errors) ? { errors: body.errors } : {}),
-      ...(requestId ? { requestId } : {}),
-      headers,
-      request: { method: request.method, url: request.url },
-    });
+    return hrError(
+      errorInitOf(request, response, text, (status, headers) =>
+        hrFallbackCode(status, headers.get('www-authenticate')),
+      ),
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HR_STATUS_CODES } from '../client/wire.js';
 import {
   ConflictError,
   FieldValidationError,
@@ -57,26 +58,7 @@ export const errorResponses = (...statuses: number[]): Record<number, typeof Err
   return out;
 };
 
-const STATUS_CODES: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'invalid_token',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  406: 'not_acceptable',
-  408: 'request_timeout',
-  409: 'conflict',
-  411: 'length_required',
-  413: 'payload_too_large',
-  414: 'uri_too_long',
-  415: 'unsupported_media_type',
-  416: 'range_not_satisfiable',
-  422: 'validation_error',
-  429: 'rate_limited',
-  431: 'request_header_fields_too_large',
-  503: 'service_unavailable',
-  507: 'insufficient_storage',
-};
+const STATUS_CODES = HR_STATUS_CODES;
 
 /** The HR error body of a bare status (a request refused before any route ran). */
 export function hrErrorBody(status: number, message: string): ErrorBody {
