@@ -7,6 +7,8 @@ import { AtriumAbortError, AtriumConnectionError, AtriumTimeoutError, AtriumUsag
 /** The `fetch` the SDK calls: the global one by default, or any compatible function (for tests, proxies, metrics). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
+import { HEADERS } from './wire.js';
+
 /** Options every call takes as its last argument. */
 export interface RequestOptions {
   /** Aborts the call (and any wait between retries); the call then rejects with an {@link AtriumAbortError}. */
@@ -109,7 +111,7 @@ export interface HttpResult {
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 /** The header of a POST's idempotency key (an Atrium extension of both APIs). */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_HEADER = HEADERS.idempotencyKey;
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 const SECRET_PARAMS = ['apikey', 'access_token', 'token', 'client_secret', 'application_secret', 'refresh_token'];
 /** Redaction marker used in every hook event. */
@@ -263,7 +265,8 @@ export class HttpTransport {
       ...(key ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}),
       ...(options.headers ?? {}),
     };
-    const keyed = method !== 'POST' || Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key');
+    const keyed =
+      method !== 'POST' || Object.keys(headers).some((h) => h.toLowerCase() === IDEMPOTENCY_KEY_HEADER.toLowerCase());
     const mayRetry = idempotent || ((options.retryNonIdempotent ?? this.retryNonIdempotent) && keyed);
     const maxRetries = mayRetry ? Math.max(0, options.maxRetries ?? this.maxRetries) : 0;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;

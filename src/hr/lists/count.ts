@@ -1,5 +1,6 @@
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { HEADERS } from '../../client/wire.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { errorResponses } from '../errors.js';
 
@@ -33,7 +34,7 @@ export function countRoute<Q extends TObject>(
     },
     async (request, reply) => {
       const total = await count(request.hrAuth.clientId, request.query as Static<Q>);
-      return reply.header('X-Total-Count', String(total)).status(200).send();
+      return reply.header(HEADERS.totalCount, String(total)).status(200).send();
     },
   );
 }

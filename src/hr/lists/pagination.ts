@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HEADERS } from '../../client/wire.js';
 import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
 import { InvalidRequestError } from '../../platform/errors.js';
 import { type CursorCodec, MAX_CURSOR_LENGTH } from './cursor.js';
@@ -98,15 +99,15 @@ export class Paginator {
     const links: string[] = [];
     if (page.next) {
       const cursor = this.codec.encode(page.next, scopeKey(scope));
-      reply.header('Next-Cursor', cursor);
+      reply.header(HEADERS.nextCursor, cursor);
       links.push(`<${link(cursor)}>; rel="next"`);
     }
     if (page.previous) {
       const cursor = this.codec.encode(page.previous, scopeKey(scope));
-      reply.header('Previous-Cursor', cursor);
+      reply.header(HEADERS.previousCursor, cursor);
       links.push(`<${link(cursor)}>; rel="previous"`);
     }
-    if (links.length) reply.header('Link', links.join(', '));
+    if (links.length) reply.header(HEADERS.link, links.join(', '));
     return page.items;
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CODES, HEADERS } from '../../client/wire.js';
 import type { Db } from '../db/database.js';
 import { ConflictError, InvalidRequestError, StateError } from '../errors.js';
 
@@ -19,8 +20,8 @@ import { ConflictError, InvalidRequestError, StateError } from '../errors.js';
  * runs again. Multipart bodies (uploads) are not hashed: the header is ignored on them.
  */
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IDEMPOTENCY_HEADER = HEADERS.idempotencyKey.toLowerCase();
+export const REPLAYED_HEADER = HEADERS.idempotentReplayed;
 /** How long a key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
 /** How long a pending key holds before a retry may take it over (its first request presumably died). */
@@ -83,7 +84,7 @@ export function idempotentPosts(app: FastifyInstance, options: IdempotencyOption
     };
     route.schema.headers = {
       ...headers,
-      properties: { ...(headers.properties ?? {}), 'Idempotency-Key': KEY_SCHEMA },
+      properties: { ...(headers.properties ?? {}), [HEADERS.idempotencyKey]: KEY_SCHEMA },
     };
   });
 
@@ -132,7 +133,7 @@ export function idempotentPosts(app: FastifyInstance, options: IdempotencyOption
       }
       if (row.request_hash !== hash) {
         throw new StateError(
-          'idempotency_key_reused',
+          CODES.idempotencyKeyReused,
           'This Idempotency-Key was used with another request (method, path or body); use a new key.',
         );
       }
@@ -140,7 +141,7 @@ export function idempotentPosts(app: FastifyInstance, options: IdempotencyOption
         reply.header('Retry-After', '1');
         throw new ConflictError(
           'A request with this Idempotency-Key is still running; retry shortly.',
-          'idempotency_key_in_use',
+          CODES.idempotencyKeyInUse,
         );
       }
       const headers = JSON.parse(row.headers ?? '{}') as Record<string, string>;
@@ -150,7 +151,7 @@ export function idempotentPosts(app: FastifyInstance, options: IdempotencyOption
       reply.serializer((payload: unknown) => payload as string);
       return reply.code(row.status ?? 200).send(row.body ?? '');
     }
-    throw new ConflictError('This Idempotency-Key is changing hands; retry shortly.', 'idempotency_key_in_use');
+    throw new ConflictError('This Idempotency-Key is changing hands; retry shortly.', CODES.idempotencyKeyInUse);
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
