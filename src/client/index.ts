@@ -53,4 +53,5 @@ export {
   redactHeaders,
   redactUrl,
 } from './http.js';
+export type * from './models.js';
 export { AutoPager, type Page, type PageFetcher } from './pagination.js';
