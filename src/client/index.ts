@@ -9,39 +9,36 @@
  *
  * @packageDocumentation
  */
-export {
-  AcademyClient,
-  type AcademyClientOptions,
-  type AcademyListParams,
-  type Attendance,
-  academyApiRoot,
-  type EventBodies,
-  type IltCreateBody,
-  type IltEditBody,
-  type Participant,
-  type VcCreateBody,
-  type VcEditBody,
-} from './academy.js';
+export { AcademyClient } from './academy/client.js';
+export { type AcademyClientOptions, type AcademyListParams, academyApiRoot } from './academy/core.js';
+export type {
+  Attendance,
+  EventBodies,
+  IltCreateBody,
+  IltEditBody,
+  Participant,
+  VcCreateBody,
+  VcEditBody,
+} from './academy/events.js';
 export * from './errors.js';
+export { HrClient, type HrRawRequest } from './hr/client.js';
 export {
   type CountMethod,
   type CreateMethod,
   type DelMethod,
   type DownloadResponse,
-  HrClient,
   type HrClientOptions,
-  type HrRawRequest,
   hrApiRoot,
   isBrowser,
   type ListMethod,
   type ListParams,
   type QueryParams,
   type RetrieveMethod,
-  type RolePermissionModules,
   type UpdateMethod,
   type UploadInput,
   type UpsertMethod,
-} from './hr.js';
+} from './hr/core.js';
+export type { RolePermissionModules } from './hr/roles.js';
 export {
   type FetchLike,
   type HttpOptions,

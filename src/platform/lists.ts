@@ -1,3 +1,5 @@
+import { type StringOptions, type TUnsafe, Type } from '@sinclair/typebox';
+
 /**
  * A list parameter: comma-separated text (query strings) or an array (JSON bodies), each item trimmed, empty
  * items dropped. Undefined stays undefined.
@@ -5,4 +7,22 @@
 export function commaList(value: string | readonly string[] | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   return (typeof value === 'string' ? value.split(',') : [...value]).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * A comma-separated list of the values `E` (`status=opened,pending`), as a query string carries it. At run time it
+ * is a string; its static type carries `E`, so that the SDK offers `E | E[]` for it instead of any string. The
+ * brand is never set: only the types use it.
+ */
+export type CommaList<E extends string> = string & { readonly __commaListOf: E };
+
+/**
+ * The schema of a {@link CommaList}: the string it is on the wire (validated as before, no more), with the values
+ * listed in the OpenAPI document as `x-comma-separated`.
+ */
+export function CommaListSchema<const E extends string>(
+  values: readonly E[],
+  options: StringOptions,
+): TUnsafe<CommaList<E>> {
+  return Type.Unsafe<CommaList<E>>(Type.String({ ...options, 'x-comma-separated': values }));
 }

@@ -237,6 +237,70 @@ describe('two server processes on one PostgreSQL', { skip: !dialects().includes(
     assert.equal((sorted.at(-1) as number) - (sorted[0] as number), 19, 'the numbers are consecutive');
   });
 
+  it('one Idempotency-Key sent to A and B at once runs once; retries on either replay it; another body is refused', async () => {
+    const A = a as Served;
+    const B = b as Served;
+    const t = await token(A.url, creds);
+    await requestForm(B.url, t);
+    const key = randomUUID();
+    const body = { form_id: 'anything', form_data: [{ field_id: 'subject', values: [`keyed ${key}`] }] };
+    const post = (url: string, sent: unknown = body) =>
+      fetch(`${url}${HR}/requests`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(sent),
+      });
+    const total = async () =>
+      Number(
+        (
+          await local.database.db
+            .selectFrom('pa_requests')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('client_id', '=', creds.client_id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await total();
+
+    const answers = await Promise.all([post(A.url), post(B.url), post(A.url), post(B.url)]);
+    const texts = await Promise.all(answers.map((r) => r.text()));
+    const created = answers.flatMap((r, i) => (r.status === 201 && !r.headers.get('idempotent-replayed') ? [i] : []));
+    assert.equal(created.length, 1, `exactly one ran: ${answers.map((r) => r.status).join(',')}`);
+    const first = JSON.parse(texts[created[0] as number] as string) as { id: string; request_number: number };
+    answers.forEach((r, i) => {
+      if (i === created[0]) return;
+      // The others came while it ran (409, retry later) or after it ended (its answer, replayed).
+      if (r.status === 409) assert.equal(JSON.parse(texts[i] as string).code, 'idempotency_key_in_use');
+      else {
+        assert.equal(r.status, 201, texts[i]);
+        assert.equal(r.headers.get('idempotent-replayed'), 'true');
+        assert.equal(JSON.parse(texts[i] as string).id, first.id);
+      }
+    });
+
+    for (const served of [B, A]) {
+      let replay = await post(served.url);
+      for (let i = 0; i < 50 && replay.status === 409; i++) {
+        await sleep(100);
+        replay = await post(served.url);
+      }
+      assert.equal(replay.status, 201);
+      assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+      const again = (await replay.json()) as { id: string; request_number: number };
+      assert.deepEqual([again.id, again.request_number], [first.id, first.request_number]);
+    }
+    const reused = await post(B.url, { ...body, form_data: [{ field_id: 'subject', values: ['another body'] }] });
+    assert.equal(reused.status, 422);
+    assert.equal(((await reused.json()) as { code: string }).code, 'idempotency_key_reused');
+    assert.equal(await total(), before + 1, 'one request was created, whatever the number of tries');
+    const keys = await local.database.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('idempotency_keys.key', '=', key)
+      .execute();
+    assert.equal(keys.length, 1, 'one stored key, shared by both processes');
+  });
+
   it('parallel addOffers through A and B never go past 6000 offers per event', async () => {
     const A = a as Served;
     const B = b as Served;

@@ -13,7 +13,9 @@ import type {
   Employee,
   EmployeeDocument,
   EmployeeDocumentType,
+  HrClient,
   KbArticle,
+  ListParams,
   Organization,
   Process,
   Request,
@@ -49,5 +51,35 @@ describe('SDK model types by name', () => {
     assert.equal(status, 'opened');
     assert.equal(eventId + userId, 113);
     assert.equal(models.length, 8);
+  });
+});
+
+/** The parameters of a list method of the client. */
+type ParamsOf<M> = M extends (params?: infer P, ...rest: never[]) => unknown ? NonNullable<P> : never;
+
+describe('comma-separated enum filters are typed as their enums', () => {
+  it('accept one value or an array of the values, and refuse others at compile time', () => {
+    const requests: ParamsOf<HrClient['requests']['list']> = {
+      status: ['opened', 'pending'],
+      priority: '3',
+      embed: ['creator', 'closed_by'],
+      sort: ['-updated_at', 'created_at'],
+    };
+    // @ts-expect-error: not a request status
+    const badStatus: ParamsOf<HrClient['requests']['list']> = { status: ['opened', 'reopened'] };
+    // @ts-expect-error: not a sort field of requests
+    const badSort: ParamsOf<HrClient['requests']['list']> = { sort: '-colour' };
+    const processes: ParamsOf<HrClient['processes']['list']> = { state: ['done', 'cancelled'] };
+    // @ts-expect-error: not a process state
+    const badState: ParamsOf<HrClient['processes']['list']> = { state: 'finished' };
+    const tasks: ParamsOf<HrClient['tasks']['list']> = { sort: '-due_date' };
+    const types: ListParams<NonNullable<ParamsOf<HrClient['employeeDocumentTypes']['list']>>> = {
+      employee_access_permissions: ['preview', 'dl_original'],
+    };
+    // @ts-expect-error: not an access permission
+    const badType: ParamsOf<HrClient['employeeDocumentTypes']['list']> = { employee_access_permissions: 'print' };
+    // Free-text lists (organization codes) still take any strings.
+    const free: ParamsOf<HrClient['requests']['list']> = { organization_id: ['paris', 'lyon'] };
+    assert.equal([requests, badStatus, badSort, processes, badState, tasks, types, badType, free].length, 9);
   });
 });

@@ -48,7 +48,7 @@ describe('SDK packaging: atrium/client', () => {
       default: './dist/client/index.js',
     });
     assert.equal(pkg.bin.atrium, 'dist/cli/main.js', 'the CLI bin is unchanged');
-    for (const file of ['index.js', 'index.d.ts', 'hr.js', 'academy.js']) {
+    for (const file of ['index.js', 'index.d.ts', 'hr/client.js', 'academy/client.js']) {
       assert.ok(fs.existsSync(path.join(DIST, file)), `dist/client/${file} is built (npm run build)`);
     }
   });
@@ -63,11 +63,15 @@ describe('SDK packaging: atrium/client', () => {
   });
 
   it('the sources import the server only as types (erased at build time)', () => {
-    for (const name of fs.readdirSync(SRC)) {
+    const names = fs.readdirSync(SRC, { recursive: true }).map(String).filter((n) => n.endsWith('.ts'));
+    assert.ok(names.includes(path.join('hr', 'client.ts')), 'the walk reaches the resource folders');
+    for (const name of names) {
       const code = fs.readFileSync(path.join(SRC, name), 'utf8');
       for (const m of code.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)) {
         const [, typeOnly, spec] = m;
-        if ((spec as string).startsWith('./')) continue;
+        // A relative import that stays inside src/client is the SDK's own code.
+        const target = path.resolve(path.dirname(path.join(SRC, name)), spec as string);
+        if ((spec as string).startsWith('.') && target.startsWith(`${SRC}${path.sep}`)) continue;
         assert.ok(typeOnly, `${name}: "${spec}" must be an import type`);
       }
     }
@@ -76,9 +80,10 @@ describe('SDK packaging: atrium/client', () => {
   it('runs with nothing else installed: a copy of dist/client alone, in a directory without node_modules', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-client-alone-'));
     try {
-      for (const f of fs.readdirSync(DIST).filter((n) => n.endsWith('.js'))) {
-        fs.copyFileSync(path.join(DIST, f), path.join(dir, f));
-      }
+      fs.cpSync(DIST, dir, {
+        recursive: true,
+        filter: (from) => fs.statSync(from).isDirectory() || from.endsWith('.js'),
+      });
       fs.writeFileSync(path.join(dir, 'package.json'), '{"type": "module"}');
       const script = `
         const sdk = await import('./index.js');

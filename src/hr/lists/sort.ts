@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { KeysetPosition } from '../../platform/db/keyset.js';
 import { InvalidRequestError } from '../../platform/errors.js';
+import type { CommaList } from '../../platform/lists.js';
 import type { ListScope, Paginator } from './pagination.js';
 
 /** One key of a `sort` parameter: `+name` or `name` ascending, `-name` descending. */
@@ -9,13 +10,18 @@ export interface SortKey<F extends string> {
   direction: 'asc' | 'desc';
 }
 
+/** One term of a `sort` parameter: `field` or `+field` (ascending), `-field` (descending). */
+export type SortTerm<F extends string> = F | `+${F}` | `-${F}`;
+
 /** The `sort` query parameter of a list that takes a comma-separated list of `+/-field`. */
-export function SortQuery(fields: readonly string[], defaultSort: string) {
+export function SortQuery<const F extends string>(fields: readonly F[], defaultSort: string) {
   return Type.Optional(
-    Type.String({
-      maxLength: 200,
-      description: `Comma-separated keys, each \`+field\` (ascending) or \`-field\` (descending), among: ${fields.join(', ')}. Default \`${defaultSort}\`.`,
-    }),
+    Type.Unsafe<CommaList<SortTerm<F>>>(
+      Type.String({
+        maxLength: 200,
+        description: `Comma-separated keys, each \`+field\` (ascending) or \`-field\` (descending), among: ${fields.join(', ')}. Default \`${defaultSort}\`.`,
+      }),
+    ),
   );
 }
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CommaListSchema } from '../../../platform/lists.js';
 import { declareList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
 import { Task } from '../tasks/schemas.js';
@@ -101,7 +102,10 @@ export const ProcessListQuery = Type.Object(
     creator_id: Type.Optional(Type.String({ maxLength: 255 })),
     publication_date: Type.Optional(DateText('Processes with this publication date.')),
     state: Type.Optional(
-      Type.String({ maxLength: 200, description: 'Comma-separated states, such as `done,cancelled,error`.' }),
+      CommaListSchema(PROCESS_STATES, {
+        maxLength: 200,
+        description: 'Comma-separated states, such as `done,cancelled,error`.',
+      }),
     ),
     due_date_since: Type.Optional(DateText('Due on or after.')),
     due_date_until: Type.Optional(DateText('Due on or before.')),

@@ -1,7 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { type CommaList, CommaListSchema } from '../../../platform/lists.js';
 import { FormAnswer, FormData } from '../../core/forms/schemas.js';
 import { declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
+import type { SortTerm } from '../../lists/sort.js';
 import { Assignee, TaskType } from '../process-templates/schemas.js';
 
 export const TASK_STATUSES = ['blocked', 'canceled', 'completed', 'draft', 'to_do'] as const;
@@ -100,11 +102,13 @@ export const TaskListQuery = Type.Object(
     template_task_id: Type.Optional(Type.String({ maxLength: 255 })),
     process_id: Type.Optional(Type.String({ maxLength: 255 })),
     sort: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        description:
-          'Comma-separated `+` or `-` (ascending, descending) `completed_at`, `created_at`, `due_date`; default `-created_at`. Tasks without the date sort as the earliest.',
-      }),
+      Type.Unsafe<CommaList<SortTerm<'completed_at' | 'created_at' | 'due_date'>>>(
+        Type.String({
+          maxLength: 100,
+          description:
+            'Comma-separated `+` or `-` (ascending, descending) `completed_at`, `created_at`, `due_date`; default `-created_at`. Tasks without the date sort as the earliest.',
+        }),
+      ),
     ),
     completed_at_since: Type.Optional(
       Type.String({ maxLength: 40, 'x-date-or-datetime': true, description: 'Completed at or after (≥).' }),
@@ -122,7 +126,7 @@ export type TaskListQuery = Static<typeof TaskListQuery>;
 export const TaskGetQuery = Type.Object(
   {
     embed: Type.Optional(
-      Type.String({
+      CommaListSchema(['completed_by', 'signature_zone'], {
         maxLength: 100,
         description:
           'Comma-separated: `completed_by` (replaces completed_by_id), `signature_zone` (signature tasks; replaces signature_zone_id). Optional, although the reference marks it required.',

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CommaListSchema } from '../../../platform/lists.js';
 import { LocalizedString } from '../../core/custom-fields/schemas.js';
 import { DOCUMENT_PERMISSIONS } from '../../core/roles/permissions.js';
 import { declareList } from '../../lists/declaration.js';
@@ -157,7 +158,7 @@ export const EmployeeDocumentTypeListQuery = Type.Object(
   {
     ...listFields,
     employee_access_permissions: Type.Optional(
-      Type.String({
+      CommaListSchema(EMPLOYEE_ACCESS_PERMISSIONS, {
         maxLength: 255,
         description: 'Comma-separated; types granting every one (`preview,dl_original`).',
       }),

@@ -1,7 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import type { CommaList } from '../../../platform/lists.js';
 import { EmployeesPerimeterInput, EmployeesPerimeterOutput } from '../../core/perimeters/schemas.js';
 import { declareList, declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
+import type { SortTerm } from '../../lists/sort.js';
 import { LanguageCode, LocalizedString } from '../kb-categories/schemas.js';
 
 const Enum = <const T extends readonly string[]>(values: T, description: string) =>
@@ -225,11 +227,13 @@ export const KbArticleListQuery = Type.Object(
     ),
     employee_id: Text('Only published articles this employee may see.'),
     sort: Type.Optional(
-      Type.String({
-        maxLength: 200,
-        description:
-          'Comma-separated; each field prefixed with `+` (default) or `-`: `last_hits`, `updated_at`, `title`, `created_at`, `expiration_date`. Default `-updated_at`.',
-      }),
+      Type.Unsafe<CommaList<SortTerm<'last_hits' | 'updated_at' | 'title' | 'created_at' | 'expiration_date'>>>(
+        Type.String({
+          maxLength: 200,
+          description:
+            'Comma-separated; each field prefixed with `+` (default) or `-`: `last_hits`, `updated_at`, `title`, `created_at`, `expiration_date`. Default `-updated_at`.',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },

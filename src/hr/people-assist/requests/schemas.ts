@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CommaListSchema } from '../../../platform/lists.js';
 import { FormData } from '../../core/forms/schemas.js';
 import { declareList, declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
@@ -148,15 +149,24 @@ export const RequestFileParams = Type.Object({ id: Uuid, file_id: Uuid });
 export const RequestAttachmentParams = Type.Object({ id: Uuid, attachment_id: Uuid });
 export const CommentAttachmentParams = Type.Object({ id: Uuid, comment_id: Uuid, attachment_id: Uuid });
 
+const embeds = Type.Optional(
+  CommaListSchema(REQUEST_EMBEDS, {
+    minLength: 1,
+    maxLength: 2000,
+    description: 'Comma-separated: creator, employee, closed_by.',
+  }),
+);
 const csv = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description }));
 const day = (description: string) => Type.Optional(Type.String({ format: 'date', description }));
 
 export const RequestListQuery = Type.Object(
   {
     ...PaginationQuery,
-    status: csv('Comma-separated statuses.'),
+    status: Type.Optional(
+      CommaListSchema(STATUSES, { minLength: 1, maxLength: 2000, description: 'Comma-separated statuses.' }),
+    ),
     sort: SortQuery(REQUEST_SORT_FIELDS, REQUEST_DEFAULT_SORT),
-    embed: csv('Comma-separated: creator, employee, closed_by.'),
+    embed: embeds,
     organization_id: csv('Organization codes (comma-separated).'),
     form_id: csv('Form slugs (comma-separated).'),
     categories_ids: csv('Category ids (comma-separated).'),
@@ -164,7 +174,13 @@ export const RequestListQuery = Type.Object(
     employee_external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     creator_id: Type.Optional(Uuid),
     creator_external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    priority: csv('Comma-separated priorities: 1, 2, 3.'),
+    priority: Type.Optional(
+      CommaListSchema(PRIORITIES, {
+        minLength: 1,
+        maxLength: 2000,
+        description: 'Comma-separated priorities: 1, 2, 3.',
+      }),
+    ),
     assignee_id: Type.Optional(Uuid),
     custom_status_id: csv('One custom status id or a comma-separated list.'),
     created_at_since: day('Created on or after this day.'),
@@ -187,10 +203,7 @@ export const RequestListQuery = Type.Object(
 );
 export type RequestListQuery = Static<typeof RequestListQuery>;
 
-export const EmbedQuery = Type.Object(
-  { embed: csv('Comma-separated: creator, employee, closed_by.') },
-  { additionalProperties: false },
-);
+export const EmbedQuery = Type.Object({ embed: embeds }, { additionalProperties: false });
 
 /** `RequestComment`. */
 export const RequestComment = Type.Object(

@@ -1,0 +1,180 @@
+/**
+ * The HR service delivery client API (`/api/v2/client`) client: {@link HrClient}, one namespace per resource, each
+ * built in its own file of this folder from the verbs of `core.ts`.
+ *
+ * Parameter and result types come from the server's TypeBox schemas through type-only imports (erased at build
+ * time), so this module loads nothing of the server at run time.
+ */
+import { AtriumUsageError } from '../errors.js';
+import type { RequestOptions } from '../http.js';
+import { type HrClientOptions, HrCore, isBrowser, Verbs } from './core.js';
+import { customFields } from './custom-fields.js';
+import { customStatuses } from './custom-statuses.js';
+import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
+import { companyDocuments, employeeDocuments } from './documents.js';
+import { employees } from './employees.js';
+import { folders } from './folders.js';
+import { kbArticles, kbTags } from './kb-articles.js';
+import { kbCategories } from './kb-categories.js';
+import { macros } from './macros.js';
+import { organizationGroups, organizations } from './organizations.js';
+import { processTemplates } from './process-templates.js';
+import { processes } from './processes.js';
+import { requestForms } from './request-forms.js';
+import { requests } from './requests.js';
+import { roles } from './roles.js';
+import { tasks } from './tasks.js';
+import { uploads } from './uploads.js';
+import { users } from './users.js';
+
+/** A request of {@link HrClient.request}, the escape hatch for calls the typed resources do not cover. */
+export interface HrRawRequest {
+  /** Query parameters (arrays sent comma-separated). */
+  query?: Record<string, unknown>;
+  /** A JSON body. */
+  body?: unknown;
+  /** Whether repeating the call is harmless (default: by method). */
+  idempotent?: boolean;
+}
+
+/**
+ * A client of the HR service delivery client API, modelled on stripe-node: one namespace per resource
+ * (`hr.organizations`, `hr.requests`, …) with `list`, `retrieve`, `create`, `update`, `upsert`, `del` and the
+ * resource's own actions.
+ *
+ * Tokens: fetched on the first call, cached, refreshed `tokenRefreshMarginSeconds` before expiry; concurrent calls
+ * share one refresh; a `401 invalid_token` (revoked token) refreshes once and repeats the call once.
+ *
+ * For trusted server-to-server use only: constructing it in a browser throws, because its token must never reach a
+ * user's device.
+ *
+ * @example
+ * ```ts
+ * const hr = new HrClient({ baseUrl, applicationId, applicationSecret, clientId });
+ * for await (const r of hr.requests.list({ status: ['opened'] })) console.log(r.request_number);
+ * ```
+ */
+export class HrClient {
+  private readonly core: HrCore;
+
+  /** Organizations (`/organizations`): the tree of the client's organizations; PUT upserts by code. */
+  readonly organizations: ReturnType<typeof organizations>;
+  /** Organization groups (`/organization_groups`). */
+  readonly organizationGroups: ReturnType<typeof organizationGroups>;
+  /** Temporary files (`/uploads`, `/document`) that documents, requests and tasks consume. */
+  readonly uploads: ReturnType<typeof uploads>;
+  /** HR roles (`/roles`) and their permissions per module. */
+  readonly roles: ReturnType<typeof roles>;
+  /** HR users (`/users`). */
+  readonly users: ReturnType<typeof users>;
+  /** Custom fields of employees (`/custom_fields`). */
+  readonly customFields: ReturnType<typeof customFields>;
+  /** Employees (`/employees`), with search and upsert by external id. */
+  readonly employees: ReturnType<typeof employees>;
+  /** Folders of employee documents (`/employee_folders`). */
+  readonly employeeFolders: ReturnType<typeof folders>;
+  /** Folders of company documents (`/company_folders`). */
+  readonly companyFolders: ReturnType<typeof folders>;
+  /** Employee document types (`/employee_document_types`). */
+  readonly employeeDocumentTypes: ReturnType<typeof employeeDocumentTypes>;
+  /** Company document types (`/company_document_types`). */
+  readonly companyDocumentTypes: ReturnType<typeof companyDocumentTypes>;
+  /** Employee documents (`/employee_documents`): files, trash, expiry, search, downloads. */
+  readonly employeeDocuments: ReturnType<typeof employeeDocuments>;
+  /** Company documents (`/company_documents`). */
+  readonly companyDocuments: ReturnType<typeof companyDocuments>;
+  /** Process templates (`/process_templates`) and their task templates. */
+  readonly processTemplates: ReturnType<typeof processTemplates>;
+  /** Processes (`/processes`): create, publish, delete. */
+  readonly processes: ReturnType<typeof processes>;
+  /** Tasks of processes (`/tasks`): fill, complete, files. */
+  readonly tasks: ReturnType<typeof tasks>;
+  /** Knowledge-base categories (`/kb_categories`). */
+  readonly kbCategories: ReturnType<typeof kbCategories>;
+  /** Knowledge-base articles (`/kb_articles`). */
+  readonly kbArticles: ReturnType<typeof kbArticles>;
+  /** Knowledge-base tags (`/kb_tags`). */
+  readonly kbTags: ReturnType<typeof kbTags>;
+  /** Custom statuses of requests (`/custom_status`). */
+  readonly customStatuses: ReturnType<typeof customStatuses>;
+  /** Macros (`/macros`). */
+  readonly macros: ReturnType<typeof macros>;
+  /** Request forms (`/request_forms`). */
+  readonly requestForms: ReturnType<typeof requestForms>;
+  /** People Assist requests (`/requests`) with comments, attachments, files, assignees, links and macros. */
+  readonly requests: ReturnType<typeof requests>;
+
+  /** @throws {AtriumUsageError} in a browser, or without the credentials. */
+  constructor(options: HrClientOptions) {
+    if (isBrowser()) {
+      throw new AtriumUsageError(
+        'HrClient must not run in a browser: HR access tokens are for trusted server-to-server use only and must never reach a user device. Call your own server, which uses HrClient.',
+      );
+    }
+    for (const name of ['baseUrl', 'applicationId', 'applicationSecret', 'clientId'] as const) {
+      if (typeof options?.[name] !== 'string' || options[name] === '') {
+        throw new AtriumUsageError(`HrClient needs the option "${name}".`);
+      }
+    }
+    const core = new HrCore(options);
+    const v = new Verbs(core);
+    this.core = core;
+    this.organizations = organizations(v);
+    this.organizationGroups = organizationGroups(v);
+    this.uploads = uploads(core);
+    this.roles = roles(core, v);
+    this.users = users(v);
+    this.customFields = customFields(v);
+    this.employees = employees(core, v);
+    this.employeeFolders = folders(v, '/employee_folders');
+    this.companyFolders = folders(v, '/company_folders');
+    this.employeeDocumentTypes = employeeDocumentTypes(v);
+    this.companyDocumentTypes = companyDocumentTypes(v);
+    this.employeeDocuments = employeeDocuments(core, v);
+    this.companyDocuments = companyDocuments(core, v);
+    this.processTemplates = processTemplates(core, v);
+    this.processes = processes(core, v);
+    this.tasks = tasks(core, v);
+    this.kbCategories = kbCategories(v);
+    this.kbArticles = kbArticles(v);
+    this.kbTags = kbTags(v);
+    this.customStatuses = customStatuses(v);
+    this.macros = macros(v);
+    this.requestForms = requestForms(v);
+    this.requests = requests(core, v);
+  }
+
+  /** The API root the client calls, `…/api/v2/client`. */
+  get apiRoot(): string {
+    return this.core.root;
+  }
+
+  /** How many token requests this client has made (each refresh counts once, however many callers shared it). */
+  get tokenRequests(): number {
+    return this.core.tokens.requests;
+  }
+
+  /**
+   * Any call of the API, authenticated like the others, for what the typed resources do not cover. `path` is
+   * relative to the API root (`/organizations`). Resolves with the parsed JSON body (undefined when empty).
+   */
+  request<T = unknown>(method: string, path: string, init: HrRawRequest = {}, options?: RequestOptions): Promise<T> {
+    return this.core.json<T>(method.toUpperCase(), path.startsWith('/') ? path : `/${path}`, init, options);
+  }
+
+  /** Like {@link HrClient.request}, but resolves with the raw `Response` (status checked) without reading it. */
+  async rawRequest(method: string, path: string, init: HrRawRequest = {}, options?: RequestOptions): Promise<Response> {
+    return (await this.core.send(method.toUpperCase(), path.startsWith('/') ? path : `/${path}`, init, options, true))
+      .response;
+  }
+
+  /** Fetches a token now (normally done lazily by the first call) and returns it. */
+  async getAccessToken(options: RequestOptions = {}): Promise<string> {
+    return this.core.tokens.get(options.signal);
+  }
+
+  /** Revokes the cached token (`POST /revoke_token`) and forgets it; the next call fetches a new one. */
+  async revokeToken(options?: RequestOptions): Promise<void> {
+    await this.core.revokeToken(options);
+  }
+}

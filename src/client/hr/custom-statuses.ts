@@ -1,0 +1,20 @@
+/** Custom statuses of requests (`/custom_status`). */
+import type { Static } from '@sinclair/typebox';
+import type {
+  CustomStatus,
+  CustomStatusCountQuery,
+  CustomStatusListQuery,
+  CustomStatusPut,
+} from '../../hr/people-assist/custom-statuses/schemas.js';
+import type { Verbs } from './core.js';
+
+/** `hr.customStatuses`. */
+export function customStatuses(v: Verbs) {
+  const path = '/custom_status';
+  return {
+    list: v.list<CustomStatus, CustomStatusListQuery>(path),
+    count: v.count<Static<typeof CustomStatusCountQuery>>(path),
+    retrieve: v.retrieve<CustomStatus>(path),
+    upsert: v.upsert<CustomStatusPut, CustomStatus>(path),
+  };
+}
