@@ -63,7 +63,10 @@ describe('SDK packaging: atrium/client', () => {
   });
 
   it('the sources import the server only as types (erased at build time)', () => {
-    const names = fs.readdirSync(SRC, { recursive: true }).map(String).filter((n) => n.endsWith('.ts'));
+    const names = fs
+      .readdirSync(SRC, { recursive: true })
+      .map(String)
+      .filter((n) => n.endsWith('.ts'));
     assert.ok(names.includes(path.join('hr', 'client.ts')), 'the walk reaches the resource folders');
     for (const name of names) {
       const code = fs.readFileSync(path.join(SRC, name), 'utf8');
