@@ -128,6 +128,19 @@ export class Tenant<DB, K extends string = 'client_id'> {
     return inserted !== undefined;
   }
 
+  /** Like {@link insertIfAbsent}, answering the new row's `pk` (undefined when a row with that id existed). */
+  async insertIfAbsentPk<T extends TenantTable<DB, K>>(
+    table: T,
+    row: TenantRow<DB, T, K>,
+    conflict: readonly (keyof DB[T] & string)[] = ['client_id', 'id'] as never,
+  ): Promise<number | undefined> {
+    const inserted = (await this.insertInto(table, row)
+      .onConflict((oc) => oc.columns(conflict as never).doNothing())
+      .returning(sql<number>`pk`.as('pk') as never)
+      .executeTakeFirst()) as { pk: number | string } | undefined;
+    return inserted === undefined ? undefined : Number(inserted.pk);
+  }
+
   /** The same tenant through another connection or transaction (a unit of work binds its repositories so). */
   on<D>(db: QueryCreator<D>): Tenant<D, K> {
     return new Tenant<D, K>(db, this.id, this.column);

@@ -5,7 +5,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { Tenant, type TenantRow } from '../../../platform/db/tenant.js';
 import type { ProcessTemplate, TaskSettings, TaskTemplate } from './schemas.js';
 import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from './tables.js';
 
@@ -111,18 +111,11 @@ export class ProcessTemplatesRepository {
     values: ProcessTemplateValues & { created_by: Actor },
     at: number,
   ): Promise<boolean> {
-    const row = await this.db
-      .insertInto('hr_process_templates')
-      .values({
-        client_id: clientId,
-        id,
-        ...templateColumns(values),
-        created_at: at,
-      } as Insertable<HrProcessTemplatesTable>)
-      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
-      .returning('pk')
-      .executeTakeFirst();
-    return row !== undefined;
+    return this.tenant(clientId).insertIfAbsent('hr_process_templates', {
+      id,
+      ...templateColumns(values),
+      created_at: at,
+    } as TenantRow<Tables, 'hr_process_templates'>);
   }
 
   async update(clientId: string, id: string, values: ProcessTemplateValues): Promise<void> {

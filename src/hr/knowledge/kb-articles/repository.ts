@@ -5,7 +5,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { Tenant, type TenantRow } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import type { ArticleStatus, SortField } from './schemas.js';
@@ -427,19 +427,12 @@ export class KbArticlesRepository {
 
   /** Inserts unless the id exists; the new internal key, or undefined when another write created it first. */
   async insertIfAbsent(clientId: string, id: string, values: KbArticleValues, at: number): Promise<number | undefined> {
-    const row = await this.db
-      .insertInto('pa_kb_articles')
-      .values({
-        client_id: clientId,
-        id,
-        ...toColumns(values),
-        created_at: at,
-        updated_at: at,
-      } as Insertable<PaKbArticlesTable>)
-      .onConflict((oc) => oc.columns(['client_id', 'id']).doNothing())
-      .returning('pk')
-      .executeTakeFirst();
-    return row === undefined ? undefined : Number(row.pk);
+    return this.tenant(clientId).insertIfAbsentPk('pa_kb_articles', {
+      id,
+      ...toColumns(values),
+      created_at: at,
+      updated_at: at,
+    } as TenantRow<Tables, 'pa_kb_articles'>);
   }
 
   async update(clientId: string, pk: number, values: Partial<KbArticleValues>, at: number): Promise<void> {
