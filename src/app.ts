@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { AcademiesRepository } from './academy/academies/repository.js';
-import { AcademiesService } from './academy/academies/service.js';
 import { TimezoneRegistry } from './academy/content/timezones.js';
-import { DirectoryRepository } from './academy/directory/repository.js';
-import { DirectoryService } from './academy/directory/service.js';
 import { academyErrorBody } from './academy/errors.js';
-import { EventsRepository } from './academy/events/repository.js';
-import { EventsService } from './academy/events/service.js';
+import { createAcademy } from './academy/index.js';
 import { ACADEMY_PREFIX, type AcademyServices, academyApi } from './academy/plugin.js';
 import { hrErrorBody } from './hr/errors.js';
 import { createHr, type HrServices } from './hr/index.js';
@@ -21,7 +16,6 @@ import type { Config } from './platform/config.js';
 import { type Database, openDatabase, sqlitePath } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
-import { UnitOfWork } from './platform/db/unit-of-work.js';
 import { sweepIdempotencyKeys } from './platform/http/idempotency.js';
 import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
@@ -66,17 +60,7 @@ export async function createServices(database: Database, config: Config, log?: L
     timezones,
     blobs,
     paginator,
-    events: new EventsService(
-      new UnitOfWork(db, (db) => ({ events: new EventsRepository(db, database.dialect) })),
-      timezones,
-      clock,
-    ),
-    academies: new AcademiesService(
-      new UnitOfWork(db, (db) => ({ academies: new AcademiesRepository(db) })),
-      clock,
-      config.keyGraceSeconds,
-    ),
-    directory: new DirectoryService(new UnitOfWork(db, (db) => ({ directory: new DirectoryRepository(db) })), clock),
+    ...createAcademy({ database, db, clock, timezones, keyGraceSeconds: config.keyGraceSeconds }),
   };
 }
 

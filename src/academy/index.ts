@@ -1,0 +1,41 @@
+/**
+ * The Academy API's services, built from the shared parts (database, clock, timezones). Adding an Academy resource
+ * is a line here; app.ts names none of them.
+ */
+import type { Database, Db } from '../platform/db/database.js';
+import { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Clock } from '../platform/time.js';
+import { AcademiesRepository } from './academies/repository.js';
+import { AcademiesService } from './academies/service.js';
+import type { TimezoneRegistry } from './content/timezones.js';
+import { DirectoryRepository } from './directory/repository.js';
+import { DirectoryService } from './directory/service.js';
+import { EventsRepository } from './events/repository.js';
+import { EventsService } from './events/service.js';
+import type { AcademyServices } from './plugin.js';
+
+export interface AcademyContext {
+  database: Database;
+  db: Db;
+  clock: Clock;
+  timezones: TimezoneRegistry;
+  /** How long a replaced API key keeps working (`ATRIUM_KEY_GRACE_SECONDS`). */
+  keyGraceSeconds: number;
+}
+
+export function createAcademy(ctx: AcademyContext): Omit<AcademyServices, 'timezones'> {
+  const { db, clock } = ctx;
+  return {
+    events: new EventsService(
+      new UnitOfWork(db, (db) => ({ events: new EventsRepository(db, ctx.database.dialect) })),
+      ctx.timezones,
+      clock,
+    ),
+    academies: new AcademiesService(
+      new UnitOfWork(db, (db) => ({ academies: new AcademiesRepository(db) })),
+      clock,
+      ctx.keyGraceSeconds,
+    ),
+    directory: new DirectoryService(new UnitOfWork(db, (db) => ({ directory: new DirectoryRepository(db) })), clock),
+  };
+}
