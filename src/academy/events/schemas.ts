@@ -187,8 +187,12 @@ export const VcEdit = Type.Object({ ...commonBody, ...editFixed, ...vcBody });
 export type EventBody = Partial<Static<typeof IltCreate>> &
   Partial<Static<typeof VcCreate>> & { title: string; description: string; registrationDeadline: number };
 
+/** Offers a convertToBundle or addOffers request may add. */
+export const MAX_OFFERS_PER_REQUEST = 60;
+
 const CustomOffers = Type.Array(Type.Object({ date: BodyDate }), {
   minItems: 1,
+  maxItems: MAX_OFFERS_PER_REQUEST,
   description: 'The dates of the offers, `MM/DD/YYYY`; at most 60 per request.',
 });
 

@@ -23,7 +23,16 @@ import {
   SEATED,
   ZERO_COUNTERS,
 } from './repository.js';
-import type { AddOffersBody, ConvertBody, Day, EventBody, Kind, ListQuery, RegistrationUpdateBody } from './schemas.js';
+import {
+  type AddOffersBody,
+  type ConvertBody,
+  type Day,
+  type EventBody,
+  type Kind,
+  type ListQuery,
+  MAX_OFFERS_PER_REQUEST,
+  type RegistrationUpdateBody,
+} from './schemas.js';
 import {
   earliestDate,
   isoDate,
@@ -38,7 +47,6 @@ import {
   usDate,
 } from './sessions.js';
 
-export const MAX_OFFERS_PER_REQUEST = 60;
 export const MAX_OFFERS_PER_EVENT = 6000;
 export const LIST_MAX_LIMIT = 100;
 export const OFFERS_MAX_LIMIT = 20;

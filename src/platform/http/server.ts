@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { loggerOptions } from '../logger.js';
-import { deferSchemaCompile, schemaCompiled, validatorCompiler } from './validation.js';
+import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompiler } from './validation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 
@@ -157,6 +157,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
+    // A validation error's message comes from its first error: the default formatter joins them all.
+    schemaErrorFormatter,
     // `request.ip` (the address failed authentications are counted by) comes from X-Forwarded-For only through
     // the proxies ATRIUM_TRUST_PROXY trusts (a hop count or their addresses); by default, the connection's address.
     trustProxy:

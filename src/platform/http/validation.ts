@@ -23,10 +23,31 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
-/** Bodies are checked as sent: no type coercion, so `"1"` for an integer is an error. */
-const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
+/**
+ * Bodies are checked as sent: no type coercion, so `"1"` for an integer is an error. Each part has two ajv
+ * instances: one that stops at the first error (every request is checked with it) and one that collects every
+ * error (run only on input already found invalid, and only when it is small: see {@link FULL_CHECK_MAX_VALUES}).
+ */
+const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false, allErrors: false });
+const bodyAjvAll = makeAjv({ coerceTypes: false, removeAdditional: false });
 /** Query strings, path and headers arrive as text: scalars are coerced to the declared type. */
-const textAjv = makeAjv({ coerceTypes: true, removeAdditional: false });
+const textAjv = makeAjv({ coerceTypes: true, removeAdditional: false, allErrors: false });
+const textAjvAll = makeAjv({ coerceTypes: true, removeAdditional: false });
+
+/** At most this many field errors are listed in an answer; a last entry says how many more there were. */
+export const MAX_LISTED_ERRORS = 100;
+
+/**
+ * Invalid input holding more values than this (array items and object members, counted through every level) is
+ * reported with its first error only: collecting every error of a large input costs time and memory in proportion
+ * to it (200,000 wrong items made 200,000 errors), which an attacker could multiply by sending it often.
+ */
+export const FULL_CHECK_MAX_VALUES = 10_000;
+
+/** The ajv keyword of the last entry of a capped list of errors (its `params.count`: how many were left out). */
+export const MORE_ERRORS_KEYWORD = 'x-more-errors';
+/** The ajv keyword of a non-finite number (`1e999` parses as Infinity; JSON has no such number). */
+export const FINITE_KEYWORD = 'x-finite';
 
 /** The ajv keyword reported for a string holding U+0000 (no schema declares it; the check is built in). */
 export const NUL_KEYWORD = 'x-no-nul';
@@ -50,24 +71,76 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+function finiteError(pointer: string): ErrorObject {
+  return {
+    keyword: FINITE_KEYWORD,
+    instancePath: pointer,
+    schemaPath: `#/${FINITE_KEYWORD}`,
+    params: {},
+    message: 'must be a finite number',
+  };
+}
+
+/** What one walk of parsed input found: the values it holds, and the strings and numbers no schema may take. */
+export interface InputScan {
+  /** Array items and object members, counted through every level. */
+  values: number;
+  /** Strings and keys holding U+0000 (no database text column takes it), and non-finite numbers. */
+  errors: ErrorObject[];
+}
+
 /**
- * One walk of parsed input (records, arrays, strings; streams and bytes
- * are left alone): every string, and every object key, holding
- * U+0000, which no database text column takes (PostgreSQL refuses it).
+ * One walk of parsed input (records, arrays, strings, numbers; streams and bytes are left alone): it counts the
+ * values, and reports every string and object key holding U+0000 (PostgreSQL refuses it) and every non-finite
+ * number (`1e999` parses as Infinity, which JSON cannot carry back), so bad input is a validation error of the
+ * API, never a database failure or an answer that breaks its own schema. At most {@link MAX_LISTED_ERRORS} + 1
+ * errors are kept.
  */
-export function findNulStrings(value: unknown, pointer = '', out: ErrorObject[] = []): ErrorObject[] {
+export function scanInput(value: unknown, pointer = '', scan: InputScan = { values: 0, errors: [] }): InputScan {
+  const report = (error: ErrorObject) => {
+    if (scan.errors.length <= MAX_LISTED_ERRORS) scan.errors.push(error);
+  };
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push(nulError(pointer));
+    if (value.includes('\u0000')) report(nulError(pointer));
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) report(finiteError(pointer));
   } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) findNulStrings(value[i], `${pointer}/${i}`, out);
+    scan.values += value.length;
+    for (let i = 0; i < value.length; i++) scanInput(value[i], `${pointer}/${i}`, scan);
   } else if (value !== null && typeof value === 'object' && isRecord(value)) {
-    for (const [key, item] of Object.entries(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      scan.values++;
       const at = `${pointer}/${escapePointer(key)}`;
-      if (key.includes('\u0000')) out.push(nulError(at));
-      else findNulStrings(item, at, out);
+      if (key.includes('\u0000')) report(nulError(at));
+      else scanInput((value as Record<string, unknown>)[key], at, scan);
     }
   }
-  return out;
+  return scan;
+}
+
+/** The errors of a scan, for callers that only want those. */
+export function findNulStrings(value: unknown): ErrorObject[] {
+  return scanInput(value).errors;
+}
+
+/**
+ * Keeps the first {@link MAX_LISTED_ERRORS} errors, and a last entry saying how many were left out (`count`), or
+ * that the others were not looked for (`count: null`, input too large to list every error).
+ */
+function capErrors(errors: ErrorObject[], notLookedFor: boolean): ErrorObject[] {
+  const leftOut = Math.max(0, errors.length - MAX_LISTED_ERRORS);
+  if (leftOut === 0 && !notLookedFor) return errors;
+  return [
+    ...errors.slice(0, MAX_LISTED_ERRORS),
+    {
+      keyword: MORE_ERRORS_KEYWORD,
+      instancePath: '',
+      schemaPath: `#/${MORE_ERRORS_KEYWORD}`,
+      params: { count: notLookedFor ? null : leftOut },
+      message: notLookedFor ? 'more errors were not looked for' : `${leftOut} more errors are not listed`,
+    },
+  ];
 }
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -105,12 +178,63 @@ const validatorCache = new Map<string, ReturnType<Ajv['compile']>>();
  * Besides the schema, every string of the part is refused when it holds
  * U+0000, so bad input is a validation error of the API, never a database failure.
  */
+/** Which numbers a parameter's schema takes, when it takes no text: then its text must be decimal digits. */
+function numericKind(schema: unknown): 'integer' | 'number' | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const s = schema as { type?: unknown; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  if (s.type === 'integer' || s.type === 'number') return s.type;
+  if (s.type === 'array') return numericKind(s.items);
+  const branches = s.anyOf ?? s.oneOf;
+  if (!Array.isArray(branches)) return undefined;
+  const kinds = branches.map((b) => numericKind(b));
+  // A branch that is not a number (text, an enum) makes any text acceptable to the schema itself.
+  if (kinds.some((k) => k === undefined)) return undefined;
+  return kinds.includes('number') ? 'number' : 'integer';
+}
+
+/** The top-level parameters of a query, path or header schema that take only numbers, with their kind. */
+function numericParameters(schema: unknown): [string, 'integer' | 'number'][] {
+  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
+  return Object.entries(properties).flatMap(([name, property]) => {
+    const kind = numericKind(property);
+    return kind ? [[name, kind] as [string, 'integer' | 'number']] : [];
+  });
+}
+
+const DECIMAL = { integer: /^-?[0-9]+$/, number: /^-?[0-9]+(\.[0-9]+)?$/ };
+
+/**
+ * Text that ajv's coercion would take as a number but the API does not: `0x10`, `1e1`, `+5`, ` 5`, an empty
+ * value. A number in a query string, path or header is written in decimal digits (a decimal point for a
+ * non-integer), nothing else.
+ */
+function notDecimal(data: unknown, parameters: [string, 'integer' | 'number'][]): ErrorObject[] {
+  if (parameters.length === 0 || data === null || typeof data !== 'object') return [];
+  const errors: ErrorObject[] = [];
+  for (const [name, kind] of parameters) {
+    if (!Object.hasOwn(data, name)) continue;
+    const value = (data as Record<string, unknown>)[name];
+    const texts = Array.isArray(value) ? value : [value];
+    if (texts.some((v) => typeof v === 'string' && !DECIMAL[kind].test(v))) {
+      errors.push({
+        keyword: 'type',
+        instancePath: `/${escapePointer(name)}`,
+        schemaPath: `#/properties/${escapePointer(name)}/type`,
+        params: { type: kind },
+        message: `must be ${kind === 'integer' ? 'an integer' : 'a number'} in decimal digits`,
+      });
+    }
+  }
+  return errors;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  const body = httpPart === 'body';
+  const ajv = body ? bodyAjv : textAjv;
   // Compiled on first use: a server with ~200 routes starts in a fraction of a second, and a route nobody
   // calls costs nothing. `compilePendingSchemas` compiles the rest (the CLI's serve warms up with it; a test
   // proves every route's schemas compile). Identical schemas of one part share one compiled validator.
-  const key = `${ajv === bodyAjv ? 'body' : 'text'}\n${JSON.stringify(schema)}`;
+  const key = `${body ? 'body' : 'text'}\n${JSON.stringify(schema)}`;
   let compiled: ReturnType<Ajv['compile']> | undefined = validatorCache.get(key);
   const compile = () => {
     if (!compiled) {
@@ -121,19 +245,49 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     return compiled;
   };
   deferSchemaCompile(compile);
+  // The validator that lists every error is compiled only when an input first fails.
+  let everyError: ReturnType<Ajv['compile']> | undefined;
+  const compileEveryError = () => {
+    const allKey = `all:${key}`;
+    everyError ??= validatorCache.get(allKey) ?? (body ? bodyAjvAll : textAjvAll).compile(schema as object);
+    validatorCache.set(allKey, everyError);
+    return everyError;
+  };
+  const numeric = body ? [] : numericParameters(schema);
   const validate: Validate = (data) => {
+    // Before ajv, which coerces text to the declared types in place.
+    const undecimal = notDecimal(data, numeric);
     const check = compiled ?? compile();
-    const valid = check(data) as boolean;
-    const nul = findNulStrings(data);
-    if (nul.length === 0) {
-      validate.errors = check.errors ?? null;
-      return valid;
+    const valid = (check(data) as boolean) && undecimal.length === 0;
+    const scan = scanInput(data);
+    if (valid && scan.errors.length === 0) {
+      validate.errors = null;
+      return true;
     }
-    validate.errors = [...(check.errors ?? []), ...nul];
+    let errors = [...undecimal, ...(check.errors ?? [])];
+    // Too large to list every error at a bounded cost: its first error, and a note that others were not sought.
+    const large = !valid && scan.values > FULL_CHECK_MAX_VALUES;
+    if (!valid && !large) {
+      const all = compileEveryError();
+      all(data);
+      errors = [...undecimal, ...(all.errors ?? [])];
+    }
+    validate.errors = capErrors(scan.errors.length > 0 ? [...errors, ...scan.errors] : errors, large);
     return false;
   };
   return validate as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+/**
+ * Fastify's message of a validation error: from the first error only (its default joins every error's text, and
+ * the message is built before any error handler sees it).
+ */
+export function schemaErrorFormatter(errors: ErrorObject[], dataVar: string): Error {
+  const first = errors[0];
+  return new Error(
+    first ? `${dataVar}${first.instancePath} ${first.message ?? 'is invalid'}` : `${dataVar} is invalid`,
+  );
+}
 
 const CODES: Record<string, string> = {
   required: 'required',
@@ -182,6 +336,15 @@ function describe(e: ErrorObject): { code: string; message: string } {
       return { code: 'invalid_format', message: `Expected the ${String(params.format)} format.` };
     case NUL_KEYWORD:
       return { code: 'invalid_format', message: 'Must not contain the NUL character (U+0000).' };
+    case FINITE_KEYWORD:
+      return { code: 'invalid_type', message: 'Must be a finite number.' };
+    case MORE_ERRORS_KEYWORD:
+      return typeof params.count === 'number'
+        ? { code: 'more_errors', message: `${params.count} more errors are not listed.` }
+        : {
+            code: 'more_errors',
+            message: `The input holds more than ${FULL_CHECK_MAX_VALUES} values: only its first error is listed.`,
+          };
     case 'maxLength':
       return { code: 'too_long', message: `At most ${String(params.limit)} characters.` };
     case 'minLength':
@@ -206,13 +369,19 @@ function describe(e: ErrorObject): { code: string; message: string } {
  */
 export function fieldErrorsFromAjv(errors: ErrorObject[]): FieldError[] {
   const out = new Map<string, FieldError>();
+  let more: FieldError | undefined;
   for (const e of errors) {
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    if (e.keyword === MORE_ERRORS_KEYWORD) {
+      more = { field: '', ...describe(e) };
+      continue;
+    }
     const params = e.params as Record<string, unknown>;
     let field = pointerToPath(e.instancePath);
     if (e.keyword === 'required') field = join(field, String(params.missingProperty));
     if (e.keyword === 'additionalProperties') field = join(field, String(params.additionalProperty));
     if (!out.has(field)) out.set(field, { field, ...describe(e) });
   }
-  return [...out.values()];
+  const fields = [...out.values()];
+  return more ? [...fields.slice(0, MAX_LISTED_ERRORS), more] : fields.slice(0, MAX_LISTED_ERRORS);
 }

@@ -32,6 +32,7 @@ export const UserAccessPermissions = Type.Object({
   role_id: Type.String({ minLength: 1, maxLength: 255, description: 'A role (`/roles`).' }),
   permissions: Type.Array(Type.Union(DOCUMENT_PERMISSIONS.map((p) => Type.Literal(p))), {
     uniqueItems: true,
+    maxItems: DOCUMENT_PERMISSIONS.length,
     description: 'What users with this role may do with documents of the type.',
   }),
 });
@@ -76,6 +77,7 @@ const employeeFields = {
   employee_access_permissions: Type.Optional(
     Type.Array(Type.Union(EMPLOYEE_ACCESS_PERMISSIONS.map((p) => Type.Literal(p))), {
       uniqueItems: true,
+      maxItems: EMPLOYEE_ACCESS_PERMISSIONS.length,
       description: 'What the employee may do with documents of this type in their own space.',
     }),
   ),
