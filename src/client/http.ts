@@ -351,3 +351,21 @@ export class HttpTransport {
     }
   }
 }
+
+/**
+ * An API's root from the `baseUrl` a client was given: the origin (and any path prefix) with `suffix` added unless
+ * it is there already, without query, fragment or trailing slash.
+ */
+export function apiRoot(baseUrl: string, suffix: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new AtriumUsageError(`baseUrl must be an absolute URL such as http://127.0.0.1:8080, not "${baseUrl}".`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith(suffix) ? path : `${path}${suffix}`;
+  url.search = '';
+  url.hash = '';
+  return url.toString().replace(/\/+$/, '');
+}

@@ -10,8 +10,8 @@ import type {
   USERS_MAX_LIMIT,
   VENUES_MAX_LIMIT,
 } from '../../academy/directory/schemas.js';
-import { type AcademyApiError, AtriumUsageError, academyError, academyFallbackCode, errorInitOf } from '../errors.js';
-import { type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
+import { type AcademyApiError, academyError, academyFallbackCode, errorInitOf } from '../errors.js';
+import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
 import { AutoPager, type Page } from '../pagination.js';
 
 /** List parameters: the filters, `limit` as the page size (clamped to the list's maximum) and a first `start`. */
@@ -55,17 +55,7 @@ export interface AcademyClientOptions extends HttpOptions {
 
 /** Normalises `baseUrl` to the API root `…/v1` (no trailing slash). */
 export function academyApiRoot(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new AtriumUsageError(`baseUrl must be an absolute URL such as http://127.0.0.1:8080, not "${baseUrl}".`);
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith('/v1') ? path : `${path}/v1`;
-  url.search = '';
-  url.hash = '';
-  return url.toString().replace(/\/+$/, '');
+  return apiRoot(baseUrl, '/v1');
 }
 
 /** `a=1&ids=1&ids=2`: arrays as repeated keys, undefined and null left out. */

@@ -6,8 +6,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { TokenResponse } from '../../hr/core/auth/schemas.js';
 import type { CommaList } from '../../platform/lists.js';
-import { AtriumUsageError, errorInitOf, type HrApiError, hrError, hrFallbackCode } from '../errors.js';
-import { type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
+import { errorInitOf, type HrApiError, hrError, hrFallbackCode } from '../errors.js';
+import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
 import { AutoPager, type Page } from '../pagination.js';
 import { TokenCache } from './token-cache.js';
 
@@ -102,17 +102,7 @@ const HR_PATH = '/api/v2/client';
 
 /** Normalises `baseUrl` to the API root `…/api/v2/client` (no trailing slash). */
 export function hrApiRoot(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new AtriumUsageError(`baseUrl must be an absolute URL such as http://127.0.0.1:8080, not "${baseUrl}".`);
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith(HR_PATH) ? path : `${path}${HR_PATH}`;
-  url.search = '';
-  url.hash = '';
-  return url.toString().replace(/\/+$/, '');
+  return apiRoot(baseUrl, HR_PATH);
 }
 
 /** True in a browser (a DOM window, or a dedicated/shared/service worker). */
