@@ -113,7 +113,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     }
   }
   await services.auth.start();
-  services.uploads.start();
+  await services.uploads.start();
   // One set of limits for both APIs: failed authentications count per client address whichever API they hit.
   const idempotency = { db: database.db, now: () => services.clock.now() };
   // Keys past their retention go in the background, a batch at a time (platform/http/idempotency.ts).

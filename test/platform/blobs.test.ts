@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -17,7 +17,7 @@ import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { sanitizeFilename } from '../../src/platform/filenames.js';
 import { formatContentDisposition, parseContentDisposition } from '../../src/platform/http/content-disposition.js';
 import { parseRange, sendBlob } from '../../src/platform/http/send-blob.js';
-import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
+import { dialects, freshDatabase, sleep, startServer, type TestDatabase } from '../support/harness.js';
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -506,3 +506,31 @@ for (const dialect of dialects()) {
     });
   });
 }
+
+describe('staged files a killed process left', () => {
+  it('are removed when a process starts, and only those older than the request timeout', async () => {
+    const server = await startServer('sqlite', { ATRIUM_REQUEST_TIMEOUT: '5000' });
+    try {
+      const tmp = path.join(server.config.dataDir, 'blobs', 'tmp');
+      const stale = path.join(tmp, `${randomUUID()}.part`);
+      const fresh = path.join(tmp, `${randomUUID()}.part`);
+      const other = path.join(tmp, 'not-staging.txt');
+      for (const file of [stale, fresh, other]) fs.writeFileSync(file, 'half an upload');
+      // Older than the request timeout and its margin (5 s + 60 s): a dead process's.
+      const old = new Date(Date.now() - 10 * 60_000);
+      fs.utimesSync(stale, old, old);
+      fs.utimesSync(other, old, old);
+      // A second process starting on the same data directory, as after a SIGKILL and a restart.
+      const sibling = await server.sibling();
+      try {
+        assert.equal(fs.existsSync(stale), false, 'the stale .part file is gone');
+        assert.equal(fs.existsSync(fresh), true, 'a recent one may be a live upload of another process: kept');
+        assert.equal(fs.existsSync(other), true, 'only .part files are swept');
+      } finally {
+        await sibling.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

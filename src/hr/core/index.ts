@@ -70,6 +70,7 @@ export function createCore(ctx: HrContext) {
         limitBytes: config.uploadLimit,
         ttlSeconds: config.uploadTtlSeconds,
         sweepMs: config.uploadSweepMs,
+        stagingStaleMs: config.requestTimeoutMs + 60_000,
         clock: ctx.clock,
         ...(ctx.log ? { log: ctx.log } : {}),
       },

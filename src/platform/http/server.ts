@@ -107,10 +107,14 @@ function clientErrorStatus(code: string | undefined): [number, string] {
   return [400, 'The request is not valid HTTP: its request line or a header is malformed.'];
 }
 
-function formParser(body: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+/**
+ * A form body as a record without a prototype: `toString=1` is a parameter like any other (not a "repeated" one
+ * found on Object.prototype), and `__proto__=1` is a key, never the record's prototype.
+ */
+export function formParser(body: string): Record<string, string | string[]> {
+  const out = Object.create(null) as Record<string, string | string[]>;
   for (const [key, value] of new URLSearchParams(body)) {
-    const prev = out[key];
+    const prev = Object.hasOwn(out, key) ? out[key] : undefined;
     out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
   }
   return out;
@@ -157,6 +161,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
+    // Node answers a bare 400 to an HTTP/1.1 request without a Host header; the onRequest hook below refuses it
+    // instead, so the API that owns the path answers in its own format, with a request id.
+    http: { requireHostHeader: false },
     // A validation error's message comes from its first error: the default formatter joins them all.
     schemaErrorFormatter,
     // `request.ip` (the address failed authentications are counted by) comes from X-Forwarded-For only through
@@ -236,8 +243,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // No answer of this server is to be sniffed into another type.
+    reply.header('X-Content-Type-Options', 'nosniff');
     const refused = (request.raw as unknown as MarkedRequest)[FRAMEWORK_ERROR];
     if (refused) throw refused;
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new InvalidRequestError('The request has no Host header (HTTP/1.1 requires one).');
+    }
     if (closing) throw new ServiceUnavailableError('The server is shutting down; retry the request.');
   });
   // While closing, a connection whose last response is done is closed at once: the drain must not wait for idle
@@ -245,6 +257,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // on it keeps it open until answered (503).
   app.addHook('onResponse', async (request) => {
     if (closing) request.server.server.closeIdleConnections();
+  });
+  // JSON answers (objects of the APIs: employees, requests, participants…) are never stored by a cache, unless a
+  // route chose its own caching. Files keep theirs (ETag, ranges).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json') && !reply.hasHeader('cache-control')) {
+      reply.header('Cache-Control', 'no-store');
+    }
+    return payload;
   });
   // Outside the APIs (health checks, docs), the platform's own errors get a plain body; anything else goes on
   // to Fastify's default handler. Each API plugin sets its own handler.

@@ -16,6 +16,11 @@ export interface UploadsOptions {
   ttlSeconds: number;
   /** Period of the expiry sweep, in ms (`ATRIUM_UPLOAD_SWEEP_MS`). */
   sweepMs: number;
+  /**
+   * Staged bytes older than this are a dead process's (an upload cannot take longer than the request timeout):
+   * they are removed at start and by each sweep.
+   */
+  stagingStaleMs: number;
   /** The clock expiry is judged by (tests move it). */
   clock: Clock;
   log?: Logger;
@@ -56,8 +61,6 @@ export interface SweepResult {
   blobs: number;
 }
 
-/** Stale staged bytes (a process that died mid-upload) are removed after this long; well past any request timeout. */
-const STALE_STAGING_MS = 6 * 3_600_000;
 const SWEEP_BATCH = 200;
 
 function toUpload(row: UploadRow): Upload {
@@ -209,13 +212,20 @@ export class UploadsService {
       }
       if (batch.length < SWEEP_BATCH) break;
     }
-    await this.blobs.sweepStaging(Date.now() - STALE_STAGING_MS);
+    await this.blobs.sweepStaging(Date.now() - this.options.stagingStaleMs);
     return result;
   }
 
-  /** Starts the periodic sweep (an unref'd timer: it never keeps the process alive). */
-  start(): void {
+  /**
+   * Removes what a killed process left staged (`.part` files, staged chunks), then starts the periodic sweep (an
+   * unref'd timer: it never keeps the process alive).
+   */
+  async start(): Promise<void> {
     if (this.timer) return;
+    const removed = await this.blobs
+      .sweepStaging(Date.now() - this.options.stagingStaleMs)
+      .catch((err: unknown) => this.options.log?.warn({ err }, 'removing stale staged uploads failed'));
+    if (removed) this.options.log?.info({ removed }, 'staged uploads left by a stopped process removed');
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.sweep()
