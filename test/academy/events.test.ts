@@ -145,7 +145,20 @@ for (const dialect of dialects()) {
         assert.equal(f1?.fromTimestamp, Date.UTC(2031, 2, 29, 3, 30) / 1000);
         assert.equal(f2?.fromTimestamp, Date.UTC(2031, 2, 31, 3, 30) / 1000);
         assert.equal(fixed.timezone, '(GMT+05:30)');
-        assert.equal(fixed.timeOffset, 5.5);
+        // The spec types the detail's timeOffset "integer or string": a fraction is answered as its string form.
+        assert.equal(fixed.timeOffset, '+05:30');
+        const west = await a.json<Detail>(
+          'POST',
+          `/events/${kind}`,
+          eventBody(kind, ['03/29/2031'], { timeOffset: -3.5 }),
+        );
+        assert.equal(west.timeOffset, '-03:30');
+        assert.equal(west.timezone, '(GMT-03:30)');
+        const listed = await a.json<{ events: { id: number; timeOffset?: unknown }[] }>(
+          'GET',
+          `/events/${kind}?limit=100`,
+        );
+        assert.equal(listed.events.find((e) => e.id === fixed.id)?.timeOffset, 5.5, 'the list item keeps a number');
       });
 
       it('answers each broken create rule with a 400 naming the field path', async () => {

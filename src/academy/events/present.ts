@@ -87,6 +87,18 @@ function offsetHours(view: EventView): number {
   return epochToLocal(view.rule, view.start).offsetMinutes / 60;
 }
 
+/**
+ * The detail's `timeOffset`, typed "integer or string" by the spec: whole hours as an integer (`2`), any other
+ * offset as a signed `±hh:mm` string (`+05:30`, `-03:30`), never a fraction (docs/academy-api.md).
+ */
+export function detailOffset(view: EventView): number | string {
+  const minutes = epochToLocal(view.rule, view.start).offsetMinutes;
+  if (minutes % 60 === 0) return minutes / 60;
+  const abs = Math.abs(minutes);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
 export function eventDetail(view: EventView): EventDetail {
   const { row, counters } = view;
   const kind = row.kind;
@@ -112,7 +124,7 @@ export function eventDetail(view: EventView): EventDetail {
     title: row.title,
     bundleTitle: row.bundle_title ?? '',
     description: row.description,
-    timeOffset: offsetHours(view),
+    timeOffset: detailOffset(view),
     timezoneId: row.timezone_id ?? 0,
     timezone: view.timezoneLabel,
     registrationDeadline: row.registration_deadline,

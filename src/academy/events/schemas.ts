@@ -360,7 +360,10 @@ export const EventDetail = Type.Object(
     title: Type.String(),
     bundleTitle: Type.String(),
     description: Type.String(),
-    timeOffset: Type.Number({ description: 'Offset from UTC in hours at the start of the event.' }),
+    timeOffset: Type.Union([Type.Integer(), Type.String({ pattern: '^[+-][0-9]{2}:[0-9]{2}$' })], {
+      description:
+        'Offset from UTC at the start of the event: whole hours as an integer (`2`), otherwise a signed `±hh:mm` string (`+05:30`).',
+    }),
     timezoneId: Type.Integer({ description: 'Timezone id; 0 for an offset-only event.' }),
     timezone: Type.String({ description: '`(GMT+hh:mm) <cities>` label, or `(GMT+hh:mm)` for an offset-only event.' }),
     registrationDeadline: Type.Integer({ description: 'Hours before the event.' }),
