@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { contentMatchesExtension } from '../../../platform/blobs/sniff.js';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
@@ -456,6 +457,17 @@ export class DocumentsService {
       const upload = await this.uploads.consume(tx.uploads, clientId, file.file_id, {
         field: 'uploaded_file.file_id',
       });
+      // The name passed; the bytes must agree (an executable named x.pdf does not). Thrown inside the unit of
+      // work, so the upload stays unconsumed.
+      if (allowed.length > 0 && !contentMatchesExtension(extension, upload.contentType)) {
+        throw new FieldValidationError([
+          {
+            field: 'uploaded_file.file_id',
+            code: 'invalid_file_type',
+            message: `The file's content (${upload.contentType}) is not a ${extension} file.`,
+          },
+        ]);
+      }
       const at = now();
       const date = values.date ?? null;
       await repo.insert(
