@@ -32,6 +32,10 @@ export interface Config {
   bodyLimit: number;
   /** Time allowed to receive a whole request, in ms (`ATRIUM_REQUEST_TIMEOUT`). */
   requestTimeoutMs: number;
+  /** Time allowed to receive a request's line and headers, in ms (`ATRIUM_HEADERS_TIMEOUT`); at most the request timeout. */
+  headersTimeoutMs: number;
+  /** Open connections one process accepts (`ATRIUM_MAX_CONNECTIONS`); more are closed at once. */
+  maxConnections: number;
   /** How long a rotated-out Academy API key keeps working, in seconds (`ATRIUM_KEY_GRACE_SECONDS`). */
   keyGraceSeconds: number;
   /** Requests per minute each academy may make to `/v1`, counted per process (`ATRIUM_ACADEMY_RATE_LIMIT`); 0 turns it off. */
@@ -121,6 +125,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     bodyLimit: integer(env, 'ATRIUM_BODY_LIMIT', 1_048_576, 1024, 1_073_741_824),
     requestTimeoutMs: integer(env, 'ATRIUM_REQUEST_TIMEOUT', 30_000, 1000, 3_600_000),
+    headersTimeoutMs: integer(env, 'ATRIUM_HEADERS_TIMEOUT', 10_000, 1000, 3_600_000),
+    maxConnections: integer(env, 'ATRIUM_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     keyGraceSeconds: integer(env, 'ATRIUM_KEY_GRACE_SECONDS', 86_400, 0, 31_536_000),
     academyRateLimit: integer(env, 'ATRIUM_ACADEMY_RATE_LIMIT', 1200, 0, 1_000_000_000),
     corsOrigins: (env.ATRIUM_CORS_ORIGINS ?? '')

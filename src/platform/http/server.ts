@@ -163,7 +163,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     bodyLimit: config.bodyLimit,
     // Node answers a bare 400 to an HTTP/1.1 request without a Host header; the onRequest hook below refuses it
     // instead, so the API that owns the path answers in its own format, with a request id.
-    http: { requireHostHeader: false },
+    http: {
+      requireHostHeader: false,
+      // Node checks the request and headers timeouts on a timer (30 s by default), so a request trickled in a byte
+      // at a time was cut off up to 30 s late; checked every second (or sooner for short timeouts), the documented
+      // timeouts hold to within a second.
+      connectionsCheckingInterval: Math.min(1000, Math.floor(config.requestTimeoutMs / 2)),
+      headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+    },
     // A validation error's message comes from its first error: the default formatter joins them all.
     schemaErrorFormatter,
     // `request.ip` (the address failed authentications are counted by) comes from X-Forwarded-For only through
@@ -235,6 +242,16 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     schemaController: {
       compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: lazySerializers },
     },
+  });
+
+  // A cap on open connections: past it, Node closes a new connection at once (logged), so a flood of idle or
+  // trickling connections cannot exhaust the process's sockets and memory.
+  app.server.maxConnections = config.maxConnections;
+  app.server.on('drop', (data: { remoteAddress?: string } | undefined) => {
+    app.log.warn(
+      { remoteAddress: data?.remoteAddress, maxConnections: config.maxConnections },
+      'connection refused: too many open',
+    );
   });
 
   let closing = false;
