@@ -197,7 +197,7 @@ for (const dialect of dialects()) {
 
       const comment = await hr.requests.comments.create(r0.id, { content: 'Paid in March.', creator_id: employee.id });
       assert.equal(comment.content, 'Paid in March.');
-      assert.equal((await hr.requests.comments.list(r0.id)).length, 1);
+      assert.equal((await hr.requests.comments.list(r0.id).toArray()).length, 1);
       await hr.requests.linked.create(r0.id, { uuid: [r1.id] });
       assert.deepEqual(
         (await hr.requests.linked.list(r0.id).toArray()).map((r) => r.id),

@@ -48,12 +48,13 @@ export function requests(core: HrCore, v: Verbs) {
     update: v.update<RequestPatch, RequestFullWithAttachments>(path),
     del: v.del(path),
     comments: {
-      /** The comments of a request, oldest first (one array). */
+      /** The comments of a request, newest first: an {@link AutoPager} over cursor pages (100 per page by default). */
       list: (
         requestId: Id,
-        params?: QueryParams<Static<typeof CommentListQuery>>,
+        params?: ListParams<Static<typeof CommentListQuery>>,
         options?: RequestOptions,
-      ): Promise<RequestComment[]> => core.json('GET', `${of(requestId)}/comments`, { query: params }, options),
+      ): AutoPager<RequestComment> =>
+        core.pager<RequestComment>(`${of(requestId)}/comments`, params as Record<string, unknown>, options),
       /** Adds a comment. */
       create: (requestId: Id, body: CommentCreate, options?: RequestOptions): Promise<RequestComment> =>
         core.json('POST', `${of(requestId)}/comments`, { body }, options),

@@ -92,6 +92,8 @@ const ORDER: ListOrder<RequestSort['field']> = {
 };
 
 /** Linked requests: newest first. */
+/** Comments: newest first (`pk` is unique and grows with time). */
+const COMMENT_ORDER: ListOrder = { fixed: [{ term: 'c.pk', direction: 'desc' }] };
 const LINKED_ORDER: ListOrder = { fixed: [{ term: 'r.created_at', direction: 'desc' }], tiebreak: 'r.pk' };
 
 function escapeLike(text: string): string {
@@ -340,14 +342,13 @@ export class RequestsRepository {
     await this.db.insertInto('pa_request_comments').values(row).execute();
   }
 
-  /** Comments of a request, newest first. */
-  comments(clientId: string, requestId: string): Promise<CommentRow[]> {
-    return this.tenant(clientId)
-      .selectFrom('pa_request_comments')
-      .selectAll()
-      .where('request_id', '=', requestId)
-      .orderBy('pk', 'desc')
-      .execute();
+  /** A page of a request's comments, newest first. */
+  commentsPage(clientId: string, requestId: string, request: PageRequest): Promise<Page<CommentRow>> {
+    const base = this.tenant(clientId)
+      .selectFrom('pa_request_comments as c')
+      .selectAll('c')
+      .where('c.request_id', '=', requestId);
+    return listPage(base, COMMENT_ORDER, request);
   }
 
   findComment(clientId: string, requestId: string, commentId: string): Promise<CommentRow | undefined> {

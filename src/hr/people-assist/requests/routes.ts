@@ -15,6 +15,7 @@ import {
   AssigneeQuery,
   CommentAttachmentParams,
   CommentCreate,
+  CommentList,
   CommentListQuery,
   EmbedQuery,
   LinkCreate,
@@ -190,15 +191,24 @@ export async function requestRoutes(
       schema: {
         tags: TAG,
         summary: 'List the comments of a request (newest first)',
+        description:
+          'Cursor-paginated like every list, 100 comments per page by default (the reference answers them all at once): a request with up to 100 comments answers as before; more follow through Link / Next-Cursor.',
         params: RequestParams,
         querystring: CommentListQuery,
-        response: { 200: Type.Array(Type.Ref(RequestComment)), ...errorResponses(400, 401, 403, 404) },
+        response: {
+          200: { ...Type.Array(Type.Ref(RequestComment)), headers: PaginationHeaders },
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
     },
-    async (request) =>
-      (await requests.comments(request.hrAuth.clientId, request.params.id)).map((c) =>
+    async (request, reply) => {
+      const { clientId } = request.hrAuth;
+      const call = listCall(paginator, CommentList, clientId, request.query, request.params.id);
+      const page = await requests.comments(clientId, request.params.id, call.request);
+      return sendPage(paginator, request, reply, page, call.scope).map((c) =>
         presentComment(c, request.query.embed === 'creator'),
-      ),
+      );
+    },
   );
 
   api.post(

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { CommaListSchema } from '../../../platform/lists.js';
 import { FormData } from '../../core/forms/schemas.js';
 import { declareList, declareSortedList } from '../../lists/declaration.js';
-import { PaginationQuery } from '../../lists/pagination.js';
+import { MAX_PER_PAGE, PaginationQuery } from '../../lists/pagination.js';
 import { SortQuery } from '../../lists/sort.js';
 
 export const STATUSES = ['created', 'opened', 'pending', 'closed', 'archived'] as const;
@@ -233,8 +233,23 @@ export const CommentCreate = Type.Object({
 });
 export type CommentCreate = Static<typeof CommentCreate>;
 
+/** `GET /requests/{id}/comments`: newest first, one list per request. */
+export const CommentList = declareList('request_comments');
+
 export const CommentListQuery = Type.Object(
-  { embed: Type.Optional(Type.Literal('creator')) },
+  {
+    ...PaginationQuery,
+    // The reference answers every comment at once: a page of the largest size keeps most requests in one answer.
+    per_page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PER_PAGE,
+        default: MAX_PER_PAGE,
+        description: `Comments per page (default and most ${MAX_PER_PAGE}); further pages through Link / Next-Cursor.`,
+      }),
+    ),
+    embed: Type.Optional(Type.Literal('creator')),
+  },
   { additionalProperties: false },
 );
 

@@ -593,15 +593,21 @@ export class RequestsService {
 
   // ------------------------------------------------------------ comments
 
-  async comments(clientId: string, requestId: string): Promise<CommentView[]> {
+  /** A page of a request's comments, newest first, each with its attachments and creator. */
+  async comments(clientId: string, requestId: string, request: PageRequest): Promise<Page<CommentView>> {
     await this.get(clientId, requestId);
-    const rows = await this.repo.comments(clientId, requestId);
-    const files = await this.repo.files(clientId, [requestId]);
+    const page = await this.repo.commentsPage(clientId, requestId, request);
+    const rows = page.items;
+    const ids = new Set(rows.map((r) => r.id));
+    const files = (await this.repo.files(clientId, [requestId])).filter((f) => f.comment_id && ids.has(f.comment_id));
     const people = await this.repo.people(
       clientId,
       rows.flatMap((r) => (r.creator_id ? [r.creator_id] : [])),
     );
-    return rows.map((row) => ({ row, files: files.filter((f) => f.comment_id === row.id), people }));
+    return {
+      ...page,
+      items: rows.map((row) => ({ row, files: files.filter((f) => f.comment_id === row.id), people })),
+    };
   }
 
   /** POST a comment: by a user or the request's employee; its attachments become request attachments. */
