@@ -37,13 +37,25 @@ function state(now: number, start: number, end: number) {
   return { upcoming: flag(now < start), inProgress: flag(now >= start && now < end), completed: flag(now >= end) };
 }
 
+/**
+ * The wall-clock time of a session's instant in the event's zone. A time the zone skips (03:30 on a spring-forward
+ * night, when clocks jump from 03:00 to 04:00) is the instant an hour later, 04:30, and reads so here as in the
+ * list's local dates and the timestamps: one resolution everywhere (docs/academy-api.md, "Zones").
+ */
+function wall(view: EventView, date: string, minutes: number, epochMs: number): string {
+  const local = epochToLocal(view.rule, epochMs);
+  const sameDay =
+    `${local.year}-${String(local.month).padStart(2, '0')}-${String(local.day).padStart(2, '0')}` === date;
+  return clockText(sameDay ? local.hour * 60 + local.minute : minutes);
+}
+
 function session(view: EventView, s: TimedSession, kind: Kind): SessionOut {
   const out: SessionOut = {
     topic: s.topic,
     date: usDate(s.date),
     dateUTC: `${wallText(UTC, s.start).slice(0, 10)}T00:00:00Z`,
-    from: clockText(s.from),
-    to: clockText(s.to),
+    from: wall(view, s.date, s.from, s.start),
+    to: wall(view, s.date, s.to, s.end),
     fromTimestamp: Math.floor(s.start / 1000),
     toTimestamp: Math.floor(s.end / 1000),
     ...state(view.now, s.start, s.end),
@@ -51,8 +63,8 @@ function session(view: EventView, s: TimedSession, kind: Kind): SessionOut {
   if (kind === 'ilt') {
     out.segments = s.timedSegments.map((g) => ({
       title: g.title,
-      from: clockText(g.from),
-      to: clockText(g.to),
+      from: wall(view, g.date, g.from, g.start),
+      to: wall(view, g.date, g.to, g.end),
       fromTimestamp: Math.floor(g.start / 1000),
       toTimestamp: Math.floor(g.end / 1000),
       ...state(view.now, g.start, g.end),
