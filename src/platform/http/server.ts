@@ -120,6 +120,14 @@ export function formParser(body: string): Record<string, string | string[]> {
   return out;
 }
 
+/** A TypeBox object of response headers as OpenAPI's map of header name → schema; undefined if it is not one. */
+export function headerMap(headers: unknown): Record<string, object> | undefined {
+  if (headers === null || typeof headers !== 'object') return undefined;
+  const h = headers as { type?: unknown; properties?: Record<string, object> };
+  if (h.type !== 'object' || h.properties === null || typeof h.properties !== 'object') return undefined;
+  return { ...h.properties };
+}
+
 class BadBody extends Error {
   readonly statusCode = 400;
 }
@@ -319,6 +327,16 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     const repeated = Object.entries(parsed).find(([, v]) => Array.isArray(v));
     if (repeated) return done(new BadBody(`Form parameter "${repeated[0]}" is repeated.`), undefined);
     done(null, parsed);
+  });
+
+  // OpenAPI wants a response's headers as a map of header name → schema; routes declare them as one TypeBox
+  // object (validation's shape). Turned into the map here, once, before the document reads the route.
+  app.addHook('onRoute', (route) => {
+    const responses = (route.schema as { response?: Record<string, { headers?: unknown }> } | undefined)?.response;
+    for (const response of Object.values(responses ?? {})) {
+      const map = headerMap(response?.headers);
+      if (map) response.headers = map;
+    }
   });
 
   await app.register(swagger, {
