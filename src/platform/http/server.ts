@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { buildInfo } from '../build-info.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
@@ -382,6 +383,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // What is running (docs: README, "Operations"): computed once.
+  const running = buildInfo();
+  app.get('/version', { schema: { hide: true } }, async () => running);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await database.ping();
