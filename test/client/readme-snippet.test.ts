@@ -1,0 +1,88 @@
+/**
+ * The README's SDK example runs as printed (issue 17, item 19): its package.json, tsconfig.json and demo.ts are
+ * taken from the README, type-checked with the project's TypeScript and run with tsx against a server, in a
+ * directory of their own whose node_modules holds only `atrium` (a link to this checkout, built by npm run build).
+ * The one change: the port of `baseUrl`, which is the test server's.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createCredentials, dialects, startServer, type TestServer } from '../support/harness.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+/** Runs a command without blocking this process (the test server answers in it). */
+function run(file: string, args: string[], cwd: string): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/** The fenced blocks of the README's SDK section, in order, with their language. */
+function sdkBlocks(): { lang: string; code: string }[] {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('## SDK');
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end);
+  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] as string, code: m[2] as string }));
+}
+
+describe('the README SDK example', () => {
+  let server: TestServer;
+  let dir: string;
+  before(async () => {
+    server = await startServer(dialects()[0] ?? 'sqlite');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-readme-'));
+  });
+  after(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await server.close();
+  });
+
+  it('type-checks and runs as printed', async () => {
+    const blocks = sdkBlocks();
+    const [pkg, tsconfig] = blocks.filter((b) => b.lang === 'json');
+    const demo = blocks.find((b) => b.lang === 'ts');
+    assert.ok(pkg && tsconfig && demo, 'the section shows package.json, tsconfig.json and demo.ts');
+    assert.match(demo.code, /baseUrl = 'http:\/\/127\.0\.0\.1:8080'/);
+    fs.writeFileSync(path.join(dir, 'package.json'), pkg.code);
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), tsconfig.code);
+    fs.writeFileSync(path.join(dir, 'demo.ts'), demo.code.replace('http://127.0.0.1:8080', server.url));
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.symlinkSync(ROOT, path.join(dir, 'node_modules', 'atrium'), 'dir');
+
+    // What the walkthroughs leave behind: app.json (atrium hr create-application --json) and academy.json.
+    const creds = await createCredentials(server);
+    fs.writeFileSync(path.join(dir, 'app.json'), JSON.stringify(creds));
+    const academy = await server.app.services.academies.create('Readme academy');
+    fs.writeFileSync(path.join(dir, 'academy.json'), JSON.stringify(academy));
+
+    const tsc = await run(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+      dir,
+    );
+    assert.equal(tsc.status, 0, `tsc:\n${tsc.stdout}${tsc.stderr}`);
+    const demoRun = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['demo.ts'], dir);
+    assert.equal(demoRun.status, 0, `tsx demo.ts:\n${demoRun.stdout}${demoRun.stderr}`);
+    const lines = demoRun.stdout.trim().split('\n');
+    assert.ok(lines.includes('1'), `a page of one organization: ${demoRun.stdout}`);
+    assert.match(demoRun.stdout, /422 validation_error/);
+    assert.equal(lines.at(-1), '0 events');
+    const stored = await server.app.database.db
+      .selectFrom('hr_organizations')
+      .select('id')
+      .where('client_id', '=', creds.client_id)
+      .execute();
+    assert.deepEqual(
+      stored.map((o) => o.id),
+      ['acme'],
+    );
+  });
+});
