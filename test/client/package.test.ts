@@ -161,3 +161,46 @@ describe('SDK documentation', () => {
     assert.deepEqual(undocumented, [], 'exports without a doc comment');
   });
 });
+
+describe('the packed server package', () => {
+  it('ships the docs the README links to, the licence and .env.example; source maps carry their sources', () => {
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const files = new Set(
+      ((JSON.parse(r.stdout) as { files: { path: string }[] }[])[0]?.files ?? []).map((f) => f.path),
+    );
+    for (const file of [
+      'README.md',
+      'LICENSE',
+      '.env.example',
+      'package.json',
+      'dist/cli/main.js',
+      'dist/client/index.js',
+    ]) {
+      assert.ok(files.has(file), `${file} is packed`);
+    }
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const linked = new Set([...readme.matchAll(/\b(docs\/[A-Za-z-]+\.md)\b/g)].map((m) => m[1] as string));
+    assert.ok(linked.size >= 5, `${linked.size} docs named by the README`);
+    for (const doc of linked) assert.ok(files.has(doc), `${doc} is packed`);
+    assert.equal(
+      [...files].some((f) => f.startsWith('src/')),
+      false,
+      'sources ship inside the maps, not as files',
+    );
+    // Every map's sources are inlined, so a stack trace maps to readable code in an installed package.
+    const maps = [...files].filter((f) => f.endsWith('.js.map'));
+    assert.ok(maps.length > 100, `${maps.length} maps`);
+    for (const file of maps) {
+      const map = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      assert.equal(map.sourcesContent?.length, map.sources.length, `${file} inlines its sources`);
+      assert.ok(
+        map.sourcesContent?.every((s) => typeof s === 'string' && s.length > 0),
+        `${file} has every source`,
+      );
+    }
+  });
+});
