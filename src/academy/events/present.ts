@@ -11,7 +11,7 @@ import type {
   UserEventRegistration,
 } from './schemas.js';
 import type { EventView, ParticipantsResult } from './service.js';
-import { clockText, type TimedSession, usDate, wallText } from './sessions.js';
+import { clockText, isoDate, type TimedSession, usDate, wallText } from './sessions.js';
 
 /** The spec's text forms of an event's times and the shapes of its responses. */
 
@@ -44,9 +44,7 @@ function state(now: number, start: number, end: number) {
  */
 function wall(view: EventView, date: string, minutes: number, epochMs: number): string {
   const local = epochToLocal(view.rule, epochMs);
-  const sameDay =
-    `${local.year}-${String(local.month).padStart(2, '0')}-${String(local.day).padStart(2, '0')}` === date;
-  return clockText(sameDay ? local.hour * 60 + local.minute : minutes);
+  return clockText(isoDate(local) === date ? local.hour * 60 + local.minute : minutes);
 }
 
 function session(view: EventView, s: TimedSession, kind: Kind): SessionOut {
@@ -105,10 +103,7 @@ function offsetHours(view: EventView): number {
  */
 export function detailOffset(view: EventView): number | string {
   const minutes = epochToLocal(view.rule, view.start).offsetMinutes;
-  if (minutes % 60 === 0) return minutes / 60;
-  const abs = Math.abs(minutes);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return minutes % 60 === 0 ? minutes / 60 : formatOffset(minutes);
 }
 
 export function eventDetail(view: EventView): EventDetail {

@@ -119,11 +119,6 @@ export function scanInput(value: unknown, pointer = '', scan: InputScan = { valu
   return scan;
 }
 
-/** The errors of a scan, for callers that only want those. */
-export function findNulStrings(value: unknown): ErrorObject[] {
-  return scanInput(value).errors;
-}
-
 /**
  * Keeps the first {@link MAX_LISTED_ERRORS} errors, and a last entry saying how many were left out (`count`), or
  * that the others were not looked for (`count: null`, input too large to list every error).
