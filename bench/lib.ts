@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
 
@@ -106,8 +106,17 @@ function treePids(root: number): number[] {
   return pids;
 }
 
+/** Clock ticks per second of /proc's CPU counters (`getconf CLK_TCK`; 100 on Linux). */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
 /** CPU time (user + system) of a process tree so far, in clock ticks; 0 where /proc is missing. */
-function treeCpuTicks(root: number): number {
+export function treeCpuTicks(root: number): number {
   let ticks = 0;
   for (const pid of treePids(root)) {
     try {
@@ -169,6 +178,12 @@ export interface LoadSettings {
   warmup: number;
 }
 
+/** The measured server's process: its CPU time over a measurement, divided by the calls answered, is the yardstick. */
+export interface Measured {
+  url: string;
+  pid: number;
+}
+
 export interface Measurement {
   reqPerSec: number;
   p50Ms: number;
@@ -178,6 +193,23 @@ export interface Measurement {
   errors: number;
   /** Bytes per second received. */
   throughput: number;
+  /**
+   * The server's CPU time (user + system, the process and its children) over the measured window, divided by the
+   * requests answered in it, in microseconds (issue 23). Unlike req/s it does not depend on how much CPU the load
+   * generator on the same cores left over. NaN where /proc is missing.
+   */
+  cpuUsPerCall: number;
+  /** The server's CPU time over the window, in seconds. */
+  cpuSeconds: number;
+}
+
+function cpuSeconds(pid: number, run: () => Promise<Result>): Promise<{ result: Result; seconds: number }> {
+  const before = treeCpuTicks(pid);
+  return run().then((result) => ({ result, seconds: (treeCpuTicks(pid) - before) / TICKS_PER_SECOND }));
+}
+
+function perCall(seconds: number, requests: number): number {
+  return fs.existsSync('/proc/self/stat') && requests > 0 ? (seconds * 1e6) / requests : Number.NaN;
 }
 
 function run(url: string, load: Load, connections: number, duration: number): Promise<Result> {
@@ -199,11 +231,16 @@ function run(url: string, load: Load, connections: number, duration: number): Pr
   });
 }
 
-/** Warms up, then measures `load` against the server at `url`. */
-export async function measure(url: string, load: Load, settings: LoadSettings): Promise<Measurement> {
+/** Warms up, then measures `load` against `server`. */
+export async function measure(server: Measured, load: Load, settings: LoadSettings): Promise<Measurement> {
+  const { url } = server;
   if (settings.warmup > 0) await run(url, load, settings.connections, settings.warmup);
-  const result = await run(url, load, settings.connections, settings.duration);
+  const { result, seconds } = await cpuSeconds(server.pid, () =>
+    run(url, load, settings.connections, settings.duration),
+  );
   return {
+    cpuUsPerCall: perCall(seconds, result.requests.total),
+    cpuSeconds: seconds,
     reqPerSec: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -222,20 +259,33 @@ export async function measure(url: string, load: Load, settings: LoadSettings): 
  * duration is under 4 s, and there are as many rounds as fit the duration (at least one). Throughput is the total
  * over the rounds; p50 and p99 are the means of the rounds'.
  */
-export async function measureInterleaved(url: string, loads: Load[], settings: LoadSettings): Promise<Measurement[]> {
+export async function measureInterleaved(
+  server: Measured,
+  loads: Load[],
+  settings: LoadSettings,
+): Promise<Measurement[]> {
+  const { url } = server;
   if (settings.warmup > 0) for (const load of loads) await run(url, load, settings.connections, settings.warmup);
   const round = settings.duration >= 4 ? 2 : 1;
   const rounds = Math.max(1, Math.round(settings.duration / round));
   const parts: Result[][] = loads.map(() => []);
+  const cpu = loads.map(() => 0);
   for (let r = 0; r < rounds; r++) {
     for (const [i, load] of loads.entries()) {
-      parts[i]?.push(await run(url, load, settings.connections, round));
+      const { result, seconds } = await cpuSeconds(server.pid, () => run(url, load, settings.connections, round));
+      parts[i]?.push(result);
+      cpu[i] = (cpu[i] ?? 0) + seconds;
     }
   }
-  return parts.map((results) => {
+  return parts.map((results, i) => {
     const sum = (f: (x: Result) => number) => results.reduce((a, x) => a + f(x), 0);
     const seconds = sum((x) => x.duration);
     return {
+      cpuUsPerCall: perCall(
+        cpu[i] ?? 0,
+        sum((x) => x.requests.total),
+      ),
+      cpuSeconds: cpu[i] ?? 0,
       reqPerSec: sum((x) => x.requests.total) / seconds,
       p50Ms: sum((x) => x.latency.p50) / results.length,
       p99Ms: sum((x) => x.latency.p99) / results.length,

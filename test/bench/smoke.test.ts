@@ -1,7 +1,8 @@
 /**
  * The benchmark harness works (issue 8: "CI may run it only as a smoke check that the harness works"): a
  * `--smoke` run builds its tiny dataset, starts the servers, loads every scenario and writes its report. Nothing
- * here looks at a speed: benchmarks assert nothing about performance in `npm test`.
+ * here looks at a speed: benchmarks assert nothing about performance in `npm test`. It does check that the CPU per
+ * call (issue 23's yardstick) is the server's CPU time over the calls answered, and that the peers pass runs.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -21,12 +22,33 @@ interface Row {
   errors: number;
   ratio: number;
   rssBytes: number;
+  cpuUsPerCall: number;
+  cpuSeconds: number;
+  cpuRatio: number;
+}
+interface Measured {
+  reqPerSec: number;
+  requests: number;
+  cpuUsPerCall: number;
+  cpuSeconds: number;
 }
 interface Report {
   mode: string;
-  passes: { name: string; baselineJson: { reqPerSec: number }; baselineFile?: { reqPerSec: number }; rows: Row[] }[];
+  passes: {
+    name: string;
+    baselineJson: Measured;
+    baselineFile?: Measured;
+    healthz: Measured;
+    healthzRuns: Measured[];
+    rows: Row[];
+  }[];
   targets: { what: string; value: number | null; met: boolean | null }[];
   startup?: { medianAtriumMs: number; medianBareNodeMs: number };
+  peers: {
+    events: number;
+    rows: { endpoint: string; server: string; measurement: Measured & { non2xx: number; errors: number } }[];
+    ratios: { endpoint: string; peer: string; ratio: number }[];
+  };
 }
 
 const SCENARIOS = [
@@ -49,7 +71,7 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out],
+        ['--import', 'tsx', 'bench/run.ts', '--smoke', '--peers', '--out', out],
         { cwd: root, timeout: 240_000, maxBuffer: 10 * 2 ** 20, env: { ...process.env, DATABASE_URL: '' } },
       );
       const report = JSON.parse(fs.readFileSync(out, 'utf8')) as Report;
@@ -63,7 +85,21 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
       );
       assert.ok(main.baselineJson.reqPerSec > 0, 'the node:http baseline answered');
       assert.ok((main.baselineFile?.reqPerSec ?? 0) > 0, 'the file-streaming baseline answered');
+      // The yardstick (issue 23): each server's CPU time over the window, per call answered.
+      const perCall = (m: Measured, what: string) => {
+        assert.ok(m.requests > 0 && m.cpuSeconds >= 0, `${what}: requests and CPU time were counted`);
+        assert.ok(Math.abs(m.cpuUsPerCall - (m.cpuSeconds * 1e6) / m.requests) < 1e-6, `${what}: CPU per call`);
+      };
+      perCall(main.baselineJson, 'node:http baseline');
+      assert.equal(main.healthzRuns.length, 2, '/healthz measured before and after the scenarios');
+      for (const run of main.healthzRuns) perCall(run, 'GET /healthz');
+      assert.ok(main.healthz.cpuUsPerCall > 0, "Atrium's /healthz costs some CPU per call");
       for (const row of main.rows) {
+        perCall(row, row.id);
+        assert.ok(
+          Math.abs(row.cpuRatio - row.cpuUsPerCall / main.healthz.cpuUsPerCall) < 1e-9,
+          `${row.id}: CPU per call as a ratio to /healthz's`,
+        );
         assert.ok(row.requests > 0, `${row.id}: requests were made`);
         assert.equal(row.non2xx, 0, `${row.id}: every answer was 2xx`);
         assert.equal(row.errors, 0, `${row.id}: no connection errors or timeouts`);
@@ -76,7 +112,9 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
       }
       const what = report.targets.map((t) => t.what);
       for (const expected of [
-        'POST /api/v2/client/tokens',
+        'POST /api/v2/client/tokens: CPU per call / healthz',
+        'GET /requests?per_page=20 (page 1): CPU per call / healthz',
+        'requests list, CPU per call: deep cursor / page 1',
         'addOffers p99 / event GET p99',
         'server RSS after a pass',
       ]) {
@@ -86,7 +124,32 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
         );
       }
       assert.ok((report.startup?.medianAtriumMs ?? 0) > 0, 'start-up of the CLI was measured');
+      // The peers pass: json-server and Prism, started by the bench, answer both endpoints without an error.
+      assert.deepEqual(
+        report.peers.rows.map((r) => `${r.endpoint} ${r.server}`),
+        [
+          'event-get atrium',
+          'events-list atrium',
+          'event-get json-server',
+          'events-list json-server',
+          'event-get prism',
+          'events-list prism',
+        ],
+      );
+      for (const r of report.peers.rows) {
+        perCall(r.measurement, `peers ${r.server} ${r.endpoint}`);
+        assert.equal(r.measurement.non2xx + r.measurement.errors, 0, `peers ${r.server} ${r.endpoint}: all 2xx`);
+      }
+      for (const r of report.peers.ratios) {
+        const atrium = report.peers.rows.find((x) => x.endpoint === r.endpoint && x.server === 'atrium');
+        const peer = report.peers.rows.find((x) => x.endpoint === r.endpoint && x.server === r.peer);
+        assert.ok(
+          Math.abs(r.ratio - (atrium?.measurement.reqPerSec ?? 0) / (peer?.measurement.reqPerSec ?? 0)) < 1e-9,
+          `peers: ${r.endpoint} ratio to ${r.peer}`,
+        );
+      }
       assert.match(stdout, /targets:/, 'the table is printed');
+      assert.match(stdout, /CPU per call: GET \/healthz \d+ µs, bare node:http \d+ µs/, 'the yardsticks are printed');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
