@@ -266,7 +266,8 @@ export class AuthService {
       );
     }
     if (form.scope !== 'client') {
-      throw new HrError(400, 'invalid_request', `Unsupported scope "${form.scope}"; use client.`, {}, 'invalid_scope');
+      // The reference lists `invalid_scope` among the token endpoint's 401s (RFC 6749 §5.2 would say 400).
+      throw new HrError(401, 'invalid_scope', `Unsupported scope "${form.scope}"; use client.`, {}, 'invalid_scope');
     }
     if (form.client_id !== app.clientId) {
       throw new HrError(400, 'invalid_client_id', 'The client is not valid for this application or does not exist.');
