@@ -130,6 +130,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     modules: services.hrModules,
     rateLimits: limits,
     idempotency,
+    strict: config.strict,
   });
   await server.register(academyApi, {
     prefix: ACADEMY_PREFIX,

@@ -17,17 +17,63 @@ export interface HrApiOptions {
   rateLimits?: RateLimits | undefined;
   /** Where `Idempotency-Key`s are kept, and the clock of their retention. */
   idempotency: { db: Db; now(): number };
+  /** `ATRIUM_STRICT`: refuse unknown query parameters and an over-large `per_page` instead of ignoring or clamping them. */
+  strict?: boolean | undefined;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/** Rejects a query parameter given more than once: the spec calls that an invalid request. */
-async function rejectRepeatedParameters(request: FastifyRequest): Promise<void> {
-  const query = request.query as Record<string, unknown> | undefined;
-  if (!query) return;
-  for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new HrError(400, 'invalid_request', `Query parameter "${name}" is repeated.`);
+interface QuerySchema {
+  properties?: Record<string, { maximum?: number }>;
+  additionalProperties?: unknown;
+}
+
+/** What leniency needs of a route's query schema: the parameters it declares (when it refuses others) and `per_page`'s maximum. */
+interface QueryRules {
+  known: ReadonlySet<string> | undefined;
+  maxPerPage: number | undefined;
+}
+
+const rulesOfSchema = new WeakMap<object, QueryRules>();
+
+function queryRules(schema: unknown): QueryRules | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  let rules = rulesOfSchema.get(schema);
+  if (!rules) {
+    const { properties, additionalProperties } = schema as QuerySchema;
+    rules = {
+      known: properties && additionalProperties === false ? new Set(Object.keys(properties)) : undefined,
+      maxPerPage: properties?.per_page?.maximum,
+    };
+    rulesOfSchema.set(schema, rules);
   }
+  return rules;
+}
+
+/**
+ * The query string's rules, before the schema checks it. A parameter given more than once is refused: the spec
+ * calls that an invalid request. Unless `strict` (`ATRIUM_STRICT`), a parameter the route does not declare is
+ * dropped, and a `per_page` in decimal digits above the route's maximum becomes that maximum, as real platforms do;
+ * with `strict` both reach the schema, which refuses them (400).
+ */
+function checkQuery(strict: boolean) {
+  return async function checkQuery(request: FastifyRequest): Promise<void> {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query) return;
+    const rules = strict ? undefined : queryRules(request.routeOptions.schema?.querystring);
+    for (const [name, value] of Object.entries(query)) {
+      if (rules?.known && !rules.known.has(name)) {
+        delete query[name];
+        continue;
+      }
+      if (Array.isArray(value)) throw new HrError(400, 'invalid_request', `Query parameter "${name}" is repeated.`);
+    }
+    const perPage = query.per_page;
+    const max = rules?.maxPerPage;
+    if (max !== undefined && typeof perPage === 'string' && /^[0-9]+$/.test(perPage) && Number(perPage) > max) {
+      query.per_page = String(max);
+    }
+  };
 }
 
 /**
@@ -66,7 +112,7 @@ export async function hrApi(app: FastifyInstance, options: HrApiOptions): Promis
     }
     return sendHrError(new HrError(404, 'not_found', `No resource at ${path}.`), request, reply);
   });
-  app.addHook('preValidation', rejectRepeatedParameters);
+  app.addHook('preValidation', checkQuery(options.strict === true));
 
   const http = { rateLimits: options.rateLimits };
   for (const module of options.modules) {

@@ -61,6 +61,12 @@ export interface Config {
    * default: the connection's own address), a number of proxy hops, or a list of proxy addresses and CIDRs.
    */
   trustProxy: false | number | string[];
+  /**
+   * `ATRIUM_STRICT=1`: the HR API refuses unknown query parameters and a `per_page` above its maximum with 400, as
+   * Atrium did before 25 November 2026. Off (the default), it ignores the one and clamps the other, as real
+   * platforms do, so that clients sending extra parameters keep working.
+   */
+  strict: boolean;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -74,6 +80,15 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   }
   return value;
+}
+
+/** A yes/no setting: `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off` (any case); unset or empty is `fallback`. */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (true or false), got "${env[name]}"`);
 }
 
 /** `ATRIUM_TRUST_PROXY`: off, a hop count, or comma-separated addresses / CIDRs of the trusted proxies. */
@@ -141,6 +156,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     masterKey: env.ATRIUM_MASTER_KEY?.trim() || undefined,
     masterKeyFile: '',
     trustProxy: trustProxy(env),
+    strict: flag(env, 'ATRIUM_STRICT', false),
   };
   config.masterKeyFile = path.resolve(
     env.ATRIUM_MASTER_KEY_FILE?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'master.key'),

@@ -211,7 +211,7 @@ for (const dialect of dialects()) {
     it('maps every error status and code of the API to its class', async () => {
       // 400 invalid_request: a per_page out of range.
       await expectApiError(
-        hr.organizations.list({ per_page: 1000 }).toArray(),
+        hr.organizations.list({ per_page: 0 }).toArray(),
         HrInvalidRequestError,
         400,
         'invalid_request',

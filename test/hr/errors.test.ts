@@ -43,11 +43,10 @@ for (const dialect of dialects()) {
       await error(await hr.call('POST', '/organizations', { name: 'x' }), 405, 'method_not_allowed');
     });
 
-    it('400 invalid_request naming an invalid, unsupported or repeated query parameter', async () => {
+    it('400 invalid_request naming an invalid or repeated query parameter (unknown ones: test/hr/strictness.test.ts)', async () => {
       const cases: [string, string][] = [
         ['per_page=0', 'per_page'],
         ['recursive=maybe', 'recursive'],
-        ['colour=blue', 'colour'],
         ['q=ab&q=cd', 'q'],
       ];
       for (const [query, name] of cases) {

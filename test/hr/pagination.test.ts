@@ -223,8 +223,8 @@ for (const dialect of dialects()) {
       assert.equal(links(b.link).next, `/api/v2/client/organizations/?per_page=3&cursor=${b.next}`);
     });
 
-    it('400 invalid_request for per_page outside 1..100 and for unknown, altered or foreign cursors', async () => {
-      for (const q of ['per_page=0', 'per_page=101', 'per_page=abc', 'per_page=-1', 'cursor=abc', 'cursor=12345']) {
+    it('400 invalid_request for per_page below 1 or not a number, and for unknown, altered or foreign cursors', async () => {
+      for (const q of ['per_page=0', 'per_page=abc', 'per_page=-1', 'per_page=1e3', 'cursor=abc', 'cursor=12345']) {
         const res = await caller.call('GET', `/organizations?${q}`);
         const body = (await res.json()) as { code: string; message: string };
         assert.equal(res.status, 400, q);

@@ -71,7 +71,9 @@ for (const dialect of dialects()) {
         )
       ).id;
       assert.equal((await hr.call('GET', `/requests/${other}/comments?cursor=${cursor}`)).status, 400);
-      assert.equal((await hr.call('GET', `/requests/${requestId}/comments?per_page=101`)).status, 400);
+      const clamped = await hr.call('GET', `/requests/${requestId}/comments?per_page=101`);
+      assert.equal(clamped.status, 200, 'a per_page above 100 is clamped');
+      assert.match(clamped.headers.get('link') ?? '', /per_page=100&/, 'to 100');
     });
   });
 }

@@ -1028,15 +1028,7 @@ for (const dialect of dialects()) {
         const head = await lister.call('HEAD', '/users?organization_id=fr');
         assert.equal(head.status, 422, "another client's organization does not exist");
         assert.equal(await head.text(), '');
-        for (const query of [
-          'q=a',
-          'active=maybe',
-          'per_page=0',
-          'per_page=101',
-          'sort=name',
-          'q=ab&q=cd',
-          'cursor=abc',
-        ]) {
+        for (const query of ['q=a', 'active=maybe', 'per_page=0', 'q=ab&q=cd', 'cursor=abc']) {
           const body = await json<ErrorBody>(await lister.call('GET', `/users?${query}`), 400);
           assert.equal(body.code, 'invalid_request', query);
         }

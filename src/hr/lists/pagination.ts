@@ -18,7 +18,7 @@ export const PaginationQuery = {
       minimum: 1,
       maximum: MAX_PER_PAGE,
       default: DEFAULT_PER_PAGE,
-      description: `Items per page (default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}).`,
+      description: `Items per page (default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}: a larger value is served as ${MAX_PER_PAGE}, or refused with ATRIUM_STRICT=1).`,
     }),
   ),
   cursor: Type.Optional(
@@ -91,6 +91,9 @@ export class Paginator {
     const path = mark < 0 ? url : url.slice(0, mark);
     const kept = new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1));
     for (const name of LINK_DROPPED_PARAMETERS) kept.delete(name);
+    // The page size this page was served with: a `per_page` above the maximum was clamped (docs/hr-api.md).
+    const perPage = (request.query as { per_page?: unknown } | undefined)?.per_page;
+    if (typeof perPage === 'number' && kept.has('per_page')) kept.set('per_page', String(perPage));
     const link = (cursor: string): string => {
       const params = new URLSearchParams(kept);
       params.append('cursor', cursor);

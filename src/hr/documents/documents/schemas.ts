@@ -179,7 +179,13 @@ export const EmployeeDocumentSearch = Type.Object(
       }),
     ),
     per_page: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size (default 20, at most 100).' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 20,
+        description:
+          'Page size (default 20, at most 100: a larger value is served as 100, or refused with ATRIUM_STRICT=1).',
+      }),
     ),
     page: Type.Optional(
       Type.Integer({
