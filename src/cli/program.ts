@@ -6,9 +6,9 @@
 import cluster from 'node:cluster';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
-import type { Services } from '../app.js';
 import { buildInfo } from '../platform/build-info.js';
 import { type Config, loadConfig } from '../platform/config.js';
+import type { Services } from '../services.js';
 import { CliError } from './failure.js';
 
 /** What the running command is working on, for the failure line (main.ts). */
@@ -64,7 +64,7 @@ async function withServices<T>(json: boolean, work: (services: Services) => Prom
   const config = settings();
   await announce(config, json);
   const [{ createServices }, { openDatabase }, { migrateToLatest }, log] = await Promise.all([
-    import('../app.js'),
+    import('../services.js'),
     import('../platform/db/database.js'),
     import('../platform/db/migrate.js'),
     cliLogger(),
