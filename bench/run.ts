@@ -470,7 +470,9 @@ if (args.pg) {
   }
 }
 
-const usage = execFileSync(process.execPath, [path.join(root, 'dist/cli/main.js'), '--help'], { encoding: 'utf8' });
+const usage = execFileSync(process.execPath, [path.join(root, 'dist/cli/main.js'), 'serve', '--help'], {
+  encoding: 'utf8',
+});
 const hasWorkers = usage.includes('--workers');
 
 const passes: PassResult[] = [];

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
-import { checkDataPermissions } from '../app.js';
 import type { Config } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import type { PermissionFinding } from '../platform/security/permissions.js';
 import { loadSecretBox, MasterKeyError } from '../platform/security/secret-box.js';
+import { checkDataPermissions } from '../services.js';
 
 export interface DoctorReport {
   ok: boolean;

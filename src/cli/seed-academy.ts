@@ -1,6 +1,6 @@
 import type { AcademyContext } from '../academy/academies/service.js';
 import type { EventBody, Kind } from '../academy/events/schemas.js';
-import type { Services } from '../app.js';
+import type { Services } from '../services.js';
 
 export const DEMO_ACADEMY_NAME = 'Atrium demo academy';
 

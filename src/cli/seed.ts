@@ -1,5 +1,5 @@
-import type { Services } from '../app.js';
 import type { CreatedApplication } from '../hr/core/tenants/service.js';
+import type { Services } from '../services.js';
 import { seedAcademy } from './seed-academy.js';
 
 export const DEMO_CLIENT_NAME = 'Atrium demo client';

@@ -6,6 +6,7 @@ import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { compilePendingSchemas } from '../platform/http/validation.js';
 import { loggerOptions } from '../platform/logger.js';
+import { CliError } from './failure.js';
 
 /** How long the primary waits for its workers to drain after SIGTERM before it kills them. */
 const GRACE_EXTRA_MS = 10_000;
@@ -93,6 +94,12 @@ async function supervise(config: Config): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
+  // A worker that fails to start (the port in use…) sends its one-line reason before it exits (main.ts).
+  let failure: string | undefined;
+  cluster.on('message', (_worker, message: unknown) => {
+    const line = (message as { atriumFailure?: unknown } | null)?.atriumFailure;
+    if (typeof line === 'string') failure ??= line;
+  });
   await new Promise<void>((resolve, reject) => {
     cluster.on('listening', (worker, address) => {
       listening.add(worker);
@@ -109,7 +116,11 @@ async function supervise(config: Config): Promise<void> {
       if (!started) {
         stopping = true;
         for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
-        reject(new Error(`a worker exited during start-up (code ${code ?? 'none'}, signal ${signal ?? 'none'})`));
+        reject(
+          failure
+            ? new CliError(failure)
+            : new Error(`a worker exited during start-up (code ${code ?? 'none'}, signal ${signal ?? 'none'})`),
+        );
         return;
       }
       log.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');

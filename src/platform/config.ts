@@ -126,6 +126,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  if (databaseUrl && !URL.canParse(databaseUrl)) {
+    // Never quoted back: it may hold a password.
+    throw new ConfigError(
+      'DATABASE_URL is not a valid URL (a password with special characters must be percent-encoded)',
+    );
+  }
   const config: Config = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',

@@ -89,11 +89,24 @@ for (const dialect of dialects()) {
   describe(`atrium CLI (${dialect})`, () => {
     let db: TestDatabase;
     let server: Served;
+    /** The client and application the first test creates; later tests reuse them (each spawn costs seconds). */
+    let acme: { client_id: string; application_id: string; application_secret: string };
     before(async () => {
       db = await freshDatabase(dialect);
       const migrated = await atrium(db.env, 'migrate', '--json');
       assert.deepEqual(json(migrated), { applied: migrationNames });
-      assert.deepEqual(json(await atrium(db.env, 'migrate', '--json')), { applied: [] });
+      assert.ok(!migrated.stderr.includes('using '), 'with --json, no "using" line');
+      // Without --json: words, and the database it uses on stderr (the PostgreSQL URL without its password).
+      const again = await atrium(db.env, 'migrate');
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(again.stdout, 'database is up to date\n');
+      const url = db.env.DATABASE_URL ? new URL(db.env.DATABASE_URL) : undefined;
+      assert.equal(
+        again.stderr,
+        url
+          ? `using PostgreSQL at ${url.username}@${url.hostname}:${url.port || 5432}${url.pathname}\n`
+          : `using ${path.join(db.env.ATRIUM_DATA_DIR as string, 'atrium.sqlite')}\n`,
+      );
       server = await serve(db.env);
     });
     after(async () => {
@@ -124,6 +137,7 @@ for (const dialect of dialects()) {
       );
       assert.deepEqual(Object.keys(app).sort(), ['application_id', 'application_secret', 'client_id']);
       assert.equal(app.client_id, client.client_id);
+      acme = app;
       assert.ok(app.application_secret.length >= 40, 'a long secret');
       assert.equal((await list(server.url, await token(server.url, app))).status, 200);
 
@@ -146,7 +160,7 @@ for (const dialect of dialects()) {
     });
 
     it('a --read-only application gets 403 insufficient_scope on writes', async () => {
-      const client = json<{ client_id: string }>(await atrium(db.env, 'hr', 'create-client', '--name', 'RO', '--json'));
+      const client = acme;
       const app = json<{ client_id: string; application_id: string; application_secret: string }>(
         await atrium(
           db.env,
@@ -220,9 +234,7 @@ for (const dialect of dialects()) {
     });
 
     it('revoke-application and rotate-signing-key take effect on the running server', async () => {
-      const client = json<{ client_id: string }>(
-        await atrium(db.env, 'hr', 'create-client', '--name', 'Rev', '--json'),
-      );
+      const client = acme;
       const create = () =>
         atrium(db.env, 'hr', 'create-application', '--client-id', client.client_id, '--name', 'app', '--json');
       const doomed = json<{ client_id: string; application_id: string; application_secret: string }>(await create());
@@ -244,24 +256,15 @@ for (const dialect of dialects()) {
       assert.equal((await list(server.url, newToken)).status, 200);
     });
 
-    it('usage errors exit 2; unknown ids exit 1 with a message', async () => {
-      const usage = await atrium(db.env, 'hr', 'create-application', '--json');
-      assert.equal(usage.code, 2);
-      assert.equal(usage.stdout, '');
-      assert.match(usage.stderr, /--client-id is required/);
+    // Usage errors (exit 2) are tested once, without a database, in usage.test.ts.
+    it('unknown ids exit 1 with a message', async () => {
       const unknown = await atrium(db.env, 'hr', 'revoke-application', '--application-id', 'nope');
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /not found/);
     });
 
     it('SIGTERM drains: an upload in flight completes, then the process exits 0', async () => {
-      const client = json<{ client_id: string }>(
-        await atrium(db.env, 'hr', 'create-client', '--name', 'Drain', '--json'),
-      );
-      const app = json<{ client_id: string; application_id: string; application_secret: string }>(
-        await atrium(db.env, 'hr', 'create-application', '--client-id', client.client_id, '--name', 'up', '--json'),
-      );
-      const bearer = await token(server.url, app);
+      const bearer = await token(server.url, acme);
       const { hostname, port } = new URL(server.url);
       const content = Buffer.from('x'.repeat(64 * 1024));
       const half = content.length / 2;

@@ -102,7 +102,7 @@ function layerOf(file: string): number {
   if (/^hr\/(documents|knowledge|people-assist|automation)\//.test(r)) return 4;
   if (r.startsWith('academy/')) return 3;
   if (/^hr\/(index|plugin)\.ts$/.test(r)) return 5;
-  if (r === 'app.ts') return 6;
+  if (r === 'app.ts' || r === 'services.ts') return 6;
   if (r.startsWith('cli/')) return 7;
   if (r.startsWith('client/')) return 8;
   return 9;

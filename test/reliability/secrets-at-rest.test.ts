@@ -169,7 +169,7 @@ for (const dialect of dialects()) {
       });
       const cli = await atrium(wrong, 'hr', 'create-client', '--name', 'x');
       assert.equal(cli.code, 1);
-      assert.match(cli.stderr, /^atrium: the master key \(ATRIUM_MASTER_KEY\) does not open/);
+      assert.match(cli.stderr, /^atrium: the master key \(ATRIUM_MASTER_KEY\) does not open/m);
       const doc = await atrium(wrong, 'doctor', '--json');
       assert.equal(doc.code, 1, doc.stderr);
       const report = JSON.parse(doc.stdout) as { ok: boolean; masterKey: { opensDatabase: boolean } };

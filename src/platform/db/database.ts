@@ -13,7 +13,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../config.js';
+import { type Config, ConfigError } from '../config.js';
 import type { Tables } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -84,9 +84,30 @@ export function directReader(db: Db): StatementCache['readNow'] | undefined {
  * directory is left as it is: `atrium doctor` and the start-up check report looser permissions.
  */
 export function makePrivateDirectory(dir: string): void {
-  if (fs.existsSync(dir)) return;
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return;
+  if (stat) throw new ConfigError(`the data directory ${dir} is a file, not a directory; set ATRIUM_DATA_DIR`);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
+}
+
+/**
+ * Which database the settings name, for a person: the SQLite file (relative to the working directory when it is
+ * inside it: `./data/atrium.sqlite`), or `PostgreSQL at host:port/db`, never with the password or query string.
+ */
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, cwd = process.cwd()): string {
+  if (config.databaseUrl) {
+    try {
+      const url = new URL(config.databaseUrl);
+      const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
+      return `PostgreSQL at ${user}${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname === '/' ? '' : url.pathname}`;
+    } catch {
+      return 'PostgreSQL (DATABASE_URL)';
+    }
+  }
+  const file = sqlitePath(config.dataDir);
+  const relative = path.relative(cwd, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : `./${relative}`;
 }
 
 /** Opens the database the configuration names: PostgreSQL with DATABASE_URL, else SQLite in the data directory. */

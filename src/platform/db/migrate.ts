@@ -64,8 +64,12 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider: new StaticProvider(database.dialect) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new MigrationError(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    // No migration ran: the database could not be reached or read at all; that error says why better than we can.
+    if (failed === undefined) throw error;
+    throw new MigrationError(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
@@ -79,7 +83,9 @@ export async function migrateTo(database: Database, name: string): Promise<strin
   const migrator = new Migrator({ db: database.db, provider: new StaticProvider(database.dialect) });
   const { error, results } = await migrator.migrateTo(name);
   if (error)
-    throw new MigrationError(`migration to ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new MigrationError(`migration to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

@@ -1,0 +1,393 @@
+/**
+ * The `atrium` command line: every command, its options, its help and its examples, declared with commander.
+ * The work of each command is imported when it runs, so `--help`, `--version` and usage errors answer at once,
+ * without loading the server.
+ */
+import cluster from 'node:cluster';
+import { Command, InvalidArgumentError } from 'commander';
+import type { Logger } from 'pino';
+import { buildInfo } from '../platform/build-info.js';
+import { type Config, loadConfig } from '../platform/config.js';
+import type { Services } from '../services.js';
+import { CliError } from './failure.js';
+
+/** What the running command is working on, for the failure line (main.ts). */
+export const current: { config?: Config } = {};
+
+function nonEmpty(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('must not be empty');
+  return value;
+}
+
+function integerIn(min: number, max: number, what: string) {
+  return (value: string): number => {
+    if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`must be ${what}`);
+    }
+    return Number(value);
+  };
+}
+
+const portNumber = integerIn(0, 65535, 'a port number (0 to 65535)');
+const workerCount = integerIn(1, 256, 'a number of processes (1 to 256)');
+const academyId = integerIn(0, 999_999_999, 'an academy id (an integer)');
+
+function output(json: boolean, data: object, human: string): void {
+  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+}
+
+/** Warnings go to standard error (also with --json, whose document carries them too). */
+function warn(warnings: readonly string[]): void {
+  for (const warning of warnings) process.stderr.write(`atrium: WARNING: ${warning}\n`);
+}
+
+/** The settings of this run; remembered for the failure line. */
+function settings(overrides: Partial<Config> = {}): Config {
+  current.config = loadConfig(process.env, overrides);
+  return current.config;
+}
+
+/** "using ./data/atrium.sqlite" or "using PostgreSQL at host:5432/db" on standard error, unless --json. */
+async function announce(config: Config, json: boolean): Promise<void> {
+  // The workers of `serve --workers N` run this program too: the primary has said it.
+  if (json || cluster.isWorker) return;
+  const { describeDatabase } = await import('../platform/db/database.js');
+  process.stderr.write(`using ${describeDatabase(config)}\n`);
+}
+
+function cliLogger(): Promise<Logger> {
+  return import('../platform/logger.js').then(({ stderrLogger }) => stderrLogger(process.env.LOG_LEVEL ?? 'warn'));
+}
+
+/** Opens the database, migrates it, builds the services, runs `work`, closes. */
+async function withServices<T>(json: boolean, work: (services: Services) => Promise<T>): Promise<T> {
+  const config = settings();
+  await announce(config, json);
+  const [{ createServices }, { openDatabase }, { migrateToLatest }, log] = await Promise.all([
+    import('../services.js'),
+    import('../platform/db/database.js'),
+    import('../platform/db/migrate.js'),
+    cliLogger(),
+  ]);
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    return await work(await createServices(database, config, log));
+  } finally {
+    await database.close();
+  }
+}
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+const ENVIRONMENT = `
+Every command reads the same settings as the server (ATRIUM_DATA_DIR, DATABASE_URL, ...; README "Configuration")
+and says on standard error which database it uses. With --json, standard output carries only the JSON document.
+Exit codes: 0 done, 1 failed, 2 usage error. --debug (or DEBUG=1) prints the stack trace of a failure.`;
+
+/** One line per command in the parent's list: its name and its own usage (`create-client --name NAME [--json]`). */
+function subcommandTerm(cmd: Command): string {
+  return `${cmd.name()} ${cmd.usage()}`.trim();
+}
+
+function command(parent: Command, name: string, usage: string, description: string): Command {
+  return parent
+    .command(name)
+    .usage(usage)
+    .description(description)
+    .helpOption('-h, --help', 'show this help')
+    .allowExcessArguments(false);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('atrium')
+    .description(
+      'Atrium: a self-hostable server of the HR service delivery API (/api/v2/client) and the Academy events API (/v1).',
+    )
+    .usage('<command> [options]')
+    .version(buildInfo().version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .option('--debug', 'print the stack trace of a failure (or set DEBUG=1)')
+    .helpCommand(false)
+    .allowExcessArguments(false)
+    .showSuggestionAfterError(true)
+    .configureHelp({ subcommandTerm })
+    .addHelpText(
+      'after',
+      `${ENVIRONMENT}\n${examples('atrium serve --port 8080', 'atrium hr create-client --name Acme --json', 'atrium hr create-application --help')}`,
+    );
+
+  command(program, 'serve', '[--port N] [--host H] [--workers N]', 'serve both APIs (what npm start runs)')
+    .option('--port <N>', 'TCP port (PORT; default 8080; 0: any free port)', portNumber)
+    .option('--host <H>', 'interface to bind (HOST; default 127.0.0.1; 0.0.0.0 for every interface)', nonEmpty)
+    .option('--workers <N>', 'server processes on one port (ATRIUM_WORKERS; default 1; docs/SCALING.md)', workerCount)
+    .addHelpText(
+      'after',
+      examples(
+        'atrium serve',
+        'atrium serve --port 9000 --host 0.0.0.0',
+        'DATABASE_URL=postgres://atrium@db/atrium atrium serve --workers 4',
+      ),
+    )
+    .action(async (options: { port?: number; host?: string; workers?: number }) => {
+      const overrides: Partial<Config> = {};
+      if (options.port !== undefined) overrides.port = options.port;
+      if (options.host !== undefined) overrides.host = options.host;
+      if (options.workers !== undefined) overrides.workers = options.workers;
+      const config = settings(overrides);
+      await announce(config, false);
+      const { serve } = await import('./serve.js');
+      await serve(config);
+    });
+
+  command(program, 'migrate', '[--json]', 'apply pending database migrations')
+    .option('--json', 'print {"applied": [...]}')
+    .addHelpText('after', examples('atrium migrate', 'DATABASE_URL=postgres://atrium@db/atrium atrium migrate --json'))
+    .action(async (options: { json?: boolean }) => {
+      const json = options.json === true;
+      const config = settings();
+      await announce(config, json);
+      const [{ openDatabase }, { migrateToLatest }] = await Promise.all([
+        import('../platform/db/database.js'),
+        import('../platform/db/migrate.js'),
+      ]);
+      const database = openDatabase(config);
+      try {
+        const applied = await migrateToLatest(database);
+        output(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      } finally {
+        await database.close();
+      }
+    });
+
+  command(
+    program,
+    'doctor',
+    '[--json]',
+    'check the master key and the permissions of the data files; exits 1 when something is wrong (docs/security.md)',
+  )
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', examples('atrium doctor', 'atrium doctor --json'))
+    .action(async (options: { json?: boolean }) => {
+      const json = options.json === true;
+      const config = settings();
+      await announce(config, json);
+      const { doctor, formatDoctor } = await import('./doctor.js');
+      const report = await doctor(config);
+      output(json, report, formatDoctor(report));
+      if (!report.ok) process.exitCode = 1;
+    });
+
+  command(program, 'seed', '[--json]', 'fill demo tenants of both APIs and print fresh credentials')
+    .option('--json', 'print {"hr": {...}, "academy": {...}}')
+    .addHelpText('after', examples('atrium seed --json'))
+    .action(async (options: { json?: boolean }) => {
+      const json = options.json === true;
+      const { seed } = await import('./seed.js');
+      const result = await withServices(json, (services) => seed(services));
+      output(json, result, JSON.stringify(result, null, 2));
+    });
+
+  command(program, 'backup', '--out DIR [--json]', 'copy the SQLite database and its files while the server runs')
+    .requiredOption('--out <DIR>', 'the backup directory to create (it must not exist, or be empty)', nonEmpty)
+    .option('--json', 'print {"out", "database", "blobs", "bytes"}')
+    .addHelpText(
+      'after',
+      `${examples('atrium backup --out /backups/atrium-2031-06-15', 'tar -cf atrium.tar -C /backups/atrium-2031-06-15 .')}
+With PostgreSQL (DATABASE_URL), files live in the database: use pg_dump; the command prints how.
+The master key is not in the backup: keep it apart (docs/security.md). Format: docs/backup.md.
+`,
+    )
+    .action(async (options: { out: string; json?: boolean }) => {
+      const json = options.json === true;
+      const config = settings();
+      await announce(config, json);
+      const { backup, backupWarnings, formatBackup } = await import('./backup.js');
+      const result = await backup(config, options.out);
+      output(json, result, formatBackup(result));
+      warn(backupWarnings(result));
+    });
+
+  command(
+    program,
+    'restore',
+    '--from DIR [--force] [--json]',
+    'load a backup made by atrium backup into the data directory',
+  )
+    .requiredOption('--from <DIR>', 'the backup directory', nonEmpty)
+    .option('--force', 'replace the database and files of a data directory that is not empty')
+    .option('--json', 'print {"dataDir", "database", "blobs", "bytes"}')
+    .addHelpText(
+      'after',
+      `${examples('atrium restore --from /backups/atrium-2031-06-15', 'ATRIUM_DATA_DIR=/srv/atrium atrium restore --from ./backup --force')}
+Refuses while a server (or another atrium command) has the database open. Stop the server first.
+`,
+    )
+    .action(async (options: { from: string; force?: boolean; json?: boolean }) => {
+      const json = options.json === true;
+      const config = settings();
+      await announce(config, json);
+      const { restore, formatRestore } = await import('./backup.js');
+      const result = await restore(config, options.from, { force: options.force === true });
+      output(json, result, formatRestore(result));
+      warn(result.warnings);
+    });
+
+  const hr = command(program, 'hr', '<command> [options]', 'HR API tenants: clients, applications, signing keys')
+    .helpCommand(false)
+    .addHelpText('after', examples('atrium hr create-client --name Acme', 'atrium hr create-application --help'));
+
+  command(hr, 'create-client', '--name NAME [--json]', 'create an HR client (tenant) and print its id')
+    .requiredOption('--name <NAME>', "the client's name", nonEmpty)
+    .option('--json', 'print {"client_id"}')
+    .addHelpText(
+      'after',
+      examples('atrium hr create-client --name "Acme"', 'atrium hr create-client --name "Acme" --json'),
+    )
+    .action(async (options: { name: string; json?: boolean }) => {
+      const json = options.json === true;
+      const result = await withServices(json, (services) => services.tenants.createClient(options.name));
+      output(json, result, `client_id: ${result.client_id}`);
+    });
+
+  command(
+    hr,
+    'create-application',
+    '--client-id ID --name NAME [--read-only] [--json]',
+    'create an application of a client; its secret is shown only now',
+  )
+    .requiredOption('--client-id <ID>', 'the client (from create-client)', nonEmpty)
+    .requiredOption('--name <NAME>', "the application's name", nonEmpty)
+    .option('--read-only', 'may call GET, HEAD and the POST searches only (anything else: 403 insufficient_scope)')
+    .option('--json', 'print {"client_id", "application_id", "application_secret"}')
+    .addHelpText(
+      'after',
+      examples(
+        'atrium hr create-application --client-id "$CLIENT_ID" --name "HRIS sync" --json',
+        'atrium hr create-application --client-id "$CLIENT_ID" --name "BI" --read-only',
+      ),
+    )
+    .action(async (options: { clientId: string; name: string; readOnly?: boolean; json?: boolean }) => {
+      const json = options.json === true;
+      const result = await withServices(json, (services) =>
+        services.tenants.createApplication(options.clientId, options.name, options.readOnly === true),
+      );
+      output(
+        json,
+        result,
+        `client_id: ${result.client_id}\napplication_id: ${result.application_id}\napplication_secret: ${result.application_secret}\n(the secret is shown only now)`,
+      );
+    });
+
+  command(
+    hr,
+    'revoke-application',
+    '--application-id ID [--json]',
+    'revoke an application and its tokens (every server process within a second)',
+  )
+    .requiredOption('--application-id <ID>', 'the application to revoke', nonEmpty)
+    .option('--json', 'print {"application_id", "revoked": true}')
+    .addHelpText('after', examples('atrium hr revoke-application --application-id "$APP_ID"'))
+    .action(async (options: { applicationId: string; json?: boolean }) => {
+      const json = options.json === true;
+      const id = options.applicationId;
+      await withServices(json, (services) => services.tenants.revokeApplication(id));
+      output(json, { application_id: id, revoked: true }, `revoked application ${id}`);
+    });
+
+  command(
+    hr,
+    'rotate-signing-key',
+    '[--revoke-previous] [--json]',
+    'sign new tokens with a new key; the previous key verifies its tokens until they expire',
+  )
+    .option('--revoke-previous', 'refuse tokens of the older keys at once (a leaked key)')
+    .option('--json', 'print {"kid", "previousKeysRevoked"}')
+    .addHelpText(
+      'after',
+      examples('atrium hr rotate-signing-key', 'atrium hr rotate-signing-key --revoke-previous --json'),
+    )
+    .action(async (options: { revokePrevious?: boolean; json?: boolean }) => {
+      const json = options.json === true;
+      const revokePrevious = options.revokePrevious === true;
+      const kid = await withServices(json, (services) => services.auth.rotateSigningKey({ revokePrevious }));
+      output(
+        json,
+        { kid, previousKeysRevoked: revokePrevious },
+        revokePrevious
+          ? `now signing with key ${kid}; tokens signed with the previous keys are refused from now on`
+          : `now signing with key ${kid}; the previous key verifies its tokens until they expire`,
+      );
+    });
+
+  const academy = command(program, 'academy', '<command> [options]', 'Academy API tenants: academies, keys, directory')
+    .helpCommand(false)
+    .addHelpText('after', examples('atrium academy create --name "Demo academy"', 'atrium academy import --help'));
+
+  command(academy, 'create', '--name NAME [--json]', 'create an academy; its API key is shown only now')
+    .requiredOption('--name <NAME>', "the academy's name", nonEmpty)
+    .option('--json', 'print {"acadId", "apikey", "superAdminId"}')
+    .addHelpText('after', examples('atrium academy create --name "Demo academy" --json'))
+    .action(async (options: { name: string; json?: boolean }) => {
+      const json = options.json === true;
+      const result = await withServices(json, (services) => services.academies.create(options.name));
+      output(
+        json,
+        result,
+        `acadId: ${result.acadId}\napikey: ${result.apikey}\nsuperAdminId: ${result.superAdminId}\n(the key is shown only now)`,
+      );
+    });
+
+  command(
+    academy,
+    'rotate-key',
+    '--acad-id N [--json]',
+    'give an academy a new API key; the previous keys work for ATRIUM_KEY_GRACE_SECONDS more',
+  )
+    .requiredOption('--acad-id <N>', 'the academy', academyId)
+    .option('--json', 'print {"acadId", "apikey", "previousKeysExpireAt"}')
+    .addHelpText('after', examples('atrium academy rotate-key --acad-id 1 --json'))
+    .action(async (options: { acadId: number; json?: boolean }) => {
+      const json = options.json === true;
+      const result = await withServices(json, (services) => services.academies.rotateKey(options.acadId));
+      output(
+        json,
+        result,
+        `acadId: ${result.acadId}\napikey: ${result.apikey}\nprevious keys stop working at ${result.previousKeysExpireAt}`,
+      );
+    });
+
+  command(
+    academy,
+    'import',
+    '--acad-id N --file PATH [--json]',
+    'upsert users, categories, courses, curriculums and venues from a JSON file (docs/academy-directory.md)',
+  )
+    .requiredOption('--acad-id <N>', 'the academy', academyId)
+    .requiredOption('--file <PATH>', 'the directory file (JSON)', nonEmpty)
+    .option('--json', 'print {"acadId", "imported": {"users", "categories", "courses", "curriculums", "venues"}}')
+    .addHelpText('after', examples('atrium academy import --acad-id 1 --file directory.json'))
+    .action(async (options: { acadId: number; file: string; json?: boolean }) => {
+      const json = options.json === true;
+      const { readFile } = await import('node:fs/promises');
+      let text: string;
+      try {
+        text = await readFile(options.file, 'utf8');
+      } catch (err) {
+        throw new CliError(`cannot read ${options.file}: ${(err as Error).message}`);
+      }
+      const { acadId } = options;
+      const imported = await withServices(json, (services) => services.directory.importText(acadId, text));
+      output(
+        json,
+        { acadId, imported },
+        `academy ${acadId}: imported ${Object.entries(imported)
+          .map(([section, n]) => `${n} ${section}`)
+          .join(', ')}`,
+      );
+    });
+
+  return program;
+}
