@@ -4,6 +4,14 @@ import { CommanderError } from 'commander';
 import { CliError, describeFailure } from './failure.js';
 import { buildProgram, current } from './program.js';
 
+// A reader that stops early (`atrium --help | head`) closes the pipe: that ends the command quietly, not with a stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 /** `--debug` anywhere before `--`, or `DEBUG` set to anything but empty, 0 or false: failures print their stack. */
 function debugging(argv: string[]): boolean {
   const end = argv.indexOf('--');

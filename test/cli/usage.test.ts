@@ -123,6 +123,21 @@ describe('atrium usage and help', () => {
     assert.ok(!fs.existsSync(untouched), 'no data directory was made');
   });
 
+  it('a reader that closes the pipe early (atrium --help | head) ends the command quietly', async () => {
+    const child = spawn(process.execPath, [CLI, 'hr', 'create-client', '--help'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: '', DEBUG: '', ATRIUM_DATA_DIR: untouched },
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(stderr, '', 'no EPIPE stack');
+    assert.equal(code, 0);
+  });
+
   it('usage errors are one line on stderr, exit 2, and touch nothing', async () => {
     const cases: [string[], RegExp][] = [
       [['hr', 'create-application', '--json'], /required option '--client-id <ID>' not specified/],
