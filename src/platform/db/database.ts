@@ -25,6 +25,8 @@ export interface Database {
   dialect: DialectName;
   /** Where the data lives, without credentials (for log lines). */
   description: string;
+  /** PostgreSQL's connection pool, for its gauges (platform/metrics.ts); none for SQLite. */
+  pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export function openDatabase(config: DatabaseSettings): Database {
     return {
       db,
       dialect: 'postgres',
+      pool,
       description: `postgres://${url.hostname}:${url.port || 5432}${url.pathname}`,
       async ping() {
         await sql`select 1`.execute(db);
