@@ -6,17 +6,38 @@ import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { compilePendingSchemas } from '../platform/http/validation.js';
 import { loggerOptions } from '../platform/logger.js';
+import type { MetricsServer, MetricsSource } from '../platform/metrics.js';
 import { CliError } from './failure.js';
+
+/** The metrics module, loaded only when metrics are on (prom-client takes a while to import). */
+const metricsModule = () => import('../platform/metrics.js');
 
 /** How long the primary waits for its workers to drain after SIGTERM before it kills them. */
 const GRACE_EXTRA_MS = 10_000;
 /** A worker that dies is started again after this pause (not during start-up: that is a fatal error). */
 const RESTART_DELAY_MS = 1000;
 
-function banner(url: string, dialect: string, workers: number): string {
+function banner(url: string, dialect: string, workers: number, metricsUrl?: string): string {
   const base = url.replace('[::1]', 'localhost');
   const processes = workers > 1 ? `, ${workers} workers` : '';
-  return `Atrium listening on ${base} (${dialect}${processes}); API reference at ${base}/docs\n`;
+  const metrics = metricsUrl ? `; metrics at ${metricsUrl.replace('[::1]', 'localhost')}/metrics` : '';
+  return `Atrium listening on ${base} (${dialect}${processes}); API reference at ${base}/docs${metrics}\n`;
+}
+
+/**
+ * The metrics endpoint on its own port (`ATRIUM_METRICS_PORT`): this process's metrics, or in the primary of
+ * `--workers N` every worker's, summed (README, "Metrics").
+ */
+async function metricsEndpoint(
+  config: Config,
+  source: () => Promise<MetricsSource>,
+  log: { error(obj: object, msg: string): void },
+): Promise<MetricsServer | undefined> {
+  if (config.metricsPort === undefined) return undefined;
+  const { listenMetrics } = await metricsModule();
+  return listenMetrics(await source(), config.metricsHost, config.metricsPort, (err: unknown) =>
+    log.error({ err }, 'metrics could not be collected'),
+  );
 }
 
 /**
@@ -32,9 +53,19 @@ export async function serve(config: Config): Promise<void> {
 
 /** One server process. SIGTERM/SIGINT (or, in a worker, losing the primary) drains in-flight requests, then exits. */
 async function serveOne(config: Config, printBanner: boolean): Promise<void> {
+  // A worker answers the primary's scrapes from its start (with nothing until its metrics exist), so a scrape
+  // while a worker is being replaced does not wait for it.
+  if (cluster.isWorker && config.metricsPort !== undefined) (await metricsModule()).answerPrimary(undefined);
   const app = await buildApp(config);
   const address = await app.server.listen({ port: config.port, host: config.host });
-  if (printBanner) process.stdout.write(banner(address, app.database.dialect, 1));
+  let metricsServer: MetricsServer | undefined;
+  if (app.metrics && cluster.isWorker) (await metricsModule()).answerPrimary(app.metrics);
+  else if (app.metrics) {
+    const { metrics } = app;
+    const { processSource } = await metricsModule();
+    metricsServer = await metricsEndpoint(config, async () => processSource(metrics), app.server.log);
+  }
+  if (printBanner) process.stdout.write(banner(address, app.database.dialect, 1, metricsServer?.url));
   // Route schemas compile on first use; compile the rest now, in the background, so first requests are fast.
   compilePendingSchemas().catch((err: unknown) => app.server.log.error({ err }, 'a route schema does not compile'));
   let stopping = false;
@@ -42,8 +73,7 @@ async function serveOne(config: Config, printBanner: boolean): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.server.log.info({ signal }, 'draining in-flight requests');
-    app
-      .close()
+    Promise.all([metricsServer?.close(), app.close()])
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         app.server.log.error({ err }, 'shutdown failed');
@@ -130,5 +160,7 @@ async function supervise(config: Config): Promise<void> {
     });
     for (let i = 0; i < config.workers; i++) fork();
   });
-  process.stdout.write(banner(url, dialect, config.workers));
+  // Scraped here, in the primary: it asks every worker for its metrics and sums them.
+  const metricsServer = await metricsEndpoint(config, async () => (await metricsModule()).clusterSource(), log);
+  process.stdout.write(banner(url, dialect, config.workers, metricsServer?.url));
 }

@@ -67,6 +67,13 @@ export interface Config {
    * platforms do, so that clients sending extra parameters keep working.
    */
   strict: boolean;
+  /**
+   * Port of the Prometheus endpoint, `GET /metrics` (`ATRIUM_METRICS_PORT`); undefined (the default) turns metrics
+   * off. `0` takes any free port. It is never the API's port: a port of its own, which a firewall can keep private.
+   */
+  metricsPort: number | undefined;
+  /** Interface the metrics endpoint binds (`ATRIUM_METRICS_HOST`). */
+  metricsHost: string;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -163,9 +170,18 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     masterKeyFile: '',
     trustProxy: trustProxy(env),
     strict: flag(env, 'ATRIUM_STRICT', false),
+    metricsPort: env.ATRIUM_METRICS_PORT?.trim() ? integer(env, 'ATRIUM_METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsHost: env.ATRIUM_METRICS_HOST?.trim() || '127.0.0.1',
   };
+
   config.masterKeyFile = path.resolve(
     env.ATRIUM_MASTER_KEY_FILE?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'master.key'),
   );
-  return { ...config, ...overrides };
+  const merged = { ...config, ...overrides };
+  if (merged.metricsPort !== undefined && merged.metricsPort !== 0 && merged.metricsPort === merged.port) {
+    throw new ConfigError(
+      `ATRIUM_METRICS_PORT must differ from PORT (${merged.port}): metrics have a port of their own`,
+    );
+  }
+  return merged;
 }

@@ -1,6 +1,7 @@
 /**
  * Several server processes on one database, as `atrium serve` runs them: two separate processes on one
- * PostgreSQL, and `serve --workers 2` on SQLite. Every process is the built CLI (`npm run build` first).
+ * PostgreSQL, and `serve --workers 2` on SQLite (with metrics on: the primary sums its workers' `/metrics`). Every
+ * process is the built CLI (`npm run build` first).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -386,7 +387,7 @@ describe('atrium serve --workers 2 on SQLite', () => {
 
   before(async () => {
     db = await freshDatabase('sqlite');
-    served = await serve(db.env, '--workers', '2');
+    served = await serve({ ...db.env, ATRIUM_METRICS_PORT: '0' }, '--workers', '2');
     local = await servicesOn(db.env);
   });
   after(async () => {
@@ -410,6 +411,23 @@ describe('atrium serve --workers 2 on SQLite', () => {
         .map((l) => (JSON.parse(l) as { pid: number }).pid),
     );
     assert.equal(pids.size, 2, `requests were answered by ${pids.size} worker(s)`);
+
+    // Metrics (ATRIUM_METRICS_PORT): the primary serves them on their own port, the sum of both workers'.
+    const metrics = /; metrics at (http:\/\/\S+\/metrics)/.exec(s.output())?.[1];
+    assert.ok(metrics, 'the start-up line says where the metrics are');
+    const scraped = await fetch(metrics);
+    assert.equal(scraped.status, 200);
+    const text = await scraped.text();
+    const count = text
+      .split('\n')
+      .find((l) =>
+        l.startsWith(
+          'atrium_http_request_duration_seconds_count{api="hr",operation="GET /api/v2/client/organizations",status="200"} ',
+        ),
+      );
+    assert.equal(count?.split(' ').at(-1), '8', text);
+    assert.match(text, /^process_resident_memory_bytes \d+/m, 'process metrics, summed');
+    assert.equal(text.match(/^atrium_build_info\{/gm)?.length, 1, 'one build info line');
 
     await requestForm(s.url, t);
     const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => newRequest(s.url, t, `w ${i}`)));

@@ -110,7 +110,7 @@ describe('SDK packaging: atrium/client', () => {
       console.log(Object.keys(sdk).includes('HrClient') && Object.keys(sdk).includes('AcademyClient'));
       // Server-only packages would be in the CommonJS cache had anything required them (pg, better-sqlite3, pino…).
       const require = createRequire(import.meta.url);
-      console.log(Object.keys(require.cache).filter((k) => /node_modules\\/(fastify|kysely|pg|better-sqlite3|pino)\\//.test(k)).length);
+      console.log(Object.keys(require.cache).filter((k) => /node_modules\\/(fastify|kysely|pg|better-sqlite3(-node20)?|pino)\\//.test(k)).length);
     `;
     const r = node(['--input-type=module', '-e', script], ROOT);
     assert.equal(r.status, 0, r.stderr);

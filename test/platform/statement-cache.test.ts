@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { openDatabase, rowMaker, withStatementCache } from '../../src/platform/db/database.js';
+import { openDatabase, rowMaker, Sqlite, withStatementCache } from '../../src/platform/db/database.js';
 
 describe('SQLite statement cache and row making', () => {
   let dir: string;
@@ -20,11 +20,11 @@ describe('SQLite statement cache and row making', () => {
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-stmt-'));
     const file = path.join(dir, 'db.sqlite');
-    plain = new SqliteDatabase(file);
+    plain = new Sqlite(file);
     plain.exec(
       "create table t (pk integer primary key, name text, n real, b blob, z text); insert into t values (1, 'é\"x', 1.5, x'00ff', null), (2, 'two', -3, null, 'z')",
     );
-    cached = withStatementCache(new SqliteDatabase(file));
+    cached = withStatementCache(new Sqlite(file));
   });
   after(() => {
     plain.close();
@@ -135,11 +135,11 @@ describe('SQLite reads share one read transaction per turn of the event loop', (
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-batch-'));
     file = path.join(dir, 'db.sqlite');
-    raw = new SqliteDatabase(file);
+    raw = new Sqlite(file);
     raw.pragma('journal_mode = WAL');
     raw.exec('create table r (id integer primary key, v text)');
     cached = withStatementCache(raw);
-    other = new SqliteDatabase(file);
+    other = new Sqlite(file);
   });
   after(() => {
     other.close();

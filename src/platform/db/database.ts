@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -18,6 +19,17 @@ import type { Tables } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/**
+ * The SQLite driver for the running Node.js: better-sqlite3 13 (Node-API, prebuilt) on Node 22 and later, and
+ * better-sqlite3 12 (installed as `better-sqlite3-node20`, compiled at install) on Node 20. Neither works on both:
+ * 13 crashes on Node 20 (a segmentation fault), and 12 aborts on Node 24 when a statement is garbage-collected
+ * (`Assertion failed: (env) != nullptr` in `Statement::~Statement`, Node 24's `ObjectWrap`). docs/development.md,
+ * "Node.js versions".
+ */
+export const Sqlite: typeof SqliteDatabase = createRequire(import.meta.url)(
+  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20',
+);
+
 export type Db = Kysely<Tables>;
 
 export interface Database {
@@ -25,6 +37,8 @@ export interface Database {
   dialect: DialectName;
   /** Where the data lives, without credentials (for log lines). */
   description: string;
+  /** PostgreSQL's connection pool, for its gauges (platform/metrics.ts); none for SQLite. */
+  pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -133,6 +147,7 @@ export function openDatabase(config: DatabaseSettings): Database {
     return {
       db,
       dialect: 'postgres',
+      pool,
       description: `postgres://${url.hostname}:${url.port || 5432}${url.pathname}`,
       async ping() {
         await sql`select 1`.execute(db);
@@ -144,7 +159,7 @@ export function openDatabase(config: DatabaseSettings): Database {
   const file = sqlitePath(config.dataDir);
   // Made 0600 before SQLite opens it: SQLite gives the WAL and SHM files the database file's permissions.
   fs.closeSync(fs.openSync(file, 'a', 0o600));
-  const sqlite = new SqliteDatabase(file);
+  const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   // The case folding of case-insensitive search, as PostgreSQL's `atrium_fold` (migration 0010): Unicode lower case.

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { loggerOptions } from '../logger.js';
+import type { Metrics, RouteMetrics } from '../metrics.js';
 import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompiler } from './validation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
@@ -43,6 +44,9 @@ const lazySerializers = ((...args: Parameters<SerializerFactory>) => {
     return (data: unknown) => (serialize ?? build())(data);
   };
 }) as unknown as SerializerFactory;
+
+/** The `operation` label of a request that matched no route (as `UNMATCHED` in platform/metrics.ts). */
+const UNMATCHED_OPERATION = 'unmatched';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const MAX_PARAM_LENGTH = 1000;
@@ -97,7 +101,15 @@ export interface ServerOptions {
    * so each API answers in its own error format.
    */
   clientErrorBody?: (path: string, status: number, message: string) => object;
+  /** Prometheus metrics, when they are on: one observation per response (platform/metrics.ts). */
+  metrics?: Metrics;
+  /** The `api` label of a path: `hr`, `academy`, or `platform` for the server's own routes. */
+  apiOf?: (path: string) => string;
 }
+
+/** Where a route keeps its share of the metrics, in its config: made once, when the route is registered. */
+const ROUTE_METRICS = Symbol('atrium.routeMetrics');
+type MeasuredConfig = { [ROUTE_METRICS]?: RouteMetrics } | undefined;
 
 /** Node's clientError codes, as the status and message of the answer. */
 function clientErrorStatus(code: string | undefined): [number, string] {
@@ -206,6 +218,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           message,
         },
       );
+      options.metrics?.refusedRequest(status);
       if (socket.writable) {
         // A HEAD answer has no body (its length is still told).
         socket.write(
@@ -303,6 +316,34 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (error instanceof NotFoundError) return plain(404, error.message);
     throw error;
   });
+  const { metrics } = options;
+  if (metrics) {
+    const apiOf = options.apiOf ?? (() => 'platform');
+    // A route's labels are fixed when it is registered: its API (from its path) and its method and pattern.
+    app.addHook('onRoute', (route) => {
+      const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
+      const measured = metrics.route(apiOf(route.url), `${method} ${route.url}`);
+      route.config = { ...(route.config as object | undefined), [ROUTE_METRICS]: measured } as typeof route.config;
+    });
+    // A request no route matched (404, 405) is one series per API and status, whatever its URL.
+    const unmatched = new Map<string, RouteMetrics>();
+    const unmatchedMetrics = (url: string): RouteMetrics => {
+      const api = apiOf(url);
+      let measured = unmatched.get(api);
+      if (measured === undefined) {
+        measured = metrics.route(api, UNMATCHED_OPERATION);
+        unmatched.set(api, measured);
+      }
+      return measured;
+    };
+    // One observation per response, nothing computed from the URL of a matched route.
+    app.addHook('onResponse', (request, reply, done) => {
+      const measured =
+        (request.routeOptions.config as MeasuredConfig)?.[ROUTE_METRICS] ?? unmatchedMetrics(request.url);
+      measured.observe(reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
