@@ -14,6 +14,7 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 ARG PACK_DIR=/pkg

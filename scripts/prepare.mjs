@@ -34,7 +34,8 @@ if (typescript) {
   process.exit(r.status ?? 1);
 }
 
-const built = fs.existsSync(path.join(root, 'dist/cli/main.js'));
+// The server's build, and the SDK workspace's (the server loads its wire contract and re-exports it).
+const built = ['dist/cli/main.js', 'packages/client/dist/esm/index.js'].every((f) => fs.existsSync(path.join(root, f)));
 if (built) {
   console.log('prepare: TypeScript is not installed (a production install); using the dist/ already built.');
   process.exit(0);

@@ -39,8 +39,10 @@ describe('scripts/prepare.mjs', () => {
   });
 
   it('keeps the dist/ already built when TypeScript is not installed (a production install)', () => {
-    fs.mkdirSync(path.join(dir, 'dist/cli'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'dist/cli/main.js'), '');
+    for (const file of ['dist/cli/main.js', 'packages/client/dist/esm/index.js']) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), '');
+    }
     const r = prepare();
     assert.equal(r.status, 0, r.out);
     assert.match(r.out, /TypeScript is not installed \(a production install\); using the dist\/ already built/);

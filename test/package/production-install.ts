@@ -9,7 +9,8 @@
  *    temporary prefix.
  * 3. No devDependency is installed; `atrium serve` from the prefix's bin starts in a directory of its own, answers
  *    /healthz, /readyz and /version, and serves the Academy API to an academy the installed CLI created; the HR API
- *    answers through the SDK loaded as `atrium/client` from the installed package; SIGTERM stops it with exit 0.
+ *    answers through the SDK loaded as `atrium/client` from the installed package (the @atrium/client it bundles);
+ *    SIGTERM stops it with exit 0.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -151,6 +152,34 @@ describe('production install of the packed package (the Dockerfile steps)', () =
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     assert.deepEqual(await res.json(), { all: 0, events: [] });
+  });
+
+  it('answers the HR API through the SDK, loaded as atrium/client from the installed package (bundled @atrium/client)', async () => {
+    const bin = path.join(prefix, 'bin', 'atrium');
+    const env = cleanEnv({ ATRIUM_DATA_DIR: dataDir });
+    const client = await run(bin, ['hr', 'create-client', '--name', 'Packaged', '--json'], { cwd: home, env });
+    assert.equal(client.status, 0, client.stderr);
+    const { client_id } = JSON.parse(client.stdout) as { client_id: string };
+    const app = await run(bin, ['hr', 'create-application', '--client-id', client_id, '--name', 'SDK', '--json'], {
+      cwd: home,
+      env,
+    });
+    assert.equal(app.status, 0, app.stderr);
+    const { application_id, application_secret } = JSON.parse(app.stdout) as Record<string, string>;
+    assert.ok(
+      fs.existsSync(path.join(installed, 'node_modules', '@atrium', 'client', 'dist', 'esm', 'index.js')),
+      'the SDK package is bundled',
+    );
+    const script = `
+      const { HrClient } = await import('atrium/client');
+      const hr = new HrClient(${JSON.stringify({ baseUrl: base, applicationId: application_id, applicationSecret: application_secret, clientId: client_id })});
+      await hr.organizations.upsert('acme', { name: 'Acme' });
+      console.log(JSON.stringify((await hr.organizations.list().toArray()).map((o) => o.id)));
+    `;
+    // From inside the installed package: its own exports map resolves atrium/client.
+    const r = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: installed, env: cleanEnv({}) });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '["acme"]');
   });
 
   it('stops on SIGTERM with exit code 0', async () => {
