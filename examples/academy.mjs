@@ -3,7 +3,7 @@
  *
  *   npm run build && node examples/academy.mjs
  */
-import { AcademyClient, AcademyNotFoundError } from 'atrium/client';
+import { AcademyClient, AcademyNotFoundError } from '@atrium/client';
 import { startAtrium } from './server.mjs';
 
 const server = await startAtrium();

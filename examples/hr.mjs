@@ -4,7 +4,7 @@
  *   npm run build && node examples/hr.mjs
  */
 import { randomUUID } from 'node:crypto';
-import { HrClient, HrNotFoundError, HrValidationError } from 'atrium/client';
+import { HrClient, HrNotFoundError, HrValidationError } from '@atrium/client';
 import { startAtrium } from './server.mjs';
 
 const server = await startAtrium();

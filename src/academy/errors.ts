@@ -1,6 +1,6 @@
+import { ACADEMY_STATUS_CODES } from '@atrium/client/wire';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ACADEMY_STATUS_CODES } from '../client/wire.js';
 import {
   ConflictError,
   type FieldError,

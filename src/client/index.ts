@@ -1,54 +1,8 @@
 /**
- * `atrium/client`: the TypeScript SDK of Atrium's two APIs.
- *
- * - {@link HrClient}: the HR service delivery client API (`/api/v2/client`), server-side only.
- * - {@link AcademyClient}: the Academy events API (`/v1`), for servers and browsers.
- *
- * It uses `fetch` (the built-in one or an injected one) and loads nothing of the server: parameter and result
- * types come from the server's schemas as types only.
+ * `atrium/client`: the SDK, kept importable from the server package for compatibility. It is the package
+ * `@atrium/client` (packages/client), which the server package bundles; new code installs and imports that package
+ * alone, without the server and its dependencies.
  *
  * @packageDocumentation
  */
-export { AcademyClient } from './academy/client.js';
-export { type AcademyClientOptions, type AcademyListParams, academyApiRoot } from './academy/core.js';
-export type {
-  Attendance,
-  EventBodies,
-  IltCreateBody,
-  IltEditBody,
-  Participant,
-  VcCreateBody,
-  VcEditBody,
-} from './academy/events.js';
-export * from './errors.js';
-export { HrClient, type HrRawRequest } from './hr/client.js';
-export {
-  type CountMethod,
-  type CreateMethod,
-  type DelMethod,
-  type DownloadResponse,
-  type HrClientOptions,
-  hrApiRoot,
-  isBrowser,
-  type ListMethod,
-  type ListParams,
-  type QueryParams,
-  type RetrieveMethod,
-  type UpdateMethod,
-  type UploadInput,
-  type UpsertMethod,
-} from './hr/core.js';
-export type { RolePermissionModules } from './hr/roles.js';
-export {
-  type FetchLike,
-  type HttpOptions,
-  REDACTED,
-  type RequestEvent,
-  type RequestOptions,
-  type ResponseEvent,
-  type RetryEvent,
-  redactHeaders,
-  redactUrl,
-} from './http.js';
-export type * from './models.js';
-export { AutoPager, type Page, type PageFetcher } from './pagination.js';
+export * from '@atrium/client';

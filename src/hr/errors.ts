@@ -1,6 +1,6 @@
+import { HR_STATUS_CODES } from '@atrium/client/wire';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HR_STATUS_CODES } from '../client/wire.js';
 import {
   ConflictError,
   FieldValidationError,

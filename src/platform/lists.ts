@@ -1,3 +1,4 @@
+import type { CommaList } from '@atrium/client/wire';
 import { type StringOptions, type TUnsafe, Type } from '@sinclair/typebox';
 
 /**
@@ -9,12 +10,8 @@ export function commaList(value: string | readonly string[] | undefined): string
   return (typeof value === 'string' ? value.split(',') : [...value]).map((s) => s.trim()).filter(Boolean);
 }
 
-/**
- * A comma-separated list of the values `E` (`status=opened,pending`), as a query string carries it. At run time it
- * is a string; its static type carries `E`, so that the SDK offers `E | E[]` for it instead of any string. The
- * brand is never set: only the types use it.
- */
-export type CommaList<E extends string> = string & { readonly __commaListOf: E };
+/** A comma-separated list of the values `E`: the wire contract's type (in the SDK package), re-exported. */
+export type { CommaList };
 
 /**
  * The schema of a {@link CommaList}: the string it is on the wire (validated as before, no more), with the values

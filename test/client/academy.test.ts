@@ -17,7 +17,7 @@ import {
   academyError,
   REDACTED,
   type VcCreateBody,
-} from '../../src/client/index.js';
+} from '@atrium/client';
 import { type AcademyCaller, academyCaller, USERS } from '../support/academy.js';
 import { type Recorder, sdkAcademy } from '../support/client.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';

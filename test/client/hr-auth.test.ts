@@ -7,7 +7,7 @@ import {
   HrInvalidRequestError,
   hrApiRoot,
   REDACTED,
-} from '../../src/client/index.js';
+} from '@atrium/client';
 import { sdkHr } from '../support/client.js';
 import { basic, createCredentials, dialects, sleep, startServer, type TestServer } from '../support/harness.js';
 

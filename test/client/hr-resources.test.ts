@@ -13,7 +13,7 @@ import {
   HrPayloadError,
   HrPermissionError,
   HrValidationError,
-} from '../../src/client/index.js';
+} from '@atrium/client';
 import { type Recorder, sdkHr } from '../support/client.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 

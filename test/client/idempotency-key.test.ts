@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpTransport } from '../../src/client/http.js';
+import { HttpTransport } from '../../packages/client/src/http.js';
 
 /** A fetch that answers the planned statuses in turn (then 201) and records the headers of every attempt. */
 function fakeFetch(plan: number[]) {

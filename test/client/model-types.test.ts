@@ -21,7 +21,7 @@ import type {
   Request,
   Task,
   User,
-} from '../../src/client/index.js';
+} from '@atrium/client';
 
 describe('SDK model types by name', () => {
   it('type-check the objects the APIs answer with', () => {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AcademyClient, AutoPager, type FetchLike, HrClient } from '../../src/client/index.js';
+import { AcademyClient, AutoPager, type FetchLike, HrClient } from '@atrium/client';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 import { fetchOpenApi, operations } from '../support/openapi.js';
 

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const DIST = path.join(ROOT, 'dist/client');
-const SRC = path.join(ROOT, 'src/client');
+/** The SDK package's ES module build (packages/client), which the server's dist/client/index.js re-exports. */
+const DIST = path.join(ROOT, 'packages/client/dist/esm');
+const SRC = path.join(ROOT, 'packages/client/src');
 
 /** Every module specifier a JavaScript file imports or re-exports, statically or dynamically. */
 function specifiers(code: string): string[] {
@@ -40,7 +41,7 @@ function node(args: string[], cwd: string): { status: number | null; stdout: str
 }
 
 describe('SDK packaging: atrium/client', () => {
-  it('package.json exports ./client with types, import and default conditions, built by npm run build', () => {
+  it('package.json exports ./client, a re-export of the bundled @atrium/client, built by npm run build', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     assert.deepEqual(pkg.exports['./client'], {
       types: './dist/client/index.d.ts',
@@ -48,39 +49,31 @@ describe('SDK packaging: atrium/client', () => {
       default: './dist/client/index.js',
     });
     assert.equal(pkg.bin.atrium, 'dist/cli/main.js', 'the CLI bin is unchanged');
+    assert.equal(pkg.dependencies['@atrium/client'], '0.1.0');
+    assert.deepEqual(pkg.bundleDependencies, ['@atrium/client'], 'it ships inside the server package');
+    assert.deepEqual(pkg.workspaces, ['packages/client']);
+    assert.equal(
+      fs
+        .readFileSync(path.join(ROOT, 'dist/client/index.js'), 'utf8')
+        .match(/^export .*$/gm)
+        ?.join('\n'),
+      "export * from '@atrium/client';",
+    );
     for (const file of ['index.js', 'index.d.ts', 'hr/client.js', 'academy/client.js']) {
-      assert.ok(fs.existsSync(path.join(DIST, file)), `dist/client/${file} is built (npm run build)`);
+      assert.ok(fs.existsSync(path.join(DIST, file)), `packages/client/dist/esm/${file} is built (npm run build)`);
     }
   });
 
-  it('the built client imports nothing outside dist/client: no server module, no package, no Node built-in', () => {
+  it('the built SDK imports nothing outside its dist: no server module, no package, no Node built-in', () => {
     const { files, external } = graph(path.join(DIST, 'index.js'));
     assert.deepEqual(external, [], 'no bare or node: imports at all');
     for (const file of files) {
-      assert.ok(file.startsWith(`${DIST}${path.sep}`), `${file} stays in dist/client`);
+      assert.ok(file.startsWith(`${DIST}${path.sep}`), `${file} stays in packages/client/dist/esm`);
     }
     assert.ok(files.length >= 6, 'the graph was walked');
   });
 
-  it('the sources import the server only as types (erased at build time)', () => {
-    const names = fs
-      .readdirSync(SRC, { recursive: true })
-      .map(String)
-      .filter((n) => n.endsWith('.ts'));
-    assert.ok(names.includes(path.join('hr', 'client.ts')), 'the walk reaches the resource folders');
-    for (const name of names) {
-      const code = fs.readFileSync(path.join(SRC, name), 'utf8');
-      for (const m of code.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)) {
-        const [, typeOnly, spec] = m;
-        // A relative import that stays inside src/client is the SDK's own code.
-        const target = path.resolve(path.dirname(path.join(SRC, name)), spec as string);
-        if ((spec as string).startsWith('.') && target.startsWith(`${SRC}${path.sep}`)) continue;
-        assert.ok(typeOnly, `${name}: "${spec}" must be an import type`);
-      }
-    }
-  });
-
-  it('runs with nothing else installed: a copy of dist/client alone, in a directory without node_modules', () => {
+  it('runs with nothing else installed: a copy of its ES module build alone, in a directory without node_modules', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-client-alone-'));
     try {
       fs.cpSync(DIST, dir, {
@@ -102,21 +95,26 @@ describe('SDK packaging: atrium/client', () => {
     }
   });
 
-  it('resolves as atrium/client through the exports map, and loads no server module', () => {
+  it('resolves as atrium/client through the exports map to the same module as @atrium/client, and loads no server module', () => {
     const script = `
       const { createRequire } = await import('node:module');
       const sdk = await import('atrium/client');
+      const own = await import('@atrium/client');
       console.log(import.meta.resolve('atrium/client'));
+      console.log(import.meta.resolve('@atrium/client'));
       console.log(Object.keys(sdk).includes('HrClient') && Object.keys(sdk).includes('AcademyClient'));
+      console.log(sdk.HrClient === own.HrClient && sdk.HrApiError === own.HrApiError);
       // Server-only packages would be in the CommonJS cache had anything required them (pg, better-sqlite3, pino…).
       const require = createRequire(import.meta.url);
       console.log(Object.keys(require.cache).filter((k) => /node_modules\\/(fastify|kysely|pg|better-sqlite3(-node20)?|pino)\\//.test(k)).length);
     `;
     const r = node(['--input-type=module', '-e', script], ROOT);
     assert.equal(r.status, 0, r.stderr);
-    const [resolved, hasBoth, serverModules] = r.stdout.trim().split('\n');
-    assert.equal(resolved, `file://${path.join(DIST, 'index.js')}`);
+    const [resolved, resolvedOwn, hasBoth, same, serverModules] = r.stdout.trim().split('\n');
+    assert.equal(resolved, `file://${path.join(ROOT, 'dist/client/index.js')}`);
+    assert.equal(resolvedOwn, `file://${path.join(DIST, 'index.js')}`);
     assert.equal(hasBoth, 'true');
+    assert.equal(same, 'true', 'a re-export, not a second copy: instanceof works across both names');
     assert.equal(serverModules, '0');
   });
 });
@@ -176,6 +174,10 @@ describe('the packed server package', () => {
       'package.json',
       'dist/cli/main.js',
       'dist/client/index.js',
+      // The SDK package, bundled: `atrium/client` resolves it without the registry.
+      'node_modules/@atrium/client/package.json',
+      'node_modules/@atrium/client/dist/esm/index.js',
+      'node_modules/@atrium/client/dist/cjs/index.js',
     ]) {
       assert.ok(files.has(file), `${file} is packed`);
     }

@@ -1,7 +1,8 @@
 /**
  * The README's SDK example runs as printed (issue 17, item 19): its package.json, tsconfig.json and demo.ts are
  * taken from the README, type-checked with the project's TypeScript and run with tsx against a server, in a
- * directory of their own whose node_modules holds only `atrium` (a link to this checkout, built by npm run build).
+ * directory of their own whose node_modules holds only `@atrium/client` (a link to packages/client, built by npm run
+ * build).
  * The one change: the port of `baseUrl`, which is the test server's.
  */
 import assert from 'node:assert/strict';
@@ -54,8 +55,16 @@ describe('the README SDK example', () => {
     fs.writeFileSync(path.join(dir, 'package.json'), pkg.code);
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), tsconfig.code);
     fs.writeFileSync(path.join(dir, 'demo.ts'), demo.code.replace('http://127.0.0.1:8080', server.url));
-    fs.mkdirSync(path.join(dir, 'node_modules'));
-    fs.symlinkSync(ROOT, path.join(dir, 'node_modules', 'atrium'), 'dir');
+    // `npm install` of the SDK package: a link to the workspace, built by npm run build.
+    fs.mkdirSync(path.join(dir, 'node_modules', '@atrium'), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'packages/client'), path.join(dir, 'node_modules', '@atrium', 'client'), 'dir');
+    // and of @types/node (the demo reads files with node:fs).
+    fs.mkdirSync(path.join(dir, 'node_modules', '@types'));
+    fs.symlinkSync(
+      path.join(ROOT, 'node_modules/@types/node'),
+      path.join(dir, 'node_modules', '@types', 'node'),
+      'dir',
+    );
 
     // What the walkthroughs leave behind: app.json (atrium hr create-application --json) and academy.json.
     const creds = await createCredentials(server);

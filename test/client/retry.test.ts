@@ -6,7 +6,7 @@ import {
   AtriumConnectionError,
   AtriumTimeoutError,
   HrServerError,
-} from '../../src/client/index.js';
+} from '@atrium/client';
 import { type AcademyCaller, academyCaller } from '../support/academy.js';
 import { type FaultyGateway, faultyGateway, sdkAcademy, sdkHr } from '../support/client.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';

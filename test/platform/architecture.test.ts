@@ -21,6 +21,9 @@ function sourceFiles(dir: string): string[] {
 }
 
 const files = sourceFiles(ROOT);
+/** The SDK, a package of its own (packages/client), whose sources are its own and its generated schema types. */
+const SDK = path.resolve(ROOT, '../packages/client/src');
+const sdkFiles = sourceFiles(SDK);
 const rel = (file: string) => path.relative(ROOT, file);
 const text = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
 
@@ -81,7 +84,6 @@ function cycles(nodes: Map<string, Set<string>>): string[][] {
  */
 function unitOf(file: string): string {
   const parts = rel(file).split(path.sep);
-  if (parts.join('/') === 'client/wire.ts') return 'client/wire';
   if (parts[0] === 'hr' && parts.length >= 4) return parts.slice(0, 3).join('/');
   if (parts[0] === 'hr' && parts.length === 3)
     return parts.slice(0, 2).join('/') + (parts[2] === 'index.ts' ? '/index' : '');
@@ -94,8 +96,6 @@ function unitOf(file: string): string {
 /** Layers, lowest first: a file may import its own layer or a lower one, never a higher one. */
 function layerOf(file: string): number {
   const r = rel(file).split(path.sep).join('/');
-  // The wire contract: a leaf both servers and the SDK import (it ships inside the SDK, which loads nothing else).
-  if (r === 'client/wire.ts') return 0;
   if (r.startsWith('platform/')) return 1;
   if (/^hr\/(errors|module)\.ts$/.test(r) || r.startsWith('hr/lists/')) return 2;
   if (r.startsWith('hr/core/')) return 3;
@@ -129,8 +129,6 @@ describe('architecture', () => {
   it('imports point down: platform < API foundations < core < other areas < composition < app < cli', () => {
     const upward: string[] = [];
     for (const [from, to] of graph) {
-      // The SDK imports the server's schemas as types only (below); the wire contract it ships is a leaf.
-      if (rel(from).startsWith('client/') && rel(from) !== 'client/wire.ts') continue;
       for (const target of to) {
         if (layerOf(target) > layerOf(from)) upward.push(`${rel(from)} → ${rel(target)}`);
         // The two APIs never import each other.
@@ -142,17 +140,35 @@ describe('architecture', () => {
     assert.deepEqual(upward, [], `upward imports:\n${upward.join('\n')}`);
   });
 
-  it('the SDK loads nothing of the server at run time (schemas as types only)', () => {
-    const loaded: string[] = [];
-    for (const file of files.filter((f) => rel(f).startsWith('client/'))) {
-      const source = text.get(file) ?? '';
-      for (const match of source.matchAll(/^import\s+(?!type\b)[^;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm)) {
-        const target = path.resolve(path.dirname(file), match[1] as string);
-        const r = path.relative(ROOT, target);
-        if (!r.startsWith('client')) loaded.push(`${rel(file)} → ${r}`);
+  it('the SDK package (packages/client) imports nothing outside itself: no server module, no package', () => {
+    const outside: string[] = [];
+    for (const file of sdkFiles) {
+      const source = fs.readFileSync(file, 'utf8');
+      for (const match of source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) {
+        const spec = match[1] as string;
+        const target = path.resolve(path.dirname(file), spec);
+        if (!spec.startsWith('.') || !target.startsWith(`${SDK}${path.sep}`))
+          outside.push(`${path.relative(SDK, file)} → ${spec}`);
       }
     }
-    assert.deepEqual(loaded, [], `runtime imports of the server from the SDK:\n${loaded.join('\n')}`);
+    assert.ok(sdkFiles.length > 20, `${sdkFiles.length} SDK files`);
+    assert.deepEqual(outside, [], `imports leaving the SDK package:\n${outside.join('\n')}`);
+  });
+
+  it('the server reaches the SDK package only for the wire contract, and client/index.ts re-exports it', () => {
+    const uses: string[] = [];
+    for (const file of files) {
+      const source = text.get(file) ?? '';
+      for (const match of source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](@atrium\/client[^'"]*)['"]/g))
+        uses.push(`${rel(file).split(path.sep).join('/')} → ${match[1]}`);
+    }
+    const wrong = uses.filter((u) => !u.endsWith(' → @atrium/client/wire') && u !== 'client/index.ts → @atrium/client');
+    assert.deepEqual(wrong, [], `server imports of the SDK package:\n${wrong.join('\n')}`);
+    assert.ok(uses.includes('client/index.ts → @atrium/client'), 'atrium/client re-exports @atrium/client');
+    // The re-export is all that is left of the SDK in the server's sources.
+    assert.deepEqual(files.filter((f) => rel(f).startsWith(`client${path.sep}`)).map(rel), [
+      path.join('client', 'index.ts'),
+    ]);
   });
 
   it('no route imports another route', () => {

@@ -8,7 +8,7 @@ import {
   type RequestEvent,
   type ResponseEvent,
   type RetryEvent,
-} from '../../src/client/index.js';
+} from '@atrium/client';
 import { type Credentials, createCredentials, type TestServer } from './harness.js';
 
 /** Every call a client made, as its `fetch` saw it, and every hook event. */

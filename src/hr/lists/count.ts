@@ -1,6 +1,6 @@
+import { HEADERS } from '@atrium/client/wire';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { HEADERS } from '../../client/wire.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { errorResponses } from '../errors.js';
 

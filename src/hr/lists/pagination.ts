@@ -1,6 +1,6 @@
+import { HEADERS } from '@atrium/client/wire';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HEADERS } from '../../client/wire.js';
 import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
 import { InvalidRequestError } from '../../platform/errors.js';
 import { type CursorCodec, MAX_CURSOR_LENGTH } from './cursor.js';

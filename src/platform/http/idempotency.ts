@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { CODES, HEADERS } from '@atrium/client/wire';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CODES, HEADERS } from '../../client/wire.js';
 import type { Db } from '../db/database.js';
 import { ConflictError, InvalidRequestError, StateError } from '../errors.js';
 

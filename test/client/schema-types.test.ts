@@ -1,0 +1,29 @@
+/**
+ * The SDK package's copies of the server's schema types (packages/client/src/schemas, written by
+ * scripts/client-types.ts) are those the server's schemas give today: a schema changed without
+ * `npm run gen:client-types` fails here, naming the stale files.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { generate } from '../../scripts/client-types.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const OUT = path.join(ROOT, 'packages/client/src/schemas');
+
+describe('the SDK schema types', () => {
+  it('are current: regenerating them from the server schemas changes nothing', () => {
+    const files = generate();
+    assert.ok(files.size >= 20, `${files.size} generated files`);
+    const stale = [...files]
+      .filter(([file, text]) => !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text)
+      .map(([file]) => path.relative(ROOT, file));
+    const extra = fs
+      .readdirSync(OUT, { recursive: true })
+      .map((n) => path.join(OUT, String(n)))
+      .filter((f) => f.endsWith('.ts') && !files.has(f))
+      .map((f) => path.relative(ROOT, f));
+    assert.deepEqual([...stale, ...extra], [], 'stale: run npm run gen:client-types');
+  });
+});
