@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import { TimezoneRegistry } from './academy/content/timezones.js';
 import { academyErrorBody } from './academy/errors.js';
 import { createAcademy } from './academy/index.js';
+import { ACADEMY_DOCUMENTATION } from './academy/openapi.js';
 import { ACADEMY_PREFIX, type AcademyServices, academyApi } from './academy/plugin.js';
 import { hrErrorBody } from './hr/errors.js';
 import { createHr, type HrServices } from './hr/index.js';
 import { CursorCodec } from './hr/lists/cursor.js';
 import { Paginator } from './hr/lists/pagination.js';
 import type { HrModule } from './hr/module.js';
+import { HR_DOCUMENTATION } from './hr/openapi.js';
 import { HR_PREFIX, hrApi } from './hr/plugin.js';
 import { blobDirectory, openBlobStore } from './platform/blobs/open.js';
 import type { BlobStore } from './platform/blobs/store.js';
@@ -101,6 +103,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     database,
     clientErrorBody: (path, status, message) =>
       path.startsWith(ACADEMY_PREFIX) ? academyErrorBody(status, message) : hrErrorBody(status, message),
+    documentation: [HR_DOCUMENTATION, ACADEMY_DOCUMENTATION],
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const services = await createServices(database, config, server.log as unknown as Logger);

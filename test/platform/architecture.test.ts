@@ -97,7 +97,7 @@ function layerOf(file: string): number {
   // The wire contract: a leaf both servers and the SDK import (it ships inside the SDK, which loads nothing else).
   if (r === 'client/wire.ts') return 0;
   if (r.startsWith('platform/')) return 1;
-  if (/^hr\/(errors|module)\.ts$/.test(r) || r.startsWith('hr/lists/')) return 2;
+  if (/^hr\/(errors|module|openapi|openapi-examples)\.ts$/.test(r) || r.startsWith('hr/lists/')) return 2;
   if (r.startsWith('hr/core/')) return 3;
   if (/^hr\/(documents|knowledge|people-assist|automation)\//.test(r)) return 4;
   if (r.startsWith('academy/')) return 3;

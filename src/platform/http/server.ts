@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { loggerOptions } from '../logger.js';
+import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
 import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompiler } from './validation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
@@ -97,6 +98,8 @@ export interface ServerOptions {
    * so each API answers in its own error format.
    */
   clientErrorBody?: (path: string, status: number, message: string) => object;
+  /** What each API adds to the OpenAPI document: operation ids, response descriptions (openapi.ts). */
+  documentation?: readonly ApiDocumentation[];
 }
 
 /** Node's clientError codes, as the status and message of the answer. */
@@ -340,15 +343,29 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
   });
 
+  // What is running (docs: README, "Operations"): computed once.
+  const running = buildInfo();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Atrium',
-        version: '0.1.0',
+        version: running.version,
         description:
           'The HR service delivery client API (`/api/v2/client`) and the Academy events API (`/v1`), as served by this Atrium instance.',
+        // The project has no public repository or issue tracker URL yet (package.json has none): a name only.
+        contact: { name: 'Atrium maintainers' },
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      // Relative to where the document is served: right for any instance, behind any proxy. The second is where
+      // `npm start` listens by default, for tools that read the document from a file.
+      servers: [
+        { url: '/', description: 'This Atrium server (the one serving this document).' },
+        {
+          url: 'http://127.0.0.1:8080',
+          description: 'A local Atrium started with `npm start` (default host and port).',
+        },
+      ],
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -378,13 +395,17 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
+    // Built once, on the first request for the document (@fastify/swagger caches it).
+    transformObject: (document) =>
+      finishDocument(
+        ('openapiObject' in document ? document.openapiObject : document.swaggerObject) as OpenApiDocument,
+        options.documentation ?? [],
+      ),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  // What is running (docs: README, "Operations"): computed once.
-  const running = buildInfo();
   app.get('/version', { schema: { hide: true } }, async () => running);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
