@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
+import path from 'node:path';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { buildInfo } from '../build-info.js';
+import { buildInfo, PACKAGE_ROOT } from '../build-info.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
@@ -44,6 +46,9 @@ const lazySerializers = ((...args: Parameters<SerializerFactory>) => {
     return (data: unknown) => (serialize ?? build())(data);
   };
 }) as unknown as SerializerFactory;
+
+/** Where `npm run build` writes the Postman collection of the OpenAPI document, from the package root. */
+export const POSTMAN_COLLECTION = 'dist/openapi/postman.json';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const MAX_PARAM_LENGTH = 1000;
@@ -405,6 +410,23 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The Postman collection of the document, built with the package (`npm run build`: scripts/build-openapi.ts), since
+  // its converter is a development tool only; read once, on the first request.
+  let postman: Promise<Buffer> | undefined;
+  app.get('/docs/postman.json', { schema: { hide: true } }, async (_request, reply) => {
+    postman ??= readFile(path.join(PACKAGE_ROOT, POSTMAN_COLLECTION));
+    try {
+      const body = await postman;
+      return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-cache').send(body);
+    } catch {
+      postman = undefined;
+      throw new NotFoundError(
+        'file',
+        POSTMAN_COLLECTION,
+        `The Postman collection is not built (${POSTMAN_COLLECTION}): run \`npm run build\`.`,
+      );
+    }
+  });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/version', { schema: { hide: true } }, async () => running);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
