@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { academyErrorBody } from './academy/errors.js';
+import { ACADEMY_DOCUMENTATION } from './academy/openapi.js';
 import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
 import { hrErrorBody } from './hr/errors.js';
+import { HR_DOCUMENTATION } from './hr/openapi.js';
 import { HR_PREFIX, hrApi } from './hr/plugin.js';
 import { buildInfo } from './platform/build-info.js';
 import type { Config } from './platform/config.js';
@@ -60,6 +62,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     ...(metrics ? { metrics, apiOf } : {}),
     clientErrorBody: (path, status, message) =>
       path.startsWith(ACADEMY_PREFIX) ? academyErrorBody(status, message) : hrErrorBody(status, message),
+    documentation: [HR_DOCUMENTATION, ACADEMY_DOCUMENTATION],
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const services = await createServices(database, config, server.log as unknown as Logger);

@@ -14,7 +14,7 @@ export interface BuildInfo {
 }
 
 /** The package root: two levels above this file, in `src/platform` as in `dist/platform`. */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 function readText(file: string): string | undefined {
   try {
@@ -46,11 +46,11 @@ let cached: BuildInfo | undefined;
 
 export function buildInfo(env: NodeJS.ProcessEnv = process.env): BuildInfo {
   if (cached) return cached;
-  const pkg = JSON.parse(readText(path.join(ROOT, 'package.json')) ?? '{}') as { version?: string };
+  const pkg = JSON.parse(readText(path.join(PACKAGE_ROOT, 'package.json')) ?? '{}') as { version?: string };
   const given = env.ATRIUM_COMMIT?.trim().toLowerCase();
   cached = {
     version: pkg.version ?? '0.0.0',
-    commit: given && /^[0-9a-f]{7,40}$/.test(given) ? given : commitOf(path.join(ROOT, '.git')),
+    commit: given && /^[0-9a-f]{7,40}$/.test(given) ? given : commitOf(path.join(PACKAGE_ROOT, '.git')),
     node: process.version,
   };
   return cached;

@@ -161,7 +161,7 @@ describe('SDK documentation', () => {
 });
 
 describe('the packed server package', () => {
-  it('ships the docs the README links to, the licence and .env.example; source maps carry their sources', () => {
+  it('ships the docs the README links to, the licence, .env.example, the OpenAPI document and its Postman collection; source maps carry their sources', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const files = new Set(
@@ -178,6 +178,9 @@ describe('the packed server package', () => {
       'node_modules/@atrium/client/package.json',
       'node_modules/@atrium/client/dist/esm/index.js',
       'node_modules/@atrium/client/dist/cjs/index.js',
+      // Built by npm run build (scripts/build-openapi.ts); the server serves the collection at /docs/postman.json.
+      'dist/openapi/openapi.json',
+      'dist/openapi/postman.json',
     ]) {
       assert.ok(files.has(file), `${file} is packed`);
     }

@@ -81,6 +81,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
     const tags = [`Events (${kind})`];
     const extTags = ['Atrium extensions'];
     const name = NAMES[kind];
+    const aName = `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
 
     api.get(
       base,
@@ -105,7 +106,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags,
-          summary: `Create an ${name} event`,
+          summary: `Create ${aName} event`,
           body: kind === 'ilt' ? IltCreate : VcCreate,
           response: { 201: Detail, ...academyErrors(400, 401) },
         },
@@ -121,7 +122,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags,
-          summary: `Get an ${name} event`,
+          summary: `Get ${aName} event`,
           params: EventParams,
           response: { 200: Detail, ...academyErrors(401, 404) },
         },
@@ -134,7 +135,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags,
-          summary: `Edit an ${name} event`,
+          summary: `Edit ${aName} event`,
           description:
             'Omitted externalInstructors clears them; omitted schooxInstructors resets them to the super administrator; based, courseId and curriculumId cannot change.',
           params: EventParams,
@@ -151,7 +152,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags,
-          summary: `Delete an ${name} event`,
+          summary: `Delete ${aName} event`,
           description: 'Deleting a bundle’s main event deletes its offers too.',
           params: EventParams,
           response: { 200: DeleteResponse, ...academyErrors(401, 404) },
@@ -166,7 +167,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
     const offers = {
       schema: {
         tags,
-        summary: `Offers of an ${name} bundle`,
+        summary: `Offers of ${aName} bundle`,
         description: 'The bundle’s events, main first; only the event itself when not bundled. `limit` is at most 20.',
         params: EventParams,
         querystring: OffersQuery,
@@ -181,7 +182,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           ...offers.schema,
-          summary: `Offers of an ${name} bundle (GET addOffers, as the official client calls it)`,
+          summary: `Offers of ${aName} bundle (GET addOffers, as the official client calls it)`,
         },
       },
       async (request) =>
@@ -193,7 +194,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags,
-          summary: `Participants and instructors of an ${name} event`,
+          summary: `Participants and instructors of ${aName} event`,
           description:
             '`limit` is at most 100. With onlyCompleted, each user carries `certificate_date` (ISO 8601 with offset).',
           params: EventParams,
@@ -211,7 +212,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
     const attendanceRoute = {
       schema: {
         tags,
-        summary: `Attendance per user of an ${name} event`,
+        summary: `Attendance per user of ${aName} event`,
         description: '`limit` is at most 20; search filters by the user name.',
         params: EventParams,
         querystring: AttendanceQuery,
@@ -229,7 +230,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags,
-          summary: `Convert an ${name} event to a bundle of offers`,
+          summary: `Convert ${aName} event to a bundle of offers`,
           description:
             'Registration-based events only. mustRetake is required only with canMulti `yes`; retakeEvery (alias attendEvery) only when mustRetake is true. At most 60 offers per request.',
           params: EventParams,
@@ -248,7 +249,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags,
-          summary: `Add offers to an ${name} bundle`,
+          summary: `Add offers to ${aName} bundle`,
           description: 'At most 60 offers per request (else 400) and 6000 per event (else 409), enforced atomically.',
           params: EventParams,
           body: AddOffersBody,
@@ -268,7 +269,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags: extTags,
-          summary: `Register users to an ${name} event or offer`,
+          summary: `Register users to ${aName} event or offer`,
           description: `${EXTENSION} autoApproved decides approval; beyond maxAttendees users are waitlisted when blockReservations is true, else refused (409). Registration closes registrationDeadline hours before the start. canMulti applies across a bundle.`,
           params: EventParams,
           body: RegisterBody,
@@ -312,7 +313,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags: extTags,
-          summary: `Cancel an ${name} event`,
+          summary: `Cancel ${aName} event`,
           description: `${EXTENSION} The event then appears under status=canceled and not under active.`,
           params: EventParams,
           response: { 200: Detail, ...academyErrors(401, 404) },
@@ -326,7 +327,7 @@ export async function eventRoutes(app: FastifyInstance, opts: { events: EventsSe
       {
         schema: {
           tags: extTags,
-          summary: `Calendar file (iCalendar) of an ${name} event`,
+          summary: `Calendar file (iCalendar) of ${aName} event`,
           description: `${EXTENSION} One VEVENT per session; the description is customCalMessage (else the event description).`,
           params: EventParams,
           response: { 200: { type: 'string', description: 'text/calendar' }, ...academyErrors(401, 404) },

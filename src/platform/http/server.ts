@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
+import path from 'node:path';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { buildInfo } from '../build-info.js';
+import { buildInfo, PACKAGE_ROOT } from '../build-info.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { loggerOptions } from '../logger.js';
 import type { Metrics, RouteMetrics } from '../metrics.js';
+import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
 import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompiler } from './validation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
@@ -47,6 +50,8 @@ const lazySerializers = ((...args: Parameters<SerializerFactory>) => {
 
 /** The `operation` label of a request that matched no route (as `UNMATCHED` in platform/metrics.ts). */
 const UNMATCHED_OPERATION = 'unmatched';
+/** Where `npm run build` writes the Postman collection of the OpenAPI document, from the package root. */
+export const POSTMAN_COLLECTION = 'dist/openapi/postman.json';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const MAX_PARAM_LENGTH = 1000;
@@ -105,6 +110,8 @@ export interface ServerOptions {
   metrics?: Metrics;
   /** The `api` label of a path: `hr`, `academy`, or `platform` for the server's own routes. */
   apiOf?: (path: string) => string;
+  /** What each API adds to the OpenAPI document: operation ids, response descriptions (openapi.ts). */
+  documentation?: readonly ApiDocumentation[];
 }
 
 /** Where a route keeps its share of the metrics, in its config: made once, when the route is registered. */
@@ -381,15 +388,29 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
   });
 
+  // What is running (docs: README, "Operations"): computed once.
+  const running = buildInfo();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Atrium',
-        version: '0.1.0',
+        version: running.version,
         description:
           'The HR service delivery client API (`/api/v2/client`) and the Academy events API (`/v1`), as served by this Atrium instance.',
+        // The project has no public repository or issue tracker URL yet (package.json has none): a name only.
+        contact: { name: 'Atrium maintainers' },
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      // Relative to where the document is served: right for any instance, behind any proxy. The second is where
+      // `npm start` listens by default, for tools that read the document from a file.
+      servers: [
+        { url: '/', description: 'This Atrium server (the one serving this document).' },
+        {
+          url: 'http://127.0.0.1:8080',
+          description: 'A local Atrium started with `npm start` (default host and port).',
+        },
+      ],
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -419,13 +440,34 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
+    // Built once, on the first request for the document (@fastify/swagger caches it).
+    transformObject: (document) =>
+      finishDocument(
+        ('openapiObject' in document ? document.openapiObject : document.swaggerObject) as OpenApiDocument,
+        options.documentation ?? [],
+      ),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The Postman collection of the document, built with the package (`npm run build`: scripts/build-openapi.ts), since
+  // its converter is a development tool only; read once, on the first request.
+  let postman: Promise<Buffer> | undefined;
+  app.get('/docs/postman.json', { schema: { hide: true } }, async (_request, reply) => {
+    postman ??= readFile(path.join(PACKAGE_ROOT, POSTMAN_COLLECTION));
+    try {
+      const body = await postman;
+      return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-cache').send(body);
+    } catch {
+      postman = undefined;
+      throw new NotFoundError(
+        'file',
+        POSTMAN_COLLECTION,
+        `The Postman collection is not built (${POSTMAN_COLLECTION}): run \`npm run build\`.`,
+      );
+    }
+  });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  // What is running (docs: README, "Operations"): computed once.
-  const running = buildInfo();
   app.get('/version', { schema: { hide: true } }, async () => running);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {

@@ -45,6 +45,7 @@ export async function documentTypeRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const base = `/${kind}_document_types`;
   const tags = [kind === 'employee' ? 'Employee document types' : 'Company document types'];
+  const aKind = kind === 'employee' ? 'an employee' : 'a company';
   const full = Type.Ref(schemas.full);
 
   listRoute(
@@ -70,7 +71,7 @@ export async function documentTypeRoutes(
     {
       schema: {
         tags,
-        summary: `Get a ${kind} document type`,
+        summary: `Get ${aKind} document type`,
         params: DocumentTypeParams,
         response: { 200: full, ...errorResponses(401, 403, 404) },
       },
@@ -83,7 +84,7 @@ export async function documentTypeRoutes(
     {
       schema: {
         tags,
-        summary: `Create or update a ${kind} document type`,
+        summary: `Create or update ${aKind} document type`,
         description:
           'An upsert at the client-chosen id: 201 when created, 200 when updated. An update replaces every attribute except `label`, which keeps its first value.',
         params: DocumentTypeParams,
@@ -102,7 +103,7 @@ export async function documentTypeRoutes(
     {
       schema: {
         tags,
-        summary: `Update some attributes of a ${kind} document type`,
+        summary: `Update some attributes of ${aKind} document type`,
         description: 'Only the attributes sent change; `label` never changes.',
         params: DocumentTypeParams,
         body: schemas.patch,

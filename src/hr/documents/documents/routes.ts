@@ -68,6 +68,7 @@ export async function documentRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const base = `/${kind}_documents`;
   const tags = [kind === 'employee' ? 'Employee documents' : 'Company documents'];
+  const aKind = kind === 'employee' ? 'an employee' : 'a company';
   const full = Type.Ref(schemas.full);
   const list = DOCUMENT_LISTS[kind];
 
@@ -144,7 +145,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Create a ${kind} document from an uploaded file`,
+        summary: `Create ${aKind} document from an uploaded file`,
         description:
           'The file comes from `POST /document` or `POST /uploads` (`uploaded_file.file_id`); the upload is used up. 409 when `external_reference_is_unique` is true and the reference is taken.',
         body: schemas.create,
@@ -181,7 +182,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Get a ${kind} document`,
+        summary: `Get ${aKind} document`,
         params: DocumentParams,
         response: { 200: full, ...errorResponses(401, 403, 404) },
       },
@@ -196,7 +197,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Update a ${kind} document`,
+        summary: `Update ${aKind} document`,
         description: 'Replaces the attributes: those left out are cleared (the owner is kept).',
         params: DocumentParams,
         body: schemas.update,
@@ -222,7 +223,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Update some attributes of a ${kind} document`,
+        summary: `Update some attributes of ${aKind} document`,
         params: DocumentParams,
         body: schemas.patch,
         response: { 200: full, ...errorResponses(400, 401, 403, 404, 409, 422) },
@@ -247,7 +248,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Delete a ${kind} document for good`,
+        summary: `Delete ${aKind} document for good`,
         description: 'Bypasses the trash. The stored bytes are removed once no other document or upload uses them.',
         params: DocumentParams,
         response: { 204: NoBody, ...errorResponses(401, 403, 404) },
@@ -269,7 +270,7 @@ export async function documentRoutes(
         schema: {
           tags,
           headers: ActingUserHeaders,
-          summary: trashed ? `Move a ${kind} document to the trash` : `Restore a ${kind} document from the trash`,
+          summary: trashed ? `Move ${aKind} document to the trash` : `Restore ${aKind} document from the trash`,
           description: 'No body; an empty JSON body is accepted.',
           params: DocumentParams,
           response: { 200: NoBody, ...errorResponses(401, 403, 404) },
@@ -288,7 +289,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Set the end of the retention period of a ${kind} document`,
+        summary: `Set the end of the retention period of ${aKind} document`,
         description:
           'Sets `expiry_date` (and the expiration date, as the reference describes). A past date marks the document expired; null clears it.',
         params: DocumentParams,
@@ -314,7 +315,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Set the expiration date of a ${kind} document`,
+        summary: `Set the expiration date of ${aKind} document`,
         description: 'The end of validity; it is a filter (`expiration_date_until`), not a returned field.',
         params: DocumentParams,
         body: ExpirationPayload,
@@ -357,7 +358,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `File information of a ${kind} document`,
+        summary: `File information of ${aKind} document`,
         description: 'The headers of the download, without the body.',
         params: DocumentParams,
         response: { 200: { ...NoBody, headers: fileHeaders }, ...errorResponses(401, 403, 404) },
@@ -371,7 +372,7 @@ export async function documentRoutes(
       schema: {
         tags,
         headers: ActingUserHeaders,
-        summary: `Download the file of a ${kind} document`,
+        summary: `Download the file of ${aKind} document`,
         description:
           'The original bytes. One `Range: bytes=a-b` answers 206 with Content-Range; a full download is verified against the stored checksum.',
         params: DocumentParams,

@@ -18,6 +18,7 @@ export async function folderRoutes(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const base = `/${kind}_folders`;
   const tags = [kind === 'employee' ? 'Employee folders' : 'Company folders'];
+  const aKind = kind === 'employee' ? 'an employee' : 'a company';
 
   listRoute(
     app,
@@ -39,7 +40,7 @@ export async function folderRoutes(
     {
       schema: {
         tags,
-        summary: `Get a ${kind} folder`,
+        summary: `Get ${aKind} folder`,
         description: 'As in the reference, the answer is an array holding the one folder.',
         params: FolderParams,
         response: { 200: Type.Array(Type.Ref(Folder)), ...errorResponses(401, 403, 404) },

@@ -1,0 +1,314 @@
+import type { ApiDocumentation, OperationContext } from '../platform/http/openapi.js';
+import { noSuch } from '../platform/http/openapi.js';
+import { HR_EXAMPLES } from './openapi-examples.js';
+
+/**
+ * The HR API's part of the OpenAPI document beyond its route schemas (platform/http/openapi.ts): each operation's SDK
+ * method (its operationId is `hr_` and the method's path with underscores: `hr_requests_comments_list`), the nouns of
+ * its collections, and the descriptions of its responses that do not follow from the shape of the operation. A new
+ * route gets a line in `HR_OPERATIONS`; test/platform/openapi-document.test.ts fails until it has one.
+ */
+export const HR_OPERATIONS: Readonly<Record<string, string>> = {
+  'POST /tokens': 'getAccessToken',
+  'POST /revoke_token': 'revokeToken',
+  'HEAD /organizations': 'organizations.count',
+  'GET /organizations': 'organizations.list',
+  'GET /organizations/{id}': 'organizations.retrieve',
+  'PUT /organizations/{id}': 'organizations.upsert',
+  'PATCH /organizations/{id}': 'organizations.update',
+  'GET /organization_groups': 'organizationGroups.list',
+  'GET /organization_groups/{id}': 'organizationGroups.retrieve',
+  'PUT /organization_groups/{id}': 'organizationGroups.upsert',
+  'PATCH /organization_groups/{id}': 'organizationGroups.update',
+  'POST /uploads': 'uploads.create',
+  'POST /document': 'uploads.createDocumentFile',
+  'GET /roles': 'roles.list',
+  'GET /roles/{id}': 'roles.retrieve',
+  'PUT /roles/{id}': 'roles.upsert',
+  'GET /roles/{role_id}/permissions/core': 'roles.permissions.retrieve.core',
+  'PUT /roles/{role_id}/permissions/core': 'roles.permissions.update.core',
+  'GET /roles/{role_id}/permissions/efm': 'roles.permissions.retrieve.efm',
+  'PUT /roles/{role_id}/permissions/efm': 'roles.permissions.update.efm',
+  'GET /roles/{role_id}/permissions/audit': 'roles.permissions.retrieve.audit',
+  'PUT /roles/{role_id}/permissions/audit': 'roles.permissions.update.audit',
+  'GET /roles/{role_id}/permissions/webhook': 'roles.permissions.retrieve.webhook',
+  'PUT /roles/{role_id}/permissions/webhook': 'roles.permissions.update.webhook',
+  'HEAD /users': 'users.count',
+  'GET /users': 'users.list',
+  'POST /users': 'users.create',
+  'GET /users/{id}': 'users.retrieve',
+  'PUT /users/{id}': 'users.upsert',
+  'PATCH /users/{id}': 'users.update',
+  'GET /custom_fields': 'customFields.list',
+  'GET /custom_fields/{id}': 'customFields.retrieve',
+  'PUT /custom_fields/{id}': 'customFields.upsert',
+  'PATCH /custom_fields/{id}': 'customFields.update',
+  'POST /employees': 'employees.create',
+  'GET /employees': 'employees.list',
+  'POST /employees/search': 'employees.search',
+  'GET /employees/{id}': 'employees.retrieve',
+  'PUT /employees/{id}': 'employees.upsert',
+  'PATCH /employees/{id}': 'employees.update',
+  'PUT /employees/by_external_id/{external_id}': 'employees.upsertByExternalId',
+  'GET /employee_folders': 'employeeFolders.list',
+  'GET /employee_folders/{id}': 'employeeFolders.retrieve',
+  'GET /employee_document_types': 'employeeDocumentTypes.list',
+  'GET /employee_document_types/{id}': 'employeeDocumentTypes.retrieve',
+  'PUT /employee_document_types/{id}': 'employeeDocumentTypes.upsert',
+  'PATCH /employee_document_types/{id}': 'employeeDocumentTypes.update',
+  'GET /employee_documents': 'employeeDocuments.list',
+  'POST /employee_documents': 'employeeDocuments.create',
+  'POST /employee_documents/search': 'employeeDocuments.search',
+  'DELETE /employee_documents/trash': 'employeeDocuments.emptyTrash',
+  'GET /employee_documents/{id}': 'employeeDocuments.retrieve',
+  'PUT /employee_documents/{id}': 'employeeDocuments.upsert',
+  'PATCH /employee_documents/{id}': 'employeeDocuments.update',
+  'DELETE /employee_documents/{id}': 'employeeDocuments.del',
+  'PUT /employee_documents/{id}/trash': 'employeeDocuments.trash',
+  'PUT /employee_documents/{id}/untrash': 'employeeDocuments.untrash',
+  'PUT /employee_documents/{id}/expire': 'employeeDocuments.expire',
+  'PUT /employee_documents/{id}/expiration/update': 'employeeDocuments.updateExpiration',
+  'HEAD /employee_documents/{id}/file': 'employeeDocuments.fileInfo',
+  'GET /employee_documents/{id}/file': 'employeeDocuments.download',
+  'GET /company_folders': 'companyFolders.list',
+  'GET /company_folders/{id}': 'companyFolders.retrieve',
+  'GET /company_document_types': 'companyDocumentTypes.list',
+  'GET /company_document_types/{id}': 'companyDocumentTypes.retrieve',
+  'PUT /company_document_types/{id}': 'companyDocumentTypes.upsert',
+  'PATCH /company_document_types/{id}': 'companyDocumentTypes.update',
+  'GET /company_documents': 'companyDocuments.list',
+  'POST /company_documents': 'companyDocuments.create',
+  'DELETE /company_documents/trash': 'companyDocuments.emptyTrash',
+  'GET /company_documents/{id}': 'companyDocuments.retrieve',
+  'PUT /company_documents/{id}': 'companyDocuments.upsert',
+  'PATCH /company_documents/{id}': 'companyDocuments.update',
+  'DELETE /company_documents/{id}': 'companyDocuments.del',
+  'PUT /company_documents/{id}/trash': 'companyDocuments.trash',
+  'PUT /company_documents/{id}/untrash': 'companyDocuments.untrash',
+  'PUT /company_documents/{id}/expire': 'companyDocuments.expire',
+  'PUT /company_documents/{id}/expiration/update': 'companyDocuments.updateExpiration',
+  'HEAD /company_documents/{id}/file': 'companyDocuments.fileInfo',
+  'GET /company_documents/{id}/file': 'companyDocuments.download',
+  'GET /kb_categories': 'kbCategories.list',
+  'GET /kb_categories/{id}': 'kbCategories.retrieve',
+  'PUT /kb_categories/{id}': 'kbCategories.upsert',
+  'PATCH /kb_categories/{id}': 'kbCategories.update',
+  'DELETE /kb_categories/{id}': 'kbCategories.del',
+  'GET /kb_articles': 'kbArticles.list',
+  'GET /kb_articles/{id}': 'kbArticles.retrieve',
+  'PUT /kb_articles/{id}': 'kbArticles.upsert',
+  'PATCH /kb_articles/{id}': 'kbArticles.update',
+  'DELETE /kb_articles/{id}': 'kbArticles.del',
+  'GET /kb_tags': 'kbTags.list',
+  'HEAD /custom_status': 'customStatuses.count',
+  'GET /custom_status': 'customStatuses.list',
+  'GET /custom_status/{id}': 'customStatuses.retrieve',
+  'PUT /custom_status/{id}': 'customStatuses.upsert',
+  'HEAD /macros': 'macros.count',
+  'GET /macros': 'macros.list',
+  'GET /macros/{id}': 'macros.retrieve',
+  'PUT /macros/{id}': 'macros.upsert',
+  'HEAD /request_forms': 'requestForms.count',
+  'GET /request_forms': 'requestForms.list',
+  'GET /request_forms/{id}': 'requestForms.retrieve',
+  'PUT /request_forms/{id}': 'requestForms.upsert',
+  'PATCH /request_forms/{id}': 'requestForms.update',
+  'GET /requests': 'requests.list',
+  'POST /requests': 'requests.create',
+  'GET /requests/{id}': 'requests.retrieve',
+  'PATCH /requests/{id}': 'requests.update',
+  'DELETE /requests/{id}': 'requests.del',
+  'GET /requests/{id}/comments': 'requests.comments.list',
+  'POST /requests/{id}/comments': 'requests.comments.create',
+  'GET /requests/{id}/comments/{comment_id}/attachments/{attachment_id}': 'requests.comments.downloadAttachment',
+  'GET /requests/{id}/attachments/{attachment_id}/download': 'requests.attachments.download',
+  'DELETE /requests/{id}/attachments/{attachment_id}': 'requests.attachments.del',
+  'GET /requests/{id}/files/{file_id}/download': 'requests.files.download',
+  'DELETE /requests/{id}/files/{file_id}': 'requests.files.del',
+  'GET /requests/{id}/assignees': 'requests.assignees.list',
+  'GET /requests/{id}/linked_requests': 'requests.linked.list',
+  'POST /requests/{id}/linked_requests': 'requests.linked.create',
+  'GET /requests/{id}/macros': 'requests.macros.list',
+  'POST /requests/{id}/macros': 'requests.macros.run',
+  'HEAD /process_templates': 'processTemplates.count',
+  'GET /process_templates': 'processTemplates.list',
+  'GET /process_templates/{id}': 'processTemplates.retrieve',
+  'PUT /process_templates/{id}': 'processTemplates.upsert',
+  'GET /process_templates/{process_template_id}/task_templates': 'processTemplates.taskTemplates.list',
+  'GET /process_templates/{process_template_id}/task_templates/{id}': 'processTemplates.taskTemplates.retrieve',
+  'PUT /process_templates/{process_template_id}/task_templates/{id}': 'processTemplates.taskTemplates.upsert',
+  'DELETE /process_templates/{process_template_id}/task_templates/{id}': 'processTemplates.taskTemplates.del',
+  'POST /processes': 'processes.create',
+  'GET /processes': 'processes.list',
+  'GET /processes/{id}': 'processes.retrieve',
+  'DELETE /processes/{id}': 'processes.del',
+  'PUT /processes/{id}/publish': 'processes.publish',
+  'GET /tasks': 'tasks.list',
+  'GET /tasks/{id}': 'tasks.retrieve',
+  'PATCH /tasks/{id}': 'tasks.update',
+  'POST /tasks/{id}/fill': 'tasks.fill',
+  'POST /tasks/{id}/complete': 'tasks.complete',
+  'POST /tasks/{id}/files': 'tasks.files.create',
+  'GET /tasks/{id}/files/{file_id}': 'tasks.files.retrieve',
+  'PATCH /tasks/{id}/files/{file_id}': 'tasks.files.update',
+  'DELETE /tasks/{id}/files/{file_id}': 'tasks.files.del',
+  'GET /tasks/{id}/files/{file_id}/download': 'tasks.files.download',
+};
+
+const NOUNS: Record<string, readonly [string, string]> = {
+  organizations: ['organization', 'organizations'],
+  organization_groups: ['organization group', 'organization groups'],
+  uploads: ['temporary file', 'temporary files'],
+  roles: ['role', 'roles'],
+  users: ['HR user', 'HR users'],
+  custom_fields: ['custom field', 'custom fields'],
+  employees: ['employee', 'employees'],
+  employee_folders: ['employee folder', 'employee folders'],
+  employee_document_types: ['employee document type', 'employee document types'],
+  employee_documents: ['employee document', 'employee documents'],
+  company_folders: ['company folder', 'company folders'],
+  company_document_types: ['company document type', 'company document types'],
+  company_documents: ['company document', 'company documents'],
+  kb_categories: ['knowledge-base category', 'knowledge-base categories'],
+  kb_articles: ['knowledge-base article', 'knowledge-base articles'],
+  kb_tags: ['knowledge-base tag', 'knowledge-base tags'],
+  custom_status: ['custom status', 'custom statuses'],
+  macros: ['macro', 'macros'],
+  request_forms: ['request form', 'request forms'],
+  requests: ['request', 'requests'],
+  comments: ['comment', 'comments'],
+  attachments: ['attachment', 'attachments'],
+  files: ['file', 'files'],
+  assignees: ['assigned user', 'assigned users'],
+  linked_requests: ['linked request', 'linked requests'],
+  process_templates: ['process template', 'process templates'],
+  task_templates: ['task template', 'task templates'],
+  processes: ['process', 'processes'],
+  tasks: ['task', 'tasks'],
+  by_external_id: ['employee', 'employees'],
+};
+
+/** The two kinds of documents share their routes, hence their descriptions. */
+function documents(kind: 'employee' | 'company'): Record<string, Record<number, string>> {
+  const base = `/${kind}_documents`;
+  const conflict = `Another ${kind} document has this \`external_reference\` (\`external_reference_is_unique\`).`;
+  return {
+    [`DELETE ${base}/trash`]: { 204: `The trash is empty: every ${kind} document in it is deleted for good; no body.` },
+    [`POST ${base}`]: { 409: conflict },
+    [`PUT ${base}/{id}`]: { 200: `The ${kind} document, updated.`, 409: conflict },
+    [`PATCH ${base}/{id}`]: { 409: conflict },
+    [`DELETE ${base}/{id}`]: { 204: `The ${kind} document and its file are deleted for good; no body.` },
+    [`PUT ${base}/{id}/trash`]: { 200: `The ${kind} document is in the trash; no body.` },
+    [`PUT ${base}/{id}/untrash`]: { 200: `The ${kind} document is out of the trash; no body.` },
+    [`PUT ${base}/{id}/expire`]: { 204: `The end of the retention period is set; no body.` },
+    [`PUT ${base}/{id}/expiration/update`]: { 204: `The expiration date is set; no body.` },
+    [`HEAD ${base}/{id}/file`]: {
+      200: 'The file exists: its type, length, name and validators are in the headers; no body.',
+    },
+    [`GET ${base}/{id}/file`]: { 200: 'The file (its bytes).', 206: 'The requested range of the file.' },
+  };
+}
+
+/** The permissions of a role, per module (`core` is the core HR module, `efm` the Document Manager). */
+const PERMISSION_MODULES: Record<string, string> = {
+  core: 'core HR',
+  efm: 'Document Manager',
+  audit: 'audit',
+  webhook: 'webhook',
+};
+const permissions = Object.fromEntries(
+  Object.entries(PERMISSION_MODULES).flatMap(([module, title]) => [
+    [`GET /roles/{role_id}/permissions/${module}`, { 200: `The ${title} permissions of the role.` }],
+    [`PUT /roles/{role_id}/permissions/${module}`, { 200: `The ${title} permissions of the role, replaced.` }],
+  ]),
+);
+
+const RESPONSES: Record<string, Record<number, string>> = {
+  ...permissions,
+  'PUT /employees/by_external_id/{external_id}': {
+    200: 'The employee, updated: one had this `external_id`.',
+    201: 'The employee, created: none had this `external_id`.',
+  },
+  'POST /tokens': {
+    200: 'The access token, its type (`bearer`) and its lifetime in seconds.',
+    400: "The token request is not valid: not a form, a missing or wrong `grant_type`, `scope` or `client_id` (`invalid_request`, with RFC 6749's `error`).",
+    401: 'The application id or secret is wrong, or the application is revoked (`invalid_credentials`, `invalid_client`).',
+  },
+  'POST /revoke_token': {
+    200: 'The token is revoked (or was already invalid); no body.',
+    400: "The request is not a form with a `token`, or the token is another application's (`invalid_request`).",
+    401: 'The application id or secret is wrong, or the application is revoked (`invalid_credentials`, `invalid_client`).',
+  },
+  'POST /uploads': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
+  'POST /document': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
+  'POST /employees/search': { 200: 'The page of matching employees.' },
+  'POST /employee_documents/search': { 200: 'The page of matching employee documents.' },
+  ...documents('employee'),
+  ...documents('company'),
+  'GET /requests/{id}/comments/{comment_id}/attachments/{attachment_id}': { 200: 'The attachment (its bytes).' },
+  'GET /requests/{id}/attachments/{attachment_id}/download': { 200: 'The attachment (its bytes).' },
+  'DELETE /requests/{id}/attachments/{attachment_id}': { 204: 'The attachment is deleted; no body.' },
+  'GET /requests/{id}/files/{file_id}/download': { 200: 'The form-field file (its bytes).' },
+  'DELETE /requests/{id}/files/{file_id}': { 204: 'The form-field file is deleted; no body.' },
+  'POST /requests/{id}/linked_requests': { 204: 'The requests are linked; no body.' },
+  'POST /requests/{id}/macros': { 200: 'The macro ran on the request; no body.' },
+  'PUT /processes/{id}/publish': { 202: 'The process is being published: its tasks are created; no body.' },
+  'POST /tasks/{id}/fill': { 200: 'The task, with its draft answers.' },
+  'POST /tasks/{id}/complete': { 200: 'The task, completed.' },
+  'POST /tasks/{id}/files': { 200: 'The task file, attached.' },
+  'GET /tasks/{id}/files/{file_id}/download': {
+    200: 'The task file (its bytes).',
+    206: 'The requested range of the task file.',
+  },
+};
+
+/** The description of an error status, from the API's error table (docs/hr-api.md, "Errors"). */
+function describeError(status: number, op: OperationContext): string | undefined {
+  const reads = !op.body;
+  const upsert = op.method === 'PUT' && op.statuses.includes(201);
+  switch (status) {
+    case 400:
+      return reads
+        ? `A query parameter is malformed, unknown or repeated${op.item ? '' : ', or the cursor is unknown'} (\`invalid_request\`).`
+        : 'A query parameter is malformed, unknown or repeated, or the body is not a JSON object (`invalid_request`).';
+    case 401:
+      return 'No valid access token: it is missing, malformed, expired or revoked (`invalid_token`).';
+    case 403:
+      return op.method === 'GET' || op.method === 'HEAD'
+        ? 'The application may not make this call (`forbidden`).'
+        : 'The application is read-only (`insufficient_scope`), or the object may not change now; the message says why.';
+    case 404: {
+      if (upsert) return 'Something the body refers to does not exist in this tenant (`not_found`).';
+      const owners = op.owners.length > 0 ? op.owners : op.noun ? [op.noun[0]] : [];
+      if (owners.length === 0) return undefined;
+      return reads
+        ? noSuch(owners, 'in this tenant')
+        : `${noSuch(owners, 'in this tenant').slice(0, -1)}, or something the body refers to does not exist.`;
+    }
+    case 409:
+      return 'The request conflicts with the current state of the resource (`conflict`).';
+    case 413:
+      return 'The body is larger than the server accepts (`payload_too_large`).';
+    case 416:
+      return 'The `Range` is outside the file (`range_not_satisfiable`, with `Content-Range: bytes */size`).';
+    case 422:
+      return reads
+        ? 'A query parameter breaks a rule: `errors` names each one and what is wrong (`validation_error`).'
+        : 'A field of the body breaks the schema or a rule: `errors` names each field and what is wrong (`validation_error`).';
+    case 429:
+      return 'Too many requests for this application: retry after `Retry-After` seconds (`rate_limited`).';
+    default:
+      return undefined;
+  }
+}
+
+/** The HR API's part of the OpenAPI document (platform/http/openapi.ts). */
+export const HR_DOCUMENTATION: ApiDocumentation = {
+  prefix: '/api/v2/client',
+  idPrefix: 'hr',
+  operations: HR_OPERATIONS,
+  nouns: NOUNS,
+  responses: RESPONSES,
+  describeError,
+  examples: HR_EXAMPLES,
+};
