@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AcademyClient, AutoPager, type FetchLike, HrClient } from '@atrium/client';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 import { fetchOpenApi, operations } from '../support/openapi.js';
 import { NOT_IN_SDK, sdkOperations } from '../support/sdk.js';
