@@ -289,16 +289,49 @@ for (const dialect of dialects()) {
     });
 
     it('GET /docs serves the reference page and its assets from the installed packages', async () => {
+      for (const [from, to] of [
+        ['/docs', 'docs/static/index.html'],
+        ['/docs/', 'static/index.html'],
+      ] as const) {
+        const hop = await fetch(`${server.url}${from}`, { redirect: 'manual' });
+        assert.equal(hop.status, 302, from);
+        assert.equal(hop.headers.get('location'), to, `${from}: a relative redirect, so a path prefix keeps working`);
+      }
       const page = await fetch(`${server.url}/docs`);
       assert.equal(page.status, 200);
+      assert.equal(new URL(page.url).pathname, '/docs/static/index.html');
+      const csp = page.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /default-src 'self'/);
+      assert.match(csp, /script-src 'self'(;|$)/, 'no inline or foreign script');
       const html = await page.text();
       assert.match(html, /swagger-ui/);
       assert.doesNotMatch(html, /(src|href)="https?:/, 'no asset comes from another host');
-      for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-initializer.js']) {
+      const types: Record<string, RegExp> = {
+        'swagger-ui-bundle.js': /^application\/javascript/,
+        'swagger-ui-standalone-preset.js': /^application\/javascript/,
+        'swagger-ui.css': /^text\/css/,
+        'index.css': /^text\/css/,
+        'favicon-32x32.png': /^image\/png/,
+        'swagger-initializer.js': /^application\/javascript/,
+      };
+      for (const [asset, type] of Object.entries(types)) {
         const res = await fetch(`${server.url}/docs/static/${asset}`);
         assert.equal(res.status, 200, asset);
+        assert.match(res.headers.get('content-type') ?? '', type, asset);
         assert.ok((await res.arrayBuffer()).byteLength > 100, 'asset is not empty');
       }
+      const init = await (await fetch(`${server.url}/docs/static/swagger-initializer.js`)).text();
+      assert.match(init, /url: '\.\.\/\.\.\/openapi\.json'/, 'the document of this server');
+      assert.match(init, /validatorUrl: null/, 'no call to validator.swagger.io');
+      // Only the listed files of swagger-ui-dist: not its package.json, not a path out of the folder.
+      for (const other of ['package.json', 'README.md', '..%2Fpackage.json', 'oauth2-redirect.html']) {
+        assert.equal((await fetch(`${server.url}/docs/static/${other}`)).status, 404, other);
+      }
+      const json = (await (await fetch(`${server.url}/docs/json`)).json()) as { openapi: string };
+      assert.equal(json.openapi, '3.1.0');
+      const yaml = await fetch(`${server.url}/docs/yaml`);
+      assert.match(yaml.headers.get('content-type') ?? '', /yaml/);
+      assert.match(await yaml.text(), /^openapi: 3\.1\.0/m);
     });
 
     it('the Academy API has no CORS by default and answers unknown paths with a JSON 404', async () => {

@@ -4,7 +4,6 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { buildInfo, PACKAGE_ROOT } from '../build-info.js';
@@ -13,6 +12,7 @@ import type { Database } from '../db/database.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { loggerOptions } from '../logger.js';
 import type { Metrics, RouteMetrics } from '../metrics.js';
+import { docsPage } from './docs-page.js';
 import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
 import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompiler } from './validation.js';
 
@@ -447,7 +447,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         options.documentation ?? [],
       ),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(docsPage);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The Postman collection of the document, built with the package (`npm run build`: scripts/build-openapi.ts), since

@@ -1,0 +1,111 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/**
+ * The API reference page, `GET /docs`: Swagger UI over `/openapi.json`, served from the `swagger-ui-dist` package
+ * (Apache-2.0, no dependencies of its own), every asset from this server. It replaces `@fastify/swagger-ui`, whose
+ * `@fastify/static` brought `glob`, `minimatch`, `minipass`, `path-scurry` and `lru-cache` (BlueOak-1.0.0, outside
+ * the licences Atrium's dependencies may have) into the production install.
+ *
+ * `/docs` and `/docs/` redirect to `/docs/static/index.html`, so that every link of the page is relative and the page
+ * works behind a proxy that serves Atrium under a path of its own. `/docs/json` and `/docs/yaml` are the document,
+ * as `@fastify/swagger-ui` served them.
+ */
+
+const DIST = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** The files of swagger-ui-dist the page uses, with their types; nothing else of the folder is served. */
+const ASSETS: Readonly<Record<string, string>> = {
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'index.css': 'text/css; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+const INDEX = `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <title>Atrium API reference</title>
+    <link rel="stylesheet" type="text/css" href="./swagger-ui.css">
+    <link rel="stylesheet" type="text/css" href="./index.css">
+    <link rel="icon" type="image/png" href="./favicon-32x32.png" sizes="32x32">
+    <link rel="icon" type="image/png" href="./favicon-16x16.png" sizes="16x16">
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="./swagger-ui-bundle.js" charset="UTF-8"></script>
+    <script src="./swagger-ui-standalone-preset.js" charset="UTF-8"></script>
+    <script src="./swagger-initializer.js" charset="UTF-8"></script>
+  </body>
+</html>
+`;
+
+/** No validator badge (it would call validator.swagger.io), the document of this server, relative to the page. */
+const INITIALIZER = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: '../../openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+    layout: 'StandaloneLayout',
+  });
+};
+`;
+
+/** Everything from this server; Swagger UI sets inline styles and uses data: images for its icons. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function page(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
+  return reply
+    .type(type)
+    .header('Content-Security-Policy', CSP)
+    .header('Cache-Control', 'public, max-age=3600')
+    .send(body);
+}
+
+export async function docsPage(app: FastifyInstance): Promise<void> {
+  const hide = { schema: { hide: true } };
+  const files = new Map<string, Promise<Buffer>>();
+  // One route for both spellings (the server ignores a trailing slash); the Location is relative to each.
+  app.get('/docs', hide, async (request, reply) =>
+    reply.redirect(
+      (request.url.split('?', 1)[0] as string).endsWith('/') ? 'static/index.html' : 'docs/static/index.html',
+    ),
+  );
+  app.get('/docs/json', hide, async () => app.swagger());
+  app.get('/docs/yaml', hide, async (_request, reply) =>
+    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+  );
+  app.get('/docs/static/index.html', hide, async (_request, reply) => page(reply, 'text/html; charset=utf-8', INDEX));
+  app.get('/docs/static/swagger-initializer.js', hide, async (_request, reply) =>
+    page(reply, 'application/javascript; charset=utf-8', INITIALIZER),
+  );
+  app.get<{ Params: { file: string } }>('/docs/static/:file', hide, async (request, reply) => {
+    const { file } = request.params;
+    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    if (!type) return reply.callNotFound();
+    let bytes = files.get(file);
+    if (!bytes) {
+      bytes = readFile(path.join(DIST, file));
+      files.set(file, bytes);
+    }
+    return page(reply, type, await bytes);
+  });
+}
