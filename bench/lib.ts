@@ -115,19 +115,26 @@ const TICKS_PER_SECOND = (() => {
   }
 })();
 
-/** CPU time (user + system) of a process tree so far, in clock ticks; 0 where /proc is missing. */
-export function treeCpuTicks(root: number): number {
-  let ticks = 0;
+/** CPU time of a process tree so far, in clock ticks, user and system apart; 0 where /proc is missing. */
+export function treeCpuTimes(root: number): { user: number; system: number } {
+  const times = { user: 0, system: 0 };
   for (const pid of treePids(root)) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      times.user += Number(fields[11]);
+      times.system += Number(fields[12]);
     } catch {
       // Gone.
     }
   }
-  return ticks;
+  return times;
+}
+
+/** CPU time (user + system) of a process tree so far, in clock ticks; 0 where /proc is missing. */
+export function treeCpuTicks(root: number): number {
+  const { user, system } = treeCpuTimes(root);
+  return user + system;
 }
 
 /**
@@ -201,11 +208,23 @@ export interface Measurement {
   cpuUsPerCall: number;
   /** The server's CPU time over the window, in seconds. */
   cpuSeconds: number;
+  /**
+   * The user-mode part of `cpuUsPerCall`: the server's own code, without the kernel's work for it (sockets, and for
+   * writes the database's file I/O, whose cost moves with the machine's disk activity).
+   */
+  cpuUserUsPerCall: number;
 }
 
-function cpuSeconds(pid: number, run: () => Promise<Result>): Promise<{ result: Result; seconds: number }> {
-  const before = treeCpuTicks(pid);
-  return run().then((result) => ({ result, seconds: (treeCpuTicks(pid) - before) / TICKS_PER_SECOND }));
+function cpuSeconds(
+  pid: number,
+  run: () => Promise<Result>,
+): Promise<{ result: Result; seconds: number; userSeconds: number }> {
+  const before = treeCpuTimes(pid);
+  return run().then((result) => {
+    const after = treeCpuTimes(pid);
+    const user = (after.user - before.user) / TICKS_PER_SECOND;
+    return { result, seconds: user + (after.system - before.system) / TICKS_PER_SECOND, userSeconds: user };
+  });
 }
 
 function perCall(seconds: number, requests: number): number {
@@ -235,11 +254,12 @@ function run(url: string, load: Load, connections: number, duration: number): Pr
 export async function measure(server: Measured, load: Load, settings: LoadSettings): Promise<Measurement> {
   const { url } = server;
   if (settings.warmup > 0) await run(url, load, settings.connections, settings.warmup);
-  const { result, seconds } = await cpuSeconds(server.pid, () =>
+  const { result, seconds, userSeconds } = await cpuSeconds(server.pid, () =>
     run(url, load, settings.connections, settings.duration),
   );
   return {
     cpuUsPerCall: perCall(seconds, result.requests.total),
+    cpuUserUsPerCall: perCall(userSeconds, result.requests.total),
     cpuSeconds: seconds,
     reqPerSec: result.requests.average,
     p50Ms: result.latency.p50,
@@ -270,11 +290,15 @@ export async function measureInterleaved(
   const rounds = Math.max(1, Math.round(settings.duration / round));
   const parts: Result[][] = loads.map(() => []);
   const cpu = loads.map(() => 0);
+  const user = loads.map(() => 0);
   for (let r = 0; r < rounds; r++) {
     for (const [i, load] of loads.entries()) {
-      const { result, seconds } = await cpuSeconds(server.pid, () => run(url, load, settings.connections, round));
+      const { result, seconds, userSeconds } = await cpuSeconds(server.pid, () =>
+        run(url, load, settings.connections, round),
+      );
       parts[i]?.push(result);
       cpu[i] = (cpu[i] ?? 0) + seconds;
+      user[i] = (user[i] ?? 0) + userSeconds;
     }
   }
   return parts.map((results, i) => {
@@ -283,6 +307,10 @@ export async function measureInterleaved(
     return {
       cpuUsPerCall: perCall(
         cpu[i] ?? 0,
+        sum((x) => x.requests.total),
+      ),
+      cpuUserUsPerCall: perCall(
+        user[i] ?? 0,
         sum((x) => x.requests.total),
       ),
       cpuSeconds: cpu[i] ?? 0,

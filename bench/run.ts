@@ -430,6 +430,7 @@ function mean(ms: Measurement[]): Measurement {
     throughput: avg((m) => m.throughput),
     cpuUsPerCall: avg((m) => m.cpuUsPerCall),
     cpuSeconds: avg((m) => m.cpuSeconds),
+    cpuUserUsPerCall: avg((m) => m.cpuUserUsPerCall),
   };
 }
 
@@ -771,11 +772,11 @@ for (const p of passes) {
     `  CPU per call: GET /healthz ${cpu(p.healthz)} µs, bare node:http ${cpu(p.baselineJson)} µs${p.baselineFile ? `, node:http streaming the file ${cpu(p.baselineFile)} µs` : ''}; node:http ${fmt(p.baselineJson.reqPerSec)} req/s`,
   );
   lines.push(
-    `  ${'scenario'.padEnd(48)} ${'CPU µs'.padStart(7)} ${'×hlthz'.padStart(6)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'RSS MB'.padStart(7)}`,
+    `  ${'scenario'.padEnd(48)} ${'CPU µs'.padStart(7)} ${'user'.padStart(7)} ${'×hlthz'.padStart(6)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'RSS MB'.padStart(7)}`,
   );
   for (const r of p.rows) {
     lines.push(
-      `  ${r.label.padEnd(48)} ${cpu(r).padStart(7)} ${fmt(r.cpuRatio, 2).padStart(6)} ${fmt(r.reqPerSec).padStart(8)} ${fmt(r.p50Ms).padStart(7)} ${fmt(r.p99Ms).padStart(7)} ${fmt(r.rssBytes / 2 ** 20).padStart(7)}${r.non2xx || r.errors ? '  !! errors' : ''}`,
+      `  ${r.label.padEnd(48)} ${cpu(r).padStart(7)} ${(Number.isFinite(r.cpuUserUsPerCall) ? fmt(r.cpuUserUsPerCall) : 'n/a').padStart(7)} ${fmt(r.cpuRatio, 2).padStart(6)} ${fmt(r.reqPerSec).padStart(8)} ${fmt(r.p50Ms).padStart(7)} ${fmt(r.p99Ms).padStart(7)} ${fmt(r.rssBytes / 2 ** 20).padStart(7)}${r.non2xx || r.errors ? '  !! errors' : ''}`,
     );
   }
 }

@@ -24,6 +24,7 @@ interface Row {
   rssBytes: number;
   cpuUsPerCall: number;
   cpuSeconds: number;
+  cpuUserUsPerCall: number;
   cpuRatio: number;
 }
 interface Measured {
@@ -31,6 +32,7 @@ interface Measured {
   requests: number;
   cpuUsPerCall: number;
   cpuSeconds: number;
+  cpuUserUsPerCall: number;
 }
 interface Report {
   mode: string;
@@ -89,6 +91,7 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
       const perCall = (m: Measured, what: string) => {
         assert.ok(m.requests > 0 && m.cpuSeconds >= 0, `${what}: requests and CPU time were counted`);
         assert.ok(Math.abs(m.cpuUsPerCall - (m.cpuSeconds * 1e6) / m.requests) < 1e-6, `${what}: CPU per call`);
+        assert.ok(m.cpuUserUsPerCall >= 0 && m.cpuUserUsPerCall <= m.cpuUsPerCall, `${what}: its user-mode part`);
       };
       perCall(main.baselineJson, 'node:http baseline');
       assert.equal(main.healthzRuns.length, 2, '/healthz measured before and after the scenarios');
