@@ -14,11 +14,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import SqliteDatabase from 'better-sqlite3';
 import { blobDirectory } from '../platform/blobs/open.js';
 import { buildInfo } from '../platform/build-info.js';
 import type { Config } from '../platform/config.js';
-import { makePrivateDirectory, sqlitePath } from '../platform/db/database.js';
+import { makePrivateDirectory, Sqlite, sqlitePath } from '../platform/db/database.js';
 import { migrationNames } from '../platform/db/migrate.js';
 import { loadSecretBox, MasterKeyError } from '../platform/security/secret-box.js';
 import { CliError } from './failure.js';
@@ -138,8 +137,8 @@ export async function backup(config: Config, outArg: string): Promise<BackupResu
   mkdirPrivate(out);
   const blobsRoot = blobDirectory(dataDir);
   const staging = path.join(blobsRoot, 'tmp', `backup-${process.pid}-${Date.now()}`);
-  const writer = new SqliteDatabase(source, { fileMustExist: true });
-  const reader = new SqliteDatabase(source, { fileMustExist: true });
+  const writer = new Sqlite(source, { fileMustExist: true });
+  const reader = new Sqlite(source, { fileMustExist: true });
   try {
     writer.pragma(`busy_timeout = ${Math.trunc(config.sqliteBusyTimeoutMs)}`);
     reader.pragma(`busy_timeout = ${Math.trunc(config.sqliteBusyTimeoutMs)}`);
@@ -174,7 +173,7 @@ export async function backup(config: Config, outArg: string): Promise<BackupResu
     fs.closeSync(fs.openSync(target, 'wx', 0o600));
     await reader.backup(target, { progress: () => 0x7fffffff });
     reader.exec('commit');
-    const copy = new SqliteDatabase(target, { fileMustExist: true });
+    const copy = new Sqlite(target, { fileMustExist: true });
     let migrations: string[];
     try {
       // A file that stands alone (no -wal beside it), whatever the server's journal mode.
@@ -263,7 +262,7 @@ function readManifest(from: string): Manifest {
 /** Whether another connection (a server, an atrium command) has the SQLite database open: it holds a lock on it. */
 function inUse(file: string): boolean {
   if (!fs.existsSync(file)) return false;
-  const probe = new SqliteDatabase(file, { fileMustExist: true });
+  const probe = new Sqlite(file, { fileMustExist: true });
   try {
     probe.pragma('busy_timeout = 0');
     // In WAL mode every open connection keeps a shared lock on the database file: an exclusive lock fails.
@@ -303,7 +302,7 @@ export async function restore(config: Config, fromArg: string, options: { force:
 
   // 1. Check the backup before touching anything.
   let rows: { sha256: string; size: number }[];
-  const check = new SqliteDatabase(sourceDb, { fileMustExist: true, readonly: true });
+  const check = new Sqlite(sourceDb, { fileMustExist: true, readonly: true });
   try {
     const quick = check.pragma('quick_check', { simple: true });
     if (quick !== 'ok') throw new CliError(`${sourceDb} is damaged (quick_check: ${String(quick)})`);
@@ -393,7 +392,7 @@ function masterKeyWarnings(config: Config, database: string): string[] {
       `no master key (${config.masterKeyFile}): put the backed-up installation's key there, or set ATRIUM_MASTER_KEY, before starting the server (docs/security.md)`,
     ];
   }
-  const db = new SqliteDatabase(database, { fileMustExist: true, readonly: true });
+  const db = new Sqlite(database, { fileMustExist: true, readonly: true });
   try {
     const row = db.prepare("select value from settings where key = 'master_key_check'").get() as
       | { value: string }
