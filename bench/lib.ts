@@ -227,8 +227,11 @@ function cpuSeconds(
   });
 }
 
+/** Whether /proc gives CPU times here (Linux); elsewhere CPU per call is NaN. */
+const HAS_PROC = fs.existsSync('/proc/self/stat');
+
 function perCall(seconds: number, requests: number): number {
-  return fs.existsSync('/proc/self/stat') && requests > 0 ? (seconds * 1e6) / requests : Number.NaN;
+  return HAS_PROC && requests > 0 ? (seconds * 1e6) / requests : Number.NaN;
 }
 
 function run(url: string, load: Load, connections: number, duration: number): Promise<Result> {

@@ -83,31 +83,27 @@ export async function runPeers(
     const spec = path.join(dir, 'openapi.json');
     fs.writeFileSync(spec, JSON.stringify(await getJson(`${atrium.url}/docs/json`)));
 
+    // Each server's GETs rotate through the same ids, each with its own rotation.
+    const byId = (path: (id: number) => string) => {
+      const next = rotate(ids);
+      return () => path(next());
+    };
     const loads: Record<PeerRow['server'], Record<PeerRow['endpoint'], Load>> = {
       atrium: {
         'event-get': {
-          path: (
-            (next) => () =>
-              `/v1/events/ilt/${next()}?${auth}`
-          )(rotate(ids)),
+          path: byId((id) => `/v1/events/ilt/${id}?${auth}`),
         },
         'events-list': { path: `/v1/events/ilt?limit=20&${auth}` },
       },
       'json-server': {
         'event-get': {
-          path: (
-            (next) => () =>
-              `/events/${next()}`
-          )(rotate(ids)),
+          path: byId((id) => `/events/${id}`),
         },
         'events-list': { path: '/list?_limit=20' },
       },
       prism: {
         'event-get': {
-          path: (
-            (next) => () =>
-              `/v1/events/ilt/${next()}?${auth}`
-          )(rotate(ids)),
+          path: byId((id) => `/v1/events/ilt/${id}?${auth}`),
         },
         'events-list': { path: `/v1/events/ilt?limit=20&${auth}` },
       },

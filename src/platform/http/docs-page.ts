@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * The API reference page, `GET /docs`: Swagger UI over `/openapi.json`, served from the `swagger-ui-dist` package
- * (Apache-2.0, no dependencies of its own), every asset from this server. It replaces `@fastify/swagger-ui`, whose
+ * (Apache-2.0; its one dependency, `@scarf/scarf`, has its install report turned off in package.json), every asset
+ * from this server. It replaces `@fastify/swagger-ui`, whose
  * `@fastify/static` brought `glob`, `minimatch`, `minipass`, `path-scurry` and `lru-cache` (BlueOak-1.0.0, outside
  * the licences Atrium's dependencies may have) into the production install.
  *
