@@ -221,7 +221,7 @@ export async function buildDataset(
       }),
       'category',
       200,
-      201,
+      200,
     );
     await check(
       await call('PUT', '/request_forms/payslip-question', {

@@ -89,6 +89,25 @@ export function formatDateTime(epochMs: number): string {
   );
 }
 
+/**
+ * A calendar date moved forward by years and months (the day kept, or the month's last day when the month is
+ * shorter: 2024-01-31 plus one month is 2024-02-29), then by days. Past 9999-12-31, which `YYYY-MM-DD` cannot
+ * write, it stays at 9999-12-31.
+ */
+export function addToDate(
+  date: CalendarDate,
+  by: { years?: number | undefined; months?: number | undefined; days?: number | undefined },
+): CalendarDate {
+  const monthIndex = date.year * 12 + (date.month - 1) + (by.years ?? 0) * 12 + (by.months ?? 0);
+  const year = Math.floor(monthIndex / 12);
+  const month = (monthIndex % 12) + 1;
+  const day = Math.min(date.day, daysInMonth(year, month));
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day + (by.days ?? 0));
+  if (at.getUTCFullYear() > 9999) return { year: 9999, month: 12, day: 31 };
+  return { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
+}
+
 /** Formats a calendar date as `YYYY-MM-DD`. */
 export function formatDate(date: CalendarDate): string {
   return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;

@@ -112,7 +112,7 @@ async function requestForm(url: string, bearer: string): Promise<void> {
     call(url, bearer, 'PUT', `/kb_categories/${category}`, {
       localized_name: [{ language_code: 'en-us', value: 'Scale' }],
     }),
-    201,
+    200,
   );
   await ok(
     call(url, bearer, 'PUT', '/request_forms/anything', {

@@ -54,6 +54,7 @@ export function createCore(ctx: HrContext) {
   const customFields = new CustomFieldsService(
     unitOfWork(ctx, (db) => ({ customFields: new CustomFieldsRepository(db) })),
   );
+  const users = new UsersService(unitOfWork(ctx, (db) => ({ users: new UsersRepository(db) })));
   const services = {
     auth,
     tenants: new TenantsService(unitOfWork(ctx, (db) => ({ tenants: new TenantsRepository(db) }))),
@@ -76,11 +77,12 @@ export function createCore(ctx: HrContext) {
       },
     ),
     roles: new RolesService(unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) }))),
-    users: new UsersService(unitOfWork(ctx, (db) => ({ users: new UsersRepository(db) }))),
+    users,
     customFields,
     employees: new EmployeesService(
       unitOfWork(ctx, (db) => ({ employees: new EmployeesRepository(db) })),
       customFields,
+      users,
     ),
     perimeters: new PerimetersService(new PerimetersRepository(db)),
   };

@@ -14,7 +14,7 @@ import { loggerOptions } from '../logger.js';
 import type { Metrics, RouteMetrics } from '../metrics.js';
 import { docsPage } from './docs-page.js';
 import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
-import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompiler } from './validation.js';
+import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompilerFor } from './validation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 
@@ -179,6 +179,9 @@ export function nestedDeeperThan(text: string, max: number): boolean {
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const { config, database } = options;
+  // Unknown body members are dropped, whatever ATRIUM_STRICT says (docs/hr-api.md): most body schemas are open,
+  // so refusing them only where a schema is closed would catch some misspellings and not others.
+  const validatorCompiler = validatorCompilerFor('drop');
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
     // One access-log line per request is written by the onResponse hook below.
@@ -264,7 +267,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         .send({ statusCode: status, error: STATUS_CODES[status], message: error.message });
     },
     // Every context, including plugins that add shared schemas, validates with Atrium's compiler
-    // (no coercion of bodies). setValidatorCompiler alone is lost in such child contexts.
+    // (no coercion of bodies; unknown body members dropped).
+    // setValidatorCompiler alone is lost in such child contexts.
     // (Fastify types this factory as returning an ajv compile function; a route validator compiler is what it calls.)
     // Response serializers (fast-json-stringify) are likewise compiled on a route's first answer: compiling
     // them all up front was most of the start-up time.

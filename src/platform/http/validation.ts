@@ -30,6 +30,15 @@ function makeAjv(options: Options): Ajv {
  */
 const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false, allErrors: false });
 const bodyAjvAll = makeAjv({ coerceTypes: false, removeAdditional: false });
+/**
+ * The same, but a member that an object schema does not declare is dropped, not refused: the lenient reading of
+ * bodies (unknown fields are ignored). Every object schema that lists its `properties` and says nothing of others
+ * is closed first ({@link closeObjects}), so the member is dropped at every level, never stored. A union of two
+ * object schemas would drop members while trying a branch that then fails; no body schema has one, and a test
+ * walks every route's body to keep it so.
+ */
+const bodyAjvLenient = makeAjv({ coerceTypes: false, removeAdditional: true, allErrors: false });
+const bodyAjvLenientAll = makeAjv({ coerceTypes: false, removeAdditional: true });
 /** Query strings, path and headers arrive as text: scalars are coerced to the declared type. */
 const textAjv = makeAjv({ coerceTypes: true, removeAdditional: false, allErrors: false });
 const textAjvAll = makeAjv({ coerceTypes: true, removeAdditional: false });
@@ -223,17 +232,60 @@ function notDecimal(data: unknown, parameters: [string, 'integer' | 'number'][])
   return errors;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+/**
+ * What a body member that its object does not declare gets: `refuse` (`422 unknown_field`: the academy's directory
+ * import, a file where a misspelt field is a mistake to report) or `drop` (ignored: every API route).
+ */
+export type UnknownBodyFields = 'refuse' | 'drop';
+
+/** Fastify's validator compiler, with unknown body members refused: see {@link validatorCompilerFor}. */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => compileValidator(route, 'refuse');
+
+/** Fastify's validator compiler, with unknown body members refused or dropped. */
+export function validatorCompilerFor(unknownBodyFields: UnknownBodyFields): FastifySchemaCompiler<unknown> {
+  return (route) => compileValidator(route, unknownBodyFields);
+}
+
+/**
+ * A copy of a JSON schema where every object schema with `properties` and no `additionalProperties` has
+ * `additionalProperties: false`: what lets ajv's `removeAdditional: true` drop unknown members at every level.
+ * Schemas that say what other members may hold (a map: `additionalProperties: {}`) are left as they are.
+ */
+export function closeObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closeObjects);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_MAPS.has(key) && value !== null && typeof value === 'object') {
+      // A map from names to schemas: each value is a schema, the map itself is not.
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, closeObjects(sub)]));
+    } else {
+      // Values of data keywords (`default`, `enum`, …) are copied as they are.
+      out[key] = DATA_KEYWORDS.has(key) ? value : closeObjects(value);
+    }
+  }
+  if (out.properties !== undefined && out.additionalProperties === undefined) out.additionalProperties = false;
+  return out;
+}
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const DATA_KEYWORDS = new Set(['default', 'enum', 'const', 'examples', 'example', 'required']);
+
+function compileValidator(
+  { schema, httpPart }: Parameters<FastifySchemaCompiler<unknown>>[0],
+  unknownBodyFields: UnknownBodyFields,
+): ReturnType<FastifySchemaCompiler<unknown>> {
   const body = httpPart === 'body';
-  const ajv = body ? bodyAjv : textAjv;
+  const lenient = body && unknownBodyFields === 'drop';
+  const ajv = lenient ? bodyAjvLenient : body ? bodyAjv : textAjv;
   // Compiled on first use: a server with ~200 routes starts in a fraction of a second, and a route nobody
   // calls costs nothing. `compilePendingSchemas` compiles the rest (the CLI's serve warms up with it; a test
   // proves every route's schemas compile). Identical schemas of one part share one compiled validator.
-  const key = `${body ? 'body' : 'text'}\n${JSON.stringify(schema)}`;
+  const key = `${lenient ? 'lenient' : body ? 'body' : 'text'}\n${JSON.stringify(schema)}`;
+  const target = () => (lenient ? closeObjects(schema) : schema) as object;
   let compiled: ReturnType<Ajv['compile']> | undefined = validatorCache.get(key);
   const compile = () => {
     if (!compiled) {
-      compiled = validatorCache.get(key) ?? ajv.compile(schema as object);
+      compiled = validatorCache.get(key) ?? ajv.compile(target());
       validatorCache.set(key, compiled);
     }
     schemaCompiled(compile);
@@ -244,7 +296,8 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   let everyError: ReturnType<Ajv['compile']> | undefined;
   const compileEveryError = () => {
     const allKey = `all:${key}`;
-    everyError ??= validatorCache.get(allKey) ?? (body ? bodyAjvAll : textAjvAll).compile(schema as object);
+    everyError ??=
+      validatorCache.get(allKey) ?? (lenient ? bodyAjvLenientAll : body ? bodyAjvAll : textAjvAll).compile(target());
     validatorCache.set(allKey, everyError);
     return everyError;
   };
@@ -271,7 +324,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     return false;
   };
   return validate as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+}
 
 /**
  * Fastify's message of a validation error: from the first error only (its default joins every error's text, and

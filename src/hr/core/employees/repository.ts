@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
@@ -8,6 +8,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import { organizationSubtree } from '../organizations/repository.js';
+import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
 import type { SortField } from './schemas.js';
 import type { HrEmployeeRegistrationsTable, HrEmployeesTable } from './tables.js';
 
@@ -33,7 +34,12 @@ export interface EmployeeQuery {
   organizationGroupId?: string;
   customFields?: { id: string; operator: '=' | '!=' | '<=' | '>='; value: string }[];
   hasEmail?: boolean;
+  /** `profile_ids`: employees inside any of these perimeters (an empty list matches no one). */
+  perimeters?: EmployeesPerimeter[];
 }
+
+/** The tables a filter of the employee list sees: the employees as `e`. */
+type EmployeeScope = Tables & { e: HrEmployeesTable };
 
 function textKey(column: string): ReturnType<typeof sql> {
   return sql`lower(coalesce(${sql.ref(column)}, ''))`;
@@ -277,21 +283,67 @@ export class EmployeesRepository {
         eb.exists(regs().where(sql<boolean>`r.organization_id in ${organizationSubtree(clientId, root)}`)),
       );
     }
-    for (const cf of f.customFields ?? []) {
-      const values = (op: string) =>
-        this.tenant(clientId)
-          .selectFrom('hr_employee_custom_values as v')
-          .select('v.employee_id')
-          .where(sql<boolean>`v.employee_id = e.id`)
-          .where('v.custom_field_id', '=', cf.id)
-          .where(
-            op === '='
-              ? sql<boolean>`v.value = ${cf.value}`
-              : sql<boolean>`cast(v.value as integer) ${sql.raw(op)} ${Number(cf.value)}`,
-          );
-      q = q.where((eb) => (cf.operator === '!=' ? eb.not(eb.exists(values('='))) : eb.exists(values(cf.operator))));
+    for (const cf of f.customFields ?? []) q = q.where(this.customValueIs(clientId, cf.id, cf.operator, cf.value));
+    if (f.perimeters !== undefined) {
+      const perimeters = f.perimeters;
+      q = q.where((eb) => eb.or(perimeters.map((p) => this.inPerimeter(clientId, p)(eb))));
     }
     return q;
+  }
+
+  /**
+   * The employee's value of a custom field compared with `value`: `=` (text), `!=` (no value, or another one),
+   * `<`, `<=`, `>`, `>=` (as integers: only hierarchical int fields take them).
+   */
+  private customValueIs(clientId: string, fieldId: string, operator: string, value: string) {
+    const values = (op: string) =>
+      this.tenant(clientId)
+        .selectFrom('hr_employee_custom_values as v')
+        .select('v.employee_id')
+        .where(sql<boolean>`v.employee_id = e.id`)
+        .where('v.custom_field_id', '=', fieldId)
+        .where(
+          op === '='
+            ? sql<boolean>`v.value = ${value}`
+            : sql<boolean>`cast(v.value as integer) ${sql.raw(op)} ${Number(value)}`,
+        );
+    return (eb: ExpressionBuilder<EmployeeScope, 'e'>) =>
+      operator === '!=' ? eb.not(eb.exists(values('='))) : eb.exists(values(operator));
+  }
+
+  /**
+   * Whether an employee is inside a perimeter, read as the search's organization filters read organizations (any
+   * registration of theirs): `=` the organization, `<=` it or below it, a group holding one of theirs, or no
+   * organization nor group (everyone); and the custom field rules, OR-ed on one field and AND-ed across fields.
+   */
+  private inPerimeter(clientId: string, p: EmployeesPerimeter) {
+    const regs = () =>
+      this.tenant(clientId)
+        .selectFrom('hr_employee_registrations as r')
+        .select('r.employee_id')
+        .where(sql<boolean>`r.employee_id = e.id`);
+    const byField = new Map<string, CustomFieldFilter[]>();
+    for (const rule of p.custom_field_filters) {
+      byField.set(rule.custom_field_id, [...(byField.get(rule.custom_field_id) ?? []), rule]);
+    }
+    return (eb: ExpressionBuilder<EmployeeScope, 'e'>) => {
+      const all = [...byField].map(([fieldId, rules]) =>
+        eb.or(rules.map((rule) => this.customValueIs(clientId, fieldId, rule.operator, rule.value)(eb))),
+      );
+      const org = p.organization_id;
+      if (org !== null && p.operator === '=') all.push(eb.exists(regs().where('r.organization_id', '=', org)));
+      if (org !== null && p.operator === '<=') {
+        all.push(eb.exists(regs().where(sql<boolean>`r.organization_id in ${organizationSubtree(clientId, org)}`)));
+      }
+      if (org === null && p.organization_group_id !== null) {
+        const members = this.tenant(clientId)
+          .selectFrom('hr_organization_group_members as m')
+          .select('m.organization_id')
+          .where('m.group_id', '=', p.organization_group_id);
+        all.push(eb.exists(regs().where('r.organization_id', 'in', members)));
+      }
+      return eb.and(all);
+    };
   }
 
   page(clientId: string, f: EmployeeQuery, request: PageRequest<SortField>): Promise<Page<EmployeeRow>> {

@@ -126,16 +126,19 @@ export async function employeeRoutes(
     {
       schema: {
         tags: TAG,
-        summary: 'Update an employee (every attribute)',
+        summary: 'Update an employee (every attribute), or create it at this id',
         description:
-          'Custom fields missing from `custom_fields` are reset to their default; without the key they are untouched.',
+          'Custom fields missing from `custom_fields` are reset to their default; without the key they are untouched. ' +
+          'An id the client has no employee at is created there when it is a UUID (201); any other id is 404.',
         params: EmployeeParams,
         body: EmployeeCreate,
-        response: { 200: Full, ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 200: Full, 201: Full, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      presentEmployee(await employees.replace(request.hrAuth.clientId, request.params.id, request.body)),
+    async (request, reply) => {
+      const { view, created } = await employees.put(request.hrAuth.clientId, request.params.id, request.body);
+      return reply.status(created ? 201 : 200).send(presentEmployee(view));
+    },
   );
 
   api.patch(

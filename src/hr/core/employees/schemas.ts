@@ -182,6 +182,12 @@ const filterFields = {
   ),
   custom_field_values: Type.Optional(Type.String({ maxLength: 10_000, description: 'Comma-separated, one per id.' })),
   has_email: Type.Optional(Type.Boolean({ description: 'Only employees with (true) or without (false) an email.' })),
+  profile_ids: Type.Optional(
+    Type.String({
+      maxLength: 10_000,
+      description: 'Comma-separated user profile ids: the employees inside any of those profiles’ perimeters.',
+    }),
+  ),
   sort: Type.Optional(
     Type.Union(
       SORTS.flatMap((s) => [Type.Literal(`+${s}`), Type.Literal(`-${s}`)]),

@@ -10,6 +10,7 @@ import { hashSecret } from '../../../platform/security/secrets.js';
 import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
 import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/service.js';
 import { checkValue } from '../custom-fields/service.js';
+import type { EmployeesPerimeter } from '../perimeters/rules.js';
 import type { EmployeeQuery, EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';
 import type { EmployeeFilters, EmployeePatch, SortField } from './schemas.js';
 
@@ -45,8 +46,16 @@ const PROFILE_FIELDS = [
 
 type Input = EmployeePatch;
 
+/** An employee id: a UUID (reference §3a.1). One a PUT creates is stored as sent. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function today(): string {
   return dayOf(now());
+}
+
+/** The user profiles whose perimeters the search's `profile_ids` names (the users service answers it). */
+export interface ProfilePerimeters {
+  profilePerimeters(clientId: string, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>>;
 }
 
 /** The repositories employee writes touch (registrations and custom values included). */
@@ -66,6 +75,7 @@ export class EmployeesService {
   constructor(
     private readonly work: UnitOfWork<Tables, EmployeesWork>,
     private readonly customFields: CustomFieldsService,
+    private readonly profiles: ProfilePerimeters,
   ) {
     this.repo = work.read.employees;
   }
@@ -154,6 +164,13 @@ export class EmployeesService {
       if (!(await this.repo.groupExists(clientId, f.organization_group_id)))
         bad('organization_group_id', 'No organization group has this code.');
       q.organizationGroupId = f.organization_group_id;
+    }
+    const profileIds = commaList(f.profile_ids);
+    if (profileIds) {
+      const perimeters = await this.profiles.profilePerimeters(clientId, profileIds);
+      const unknown = profileIds.filter((id) => !perimeters.has(id));
+      if (unknown.length) bad('profile_ids', `No user profile has the id "${unknown[0]}".`, 'not_found');
+      q.perimeters = [...perimeters.values()];
     }
     const ids = commaList(f.custom_field_ids);
     if (ids) {
@@ -369,13 +386,14 @@ export class EmployeesService {
     }
   }
 
-  async create(clientId: string, input: Input): Promise<EmployeeView> {
+  /** A new employee: its id is generated, or the one a PUT named (see {@link put}). */
+  async create(clientId: string, input: Input, chosenId?: string): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     const id = await this.guarded(() =>
       this.work.run(async ({ employees: repo }) => {
         const prepared = await this.prepare(repo, clientId, input, 'create', defs);
-        const newId = randomUUID();
+        const newId = chosenId ?? randomUUID();
         await repo.insert({
           ...(prepared.changes as NewEmployeeRow),
           client_id: clientId,
@@ -388,6 +406,24 @@ export class EmployeesService {
       }),
     );
     return this.get(clientId, id);
+  }
+
+  /**
+   * PUT /employees/{id}: replaces the employee, or creates it at that id when the client has none (the reference's
+   * 201). Employee ids are UUIDs, so another id names no employee and cannot make one: not found. Two first PUTs of
+   * one id at once: the loser replaces what the winner created.
+   */
+  async put(clientId: string, id: string, input: Input): Promise<{ view: EmployeeView; created: boolean }> {
+    if (await this.repo.find(clientId, id)) return { view: await this.replace(clientId, id, input), created: false };
+    if (!UUID.test(id)) throw new NotFoundError('employee', id);
+    try {
+      return { view: await this.create(clientId, input, id), created: true };
+    } catch (err) {
+      if (await this.repo.find(clientId, id)) {
+        return { view: await this.replace(clientId, id, input), created: false };
+      }
+      throw err;
+    }
   }
 
   async replace(clientId: string, id: string, input: Input): Promise<EmployeeView> {

@@ -8,7 +8,7 @@ import { containsText } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../perimeters/repository.js';
 import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
-import type { HrUsersTable } from './tables.js';
+import type { HrUserProfilesTable, HrUsersTable } from './tables.js';
 
 export type {
   CustomFieldFacts,
@@ -38,6 +38,18 @@ export interface UserFilter {
   roleId?: string;
   organizationId?: string;
   active?: boolean;
+}
+
+/** A stored profile's perimeter. */
+function perimeterOf(
+  r: Pick<HrUserProfilesTable, 'operator' | 'organization_id' | 'organization_group_id' | 'custom_field_filters'>,
+): EmployeesPerimeter {
+  return {
+    operator: r.operator,
+    organization_id: r.organization_id,
+    organization_group_id: r.organization_group_id,
+    custom_field_filters: JSON.parse(r.custom_field_filters) as CustomFieldFilter[],
+  };
 }
 
 /** Lists are in creation order: the internal key is the keyset. */
@@ -114,6 +126,17 @@ export class UsersRepository {
     return rows.map((r) => ({ ...r, profiles: profiles.get(r.id) ?? [] }));
   }
 
+  /** The perimeters of the client's profiles among `ids`, by profile id (unknown ids are absent). */
+  async profilePerimeters(clientId: string, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>> {
+    if (!ids.length) return new Map();
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_user_profiles')
+      .select(['id', 'operator', 'organization_id', 'organization_group_id', 'custom_field_filters'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((r) => [r.id, perimeterOf(r)]));
+  }
+
   async profilesOf(clientId: string, userIds: string[]): Promise<Map<string, Profile[]>> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_user_profiles')
@@ -128,12 +151,7 @@ export class UsersRepository {
       list.push({
         id: r.id,
         role_id: r.role_id,
-        employees_perimeter: {
-          operator: r.operator,
-          organization_id: r.organization_id,
-          organization_group_id: r.organization_group_id,
-          custom_field_filters: JSON.parse(r.custom_field_filters) as CustomFieldFilter[],
-        },
+        employees_perimeter: perimeterOf(r),
       });
       out.set(r.user_id, list);
     }

@@ -143,6 +143,11 @@ export class UsersService {
     return this.repo.count(clientId, await this.filter(clientId, input));
   }
 
+  /** The perimeters of the client's profiles among `ids`, by profile id (the employee search's `profile_ids`). */
+  profilePerimeters(clientId: string, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>> {
+    return this.repo.profilePerimeters(clientId, ids);
+  }
+
   async get(clientId: string, id: string): Promise<UserWithProfiles> {
     const user = await this.repo.find(clientId, id);
     if (!user) throw new NotFoundError('user', id);

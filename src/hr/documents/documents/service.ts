@@ -23,6 +23,7 @@ import type { MetaDataDefinition } from '../document-types/schemas.js';
 import { type DocumentTypeView, typeView } from '../document-types/service.js';
 import type { DocumentKind } from '../folders/tables.js';
 import type { DocumentQuery, DocumentsRepository, DocumentWithOwner, NewDocument } from './repository.js';
+import { policyExpiryDate } from './retention.js';
 import type { DocumentFilters, DocumentInput } from './schemas.js';
 
 /** A document with the organizations it is attached to. */
@@ -490,7 +491,7 @@ export class DocumentsService {
           origin_details: null,
           sender_id: null,
           trashed_at: null,
-          expiry_date: null,
+          expiry_date: type ? policyExpiryDate(type.settings, at, values.metadata ?? []) : null,
           expiration_date: null,
           created_at: at,
           updated_at: at,
@@ -584,7 +585,11 @@ export class DocumentsService {
     for (const sha256 of new Set(blobs)) await this.blobs.deleteIfUnreferenced(sha256);
   }
 
-  /** `PUT …/expire`: the end of the retention period (and, as the reference describes, the expiration date). */
+  /**
+   * `PUT …/expire`: the end of the retention period (and, as the reference describes, the expiration date). `null`
+   * falls back to the document type's expiry policy, as the reference says, computed anew from the document's
+   * current type and metadata.
+   */
   async expire(
     clientId: string,
     kind: DocumentKind,
@@ -593,10 +598,14 @@ export class DocumentsService {
     actor: DocumentActor = APPLICATION,
   ): Promise<void> {
     await this.authorized(clientId, kind, id, actor, 'update');
-    await this.repo.update(clientId, kind, id, {
-      expiry_date: expiryDate,
-      expiration_date: expiryDate,
-      updated_at: now(),
+    await this.work.run(async ({ documents: repo }) => {
+      const current = await this.row(clientId, kind, id, repo);
+      let expiry = expiryDate;
+      if (expiry === null) {
+        const type = await repo.documentType(clientId, kind, current.document_type_id);
+        expiry = type ? policyExpiryDate(type.settings, current.created_at, current.metadata) : null;
+      }
+      await repo.update(clientId, kind, id, { expiry_date: expiry, expiration_date: expiryDate, updated_at: now() });
     });
   }
 

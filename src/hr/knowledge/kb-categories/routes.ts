@@ -66,16 +66,16 @@ export async function kbCategoryRoutes(
         tags,
         summary: 'Create or update a knowledge-base category',
         description:
-          'An upsert at the client-chosen UUID: 201 when created, 200 when updated. As in the reference, the answer is an **array** holding the category.',
+          'An upsert at the client-chosen UUID. As in the reference, it answers 200 whether it created or updated, and the answer is an **array** holding the category.',
         params: KbCategoryParams,
         querystring: KbCategoryPutQuery,
         body: KbCategoryPut,
-        response: { 200: Type.Array(full), 201: Type.Array(full), ...errorResponses(400, 401, 403, 422) },
+        response: { 200: Type.Array(full), ...errorResponses(400, 401, 403, 422) },
       },
     },
-    async (request, reply) => {
-      const { category, created } = await kbCategories.put(request.hrAuth.clientId, request.params.id, request.body);
-      return reply.status(created ? 201 : 200).send([presentKbCategory(category)]);
+    async (request) => {
+      const { category } = await kbCategories.put(request.hrAuth.clientId, request.params.id, request.body);
+      return [presentKbCategory(category)];
     },
   );
 

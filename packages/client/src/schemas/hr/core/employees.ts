@@ -120,6 +120,7 @@ export type EmployeeListQuery = {
     custom_field_operators?: string | undefined;
     custom_field_values?: string | undefined;
     has_email?: boolean | undefined;
+    profile_ids?: string | undefined;
 };
 export type EmployeePatch = {
     external_id?: string | null | undefined;
@@ -172,5 +173,6 @@ export type EmployeeSearchBody = {
     custom_field_operators?: string | undefined;
     custom_field_values?: string | undefined;
     has_email?: boolean | undefined;
+    profile_ids?: string | undefined;
     next_cursor?: string | undefined;
 };
