@@ -19,11 +19,11 @@ interface Req {
   name: string;
   status: string;
   priority: string;
-  employee_id?: string;
+  employee_id?: string | null;
   employee?: { id: string; firstname: string };
-  creator_id?: string;
+  creator_id?: string | null;
   creator?: { id: string; firstname: string };
-  closed_by_id?: string;
+  closed_by_id?: string | null;
   organization_ids: string[];
   form_id: string;
   form_data: { field_id: string; values: unknown[] }[];
@@ -45,7 +45,7 @@ interface Req {
 
 interface Comment {
   id: string;
-  creator_id?: string;
+  creator_id?: string | null;
   creator?: { id: string; firstname: string };
   content: string;
   is_internal: boolean;
@@ -539,7 +539,7 @@ for (const dialect of dialects()) {
           201,
         );
         assert.deepEqual(forOrg.organization_ids, ['hq']);
-        assert.equal(forOrg.employee_id, undefined);
+        assert.equal(forOrg.employee_id, null);
         const loose = await json<Req>(await create({ form_id: 'anything', form_data: form }), 201);
         assert.deepEqual(loose.organization_ids, []);
         const byHeader = await json<Req>(
@@ -582,6 +582,103 @@ for (const dialect of dialects()) {
     });
 
     describe('lifecycle', () => {
+      it('sends every empty field as null: due_date, closed_by_id, feedback, closed_at, archived_at, until filled', async () => {
+        const EMPTY = ['due_date', 'closed_by_id', 'feedback', 'closed_at', 'archived_at', 'creator_id'] as const;
+        const stored = async (id: string) =>
+          server.app.database.db
+            .selectFrom('pa_requests')
+            .select(['due_date', 'closed_by_id', 'closed_at', 'archived_at', 'creator_id'])
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+        const nulls = (body: Record<string, unknown>, names: readonly string[], where: string) => {
+          for (const name of names) {
+            assert.ok(Object.hasOwn(body, name), `${where}: \`${name}\` is sent`);
+            assert.equal(body[name], null, `${where}: \`${name}\` is null`);
+          }
+        };
+        const created = await json<Record<string, unknown>>(await simple('Empty fields'), 201);
+        nulls(created, EMPTY, 'POST /requests');
+        assert.equal(created.employee_id, ada);
+        nulls((await get(created.id as string)) as unknown as Record<string, unknown>, EMPTY, 'GET /requests/{id}');
+        const listed = (
+          await json<Record<string, unknown>[]>(await hr.call('GET', '/requests?per_page=100'), 200)
+        ).find((r) => r.id === created.id);
+        assert.ok(listed, 'the request is listed');
+        nulls(listed, EMPTY, 'GET /requests');
+        assert.deepEqual(await stored(created.id as string), {
+          due_date: null,
+          closed_by_id: null,
+          closed_at: null,
+          archived_at: null,
+          creator_id: null,
+        });
+        // An embed replaces the `_id` field: null when nobody.
+        const embedded = (await get(created.id as string, '?embed=closed_by,creator')) as unknown as Record<
+          string,
+          unknown
+        >;
+        nulls(embedded, ['closed_by', 'creator'], 'GET /requests/{id}?embed=closed_by,creator');
+        assert.ok(!Object.hasOwn(embedded, 'closed_by_id') && !Object.hasOwn(embedded, 'creator_id'));
+        // A request for an organization only: no employee.
+        const orgOnly = await json<Record<string, unknown>>(
+          await create({
+            form_id: 'org-notice',
+            organization_id: 'hq',
+            form_data: [{ field_id: 'subject', values: ['Org'] }],
+          }),
+          201,
+        );
+        nulls(orgOnly, ['employee_id'], 'POST /requests (organization only)');
+        nulls(
+          (await get(orgOnly.id as string, '?embed=employee')) as unknown as Record<string, unknown>,
+          ['employee'],
+          'GET ?embed=employee (organization only)',
+        );
+
+        // Filled: a due date, then closing (with a user), then archiving.
+        const patch = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+          hr.call('PATCH', `/requests/${created.id}`, body, headers);
+        const dated = await json<Record<string, unknown>>(await patch({ due_date: '2031-05-01' }), 200);
+        assert.equal(dated.due_date, '2031-05-01');
+        nulls(dated, ['closed_by_id', 'feedback', 'closed_at', 'archived_at'], 'PATCH due_date');
+        const closed = await json<Record<string, unknown>>(
+          await patch({ status: 'closed' }, { 'x-atrium-user-id': agent }),
+          200,
+        );
+        assert.equal(closed.status, 'closed');
+        assert.equal(closed.closed_by_id, agent);
+        assert.match(String(closed.closed_at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+        nulls(closed, ['feedback', 'archived_at'], 'PATCH status=closed');
+        const closedRow = await stored(created.id as string);
+        assert.equal(closedRow.closed_by_id, agent);
+        assert.equal(Math.floor(Number(closedRow.closed_at) / 1000) * 1000, Date.parse(String(closed.closed_at)));
+        assert.equal(closedRow.archived_at, null);
+        const embeddedClosed = (await get(created.id as string, '?embed=closed_by')) as unknown as {
+          closed_by: { id: string } | null;
+        };
+        assert.equal(embeddedClosed.closed_by?.id, agent);
+        const archived = await json<Record<string, unknown>>(await patch({ status: 'archived' }), 200);
+        assert.equal(archived.status, 'archived');
+        assert.match(String(archived.archived_at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+        assert.equal(archived.closed_at, closed.closed_at, 'archiving keeps the closing date');
+        assert.equal(archived.closed_by_id, agent);
+        assert.equal(archived.due_date, '2031-05-01');
+        nulls(archived, ['feedback'], 'PATCH status=archived (no feedback path exists)');
+        assert.equal(
+          Math.floor(Number((await stored(created.id as string)).archived_at) / 1000) * 1000,
+          Date.parse(String(archived.archived_at)),
+        );
+
+        // Closed without a user: the date is set, the user stays null.
+        const anonymous = await json<Record<string, unknown>>(await simple('Closed by the application'), 201);
+        const closedAnon = await json<Record<string, unknown>>(
+          await hr.call('PATCH', `/requests/${anonymous.id}`, { status: 'closed' }),
+          200,
+        );
+        assert.ok(closedAnon.closed_at !== null);
+        nulls(closedAnon, ['closed_by_id'], 'closed without X-Atrium-User-Id');
+      });
+
       it('moves forward, closes with who and when, reopens, archives for good', async () => {
         const req = await json<Req>(await simple('Lifecycle'), 201);
         const patch = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -600,7 +697,7 @@ for (const dialect of dialects()) {
         const reopened = await json<Req>(await patch({ status: 'opened' }), 200);
         assert.equal(reopened.status, 'opened');
         assert.equal(reopened.closed_at, null);
-        assert.equal(reopened.closed_by_id, undefined);
+        assert.equal(reopened.closed_by_id, null);
         assert.deepEqual(await fieldErrors(await patch({ status: 'created' })), [['status', 'invalid_transition']]);
         const archived = await json<Req>(await patch({ status: 'archived' }), 200);
         assert.equal(archived.status, 'archived');
@@ -849,6 +946,8 @@ for (const dialect of dialects()) {
         const [note] = await json<Comment[]>(await hr.call('GET', `/requests/${req.id}/comments`), 200);
         assert.equal(note?.comment_source, 'macro');
         assert.equal(note?.is_informative, true);
+        assert.ok(note && Object.hasOwn(note, 'creator_id'), 'a comment nobody wrote still sends creator_id');
+        assert.equal(note?.creator_id, null);
         assert.deepEqual(await offered(), ['agents-only', 'prepare', 'retire', 'send']);
 
         assert.equal((await run('send', { 'x-atrium-user-id': agent })).status, 200);

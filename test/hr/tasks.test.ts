@@ -27,7 +27,7 @@ interface Task {
   form_files?: { id: string; filename: string; field_id: string }[];
   pdf_template_id?: string;
   signature_zone_id?: string;
-  signature_zone?: { id: string; pdf_template_id: string };
+  signature_zone?: { id: string; pdf_template_id: string } & Record<string, unknown>;
 }
 
 interface Process {
@@ -131,7 +131,15 @@ for (const dialect of dialects()) {
       const sign = await task(t.sign?.id as string);
       assert.equal(sign.signature_zone_id, 'z1');
       const zoned = await task(t.sign?.id as string, '?embed=signature_zone,completed_by');
-      assert.deepEqual(zoned.signature_zone, { id: 'z1', pdf_template_id: 'p1' });
+      assert.deepEqual(zoned.signature_zone, {
+        id: 'z1',
+        position_x: null,
+        position_y: null,
+        width: null,
+        height: null,
+        page: null,
+        pdf_template_id: 'p1',
+      });
       assert.equal(zoned.signature_zone_id, undefined);
       const review = await task(t.review?.id as string);
       assert.equal(review.status, 'blocked');

@@ -58,8 +58,7 @@ export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new 
       break;
     case 'acknowledgment': {
       out.files = files('document');
-      const doc = out.files[0];
-      if (doc) out.uploaded_document = doc.filename;
+      out.uploaded_document = out.files[0]?.filename ?? null;
       break;
     }
     case 'fill_form':
@@ -78,7 +77,16 @@ export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new 
       out.pdf_template_id = settings.pdf_template_id ?? '';
       out.files = files('result');
       if (embed.has('signature_zone')) {
-        out.signature_zone = { id: settings.signature_zone_id ?? '', pdf_template_id: settings.pdf_template_id ?? '' };
+        out.signature_zone = {
+          id: settings.signature_zone_id ?? '',
+          // The reference's geometry (strings there): Atrium keeps no PDF templates, so none is known.
+          position_x: null,
+          position_y: null,
+          width: null,
+          height: null,
+          page: null,
+          pdf_template_id: settings.pdf_template_id ?? '',
+        };
       } else {
         out.signature_zone_id = settings.signature_zone_id ?? '';
       }

@@ -33,9 +33,22 @@ export const Person = Type.Object({
   external_id: Type.Union([Type.String(), Type.Null()]),
 });
 
+const NoGeometry = Type.Null({ description: 'Always null: Atrium keeps no zone geometry.' });
+
+/** `SignatureZoneField`: the reference's geometry fields are sent, null (Atrium keeps no PDF templates). */
 export const SignatureZone = Type.Object(
-  { id: Type.String(), pdf_template_id: Type.String() },
-  { description: 'Atrium keeps no PDF templates: the zone is known by its id and its template’s.' },
+  {
+    id: Type.String(),
+    position_x: NoGeometry,
+    position_y: NoGeometry,
+    width: NoGeometry,
+    height: NoGeometry,
+    page: NoGeometry,
+    pdf_template_id: Type.String(),
+  },
+  {
+    description: 'Atrium keeps no PDF templates: the zone is known by its id and its template’s; its geometry is null.',
+  },
 );
 
 export const Task = Type.Object(
@@ -79,7 +92,11 @@ export const Task = Type.Object(
           '`acknowledgment`: the document to acknowledge; `signature`, `fill_pdf`: the file that completed it.',
       }),
     ),
-    uploaded_document: Type.Optional(Type.String({ description: '`acknowledgment`: the document’s file name.' })),
+    uploaded_document: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: '`acknowledgment`: the document’s file name (null when the task has none).',
+      }),
+    ),
     form_id: Type.Optional(Type.String({ description: '`fill_form`, `fill_pdf`: the form (its task template id).' })),
     form_data: Type.Optional(Type.Array(Type.Object({ field_id: Type.String(), values: Type.Array(Type.Unknown()) }))),
     form_files: Type.Optional(Type.Array(FormFile, { description: 'Files answering file fields.' })),

@@ -11,5 +11,7 @@ export function presentUpload(upload: Upload, retentionSeconds: number): UploadD
     creation_date: formatDateTime(upload.createdAt),
     expires_at: formatDateTime(upload.expiresAt),
     retention_period: retentionSeconds,
+    // Atrium renders no document, so it does not know page counts (docs/hr-api.md, fields not served).
+    page_count: null,
   };
 }

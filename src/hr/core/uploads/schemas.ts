@@ -23,6 +23,9 @@ export const UploadDocument = Type.Object(
       minimum: 0,
       description: 'How long an unused upload is kept, in seconds (`ATRIUM_UPLOAD_TTL`, default 86400).',
     }),
+    page_count: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Always null: Atrium does not count the pages of a file.',
+    }),
   },
   { title: 'UploadDocument', description: 'A temporary file, usable until `expires_at`.' },
 );

@@ -1,7 +1,11 @@
 import type { DocumentTypeFull } from './schemas.js';
 import type { DocumentTypeView } from './service.js';
 
-/** A document type on the wire (reference §3c.4): its own attributes, then its settings. */
+/**
+ * A document type on the wire (reference §3c.4): its own attributes, then its settings. Every field the reference
+ * lists is sent, `null` when empty (company types' `expiry_date_policy_options`, a metadata's `label` and
+ * `authorized_values`).
+ */
 export function presentDocumentType({ row, settings }: DocumentTypeView): DocumentTypeFull {
   return {
     id: row.id,
@@ -9,5 +13,17 @@ export function presentDocumentType({ row, settings }: DocumentTypeView): Docume
     localized_labels: row.localized_labels,
     folder_id: row.folder_id,
     ...settings,
+    metadata: (settings.metadata ?? []).map((m) => ({
+      code: m.code,
+      type: m.type,
+      authorized_values: m.authorized_values ?? null,
+      label: m.label ?? null,
+      localized_labels: m.localized_labels,
+      is_required: m.is_required,
+    })),
+    // Only company types have an expiry policy (their `expiry_date_policy_type` is always set).
+    ...(settings.expiry_date_policy_type !== undefined
+      ? { expiry_date_policy_options: settings.expiry_date_policy_options ?? null }
+      : {}),
   } as DocumentTypeFull;
 }

@@ -7,13 +7,13 @@ import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { LocalizedLabel } from '../folders/repository.js';
 import type { DocumentKind } from '../folders/tables.js';
-import type { DocumentTypeFull } from './schemas.js';
+import type { DocumentTypeAttributes } from './schemas.js';
 import type { HrDocumentTypesTable } from './tables.js';
 
 type DocumentTypeRow = Selectable<HrDocumentTypesTable>;
 
 /** What a type stores besides its id, label, labels and folder (the `settings` JSON). */
-export type DocumentTypeSettings = Omit<DocumentTypeFull, 'id' | 'label' | 'localized_labels' | 'folder_id'>;
+export type DocumentTypeSettings = Omit<DocumentTypeAttributes, 'label' | 'localized_labels' | 'folder_id'>;
 
 /** A document type as the domain sees it: its labels and settings decoded. */
 export interface DocumentTypeRecord {

@@ -124,10 +124,24 @@ export const CompanyDocumentTypePatch = Type.Partial(Type.Object(companyFields),
 export type DocumentTypeInput = Partial<Static<typeof EmployeeDocumentTypeInput>> &
   Partial<Static<typeof CompanyDocumentTypeInput>> & { add_templates?: string[]; remove_templates?: string[] };
 
+/** `MetaDataDefinition` as answered: every field sent, `null` when empty. */
+const MetaDataDefinitionOut = Type.Object({
+  code: Type.String(),
+  type: Type.Union([Type.Literal('int'), Type.Literal('date'), Type.Literal('text'), Type.Literal('list')]),
+  authorized_values: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description: 'The values a `list` field accepts; null when none were given.',
+  }),
+  label: Type.Union([Type.String(), Type.Null()], { description: 'In the default language; null when not given.' }),
+  localized_labels: Type.Array(LocalizedString),
+  is_required: Type.Boolean({ description: 'Mandatory at upload.' }),
+});
+export type MetaDataDefinitionOut = Static<typeof MetaDataDefinitionOut>;
+
 const fullFields = {
   id: DocumentTypeId,
   label: Type.String({ description: 'In the default language.' }),
   folder_id: Type.String({ description: 'Folder where documents of this type are filed.' }),
+  metadata: Type.Optional(Type.Array(MetaDataDefinitionOut)),
 };
 
 export const EmployeeDocumentType = Type.Object(
@@ -135,11 +149,19 @@ export const EmployeeDocumentType = Type.Object(
   { $id: 'EmployeeDocumentTypeFull', title: 'EmployeeDocumentTypeFull' },
 );
 export const CompanyDocumentType = Type.Object(
-  { ...companyFields, ...fullFields },
+  {
+    ...companyFields,
+    ...fullFields,
+    expiry_date_policy_options: Type.Union([ExpiryDatePolicyOptions, Type.Null()], {
+      description: 'Null when the policy type needs no options.',
+    }),
+  },
   { $id: 'CompanyDocumentTypeFull', title: 'CompanyDocumentTypeFull' },
 );
 /** A type of either kind, as presented (the attributes of the other kind are simply absent). */
 export type DocumentTypeFull = Static<typeof EmployeeDocumentType> & Static<typeof CompanyDocumentType>;
+/** A type of either kind, as stored and checked (the attributes of the other kind are simply absent). */
+export type DocumentTypeAttributes = Static<typeof EmployeeDocumentTypeInput> & Static<typeof CompanyDocumentTypeInput>;
 
 const listFields = {
   ...PaginationQuery,

@@ -17,13 +17,14 @@ function attachmentsOf(files: readonly RequestFileRow[]) {
 
 export function presentRequest(view: RequestView, embeds: ReadonlySet<Embed>): RequestFull {
   const { row, people } = view;
+  // The `_id` form is always sent (null when nobody); an `embed` replaces it with the object (null when nobody).
   const who = (id: string | null, embed: Embed, key: string): Record<string, unknown> => {
-    if (id === null) return {};
-    const p = people.get(id);
-    if (embeds.has(embed) && p)
+    const p = id === null ? undefined : people.get(id);
+    if (embeds.has(embed) && (id === null || p))
       return {
-        [key]:
-          embed === 'employee'
+        [key]: !p
+          ? null
+          : embed === 'employee'
             ? { id: p.id, external_id: p.external_id, firstname: p.firstname, lastname: p.lastname, email: p.email }
             : simplified(p),
       };
@@ -44,11 +45,13 @@ export function presentRequest(view: RequestView, embeds: ReadonlySet<Embed>): R
     form_files: view.files
       .filter((f) => f.kind === 'form_file')
       .map((f) => ({ id: f.id, filename: f.filename, field_id: f.field_id as string })),
-    ...(row.due_date ? { due_date: row.due_date } : {}),
+    due_date: row.due_date ?? null,
     custom_status: row.custom_status_id
       ? { id: row.custom_status_id, name: view.customStatusName ?? row.custom_status_id }
       : null,
     category: { id: row.category_id, name: view.categoryName },
+    // Feedback has no client path in the reference (§3d.10), so no request has any.
+    feedback: null,
     origin: row.origin as RequestFull['origin'],
     read_by_employee: row.read_by_employee === 1,
     public_comment_count: row.public_comment_count,
@@ -77,11 +80,10 @@ export function presentComment(view: CommentView, embedCreator: boolean): Reques
   const creator = row.creator_id ? view.people.get(row.creator_id) : undefined;
   return {
     id: row.id,
-    ...(row.creator_id
-      ? embedCreator && creator
-        ? { creator: simplified(creator) }
-        : { creator_id: row.creator_id }
-      : {}),
+    // As on requests: `creator_id` (null for a comment nobody wrote), or `creator` with `embed=creator`.
+    ...(embedCreator && (row.creator_id === null || creator)
+      ? { creator: creator ? simplified(creator) : null }
+      : { creator_id: row.creator_id }),
     created_at: formatDateTime(row.created_at),
     content: row.content,
     is_informative: row.is_informative === 1,

@@ -57,6 +57,12 @@ export type EmployeeSimplified = Static<typeof EmployeeSimplified>;
 
 const Attachment = Type.Object({ id: Type.String(), name: Type.String() });
 const FormFile = Type.Object({ id: Type.String(), filename: Type.String(), field_id: Type.String() });
+/** `RequestFeedback`: the employee's rating (reference §3d.1). */
+const RequestFeedback = Type.Object({
+  rate: Type.Number({ minimum: 1, maximum: 5 }),
+  comment: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+});
 
 const requestFields = {
   id: Type.String({ format: 'uuid' }),
@@ -64,21 +70,49 @@ const requestFields = {
   name: Type.String({ description: "The form's name." }),
   status: Enum(STATUSES),
   priority: Enum(PRIORITIES, '1 low, 2 normal (the default), 3 high.'),
-  employee_id: Type.Optional(Type.String({ description: 'Unless `embed=employee`.' })),
-  employee: Type.Optional(Type.Ref(EmployeeSimplified)),
-  creator_id: Type.Optional(Type.String({ description: 'Unless `embed=creator`.' })),
-  creator: Type.Optional(Type.Ref(UserSimplified)),
-  closed_by_id: Type.Optional(Type.String({ description: 'Unless `embed=closed_by`; present once closed.' })),
-  closed_by: Type.Optional(Type.Ref(UserSimplified)),
+  employee_id: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'The employee the request concerns, null when none. Always sent, unless `embed=employee`.',
+    }),
+  ),
+  employee: Type.Optional(
+    Type.Union([Type.Ref(EmployeeSimplified), Type.Null()], {
+      description: 'With `embed=employee`, instead of `employee_id`; null when the request concerns no employee.',
+    }),
+  ),
+  creator_id: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'The creator (user or employee), null when none. Always sent, unless `embed=creator`.',
+    }),
+  ),
+  creator: Type.Optional(
+    Type.Union([Type.Ref(UserSimplified), Type.Null()], {
+      description: 'With `embed=creator`, instead of `creator_id`; null when there is no creator.',
+    }),
+  ),
+  closed_by_id: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The user who closed it; null while open or when closed without a user. Always sent, unless `embed=closed_by`.',
+    }),
+  ),
+  closed_by: Type.Optional(
+    Type.Union([Type.Ref(UserSimplified), Type.Null()], {
+      description: 'With `embed=closed_by`, instead of `closed_by_id`; null when `closed_by_id` would be.',
+    }),
+  ),
   organization_ids: Type.Array(Type.String(), {
     description: "The employee's organizations at creation, or the one given.",
   }),
   form_id: Type.String(),
   form_data: FormData,
   form_files: Type.Array(FormFile),
-  due_date: Type.Optional(Type.String({ format: 'date' })),
+  due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'Null when none is set.' }),
   custom_status: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
   category: Type.Object({ id: Type.String(), name: Type.String() }),
+  feedback: Type.Union([RequestFeedback, Type.Null()], {
+    description: 'Always null: the reference has no client path to post feedback, so no request has any.',
+  }),
   origin: Enum(ORIGINS),
   read_by_employee: Type.Boolean(),
   public_comment_count: Type.Integer(),
@@ -93,8 +127,10 @@ const requestFields = {
   need_edit_by_employee: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-  closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  archived_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Null until closed.' }),
+  archived_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Null until archived.',
+  }),
 };
 
 export const RequestFull = Type.Object(requestFields, { $id: 'RequestFull', title: 'RequestFull' });
@@ -209,8 +245,16 @@ export const EmbedQuery = Type.Object({ embed: embeds }, { additionalProperties:
 export const RequestComment = Type.Object(
   {
     id: Type.String(),
-    creator_id: Type.Optional(Type.String()),
-    creator: Type.Optional(Type.Ref(UserSimplified)),
+    creator_id: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Null for a comment nobody wrote (a macro with no user). Always sent, unless `embed=creator`.',
+      }),
+    ),
+    creator: Type.Optional(
+      Type.Union([Type.Ref(UserSimplified), Type.Null()], {
+        description: 'With `embed=creator`, instead of `creator_id`.',
+      }),
+    ),
     created_at: Type.String({ format: 'date-time' }),
     content: Type.String(),
     is_informative: Type.Boolean(),

@@ -8,7 +8,7 @@ export type Process = {
         message?: string | undefined;
         pdf_template_id?: string | undefined;
         signature_zone_id?: string | undefined;
-        uploaded_document?: string | undefined;
+        uploaded_document?: string | null | undefined;
         completed_by_id?: string | null | undefined;
         completed_by?: {
             id: string;
@@ -34,6 +34,11 @@ export type Process = {
         signature_zone?: {
             id: string;
             pdf_template_id: string;
+            position_x: null;
+            position_y: null;
+            width: null;
+            height: null;
+            page: null;
         } | undefined;
         description: string;
         id: string;

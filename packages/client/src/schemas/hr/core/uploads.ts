@@ -13,4 +13,5 @@ export type UploadDocument = {
     creation_date: string;
     expires_at: string;
     retention_period: number;
+    page_count: number | null;
 };

@@ -4,9 +4,9 @@ import type { CommaList } from '../../../wire.js';
 
 export type CompanyDocumentType = {
     metadata?: {
-        label?: string | undefined;
-        authorized_values?: string[] | undefined;
+        label: string | null;
         type: 'date' | 'text' | 'list' | 'int';
+        authorized_values: string[] | null;
         code: string;
         localized_labels: {
             value: string;
@@ -15,13 +15,6 @@ export type CompanyDocumentType = {
         is_required: boolean;
     }[] | undefined;
     expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
-    expiry_date_policy_options?: {
-        date?: string | undefined;
-        days?: number | undefined;
-        metadata?: string | undefined;
-        years?: number | undefined;
-        months?: number | undefined;
-    } | undefined;
     file_type_restrictions?: string[] | undefined;
     user_access_permissions?: {
         role_id: string;
@@ -33,6 +26,13 @@ export type CompanyDocumentType = {
         value: string;
         language_code: string;
     }[];
+    expiry_date_policy_options: {
+        date?: string | undefined;
+        days?: number | undefined;
+        metadata?: string | undefined;
+        years?: number | undefined;
+        months?: number | undefined;
+    } | null;
     folder_id: string;
 };
 export type CompanyDocumentTypeInput = {
@@ -48,8 +48,6 @@ export type CompanyDocumentTypeInput = {
         }[];
         is_required: boolean;
     }[] | undefined;
-    folder_id?: string | undefined;
-    expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
     expiry_date_policy_options?: {
         date?: string | undefined;
         days?: number | undefined;
@@ -57,6 +55,8 @@ export type CompanyDocumentTypeInput = {
         years?: number | undefined;
         months?: number | undefined;
     } | undefined;
+    folder_id?: string | undefined;
+    expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
     file_type_restrictions?: string[] | undefined;
     user_access_permissions?: {
         role_id: string;
@@ -91,8 +91,6 @@ export type CompanyDocumentTypePatch = {
         }[];
         is_required: boolean;
     }[] | undefined;
-    folder_id?: string | undefined;
-    expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
     expiry_date_policy_options?: {
         date?: string | undefined;
         days?: number | undefined;
@@ -100,6 +98,8 @@ export type CompanyDocumentTypePatch = {
         years?: number | undefined;
         months?: number | undefined;
     } | undefined;
+    folder_id?: string | undefined;
+    expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
     file_type_restrictions?: string[] | undefined;
     user_access_permissions?: {
         role_id: string;
@@ -108,9 +108,9 @@ export type CompanyDocumentTypePatch = {
 };
 export type EmployeeDocumentType = {
     metadata?: {
-        label?: string | undefined;
-        authorized_values?: string[] | undefined;
+        label: string | null;
         type: 'date' | 'text' | 'list' | 'int';
+        authorized_values: string[] | null;
         code: string;
         localized_labels: {
             value: string;

@@ -159,6 +159,7 @@ export type EmployeeDocumentPatch = {
 export type EmployeeDocumentSearch = {
     origin?: string | undefined;
     per_page?: number | undefined;
+    page?: number | undefined;
     employee_id?: string | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
@@ -177,7 +178,6 @@ export type EmployeeDocumentSearch = {
     expiry_date_until?: string | undefined;
     expiration_date_until?: string | undefined;
     compact_response?: boolean | undefined;
-    page?: number | undefined;
 };
 export type EmployeeDocumentUpdate = {
     title?: string | null | undefined;

@@ -16,8 +16,8 @@ export type CustomStatusListQuery = {
     per_page?: number | undefined;
     cursor?: string | undefined;
     sort?: CommaList<SortTerm<'name' | 'created_at' | 'updated_at'>> | undefined;
-    q?: string | undefined;
     page?: number | undefined;
+    q?: string | undefined;
 };
 export type CustomStatusPut = {
     is_active?: boolean | undefined;

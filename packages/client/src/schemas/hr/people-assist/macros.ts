@@ -43,8 +43,8 @@ export type MacroListQuery = {
     per_page?: number | undefined;
     cursor?: string | undefined;
     sort?: CommaList<SortTerm<'name' | 'created_at' | 'updated_at'>> | undefined;
-    q?: string | undefined;
     page?: number | undefined;
+    q?: string | undefined;
 };
 export type MacroPut = {
     description?: string | undefined;

@@ -35,14 +35,14 @@ export type MacroRun = {
     macro_id: string;
 };
 export type RequestComment = {
-    creator_id?: string | undefined;
+    creator_id?: string | null | undefined;
     creator?: {
         id: string;
         external_id: string | null;
         firstname: string;
         lastname: string;
         email: string | null;
-    } | undefined;
+    } | null | undefined;
     id: string;
     created_at: string;
     content: string;
@@ -80,25 +80,24 @@ export type RequestFull = {
         firstname: string;
         lastname: string;
         email: string | null;
-    } | undefined;
-    due_date?: string | undefined;
-    employee_id?: string | undefined;
-    creator_id?: string | undefined;
+    } | null | undefined;
+    employee_id?: string | null | undefined;
+    creator_id?: string | null | undefined;
     creator?: {
         id: string;
         external_id: string | null;
         firstname: string;
         lastname: string;
         email: string | null;
-    } | undefined;
+    } | null | undefined;
     closed_by?: {
         id: string;
         external_id: string | null;
         firstname: string;
         lastname: string;
         email: string | null;
-    } | undefined;
-    closed_by_id?: string | undefined;
+    } | null | undefined;
+    closed_by_id?: string | null | undefined;
     id: string;
     name: string;
     category: {
@@ -109,6 +108,7 @@ export type RequestFull = {
     created_at: string;
     origin: 'PHONE' | 'MAIL' | 'PEOPLEASK' | 'API' | 'POST' | 'IM' | 'PERSON' | 'OTHER' | 'MOBILE_APP';
     updated_at: string;
+    due_date: string | null;
     form_id: string;
     form_data: {
         values: unknown[];
@@ -127,6 +127,11 @@ export type RequestFull = {
     visible_by_employee: boolean;
     priority: '1' | '2' | '3';
     request_number: string;
+    feedback: {
+        created_at: string;
+        rate: number;
+        comment: string | null;
+    } | null;
     read_by_employee: boolean;
     public_comment_count: number;
     internal_comment_count: number;
@@ -147,25 +152,24 @@ export type RequestFullWithAttachments = {
         firstname: string;
         lastname: string;
         email: string | null;
-    } | undefined;
-    due_date?: string | undefined;
-    employee_id?: string | undefined;
-    creator_id?: string | undefined;
+    } | null | undefined;
+    employee_id?: string | null | undefined;
+    creator_id?: string | null | undefined;
     creator?: {
         id: string;
         external_id: string | null;
         firstname: string;
         lastname: string;
         email: string | null;
-    } | undefined;
+    } | null | undefined;
     closed_by?: {
         id: string;
         external_id: string | null;
         firstname: string;
         lastname: string;
         email: string | null;
-    } | undefined;
-    closed_by_id?: string | undefined;
+    } | null | undefined;
+    closed_by_id?: string | null | undefined;
     id: string;
     name: string;
     category: {
@@ -176,6 +180,7 @@ export type RequestFullWithAttachments = {
     created_at: string;
     origin: 'PHONE' | 'MAIL' | 'PEOPLEASK' | 'API' | 'POST' | 'IM' | 'PERSON' | 'OTHER' | 'MOBILE_APP';
     updated_at: string;
+    due_date: string | null;
     form_id: string;
     form_data: {
         values: unknown[];
@@ -198,6 +203,11 @@ export type RequestFullWithAttachments = {
     }[];
     priority: '1' | '2' | '3';
     request_number: string;
+    feedback: {
+        created_at: string;
+        rate: number;
+        comment: string | null;
+    } | null;
     read_by_employee: boolean;
     public_comment_count: number;
     internal_comment_count: number;
