@@ -215,6 +215,8 @@ for (const dialect of dialects()) {
           {
             code: 'signed_on',
             type: 'date',
+            authorized_values: null,
+            label: null,
             localized_labels: [{ language_code: 'en', value: 'Signed on' }],
             is_required: false,
           },
