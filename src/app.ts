@@ -63,6 +63,8 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     clientErrorBody: (path, status, message) =>
       path.startsWith(ACADEMY_PREFIX) ? academyErrorBody(status, message) : hrErrorBody(status, message),
     documentation: [HR_DOCUMENTATION, ACADEMY_DOCUMENTATION],
+    // The HR API ignores unknown body members at every level (docs/hr-api.md); the academy API keeps its checks.
+    unknownBodyFields: (url) => (apiOf(url) === 'hr' ? 'drop' : 'refuse'),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const services = await createServices(database, config, server.log as unknown as Logger);

@@ -14,7 +14,13 @@ import { loggerOptions } from '../logger.js';
 import type { Metrics, RouteMetrics } from '../metrics.js';
 import { docsPage } from './docs-page.js';
 import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
-import { deferSchemaCompile, schemaCompiled, schemaErrorFormatter, validatorCompilerFor } from './validation.js';
+import {
+  deferSchemaCompile,
+  schemaCompiled,
+  schemaErrorFormatter,
+  type UnknownBodyFields,
+  validatorCompilerFor,
+} from './validation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 
@@ -112,6 +118,12 @@ export interface ServerOptions {
   apiOf?: (path: string) => string;
   /** What each API adds to the OpenAPI document: operation ids, response descriptions (openapi.ts). */
   documentation?: readonly ApiDocumentation[];
+  /**
+   * What a route's body does with a member its schema does not declare, by the route's URL: `drop` (the HR API's
+   * rule: ignored at every level) or `refuse` (the default: a closed object refuses it, an open one passes it on
+   * to the route, as the academy API's own checks expect).
+   */
+  unknownBodyFields?: (url: string) => UnknownBodyFields;
 }
 
 /** Where a route keeps its share of the metrics, in its config: made once, when the route is registered. */
@@ -179,9 +191,11 @@ export function nestedDeeperThan(text: string, max: number): boolean {
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const { config, database } = options;
-  // Unknown body members are dropped, whatever ATRIUM_STRICT says (docs/hr-api.md): most body schemas are open,
-  // so refusing them only where a schema is closed would catch some misspellings and not others.
-  const validatorCompiler = validatorCompilerFor('drop');
+  // Unknown body members are dropped where the API says so, whatever ATRIUM_STRICT says (docs/hr-api.md): most
+  // body schemas are open, so refusing them only where a schema is closed would catch some misspellings only.
+  const unknownBodyFields = options.unknownBodyFields ?? (() => 'refuse' as const);
+  const compilers = { drop: validatorCompilerFor('drop'), refuse: validatorCompilerFor('refuse') };
+  const validatorCompiler: typeof compilers.drop = (route) => compilers[unknownBodyFields(route.url)](route);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
     // One access-log line per request is written by the onResponse hook below.

@@ -233,8 +233,9 @@ function notDecimal(data: unknown, parameters: [string, 'integer' | 'number'][])
 }
 
 /**
- * What a body member that its object does not declare gets: `refuse` (`422 unknown_field`: the academy's directory
- * import, a file where a misspelt field is a mistake to report) or `drop` (ignored: every API route).
+ * What a body member that its object does not declare gets: `drop` (ignored at every level: the HR API's routes)
+ * or `refuse` (a closed object answers `422 unknown_field`, an open one passes the member on: the academy API,
+ * whose services check some members themselves, and its directory import).
  */
 export type UnknownBodyFields = 'refuse' | 'drop';
 
