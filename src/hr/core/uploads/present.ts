@@ -8,6 +8,7 @@ export function presentUpload(upload: Upload, retentionSeconds: number): UploadD
     filename: upload.filename,
     content_type: upload.contentType,
     size: upload.size,
+    page_count: upload.pageCount,
     creation_date: formatDateTime(upload.createdAt),
     expires_at: formatDateTime(upload.expiresAt),
     retention_period: retentionSeconds,

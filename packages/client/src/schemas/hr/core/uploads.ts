@@ -10,6 +10,7 @@ export type UploadDocument = {
     filename: string;
     content_type: string;
     size: number;
+    page_count: number | null;
     creation_date: string;
     expires_at: string;
     retention_period: number;
