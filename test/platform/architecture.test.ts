@@ -188,6 +188,13 @@ describe('architecture', () => {
     assert.deepEqual(loaders, [], `import { Sqlite } from platform/db/database.ts instead:\n${loaders.join('\n')}`);
   });
 
+  it('loads the PDF library in one place (platform/pdf/pages.ts, run in a worker thread by platform/pdf/counter.ts)', () => {
+    const loaders = files
+      .filter((file) => /(?:from\s+|import\s*\(\s*)['"]@cantoo\/pdf-lib['"]/.test(text.get(file) ?? ''))
+      .map(rel);
+    assert.deepEqual(loaders, [path.join('platform', 'pdf', 'pages.ts')]);
+  });
+
   it('applies the tenant condition by construction (Tenant), never by hand', () => {
     const byHand: string[] = [];
     for (const file of files) {

@@ -1,3 +1,4 @@
+import { PdfPageCounter } from '../../platform/pdf/counter.js';
 import type { HrArea, HrContext, HrModule } from '../module.js';
 import { unitOfWork } from '../module.js';
 import { AuthRepository } from './auth/repository.js';
@@ -73,6 +74,7 @@ export function createCore(ctx: HrContext) {
         sweepMs: config.uploadSweepMs,
         stagingStaleMs: config.requestTimeoutMs + 60_000,
         clock: ctx.clock,
+        pages: new PdfPageCounter({ log: ctx.log }),
         ...(ctx.log ? { log: ctx.log } : {}),
       },
     ),

@@ -15,6 +15,8 @@ export interface BlobDownload {
   filename: string;
   /** `attachment` (default) or `inline`. */
   disposition?: 'attachment' | 'inline';
+  /** More headers of the download (HEAD and GET alike), set with the others once the bytes can be read. */
+  headers?: Record<string, string>;
 }
 
 /** A `Range` outside the content (416). The `Content-Range: bytes *\/size` header is already set on the reply. */
@@ -94,6 +96,7 @@ export async function sendBlob(
     .header('Accept-Ranges', 'bytes')
     .header('ETag', etag)
     .header('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(blob.headers ?? {})) reply.header(name, value);
   if (range) {
     reply
       .status(206)

@@ -8,10 +8,9 @@ export function presentUpload(upload: Upload, retentionSeconds: number): UploadD
     filename: upload.filename,
     content_type: upload.contentType,
     size: upload.size,
+    page_count: upload.pageCount,
     creation_date: formatDateTime(upload.createdAt),
     expires_at: formatDateTime(upload.expiresAt),
     retention_period: retentionSeconds,
-    // Atrium renders no document, so it does not know page counts (docs/hr-api.md, fields not served).
-    page_count: null,
   };
 }

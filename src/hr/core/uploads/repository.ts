@@ -13,6 +13,7 @@ function normalize(row: UploadRow): UploadRow {
     created_at: Number(row.created_at),
     expires_at: Number(row.expires_at),
     consumed_at: row.consumed_at === null ? null : Number(row.consumed_at),
+    page_count: row.page_count === null ? null : Number(row.page_count),
   };
 }
 
@@ -26,6 +27,11 @@ export class UploadsRepository {
 
   async insert(row: Insertable<HrUploadsTable>): Promise<void> {
     await this.db.insertInto('hr_uploads').values(row).execute();
+  }
+
+  /** Records the page count of the client's upload (counted after its bytes were stored). */
+  async setPageCount(clientId: string, id: string, pageCount: number | null): Promise<void> {
+    await this.tenant(clientId).updateTable('hr_uploads').set({ page_count: pageCount }).where('id', '=', id).execute();
   }
 
   async find(clientId: string, id: string): Promise<UploadRow | undefined> {

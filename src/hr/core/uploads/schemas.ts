@@ -14,6 +14,10 @@ export const UploadDocument = Type.Object(
       description: 'Detected from the bytes (never taken from the request); `application/octet-stream` when unknown.',
     }),
     size: Type.Integer({ minimum: 0, description: 'Size of the file in bytes (an Atrium addition).' }),
+    page_count: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description:
+        'Number of pages of a PDF, counted when it is uploaded; null for any other file and for a PDF that cannot be read (corrupt, or too costly to parse).',
+    }),
     creation_date: Type.String({ format: 'date-time', description: 'When the file was uploaded.' }),
     expires_at: Type.String({
       format: 'date-time',
@@ -22,9 +26,6 @@ export const UploadDocument = Type.Object(
     retention_period: Type.Integer({
       minimum: 0,
       description: 'How long an unused upload is kept, in seconds (`ATRIUM_UPLOAD_TTL`, default 86400).',
-    }),
-    page_count: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-      description: 'Always null: Atrium does not count the pages of a file.',
     }),
   },
   { title: 'UploadDocument', description: 'A temporary file, usable until `expires_at`.' },

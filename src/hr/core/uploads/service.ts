@@ -6,6 +6,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
+import type { PdfPageCounter } from '../../../platform/pdf/counter.js';
 import type { Clock } from '../../../platform/time.js';
 import type { UploadRow, UploadsRepository } from './repository.js';
 
@@ -23,6 +24,8 @@ export interface UploadsOptions {
   stagingStaleMs: number;
   /** The clock expiry is judged by (tests move it). */
   clock: Clock;
+  /** Counts the pages of PDF uploads (`page_count`); without it, every upload's count is null. */
+  pages?: PdfPageCounter;
   log?: Logger;
 }
 
@@ -36,6 +39,8 @@ export interface Upload {
   size: number;
   /** Sniffed from the bytes. */
   contentType: string;
+  /** Pages of a PDF the library could read; null for any other file. */
+  pageCount: number | null;
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
@@ -52,6 +57,8 @@ export interface ConsumedUpload {
   size: number;
   /** Sniffed from the bytes (`application/octet-stream` when unknown). */
   contentType: string;
+  /** Pages of a PDF the library could read; null for any other file. */
+  pageCount: number | null;
 }
 
 export interface SweepResult {
@@ -63,6 +70,9 @@ export interface SweepResult {
 
 const SWEEP_BATCH = 200;
 
+/** The content type (sniffed) whose files get a page count. */
+const PDF = 'application/pdf';
+
 function toUpload(row: UploadRow): Upload {
   return {
     id: row.id,
@@ -71,6 +81,7 @@ function toUpload(row: UploadRow): Upload {
     sha256: row.sha256,
     size: row.size,
     contentType: row.content_type,
+    pageCount: row.page_count,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     consumedAt: row.consumed_at,
@@ -129,6 +140,7 @@ export class UploadsService {
           sha256: blob.sha256,
           size: blob.size,
           content_type: blob.contentType,
+          page_count: null,
           created_at: createdAt,
           expires_at: createdAt + this.options.ttlSeconds * 1000,
           consumed_at: null,
@@ -138,7 +150,34 @@ export class UploadsService {
         return row;
       },
     });
-    return toUpload(attached);
+    const pageCount = await this.countPages(attached);
+    if (pageCount !== null) await this.work.run((tx) => tx.uploads.setPageCount(clientId, id, pageCount));
+    return toUpload({ ...attached, page_count: pageCount });
+  }
+
+  /**
+   * The pages of a stored PDF upload, read back from the store and counted in a worker thread (bounded in time
+   * and memory: platform/pdf/counter.ts); null for any other file, and for a PDF the library cannot read. The
+   * upload's id is not yet known to the client, so nothing can consume it before the count is recorded.
+   */
+  private async countPages(row: UploadRow): Promise<number | null> {
+    const pages = this.options.pages;
+    if (!pages || row.content_type !== PDF) return null;
+    const bytes = new Uint8Array(row.size);
+    let at = 0;
+    try {
+      for await (const chunk of await this.blobs.read(row.sha256)) {
+        const part = chunk as Buffer;
+        if (at + part.length > bytes.length) return null;
+        bytes.set(part, at);
+        at += part.length;
+      }
+    } catch (err) {
+      // The upload stands without a count: reading it back failed (the store logs a checksum mismatch).
+      this.options.log?.warn({ err, upload: row.id }, 'reading a PDF upload back to count its pages failed');
+      return null;
+    }
+    return at === bytes.length ? pages.count(bytes) : null;
   }
 
   /** The client's upload (consumed or not, until it expires); `NotFoundError` otherwise, another client's included. */
@@ -177,7 +216,14 @@ export class UploadsService {
     const at = this.options.clock.now();
     const row = await repo.consume(clientId, fileId, at);
     if (row) {
-      return { id: row.id, sha256: row.sha256, filename: row.filename, size: row.size, contentType: row.content_type };
+      return {
+        id: row.id,
+        sha256: row.sha256,
+        filename: row.filename,
+        size: row.size,
+        contentType: row.content_type,
+        pageCount: row.page_count,
+      };
     }
     if (options.field === undefined) throw new NotFoundError('Upload', fileId);
     const existing = await repo.find(clientId, fileId);

@@ -10,6 +10,8 @@ export interface HrUploadsTable {
   sha256: string;
   size: number;
   content_type: string;
+  /** Pages of a PDF the library could read (platform/pdf/); null for any other file. */
+  page_count: number | null;
   created_at: number;
   expires_at: number;
   /** When a document (or other object) took the file; it then no longer holds the blob. */

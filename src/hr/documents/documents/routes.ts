@@ -341,6 +341,8 @@ export async function documentRoutes(
       size: doc.size,
       contentType: doc.content_type,
       filename: doc.filename,
+      // The reference lists it on HEAD; GET sends it too, as HEAD answers GET's headers.
+      ...(doc.page_count !== null ? { headers: { 'X-Page-Count': String(doc.page_count) } } : {}),
     });
   };
   const fileHeaders = Type.Object({
@@ -349,6 +351,12 @@ export async function documentRoutes(
     'Content-Disposition': Type.String(),
     'Accept-Ranges': Type.Literal('bytes'),
     ETag: Type.String({ description: 'The SHA-256 of the bytes, quoted.' }),
+    'X-Page-Count': Type.Optional(
+      Type.String({
+        description:
+          'Number of pages of a PDF, counted at upload; absent for any other file and for an unreadable PDF.',
+      }),
+    ),
   });
   // Declared before GET so it replaces Fastify's automatic HEAD route (and is documented).
   api.head(

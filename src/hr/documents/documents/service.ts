@@ -483,6 +483,7 @@ export class DocumentsService {
           sha256: upload.sha256,
           size: upload.size,
           content_type: upload.contentType,
+          page_count: upload.pageCount,
           date,
           effective_date: date ?? dayOf(at),
           metadata: values.metadata ?? [],

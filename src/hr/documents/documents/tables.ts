@@ -19,6 +19,8 @@ export interface HrDocumentsTable {
   sha256: string;
   size: number;
   content_type: string;
+  /** The upload's page count (null when the file is not a readable PDF): `X-Page-Count` on downloads. */
+  page_count: number | null;
   /** YYYY-MM-DD. */
   date: string | null;
   /** `date`, or the upload day when it is null (YYYY-MM-DD): what the date filters compare. */

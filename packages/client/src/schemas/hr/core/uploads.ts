@@ -10,8 +10,8 @@ export type UploadDocument = {
     filename: string;
     content_type: string;
     size: number;
+    page_count: number | null;
     creation_date: string;
     expires_at: string;
     retention_period: number;
-    page_count: number | null;
 };

@@ -1,0 +1,156 @@
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Logger } from 'pino';
+
+export interface PdfPageCounterOptions {
+  /** How long one count may take before the worker is stopped and the count is null (ms). */
+  timeoutMs?: number;
+  /** How long the worker may take to start and load the PDF library (ms); past it the count is null. */
+  startTimeoutMs?: number;
+  /** An idle worker is stopped after this long (ms), and started again by the next PDF. */
+  idleMs?: number;
+  /** Counts waiting at most; past that a count is null at once (and logged). */
+  maxQueued?: number;
+  /** The worker's V8 heap (MiB): a PDF whose objects need more is null. */
+  heapMb?: number;
+  log?: Logger | undefined;
+}
+
+const DEFAULTS = { timeoutMs: 3_000, startTimeoutMs: 30_000, idleMs: 60_000, maxQueued: 64, heapMb: 256 };
+
+/**
+ * Starts worker.js, or worker.ts when running from the sources (the tests, under tsx): Node 20 does not carry
+ * `--import tsx` into a worker thread, so that worker registers tsx itself before loading the file.
+ */
+function startWorker(options: WorkerOptions): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), options);
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const entry = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
+  const code = `import(${tsx}).then(({ register }) => { register(); return import(${entry}); });`;
+  return new Worker(code, { ...options, eval: true });
+}
+
+/** A started worker, ready for a PDF: what it answers next is the count of the PDF sent to it. */
+interface Running {
+  worker: Worker;
+  /** Set while a count is out: receives the worker's answer, or null when it failed. */
+  pending?: (count: number | null, reason?: string) => void;
+}
+
+/**
+ * Counts a PDF's pages (pages.ts) in a worker thread, so that a hostile file costs a bounded time and memory, never
+ * blocks the event loop and never takes the process down: a count that takes longer than `timeoutMs` (a
+ * compression bomb in an object stream, a parse that does not end) stops the worker, its heap is capped
+ * (`heapMb`), and a worker that fails in any way gives null. One count runs at a time (a PDF upload waits for the
+ * ones before it, up to `maxQueued`). The worker is started by the first PDF and stopped when idle; the PDF
+ * library is loaded in it only, never in the server's own thread.
+ */
+export class PdfPageCounter {
+  private readonly options: Required<Omit<PdfPageCounterOptions, 'log'>>;
+  private busy = false;
+  private readonly queue: (() => void)[] = [];
+  private current: Running | undefined;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(private readonly settings: PdfPageCounterOptions = {}) {
+    this.options = {
+      timeoutMs: settings.timeoutMs ?? DEFAULTS.timeoutMs,
+      startTimeoutMs: settings.startTimeoutMs ?? DEFAULTS.startTimeoutMs,
+      idleMs: settings.idleMs ?? DEFAULTS.idleMs,
+      maxQueued: settings.maxQueued ?? DEFAULTS.maxQueued,
+      heapMb: settings.heapMb ?? DEFAULTS.heapMb,
+    };
+  }
+
+  /** The number of pages, or null (not a readable PDF, too slow, too big, too busy). Never rejects. */
+  async count(bytes: Uint8Array): Promise<number | null> {
+    if (this.busy) {
+      if (this.queue.length >= this.options.maxQueued) {
+        this.settings.log?.warn({ queued: this.queue.length }, 'PDF page count skipped: too many waiting');
+        return null;
+      }
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+    }
+    this.busy = true;
+    clearTimeout(this.idle);
+    try {
+      return await this.countIn(bytes);
+    } finally {
+      this.busy = false;
+      const next = this.queue.shift();
+      if (next) next();
+      else this.idle = setTimeout(() => void this.stop(), this.options.idleMs).unref();
+    }
+  }
+
+  /** Stops the worker, if one runs (the next count starts another). */
+  async stop(): Promise<void> {
+    const running = this.current;
+    this.current = undefined;
+    await running?.worker.terminate();
+  }
+
+  private async countIn(bytes: Uint8Array): Promise<number | null> {
+    // Counts run one at a time, so no other count is starting a worker meanwhile.
+    this.current ??= await this.start();
+    const running = this.current;
+    if (!running) return null;
+    const started = Date.now();
+    const { count, reason } = await new Promise<{ count: number | null; reason?: string }>((resolve) => {
+      const timer = setTimeout(() => running.pending?.(null, 'timeout'), this.options.timeoutMs).unref();
+      running.pending = (count, reason) => {
+        clearTimeout(timer);
+        running.pending = undefined;
+        resolve(reason === undefined ? { count } : { count, reason });
+      };
+      // A copy of its own, moved to the worker: `bytes` may be a view on a shared buffer.
+      const own = new Uint8Array(bytes);
+      running.worker.postMessage(own, [own.buffer]);
+    });
+    if (reason !== undefined) {
+      // The worker may still be busy or broken: stop it; the next count starts a fresh one.
+      this.settings.log?.info({ reason, ms: Date.now() - started, size: bytes.length }, 'PDF page count unavailable');
+      if (this.current === running) void this.stop();
+    }
+    return count;
+  }
+
+  /** A worker that has loaded the PDF library, or undefined when it could not start. */
+  private start(): Promise<Running | undefined> {
+    return new Promise((resolve) => {
+      const worker = startWorker({
+        resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, maxYoungGenerationSizeMb: 32 },
+        stdout: true,
+        stderr: true,
+      });
+      worker.unref();
+      const running: Running = { worker };
+      let ready = false;
+      const failed = (reason: string) => {
+        if (!ready) {
+          ready = true;
+          clearTimeout(timer);
+          this.settings.log?.warn({ reason }, 'the PDF page counter could not start');
+          void worker.terminate();
+          resolve(undefined);
+        }
+        running.pending?.(null, reason);
+      };
+      const timer = setTimeout(() => failed('start timeout'), this.options.startTimeoutMs).unref();
+      worker.on('message', (message: unknown) => {
+        if (!ready) {
+          ready = message === 'ready';
+          clearTimeout(timer);
+          resolve(ready ? running : undefined);
+          return;
+        }
+        const valid = typeof message === 'number' && Number.isSafeInteger(message) && message >= 0;
+        running.pending?.(valid ? message : null);
+      });
+      worker.on('error', (err) => failed(err instanceof Error ? err.message : String(err)));
+      worker.on('exit', (code) => {
+        if (this.current === running) this.current = undefined;
+        failed(`worker exited (${code})`);
+      });
+    });
+  }
+}

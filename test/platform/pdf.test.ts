@@ -1,0 +1,76 @@
+/**
+ * platform/pdf: the page count itself (pages.ts, in this thread) and the worker that bounds its cost (counter.ts).
+ * The HTTP side is test/hr/page-count.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { PdfPageCounter } from '../../src/platform/pdf/counter.js';
+import { countPdfPages } from '../../src/platform/pdf/pages.js';
+import { bomb, CYCLIC, ENCRYPTED, pdf, sharedPageTree } from '../support/pdf.js';
+
+describe('PDF page count', () => {
+  it('counts the pages of PDFs the library writes, with and without object streams', async () => {
+    for (const pages of [1, 3, 250]) {
+      assert.equal(await countPdfPages(await pdf(pages)), pages);
+      assert.equal(await countPdfPages(await pdf(pages, { objectStreams: false })), pages);
+    }
+  });
+
+  it('is null for what is not a readable PDF, and never rejects', async () => {
+    for (const bytes of [new Uint8Array(0), Buffer.from('%PDF-1.4\nnothing else'), Buffer.from('plain text')]) {
+      assert.equal(await countPdfPages(bytes), null);
+    }
+    assert.equal(await countPdfPages((await pdf(3)).subarray(0, 300)), null, 'cut short');
+  });
+
+  it('walks a page tree once per node: a shared node or a cycle is null at once, not 2^40 visits or a stack overflow', async () => {
+    const started = Date.now();
+    assert.equal(await countPdfPages(sharedPageTree(40)), null);
+    assert.equal(await countPdfPages(CYCLIC), null);
+    assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
+  });
+
+  it('counts an encrypted PDF without its password', async () => {
+    assert.equal(await countPdfPages(ENCRYPTED), 2);
+  });
+});
+
+describe('PDF page counter (worker thread)', () => {
+  const counter = new PdfPageCounter({ timeoutMs: 500 });
+  after(() => counter.stop());
+
+  it('stops a compression bomb at the timeout without blocking this thread, then counts again', async () => {
+    const hostile = bomb(256);
+    assert.ok(hostile.length < 1024 * 1024, `${hostile.length} bytes`);
+    assert.equal(await counter.count(await pdf(2)), 2, 'the worker is started and ready');
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    const started = Date.now();
+    const count = await counter.count(hostile);
+    const took = Date.now() - started;
+    clearInterval(ticker);
+    assert.equal(count, null);
+    assert.ok(took < 5_000, `${took} ms`);
+    assert.ok(ticks >= Math.floor(took / 10 / 4), `the event loop ran (${ticks} ticks in ${took} ms)`);
+    assert.equal(await counter.count(await pdf(3)), 3, 'a new worker took over');
+  });
+
+  it('runs counts one at a time, each with its own answer', async () => {
+    const answers = await Promise.all([
+      counter.count(await pdf(1)),
+      counter.count(Buffer.from('x')),
+      counter.count(await pdf(4)),
+    ]);
+    assert.deepEqual(answers, [1, null, 4]);
+  });
+
+  it('answers null past its queue', async () => {
+    const small = new PdfPageCounter({ maxQueued: 1 });
+    try {
+      const one = await pdf(1);
+      assert.deepEqual(await Promise.all([small.count(one), small.count(one), small.count(one)]), [1, 1, null]);
+    } finally {
+      await small.stop();
+    }
+  });
+});
