@@ -21,9 +21,22 @@ function findTests(dir: string): string[] {
   return out.sort();
 }
 
+/**
+ * Folders whose files run longest (a minute or more each: the CLI's, the benchmark harness, SIGKILL and fuzzing),
+ * started first: files start in this order, so a long file started last would run on alone after every other one
+ * ended. The rest follow alphabetically.
+ */
+const LONG_FIRST = ['cli/', 'bench/', 'reliability/', 'client/'];
+const rank = (file: string) => {
+  const i = LONG_FIRST.findIndex((dir) => file.includes(`/test/${dir}`));
+  return i === -1 ? LONG_FIRST.length : i;
+};
+
 const root = path.dirname(new URL(import.meta.url).pathname);
 const filters = process.argv.slice(2);
-const files = findTests(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = findTests(root)
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
 let cluster: Cluster | undefined;
 const env: NodeJS.ProcessEnv = { ...process.env };

