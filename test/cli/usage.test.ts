@@ -87,6 +87,7 @@ describe('atrium usage and help', () => {
         'hr create-application',
         'hr revoke-application',
         'hr rotate-signing-key',
+        'tenants list',
         'academy create',
         'academy rotate-key',
         'academy import',

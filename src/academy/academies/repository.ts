@@ -24,6 +24,21 @@ export class AcademiesRepository {
       .executeTakeFirst();
   }
 
+  /** Every academy, oldest first. */
+  list(): Promise<AcademyRow[]> {
+    return this.db.selectFrom('academies').selectAll().orderBy('id').execute();
+  }
+
+  /** Every API key of every academy, without its hash: ids and dates only. */
+  listKeys(): Promise<{ id: number; academy_id: number; created_at: number; expires_at: number | null }[]> {
+    return this.db
+      .selectFrom('academy_api_keys')
+      .select(['id', 'academy_id', 'created_at', 'expires_at'])
+      .orderBy('academy_id')
+      .orderBy('id')
+      .execute();
+  }
+
   find(id: number): Promise<AcademyRow | undefined> {
     return this.db.selectFrom('academies').selectAll().where('id', '=', id).executeTakeFirst();
   }

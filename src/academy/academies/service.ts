@@ -2,7 +2,7 @@ import type { Tables } from '../../platform/db/schema.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { hashSecret, newSecret, safeEqual } from '../../platform/security/secrets.js';
-import type { Clock } from '../../platform/time.js';
+import { type Clock, formatDateTime } from '../../platform/time.js';
 import { AcademyError } from '../errors.js';
 import type { AcademiesRepository } from './repository.js';
 
@@ -14,6 +14,14 @@ export interface CreatedAcademy {
 }
 
 /** Who is calling, once an API key has been accepted. */
+/** An academy as `atrium tenants list` shows it. */
+export interface ListedAcademy {
+  acadId: number;
+  name: string;
+  created_at: string;
+  keys: { key_id: number; created_at: string; expires_at: string | null; state: 'current' | 'grace' | 'expired' }[];
+}
+
 export interface AcademyContext {
   academyId: number;
   superAdminId: number;
@@ -56,6 +64,28 @@ export class AcademiesService {
     private readonly graceSeconds: number,
   ) {
     this.repo = work.read.academies;
+  }
+
+  /**
+   * Every academy with its API keys' ids and dates (never a key nor its hash), oldest first. A key is `current`
+   * until a rotation gives it an `expires_at`; `expired` once that has passed.
+   */
+  async list(): Promise<ListedAcademy[]> {
+    const [academies, keys] = await Promise.all([this.repo.list(), this.repo.listKeys()]);
+    const at = this.clock.now();
+    return academies.map((a) => ({
+      acadId: a.id,
+      name: a.name,
+      created_at: formatDateTime(a.created_at),
+      keys: keys
+        .filter((k) => k.academy_id === a.id)
+        .map((k) => ({
+          key_id: k.id,
+          created_at: formatDateTime(k.created_at),
+          expires_at: k.expires_at === null ? null : formatDateTime(k.expires_at),
+          state: k.expires_at === null ? 'current' : k.expires_at > at ? 'grace' : 'expired',
+        })),
+    }));
   }
 
   async create(name: string): Promise<CreatedAcademy> {

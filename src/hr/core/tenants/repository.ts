@@ -27,6 +27,21 @@ export class TenantsRepository {
       .executeTakeFirst();
   }
 
+  /** Every client, oldest first. */
+  listClients(): Promise<ClientRow[]> {
+    return this.db.selectFrom('hr_clients').selectAll().orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** Every application of every client, oldest first, without their secrets' hashes. */
+  listApplications(): Promise<Omit<ApplicationRow, 'secret_hash'>[]> {
+    return this.db
+      .selectFrom('hr_applications')
+      .select(['id', 'client_id', 'name', 'read_only', 'revoked_at', 'created_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
   async insertApplication(row: ApplicationRow): Promise<void> {
     await this.db.insertInto('hr_applications').values(row).execute();
   }

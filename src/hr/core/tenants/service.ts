@@ -2,7 +2,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../../platform/security/secrets.js';
-import { now } from '../../../platform/time.js';
+import { formatDateTime, now } from '../../../platform/time.js';
 import type { TenantsRepository } from './repository.js';
 
 export interface CreatedApplication {
@@ -10,6 +10,20 @@ export interface CreatedApplication {
   application_id: string;
   /** Shown once: only its hash is stored. */
   application_secret: string;
+}
+
+/** A client as `atrium tenants list` shows it: never a secret nor its hash. */
+export interface ListedClient {
+  client_id: string;
+  name: string;
+  created_at: string;
+  applications: {
+    application_id: string;
+    name: string;
+    read_only: boolean;
+    created_at: string;
+    revoked_at: string | null;
+  }[];
 }
 
 /** The repositories tenant writes touch. */
@@ -35,6 +49,25 @@ export class TenantsService {
   async ensureClient(name: string): Promise<{ client_id: string }> {
     const existing = await this.repo.findClientByName(name);
     return existing ? { client_id: existing.id } : this.createClient(name);
+  }
+
+  /** Every client with its applications (revoked ones included), oldest first. */
+  async list(): Promise<ListedClient[]> {
+    const [clients, applications] = await Promise.all([this.repo.listClients(), this.repo.listApplications()]);
+    return clients.map((c) => ({
+      client_id: c.id,
+      name: c.name,
+      created_at: formatDateTime(c.created_at),
+      applications: applications
+        .filter((a) => a.client_id === c.id)
+        .map((a) => ({
+          application_id: a.id,
+          name: a.name,
+          read_only: a.read_only === 1,
+          created_at: formatDateTime(a.created_at),
+          revoked_at: a.revoked_at === null ? null : formatDateTime(a.revoked_at),
+        })),
+    }));
   }
 
   async createApplication(clientId: string, name: string, readOnly: boolean): Promise<CreatedApplication> {
