@@ -61,7 +61,8 @@ if (process.env.ATRIUM_TEST_PG_URL) {
 // The server code under test must not pick up the runner's DATABASE_URL by accident.
 delete env.DATABASE_URL;
 
-const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2));
+// Twice the cores plus one: many files wait on servers, child processes and timers (docs/development.md, "Tests").
+const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2 + 1));
 const child = spawn(
   process.execPath,
   [
