@@ -3,41 +3,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { atrium, CLI, json, ROOT } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function atrium(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
-function json<T>(run: Run): T {
-  assert.equal(run.code, 0, run.stderr);
-  const lines = run.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `stdout must hold only the JSON document: ${run.stdout}`);
-  return JSON.parse(lines[0] as string) as T;
-}
 
 interface Served {
   url: string;

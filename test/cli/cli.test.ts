@@ -7,41 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrationNames } from '../../src/platform/db/migrate.js';
+import { atrium, CLI, json, ROOT } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function atrium(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
-function json<T>(run: Run): T {
-  assert.equal(run.code, 0, run.stderr);
-  const lines = run.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `stdout must hold only the JSON document: ${run.stdout}`);
-  return JSON.parse(lines[0] as string) as T;
-}
 
 interface Served {
   url: string;
