@@ -9,6 +9,8 @@ import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import type { SecretBox } from '../platform/security/secret-box.js';
 import type { Clock } from '../platform/time.js';
+import type { EventDeclaration } from './audit/catalogue.js';
+import { AuditTrail, type EventOutlet } from './audit/trail.js';
 import type { Paginator } from './lists/pagination.js';
 
 /**
@@ -30,11 +32,22 @@ export interface HrContext {
   /** Encryption at rest of reversible secrets (signing keys) under the master key. */
   secretBox: SecretBox;
   log?: Logger | undefined;
+  /**
+   * What recording an event also does in its transaction (the webhooks' outbox). Filled when the API is put
+   * together, before it serves; every unit of work's audit trail reads it.
+   */
+  eventOutlets: EventOutlet[];
 }
 
-/** Binds repositories into a unit of work on the context's database (`platform/db/unit-of-work.ts`). */
-export function unitOfWork<R>(ctx: HrContext, bind: (db: Db) => R): UnitOfWork<Tables, R> {
-  return new UnitOfWork(ctx.db, bind);
+/** A unit of work's repositories, with the audit trail bound to the same transaction. */
+export type Audited<R> = R & { audit: AuditTrail };
+
+/**
+ * Binds repositories into a unit of work on the context's database (`platform/db/unit-of-work.ts`), with the
+ * audit trail (`audit`) bound to the same transaction: a write records its event in `run` with the rest.
+ */
+export function unitOfWork<R>(ctx: HrContext, bind: (db: Db) => R): UnitOfWork<Tables, Audited<R>> {
+  return new UnitOfWork(ctx.db, (db) => ({ ...bind(db), audit: new AuditTrail(db, ctx.clock, ctx.eventOutlets) }));
 }
 
 /** A resource's part of the HR API. */
@@ -45,6 +58,8 @@ export interface HrModule {
   routes(app: FastifyInstance, http: HrHttp): Promise<void>;
   /** Served without a bearer token (the token endpoint). Every other module is behind the bearer guard. */
   public?: boolean;
+  /** The audit event types the resource records (`/events/filters/actions` and webhook patterns read them). */
+  events?: readonly EventDeclaration[];
 }
 
 /** What routes receive when the server registers them (the server's own parts, made after the services). */

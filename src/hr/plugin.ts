@@ -3,6 +3,7 @@ import FindMyWay from 'find-my-way';
 import type { Db } from '../platform/db/database.js';
 import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
+import { actingAs, type Caller } from './audit/actor.js';
 import { bearerGuard } from './core/auth/guard.js';
 import type { AuthService } from './core/auth/service.js';
 import { ErrorBody, HrError, sendHrError } from './errors.js';
@@ -76,6 +77,17 @@ function checkQuery(strict: boolean) {
   };
 }
 
+/** The caller of an authenticated request: its application, and the HR user it names, if any. */
+function callerOf(request: FastifyRequest): Caller {
+  const user = request.headers['x-atrium-user-id'];
+  return {
+    type: 'application',
+    clientId: request.hrAuth.clientId,
+    applicationId: request.hrAuth.applicationId,
+    userId: typeof user === 'string' ? user : undefined,
+  };
+}
+
 /**
  * The HR service delivery client API, as one encapsulated Fastify plugin
  * with its own error format, not-found and method-not-allowed answers, and
@@ -120,6 +132,15 @@ export async function hrApi(app: FastifyInstance, options: HrApiOptions): Promis
   }
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', bearerGuard(options.auth, options.rateLimits));
+    // Every write is served as its caller, the author of the audit events it records (audit/actor.ts).
+    guarded.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+      const handler = route.handler;
+      route.handler = function actingHandler(request, reply) {
+        return actingAs(callerOf(request), () => handler.call(this, request, reply));
+      };
+    });
     idempotentPosts(guarded, { ...options.idempotency, tenantOf: (request) => `hr:${request.hrAuth.clientId}` });
     for (const module of options.modules) {
       if (!module.public) await guarded.register((scope) => module.routes(scope, http));

@@ -14,6 +14,7 @@ import { OrganizationGroupsRepository } from './organization-groups/repository.j
 import { organizationGroupRoutes } from './organization-groups/routes.js';
 import { OrganizationGroup } from './organization-groups/schemas.js';
 import { OrganizationGroupsService } from './organization-groups/service.js';
+import { organizationEvents } from './organizations/events.js';
 import { OrganizationsRepository } from './organizations/repository.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { Organization } from './organizations/schemas.js';
@@ -93,6 +94,7 @@ export function createCore(ctx: HrContext) {
     { public: true, routes: (app, http) => tokenRoutes(app, { auth: s.auth, limits: http.rateLimits }) },
     {
       schemas: [Organization],
+      events: [organizationEvents],
       routes: (app) => organizationRoutes(app, { organizations: s.organizations, paginator }),
     },
     {

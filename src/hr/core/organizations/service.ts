@@ -4,6 +4,9 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
+import { organizationEvents } from './events.js';
+import { presentOrganization } from './present.js';
 import type {
   OrganizationAttributes,
   OrganizationFilter,
@@ -47,7 +50,7 @@ const ATTRIBUTES: (keyof OrganizationAttributes)[] = [
 export class OrganizationsService {
   private readonly repo: OrganizationsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, OrganizationsWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<OrganizationsWork>>) {
     this.repo = work.read.organizations;
   }
 
@@ -106,18 +109,24 @@ export class OrganizationsService {
     input: OrganizationInput,
   ): Promise<{ organization: OrganizationRecord; created: boolean }> {
     const attrs = Object.fromEntries(ATTRIBUTES.map((k) => [k, input[k] ?? null])) as OrganizationAttributes;
-    return this.work.run(async ({ organizations: repo }) => {
+    return this.work.run(async ({ organizations: repo, audit }) => {
       await this.checkParent(repo, clientId, id, attrs.parent_organization_id);
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
-      return { organization: (await repo.find(clientId, id)) as OrganizationRecord, created };
+      const organization = (await repo.find(clientId, id)) as OrganizationRecord;
+      await audit.record(clientId, organizationEvents, created ? 'created' : 'updated', {
+        id,
+        name: organization.name,
+        data: presentOrganization(organization),
+      });
+      return { organization, created };
     });
   }
 
   /** PATCH: changes only the attributes sent. */
   async patch(clientId: string, id: string, input: OrganizationInput): Promise<OrganizationRecord> {
-    return this.work.run(async ({ organizations: repo }) => {
+    return this.work.run(async ({ organizations: repo, audit }) => {
       if (!(await repo.exists(clientId, id))) throw new NotFoundError('organization', id);
       const changes: Partial<OrganizationAttributes> = {};
       for (const key of ATTRIBUTES) {
@@ -130,7 +139,13 @@ export class OrganizationsService {
         await this.checkParent(repo, clientId, id, changes.parent_organization_id ?? null);
       }
       await repo.update(clientId, id, changes, now());
-      return (await repo.find(clientId, id)) as OrganizationRecord;
+      const organization = (await repo.find(clientId, id)) as OrganizationRecord;
+      await audit.record(clientId, organizationEvents, 'updated', {
+        id,
+        name: organization.name,
+        data: presentOrganization(organization),
+      });
+      return organization;
     });
   }
 

@@ -1,0 +1,96 @@
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { HrEventsTable } from '../../audit/tables.js';
+import '../../audit/tables.js';
+
+type EventRow = Selectable<HrEventsTable>;
+
+/** An audit event as the domain sees it: its columns, with the actor's and the resource's JSON decoded. */
+export interface EventRecord {
+  pk: number;
+  id: string;
+  type: string;
+  resourceType: string;
+  action: string;
+  resourceId: string;
+  name: string | null;
+  actor: { type: string; id: string | null; name: string | null; data: Record<string, unknown> };
+  data: unknown;
+  createdAt: number;
+}
+
+export interface EventFilter {
+  resourceType?: string;
+  action?: string;
+  resourceId?: string;
+  actorType?: string;
+  actorId?: string;
+  since?: number;
+  until?: number;
+}
+
+/** Newest first: by the instant recorded, then by insertion. */
+const ORDER: ListOrder = { fixed: [{ term: 'e.created_at', direction: 'desc' }], tiebreak: 'e.pk' };
+
+type EventQuery = SelectQueryBuilder<Tables & { e: HrEventsTable }, 'e', EventRow>;
+
+function toRecord(row: EventRow): EventRecord {
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    type: row.type,
+    resourceType: row.resource_type,
+    action: row.action,
+    resourceId: row.resource_id,
+    name: row.name,
+    actor: {
+      type: row.actor_type,
+      id: row.actor_id,
+      name: row.actor_name,
+      data: JSON.parse(row.actor_data) as Record<string, unknown>,
+    },
+    data: JSON.parse(row.data) as unknown,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export class EventsRepository {
+  constructor(private readonly db: Db) {}
+
+  private filtered(clientId: string, filter: EventFilter): EventQuery {
+    let query = new Tenant<Tables>(this.db, clientId).selectFrom('hr_events as e').selectAll('e') as EventQuery;
+    if (filter.resourceType !== undefined) query = query.where('e.resource_type', '=', filter.resourceType);
+    if (filter.action !== undefined) query = query.where('e.action', '=', filter.action);
+    if (filter.resourceId !== undefined) query = query.where('e.resource_id', '=', filter.resourceId);
+    if (filter.actorType !== undefined) query = query.where('e.actor_type', '=', filter.actorType);
+    if (filter.actorId !== undefined) query = query.where('e.actor_id', '=', filter.actorId);
+    if (filter.since !== undefined) query = query.where('e.created_at', '>=', filter.since);
+    if (filter.until !== undefined) query = query.where('e.created_at', '<=', filter.until);
+    return query;
+  }
+
+  async page(clientId: string, filter: EventFilter, request: PageRequest): Promise<Page<EventRecord>> {
+    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  async find(clientId: string, id: string): Promise<EventRecord | undefined> {
+    const row = await this.filtered(clientId, {}).where('e.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Every matching event, newest first, read a batch at a time (an export holds one batch in memory). */
+  async *all(clientId: string, filter: EventFilter, batch = 500): AsyncGenerator<EventRecord[]> {
+    let at: PageRequest['at'] = {};
+    for (;;) {
+      const page = await this.page(clientId, filter, { limit: batch, sort: [], at });
+      if (page.items.length > 0) yield page.items;
+      if (!page.next) return;
+      at = { position: page.next };
+    }
+  }
+}
