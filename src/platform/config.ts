@@ -48,6 +48,10 @@ export interface Config {
   uploadTtlSeconds: number;
   /** How often each process deletes expired uploads, in ms (`ATRIUM_UPLOAD_SWEEP_MS`). */
   uploadSweepMs: number;
+  /** Background jobs one process runs at once (`ATRIUM_JOB_CONCURRENCY`; platform/jobs/). */
+  jobConcurrency: number;
+  /** How often an idle process looks for due background jobs, in ms (`ATRIUM_JOB_POLL_MS`). */
+  jobPollMs: number;
   /** Requests per second each credential (HR application, academy) may make, per process (`ATRIUM_RATE_LIMIT`); 0 turns it off. */
   rateLimit: number;
   /** Failed authentications per minute allowed from one client address, per process (`ATRIUM_AUTH_FAILURE_LIMIT`); 0 turns it off. */
@@ -164,6 +168,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadLimit: integer(env, 'ATRIUM_UPLOAD_LIMIT', 52_428_800, 1, Number.MAX_SAFE_INTEGER),
     uploadTtlSeconds: integer(env, 'ATRIUM_UPLOAD_TTL', 86_400, 1, 31_536_000),
     uploadSweepMs: integer(env, 'ATRIUM_UPLOAD_SWEEP_MS', 60_000, 100, 86_400_000),
+    jobConcurrency: integer(env, 'ATRIUM_JOB_CONCURRENCY', 4, 1, 1000),
+    jobPollMs: integer(env, 'ATRIUM_JOB_POLL_MS', 500, 10, 3_600_000),
     rateLimit: integer(env, 'ATRIUM_RATE_LIMIT', 1000, 0, 1_000_000_000),
     authFailureLimit: integer(env, 'ATRIUM_AUTH_FAILURE_LIMIT', 60, 0, 1_000_000_000),
     masterKey: env.ATRIUM_MASTER_KEY?.trim() || undefined,

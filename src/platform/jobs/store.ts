@@ -1,0 +1,405 @@
+/**
+ * The `jobs` table: enqueueing in the caller's transaction, the claim and the ends of an attempt (used by the
+ * runner, runner.ts), and the plain functions over the table a command line or an admin route needs (list, get,
+ * retry, cancel, prune). docs/SCALING.md, "Background jobs".
+ */
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { DialectName } from '../db/database.js';
+import type { Tables } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
+import { now as systemNow } from '../time.js';
+import type { JobStatus, JobsTable } from './tables.js';
+
+export type { JobStatus } from './tables.js';
+
+/** A database handle or a transaction's: what `enqueue` writes with. */
+export type JobsDb = Kysely<Tables> | Transaction<Tables>;
+
+/** A job as the runner and the listing functions give it: the payload decoded, instants in epoch ms. */
+export interface Job<P = unknown> {
+  id: number;
+  queue: string;
+  tenant: string | null;
+  orderingKey: string | null;
+  payload: P;
+  status: JobStatus;
+  /** Attempts started, this one included while it runs. */
+  attempts: number;
+  maxAttempts: number | null;
+  giveUpAt: number | null;
+  runAt: number;
+  leaseUntil: number | null;
+  lockedBy: string | null;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export interface NewJob<P = unknown> {
+  /** The job's kind: the runner calls the handler registered under this name. */
+  queue: string;
+  /** Anything JSON can hold; the handler gets it decoded. */
+  payload: P;
+  /** The client or academy the job belongs to (for listings). */
+  tenant?: string | null;
+  /**
+   * Jobs with the same key run one at a time, in the order they were enqueued (id order): a job waits while an
+   * older one of its key is pending or running. Keys are global across queues: name them (`webhook:<id>`).
+   */
+  orderingKey?: string | null;
+  /** The first attempt's earliest start (default: at once). */
+  runAt?: number;
+  /** No attempt after this many (default: the queue's `maxAttempts` when no deadline is given). */
+  maxAttempts?: number | null;
+  /** No attempt starts after this instant. */
+  giveUpAt?: number | null;
+  /** Or the deadline relative to the enqueue: `giveUpAt = now + giveUpAfterMs`. */
+  giveUpAfterMs?: number;
+}
+
+/** The longest `last_error` kept. */
+export const LAST_ERROR_LENGTH = 2000;
+
+/**
+ * The first key of the two-key advisory locks taken by `enqueue` on PostgreSQL ('JOBS' in ASCII): the two-key
+ * space does not overlap the one-key space other locks (Kysely's migration lock) use.
+ */
+const ORDERING_LOCK_CLASS = 0x4a4f4253;
+
+/**
+ * The dialect a handle speaks, told by its query compiler (PostgreSQL numbers its parameters): `enqueue` takes a
+ * caller's handle and nothing else.
+ */
+function dialectOf(db: JobsDb): DialectName {
+  return sql`${1}`.compile(db).sql === '$1' ? 'postgres' : 'sqlite';
+}
+
+export function toJob<P = unknown>(row: Selectable<JobsTable>): Job<P> {
+  return {
+    id: Number(row.id),
+    queue: row.queue,
+    tenant: row.tenant,
+    orderingKey: row.ordering_key,
+    payload: JSON.parse(row.payload) as P,
+    status: row.status,
+    attempts: Number(row.attempts),
+    maxAttempts: row.max_attempts === null ? null : Number(row.max_attempts),
+    giveUpAt: row.give_up_at === null ? null : Number(row.give_up_at),
+    runAt: Number(row.run_at),
+    leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
+    lockedBy: row.locked_by,
+    lastError: row.last_error,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+  };
+}
+
+/**
+ * Adds a job with the caller's handle, so it commits or rolls back with the write that causes it: pass the
+ * transaction of that write (a unit of work's `tx`). No runner sees the job before the commit; `runner.wake()`
+ * after the commit starts it without waiting for the next poll. Returns the job's id.
+ *
+ * With an ordering key on PostgreSQL, the transaction first takes an advisory lock on the key, held until it
+ * commits: two transactions enqueueing for one key then take their ids in the order they commit, so a job can
+ * never become visible behind a younger one of its key that already ran (ids come from a sequence, which hands
+ * them out at insert time, not at commit). Enqueuers of one key wait for each other's commits; one transaction
+ * enqueueing for two keys in the opposite order of another may deadlock, which `inTransaction` retries. On
+ * SQLite, with one writer at a time, ids are always in commit order. Given a plain handle (not a transaction),
+ * the lock and the insert run in a transaction of their own.
+ */
+export async function enqueue<P>(db: JobsDb, job: NewJob<P>, at: number = systemNow()): Promise<number> {
+  const payload = JSON.stringify(job.payload);
+  if (payload === undefined) throw new TypeError('a job payload must be JSON (got undefined)');
+  const giveUpAt = job.giveUpAt ?? (job.giveUpAfterMs === undefined ? null : at + job.giveUpAfterMs);
+  const insert = async (handle: JobsDb) => {
+    const row = await handle
+      .insertInto('jobs')
+      .values({
+        queue: job.queue,
+        tenant: job.tenant ?? null,
+        ordering_key: job.orderingKey ?? null,
+        payload,
+        status: 'pending',
+        attempts: 0,
+        max_attempts: job.maxAttempts ?? null,
+        give_up_at: giveUpAt,
+        run_at: job.runAt ?? at,
+        lease_until: null,
+        locked_by: null,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+        finished_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  };
+  const key = job.orderingKey;
+  if (key == null || dialectOf(db) !== 'postgres') return insert(db);
+  return inTransaction(db as Kysely<Tables>, async (trx) => {
+    await sql`select pg_advisory_xact_lock(${ORDERING_LOCK_CLASS}, hashtext(${key}))`.execute(trx);
+    return insert(trx);
+  });
+}
+
+/** One job, or undefined. */
+export async function getJob<P = unknown>(db: JobsDb, id: number): Promise<Job<P> | undefined> {
+  const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toJob<P>(row) : undefined;
+}
+
+export interface JobFilter {
+  queue?: string;
+  tenant?: string;
+  status?: JobStatus | JobStatus[];
+  orderingKey?: string;
+  /** Keyset paging, newest first: the jobs with a smaller id than this one. */
+  beforeId?: number;
+  /** At most this many (default 50, at most 1000). */
+  limit?: number;
+}
+
+/** Jobs matching the filter, newest first. */
+export async function listJobs(db: JobsDb, filter: JobFilter = {}): Promise<Job[]> {
+  const statuses = filter.status === undefined ? [] : [filter.status].flat();
+  const rows = await db
+    .selectFrom('jobs')
+    .selectAll()
+    .$if(filter.queue !== undefined, (q) => q.where('queue', '=', filter.queue as string))
+    .$if(filter.tenant !== undefined, (q) => q.where('tenant', '=', filter.tenant as string))
+    .$if(statuses.length > 0, (q) => q.where('status', 'in', statuses))
+    .$if(filter.orderingKey !== undefined, (q) => q.where('ordering_key', '=', filter.orderingKey as string))
+    .$if(filter.beforeId !== undefined, (q) => q.where('id', '<', filter.beforeId as number))
+    .orderBy('id', 'desc')
+    .limit(Math.max(1, Math.min(1000, Math.trunc(filter.limit ?? 50))))
+    .execute();
+  return rows.map((row) => toJob(row));
+}
+
+/**
+ * Makes a failed, cancelled or pending job pending again, due at `at`. Its attempts are kept (they are its
+ * history), so a job past its attempts or its deadline gets one more attempt. It may run out of the order of its
+ * key: younger jobs of the key went on when it failed. Returns the job, or undefined when no job with this id is
+ * in one of those states.
+ */
+export async function retryJob(db: JobsDb, id: number, at: number = systemNow()): Promise<Job | undefined> {
+  const row = await db
+    .updateTable('jobs')
+    .set({ status: 'pending', run_at: at, finished_at: null, lease_until: null, locked_by: null, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['failed', 'cancelled', 'pending'])
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toJob(row) : undefined;
+}
+
+/**
+ * Cancels a pending or running job. A running attempt is not interrupted by the database, but its handler's
+ * `signal` aborts at its next heartbeat and its result is discarded. Returns the job, or undefined when no job
+ * with this id is pending or running.
+ */
+export async function cancelJob(db: JobsDb, id: number, at: number = systemNow()): Promise<Job | undefined> {
+  const row = await db
+    .updateTable('jobs')
+    .set({ status: 'cancelled', finished_at: at, lease_until: null, locked_by: null, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'running'])
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toJob(row) : undefined;
+}
+
+/** Deletes jobs finished (done, failed or cancelled) before `finishedBefore`; returns how many. */
+export async function pruneJobs(db: JobsDb, finishedBefore: number): Promise<number> {
+  const result = await db
+    .deleteFrom('jobs')
+    .where('finished_at', '<', finishedBefore)
+    .where('status', 'in', ['done', 'failed', 'cancelled'])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Which runner holds a job, and for which attempt: the condition every end of an attempt is written under. */
+export interface Claim {
+  id: number;
+  lockedBy: string;
+  attempt: number;
+}
+
+export interface ClaimOptions {
+  dialect: DialectName;
+  /** The queues this runner has handlers for. */
+  queues: readonly string[];
+  limit: number;
+  now: number;
+  leaseMs: number;
+  lockedBy: string;
+  /** True when a job whose lease expired may not be attempted again (its attempts or deadline are spent). */
+  exhausted(job: {
+    queue: string;
+    attempts: number;
+    maxAttempts: number | null;
+    giveUpAt: number | null;
+    createdAt: number;
+  }): boolean;
+}
+
+/**
+ * Claims up to `limit` due jobs in one short transaction: pending jobs whose `run_at` has come, and running jobs
+ * whose lease has expired (a process died or stalled: the attempt it started is counted, and the job is taken
+ * over). Each is set running, under a lease until `now + leaseMs`, by `lockedBy`, its attempt counted. A taken-over
+ * job whose attempts or deadline are spent is failed instead of claimed.
+ *
+ * Ordering keys: a job is claimable only if it is the head of its key, that is no older job of the key is pending
+ * or running. Why this is enough under concurrency, on PostgreSQL (read committed): the candidates are locked `for
+ * update skip locked`, so two claimers never take the same row (the second skips it, or, when the first has
+ * committed, re-checks the row's new version, now running, and drops it). A job's head can only stop blocking it
+ * by finishing (statuses move forward: pending ⇄ running → done | failed | cancelled), so a claimer that sees a
+ * job as the head of its key sees a snapshot in which every older job of the key had finished. Two jobs of one key
+ * can therefore never be running at once, and they start in id order. (An advisory lock per key at claim time was
+ * the alternative; it adds a round trip per key and is not needed given the rule above. `enqueue` takes one so ids
+ * follow commit order.) On SQLite the transaction is `begin immediate`: the one writer, so nothing interleaves.
+ */
+export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Promise<Job[]> {
+  const { now, queues } = options;
+  if (queues.length === 0 || options.limit <= 0) return [];
+  return inTransaction(db, async (trx) => {
+    const candidates = await trx
+      .selectFrom('jobs as j')
+      .select(['j.id', 'j.queue', 'j.status', 'j.attempts', 'j.max_attempts', 'j.give_up_at', 'j.created_at'])
+      .where('j.queue', 'in', queues)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('j.status', '=', 'pending'), eb('j.run_at', '<=', now)]),
+          eb.and([eb('j.status', '=', 'running'), eb('j.lease_until', '<=', now)]),
+        ]),
+      )
+      .where((eb) =>
+        eb.or([
+          eb('j.ordering_key', 'is', null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('jobs as o')
+                .select('o.id')
+                .whereRef('o.ordering_key', '=', 'j.ordering_key')
+                .whereRef('o.id', '<', 'j.id')
+                .where('o.status', 'in', ['pending', 'running']),
+            ),
+          ),
+        ]),
+      )
+      .orderBy('j.id')
+      .limit(options.limit)
+      .$if(options.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+      .execute();
+    const lease = { status: 'running' as const, lease_until: now + options.leaseMs, locked_by: options.lockedBy };
+    const claimed: Job[] = [];
+    const fresh: number[] = [];
+    for (const c of candidates) {
+      const id = Number(c.id);
+      if (c.status === 'pending') {
+        fresh.push(id);
+        continue;
+      }
+      // A taken-over job (rare): its last error says what happened to the attempt that did not end.
+      const attempts = Number(c.attempts);
+      const spent = options.exhausted({
+        queue: c.queue,
+        attempts,
+        maxAttempts: c.max_attempts === null ? null : Number(c.max_attempts),
+        giveUpAt: c.give_up_at === null ? null : Number(c.give_up_at),
+        createdAt: Number(c.created_at),
+      });
+      const expired = `lease expired during attempt ${attempts} (its process stopped or stalled)`;
+      if (spent) {
+        await trx
+          .updateTable('jobs')
+          .set({
+            status: 'failed',
+            finished_at: now,
+            updated_at: now,
+            lease_until: null,
+            locked_by: null,
+            last_error: `${expired}; no attempt left`,
+          })
+          .where('id', '=', id)
+          .execute();
+        continue;
+      }
+      const row = await trx
+        .updateTable('jobs')
+        .set({ ...lease, attempts: attempts + 1, updated_at: now, last_error: expired })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      claimed.push(toJob(row));
+    }
+    if (fresh.length > 0) {
+      const rows = await trx
+        .updateTable('jobs')
+        .set((eb) => ({ ...lease, attempts: eb('attempts', '+', 1), updated_at: now }))
+        .where('id', 'in', fresh)
+        .returningAll()
+        .execute();
+      claimed.push(...rows.map((row) => toJob(row)));
+    }
+    return claimed.sort((a, b) => a.id - b.id);
+  });
+}
+
+/** Ends an attempt with success. False when the claim was lost (lease taken over, job cancelled): nothing written. */
+export async function completeJob(db: Kysely<Tables>, claim: Claim, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'done', finished_at: now, updated_at: now, lease_until: null, locked_by: null })
+    .where('id', '=', claim.id)
+    .where('locked_by', '=', claim.lockedBy)
+    .where('attempts', '=', claim.attempt)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Ends an attempt with a failure: pending again at `retryAt`, or `failed` when `retryAt` is null. False when the
+ * claim was lost: nothing written.
+ */
+export async function failJob(
+  db: Kysely<Tables>,
+  claim: Claim,
+  now: number,
+  error: string,
+  retryAt: number | null,
+): Promise<boolean> {
+  const last_error = error.length > LAST_ERROR_LENGTH ? error.slice(0, LAST_ERROR_LENGTH) : error;
+  const result = await db
+    .updateTable('jobs')
+    .set(
+      retryAt === null
+        ? { status: 'failed', finished_at: now, updated_at: now, lease_until: null, locked_by: null, last_error }
+        : { status: 'pending', run_at: retryAt, updated_at: now, lease_until: null, locked_by: null, last_error },
+    )
+    .where('id', '=', claim.id)
+    .where('locked_by', '=', claim.lockedBy)
+    .where('attempts', '=', claim.attempt)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Extends a running attempt's lease to `leaseUntil`. False when the claim was lost (the attempt should stop). */
+export async function renewLease(db: Kysely<Tables>, claim: Claim, now: number, leaseUntil: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ lease_until: leaseUntil, updated_at: now })
+    .where('id', '=', claim.id)
+    .where('locked_by', '=', claim.lockedBy)
+    .where('attempts', '=', claim.attempt)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
