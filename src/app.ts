@@ -50,6 +50,10 @@ async function createMetrics(database: Database, config: Config): Promise<Metric
 
 /** How often keys past their retention are swept. */
 const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
+/** How often audit events past their retention are swept. */
+const AUDIT_SWEEP_MS = 60 * 60_000;
+/** How long closing waits for running background jobs (webhook calls time out sooner); the rest resume elsewhere. */
+const JOBS_DRAIN_MS = 15_000;
 
 /** Opens the database, applies migrations, and builds the HTTP server with both APIs. */
 export async function buildApp(config: Config, options: { logger?: Logger; database?: Database } = {}): Promise<App> {
@@ -87,6 +91,16 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     );
   }, IDEMPOTENCY_SWEEP_MS);
   idempotencySweep.unref();
+  // Audit events past ATRIUM_EVENT_RETENTION_DAYS go hourly, with webhook attempts of the same age.
+  const auditSweep = setInterval(() => {
+    const now = services.clock.now();
+    Promise.all([
+      services.auditEvents.sweep(now, config.eventRetentionDays),
+      services.webhooks.sweep(now, config.eventRetentionDays),
+    ]).catch((error: unknown) => server.log.warn({ err: error }, 'audit event sweep failed'));
+  }, AUDIT_SWEEP_MS);
+  auditSweep.unref();
+  services.jobs.start();
   const limits = rateLimits(config.rateLimit, config.authFailureLimit, () => services.clock.now());
   await server.register(hrApi, {
     prefix: HR_PREFIX,
@@ -115,6 +129,8 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       if (closed) return;
       closed = true;
       clearInterval(idempotencySweep);
+      clearInterval(auditSweep);
+      await services.jobs.stop({ timeoutMs: JOBS_DRAIN_MS });
       services.auth.stop();
       await services.uploads.stop();
       await server.close();

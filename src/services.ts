@@ -15,6 +15,7 @@ import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
 import { type Database, sqlitePath } from './platform/db/database.js';
 import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
+import { createJobRunner, type JobRunner } from './platform/jobs/index.js';
 import { checkPermissions, type PermissionFinding } from './platform/security/permissions.js';
 import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
 import { newSecret } from './platform/security/secrets.js';
@@ -32,6 +33,8 @@ export interface Services extends HrServices, AcademyServices {
   paginator: Paginator;
   /** Every resource of the HR API, as its areas list them (`hr/index.ts`). */
   hrModules: readonly HrModule[];
+  /** The background job runner (webhook deliveries): the server starts it; a CLI command may run it once. */
+  jobs: JobRunner;
 }
 
 export async function createServices(database: Database, config: Config, log?: Logger): Promise<Services> {
@@ -45,12 +48,16 @@ export async function createServices(database: Database, config: Config, log?: L
   const timezones = new TimezoneRegistry();
   const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
   const paginator = new Paginator(new CursorCodec(cursorSecret));
-  const hr = createHr({ database, db, config, clock, blobs, paginator, secretBox, log });
+  let jobs: JobRunner | undefined;
+  const wakeJobs = () => jobs?.wake();
+  const hr = createHr({ database, db, config, clock, blobs, paginator, secretBox, log, wakeJobs });
+  jobs = createJobRunner(database, config, { handlers: hr.jobs, clock, ...(log ? { log } : {}) });
   const sealed = await hr.services.auth.sealPlaintextKeys();
   if (sealed > 0) log?.info({ sealed }, 'signing keys stored in plain text were encrypted with the master key');
   return {
     ...hr.services,
     hrModules: hr.modules,
+    jobs,
     clock,
     secretBox,
     timezones,

@@ -42,6 +42,8 @@ export function createHr(context: Omit<HrContext, 'eventOutlets'>) {
       ...integrations.services,
     },
     modules,
+    /** The background job queues of the API, by name. */
+    jobs: { ...integrations.jobs },
   };
 }
 

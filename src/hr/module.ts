@@ -7,6 +7,7 @@ import type { Database, Db } from '../platform/db/database.js';
 import type { Tables } from '../platform/db/schema.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
+import type { QueueOptions } from '../platform/jobs/index.js';
 import type { SecretBox } from '../platform/security/secret-box.js';
 import type { Clock } from '../platform/time.js';
 import type { EventDeclaration } from './audit/catalogue.js';
@@ -37,6 +38,8 @@ export interface HrContext {
    * together, before it serves; every unit of work's audit trail reads it.
    */
   eventOutlets: EventOutlet[];
+  /** Tells the job runner that jobs were committed (it would find them at its next poll anyway). */
+  wakeJobs: () => void;
 }
 
 /** A unit of work's repositories, with the audit trail bound to the same transaction. */
@@ -72,4 +75,6 @@ export interface HrHttp {
 export interface HrArea<S> {
   services: S;
   modules: readonly HrModule[];
+  /** The background job queues the area runs, by queue name (platform/jobs). */
+  jobs?: Readonly<Record<string, QueueOptions>>;
 }

@@ -153,6 +153,19 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'PATCH /tasks/{id}/files/{file_id}': 'tasks.files.update',
   'DELETE /tasks/{id}/files/{file_id}': 'tasks.files.del',
   'GET /tasks/{id}/files/{file_id}/download': 'tasks.files.download',
+  'GET /events': 'events.list',
+  'GET /events/export': 'events.export',
+  'GET /events/filters/actions': 'events.actions',
+  'GET /events/{id}': 'events.retrieve',
+  'GET /webhooks': 'webhooks.list',
+  'POST /webhooks': 'webhooks.create',
+  'GET /webhooks/{id}': 'webhooks.retrieve',
+  'PUT /webhooks/{id}': 'webhooks.update',
+  'DELETE /webhooks/{id}': 'webhooks.del',
+  'POST /webhooks/{id}/refresh_signature_key': 'webhooks.refreshSignatureKey',
+  'POST /webhooks/{id}/tests': 'webhooks.test',
+  'GET /webhooks/{id}/deliveries': 'webhooks.deliveries.list',
+  'POST /webhooks/{id}/deliveries/{delivery_id}/redeliver': 'webhooks.deliveries.redeliver',
 };
 
 const NOUNS: Record<string, readonly [string, string]> = {
@@ -186,6 +199,9 @@ const NOUNS: Record<string, readonly [string, string]> = {
   processes: ['process', 'processes'],
   tasks: ['task', 'tasks'],
   by_external_id: ['employee', 'employees'],
+  events: ['audit event', 'audit events'],
+  webhooks: ['webhook', 'webhooks'],
+  deliveries: ['delivery', 'deliveries'],
 };
 
 /** The two kinds of documents share their routes, hence their descriptions. */
@@ -255,6 +271,11 @@ const RESPONSES: Record<string, Record<number, string>> = {
   'PUT /processes/{id}/publish': { 202: 'The process is being published: its tasks are created; no body.' },
   'POST /tasks/{id}/fill': { 200: 'The task, with its draft answers.' },
   'POST /tasks/{id}/complete': { 200: 'The task, completed.' },
+  'GET /events/export': { 200: 'The matching events, streamed: a JSON array, or CSV with `Accept: text/csv`.' },
+  'GET /events/filters/actions': { 200: 'The resource types and their actions.' },
+  'POST /webhooks/{id}/refresh_signature_key': { 200: 'The webhook, with its new signature key.' },
+  'POST /webhooks/{id}/tests': { 204: 'A `webhook.test` callback is queued and sent at once; no body.' },
+  'POST /webhooks/{id}/deliveries/{delivery_id}/redeliver': { 202: 'The event is queued again; no body.' },
   'POST /tasks/{id}/files': { 200: 'The task file, attached.' },
   'GET /tasks/{id}/files/{file_id}/download': {
     200: 'The task file (its bytes).',

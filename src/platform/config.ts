@@ -50,6 +50,18 @@ export interface Config {
   uploadSweepMs: number;
   /** Background jobs one process runs at once (`ATRIUM_JOB_CONCURRENCY`; platform/jobs/). */
   jobConcurrency: number;
+  /** How long audit events are kept, in days (`ATRIUM_EVENT_RETENTION_DAYS`). */
+  eventRetentionDays: number;
+  /** Whether webhooks may call loopback, private and link-local addresses (`ATRIUM_WEBHOOK_ALLOW_PRIVATE`). */
+  webhookAllowPrivate: boolean;
+  /** How long a receiver has to answer a callback, in ms (`ATRIUM_WEBHOOK_TIMEOUT_MS`). */
+  webhookTimeoutMs: number;
+  /** How long a failing delivery is retried, in seconds (`ATRIUM_WEBHOOK_RETRY_FOR`). */
+  webhookRetryForSeconds: number;
+  /** The first retry's wait ceiling, in ms (`ATRIUM_WEBHOOK_BACKOFF_BASE_MS`): it doubles each attempt. */
+  webhookBackoffBaseMs: number;
+  /** The longest wait between two attempts, in ms (`ATRIUM_WEBHOOK_BACKOFF_CAP_MS`). */
+  webhookBackoffCapMs: number;
   /** How often an idle process looks for due background jobs, in ms (`ATRIUM_JOB_POLL_MS`). */
   jobPollMs: number;
   /** Requests per second each credential (HR application, academy) may make, per process (`ATRIUM_RATE_LIMIT`); 0 turns it off. */
@@ -170,6 +182,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadSweepMs: integer(env, 'ATRIUM_UPLOAD_SWEEP_MS', 60_000, 100, 86_400_000),
     jobConcurrency: integer(env, 'ATRIUM_JOB_CONCURRENCY', 4, 1, 1000),
     jobPollMs: integer(env, 'ATRIUM_JOB_POLL_MS', 500, 10, 3_600_000),
+    eventRetentionDays: integer(env, 'ATRIUM_EVENT_RETENTION_DAYS', 90, 1, 36_500),
+    webhookAllowPrivate: flag(env, 'ATRIUM_WEBHOOK_ALLOW_PRIVATE', true),
+    webhookTimeoutMs: integer(env, 'ATRIUM_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookRetryForSeconds: integer(env, 'ATRIUM_WEBHOOK_RETRY_FOR', 86_400, 0, 2_592_000),
+    webhookBackoffBaseMs: integer(env, 'ATRIUM_WEBHOOK_BACKOFF_BASE_MS', 1000, 1, 3_600_000),
+    webhookBackoffCapMs: integer(env, 'ATRIUM_WEBHOOK_BACKOFF_CAP_MS', 3_600_000, 1, 86_400_000),
     rateLimit: integer(env, 'ATRIUM_RATE_LIMIT', 1000, 0, 1_000_000_000),
     authFailureLimit: integer(env, 'ATRIUM_AUTH_FAILURE_LIMIT', 60, 0, 1_000_000_000),
     masterKey: env.ATRIUM_MASTER_KEY?.trim() || undefined,

@@ -12,14 +12,36 @@ export type Caller =
   | { type: 'application'; clientId: string; applicationId: string; userId?: string | undefined }
   | { type: 'system'; name: string };
 
-const store = new AsyncLocalStorage<Caller>();
+interface Scope {
+  caller: Caller;
+  /** Run once the request's work has ended (its transactions committed): wakes the job runner. */
+  after: Set<() => void>;
+}
 
-/** Runs `work` with `caller` as the author of every event it records. */
-export function actingAs<T>(caller: Caller, work: () => T): T {
-  return store.run(caller, work);
+const store = new AsyncLocalStorage<Scope>();
+
+/**
+ * Runs `work` with `caller` as the author of every event it records, then what the work asked to run after it
+ * (`afterWork`), whether it succeeded or not.
+ */
+export async function actingAs<T>(caller: Caller, work: () => T | Promise<T>): Promise<T> {
+  const scope: Scope = { caller, after: new Set() };
+  try {
+    return await store.run(scope, work);
+  } finally {
+    for (const fn of scope.after) fn();
+  }
 }
 
 /** The author of the events recorded now: the caller of the request being served, or the system. */
 export function currentCaller(): Caller {
-  return store.getStore() ?? { type: 'system', name: 'atrium' };
+  return store.getStore()?.caller ?? { type: 'system', name: 'atrium' };
+}
+
+/**
+ * Asks for `fn` to run once the request being served has ended, after its transactions committed (each
+ * function once however often it is asked). Outside a request it is not run: background work polls.
+ */
+export function afterWork(fn: () => void): void {
+  store.getStore()?.after.add(fn);
 }

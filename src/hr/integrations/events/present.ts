@@ -1,4 +1,5 @@
 import { formatDateTime } from '../../../platform/time.js';
+import type { RecordedEvent } from '../../audit/trail.js';
 import type { EventRecord } from './repository.js';
 import type { Event, EventExportLine } from './schemas.js';
 
@@ -32,4 +33,9 @@ export function presentExportLine(event: EventRecord): EventExportLine {
     'Affected Item': event.name ?? event.resourceId,
     Date: exportDate(event.createdAt),
   };
+}
+
+/** An event just recorded, as `GET /events/{id}` will show it: the body a webhook delivery sends. */
+export function presentRecordedEvent(event: RecordedEvent): Event {
+  return presentEvent({ ...event, pk: 0, actor: { ...event.actor } });
 }

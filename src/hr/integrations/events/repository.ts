@@ -93,4 +93,20 @@ export class EventsRepository {
       at = { position: page.next };
     }
   }
+
+  /** Deletes every client's events recorded before `cutoff`, a batch at a time (not one tenant's work). */
+  async sweep(cutoff: number, batch = 1000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('hr_events')
+        .where('pk', 'in', (eb) =>
+          eb.selectFrom('hr_events').select('pk').where('created_at', '<', cutoff).limit(batch),
+        )
+        .executeTakeFirst();
+      const deleted = Number(result.numDeletedRows);
+      total += deleted;
+      if (deleted < batch) return total;
+    }
+  }
 }

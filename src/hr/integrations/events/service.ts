@@ -53,6 +53,11 @@ export class EventsService {
     return this.repo.all(clientId, this.filter(query));
   }
 
+  /** Deletes the events older than the retention (`ATRIUM_EVENT_RETENTION_DAYS`); answers how many. */
+  sweep(now: number, retentionDays: number): Promise<number> {
+    return this.repo.sweep(now - retentionDays * DAY_MS);
+  }
+
   /** The resource types and their actions, from the resources' own declarations. */
   actions(): { resource: string; actions: string[] }[] {
     return this.catalogue().resources();

@@ -1,0 +1,73 @@
+import type { Db } from '../../../platform/db/database.js';
+import { type Job, type JobHandler, RetryJobError } from '../../../platform/jobs/index.js';
+import type { SecretBox } from '../../../platform/security/secret-box.js';
+import type { DeliveryPayload } from './outbox.js';
+import { WebhooksRepository } from './repository.js';
+import { send, signatureHeader } from './sender.js';
+import { SIGNATURE_KEY_PURPOSE } from './service.js';
+
+export interface DelivererSettings {
+  /** Any 2xx within this time is success (`ATRIUM_WEBHOOK_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** Whether loopback and private addresses may be called (`ATRIUM_WEBHOOK_ALLOW_PRIVATE`). */
+  allowPrivate: boolean;
+  /** `Atrium/<version>`. */
+  userAgent: string;
+}
+
+/**
+ * The job handler that sends one delivery: the stored body, signed now with the webhook's current key, to its
+ * current URL. Every attempt is recorded; a failure is thrown so that the runner retries it with backoff until
+ * the delivery's deadline (`ATRIUM_WEBHOOK_RETRY_FOR`), honouring a receiver's `Retry-After`. A delivery whose
+ * webhook was deleted ends quietly.
+ */
+export function deliveryHandler(deps: {
+  db: Db;
+  secrets: SecretBox;
+  now: () => number;
+  settings: DelivererSettings;
+}): JobHandler<DeliveryPayload> {
+  const repo = new WebhooksRepository(deps.db);
+  return async (job: Job<DeliveryPayload>) => {
+    const { clientId, deliveryId, webhookId } = job.payload;
+    const [delivery, webhook] = await Promise.all([
+      repo.findDelivery(clientId, webhookId, deliveryId),
+      repo.find(clientId, webhookId),
+    ]);
+    if (!delivery || !webhook) return;
+    const key = deps.secrets.open(SIGNATURE_KEY_PURPOSE, webhook.sealedKey);
+    const result = await send({
+      url: webhook.callbackUrl,
+      body: delivery.body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': deps.settings.userAgent,
+        'x-event-id': delivery.event_id,
+        'x-event-type': delivery.event_type,
+        'x-event-signature': signatureHeader(key, delivery.body, Math.floor(deps.now() / 1000)),
+      },
+      timeoutMs: deps.settings.timeoutMs,
+      allowPrivate: deps.settings.allowPrivate,
+      now: deps.now,
+    });
+    await repo.recordAttempt(
+      clientId,
+      delivery,
+      {
+        status: result.ok ? 'succeeded' : 'failed',
+        response_code: result.status,
+        duration_ms: result.durationMs,
+        error: result.error,
+        response_excerpt: result.excerpt,
+        created_at: deps.now(),
+      },
+      result.ok ? 'succeeded' : 'pending',
+    );
+    if (result.ok) return;
+    if (result.retryAfterSeconds !== undefined) {
+      const wait = Math.min(result.retryAfterSeconds, 3600) * 1000;
+      throw new RetryJobError(result.error ?? 'failed', deps.now() + wait);
+    }
+    throw new Error(result.error ?? 'failed');
+  };
+}

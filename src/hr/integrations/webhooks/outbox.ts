@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../../platform/db/database.js';
+import { enqueue } from '../../../platform/jobs/index.js';
+import { afterWork } from '../../audit/actor.js';
+import { matchesPattern } from '../../audit/catalogue.js';
+import type { EventOutlet } from '../../audit/trail.js';
+import { presentRecordedEvent } from '../events/present.js';
+import { WebhooksRepository } from './repository.js';
+import type { DeliveryQueue } from './service.js';
+
+/** The job queue webhook deliveries run on. */
+export const DELIVERY_QUEUE = 'webhook.delivery';
+
+/** What a delivery's job carries: where to find the delivery. The body and the key are read when it runs. */
+export interface DeliveryPayload {
+  clientId: string;
+  deliveryId: string;
+  webhookId: string;
+}
+
+/**
+ * The webhooks' outbox on the job runner: one job per delivery, keyed by its webhook so that one webhook's
+ * deliveries go out one at a time in event order, while other webhooks' go on (platform/jobs, ordering keys).
+ */
+export function deliveryQueue(settings: { retryForMs: number }, wake: () => void): DeliveryQueue {
+  return {
+    async enqueue(db, clientId, delivery) {
+      const payload: DeliveryPayload = { clientId, deliveryId: delivery.id, webhookId: delivery.webhookId };
+      return enqueue(db, {
+        queue: DELIVERY_QUEUE,
+        tenant: clientId,
+        orderingKey: `webhook:${delivery.webhookId}`,
+        payload,
+        giveUpAfterMs: settings.retryForMs,
+        maxAttempts: null,
+      });
+    },
+    wake,
+  };
+}
+
+/**
+ * The audit trail's outlet: each event matching an active webhook of its client is queued for it, in the
+ * event's own transaction (a rolled-back write queues nothing; a committed one has its deliveries).
+ */
+export function webhookOutlet(queue: DeliveryQueue, now: () => number): EventOutlet {
+  return async (db: Db, clientId, event) => {
+    const repo = new WebhooksRepository(db);
+    const targets = (await repo.active(clientId)).filter((w) => w.events.some((p) => matchesPattern(p, event.type)));
+    if (targets.length === 0) return;
+    const body = JSON.stringify(presentRecordedEvent(event));
+    const at = now();
+    for (const webhook of targets) {
+      const delivery = { id: randomUUID(), webhookId: webhook.id, eventId: event.id, eventType: event.type, body };
+      const jobId = await queue.enqueue(db, clientId, delivery);
+      await repo.insertDelivery(clientId, { ...delivery, jobId }, at);
+    }
+    // The runner is woken once the write has committed (before, it would not see the jobs yet).
+    afterWork(queue.wake);
+  };
+}

@@ -1,0 +1,281 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { HrWebhookAttemptsTable, HrWebhookDeliveriesTable, HrWebhooksTable } from './tables.js';
+
+type WebhookRow = Selectable<HrWebhooksTable>;
+
+/** A webhook as the domain sees it: its subscriptions decoded, its key still sealed. */
+export interface WebhookRecord {
+  pk: number;
+  id: string;
+  name: string;
+  callbackUrl: string;
+  events: string[];
+  isActive: boolean;
+  /** Sealed with the master key; the service opens it. */
+  sealedKey: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface WebhookAttributes {
+  name: string;
+  callbackUrl: string;
+  events: string[];
+  isActive: boolean;
+}
+
+export type DeliveryRecord = Selectable<HrWebhookDeliveriesTable>;
+
+/** An attempt, with its delivery's event and status. */
+export interface AttemptRecord {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  status: string;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  deliveryStatus: string;
+  createdAt: number;
+}
+
+const ORDER: ListOrder = { tiebreak: 'w.pk' };
+const ATTEMPT_ORDER: ListOrder = { fixed: [{ term: 'a.created_at', direction: 'desc' }], tiebreak: 'a.pk' };
+
+function toRecord(row: WebhookRow): WebhookRecord {
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    name: row.name,
+    callbackUrl: row.callback_url,
+    events: JSON.parse(row.events) as string[],
+    isActive: Boolean(row.is_active),
+    sealedKey: row.signature_key,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export class WebhooksRepository {
+  constructor(readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private all(clientId: string) {
+    return this.tenant(clientId).selectFrom('hr_webhooks as w').selectAll('w');
+  }
+
+  async page(clientId: string, request: PageRequest): Promise<Page<WebhookRecord>> {
+    const page = await listPage(this.all(clientId), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  async find(clientId: string, id: string): Promise<WebhookRecord | undefined> {
+    const row = await this.all(clientId).where('w.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** The client's active webhooks, for the outbox. */
+  async active(clientId: string): Promise<WebhookRecord[]> {
+    return (await this.all(clientId).where('w.is_active', '=', 1).orderBy('w.pk').execute()).map(toRecord);
+  }
+
+  async insert(clientId: string, id: string, attrs: WebhookAttributes, sealedKey: string, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .insertInto('hr_webhooks', {
+        id,
+        name: attrs.name,
+        callback_url: attrs.callbackUrl,
+        events: JSON.stringify(attrs.events),
+        is_active: attrs.isActive ? 1 : 0,
+        signature_key: sealedKey,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+
+  async update(clientId: string, id: string, attrs: WebhookAttributes, at: number): Promise<boolean> {
+    const result = await this.tenant(clientId)
+      .updateTable('hr_webhooks')
+      .set({
+        name: attrs.name,
+        callback_url: attrs.callbackUrl,
+        events: JSON.stringify(attrs.events),
+        is_active: attrs.isActive ? 1 : 0,
+        updated_at: at,
+      })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setKey(clientId: string, id: string, sealedKey: string, at: number): Promise<boolean> {
+    const result = await this.tenant(clientId)
+      .updateTable('hr_webhooks')
+      .set({ signature_key: sealedKey, updated_at: at })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes the webhook; its pending deliveries are dropped with it (their jobs find nothing and end). */
+  async delete(clientId: string, id: string): Promise<boolean> {
+    const t = this.tenant(clientId);
+    await t.deleteFrom('hr_webhook_attempts').where('webhook_id', '=', id).execute();
+    await t.deleteFrom('hr_webhook_deliveries').where('webhook_id', '=', id).execute();
+    const result = await t.deleteFrom('hr_webhooks').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async insertDelivery(
+    clientId: string,
+    delivery: { id: string; webhookId: string; eventId: string; eventType: string; body: string; jobId: number },
+    at: number,
+  ): Promise<void> {
+    await this.tenant(clientId)
+      .insertInto('hr_webhook_deliveries', {
+        id: delivery.id,
+        webhook_id: delivery.webhookId,
+        event_id: delivery.eventId,
+        event_type: delivery.eventType,
+        body: delivery.body,
+        status: 'pending',
+        attempts: 0,
+        job_id: delivery.jobId,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+
+  findDelivery(clientId: string, webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
+    return this.tenant(clientId)
+      .selectFrom('hr_webhook_deliveries as d')
+      .selectAll('d')
+      .where('d.webhook_id', '=', webhookId)
+      .where('d.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async setDeliveryStatus(clientId: string, id: string, status: string, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_webhook_deliveries')
+      .set({ status, updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Records one attempt and counts it on its delivery. */
+  async recordAttempt(
+    clientId: string,
+    delivery: DeliveryRecord,
+    attempt: Omit<Selectable<HrWebhookAttemptsTable>, 'pk' | 'client_id' | 'delivery_id' | 'webhook_id' | 'attempt'>,
+    deliveryStatus: string,
+  ): Promise<number> {
+    const t = this.tenant(clientId);
+    const row = await t
+      .selectFrom('hr_webhook_deliveries')
+      .select('attempts')
+      .where('id', '=', delivery.id)
+      .executeTakeFirst();
+    const number = Number(row?.attempts ?? 0) + 1;
+    await t
+      .insertInto('hr_webhook_attempts', {
+        ...attempt,
+        delivery_id: delivery.id,
+        webhook_id: delivery.webhook_id,
+        attempt: number,
+      })
+      .execute();
+    await t
+      .updateTable('hr_webhook_deliveries')
+      .set({ attempts: number, status: deliveryStatus, updated_at: attempt.created_at })
+      .where('id', '=', delivery.id)
+      .execute();
+    return number;
+  }
+
+  async attempts(clientId: string, webhookId: string, request: PageRequest): Promise<Page<AttemptRecord>> {
+    const query = this.tenant(clientId)
+      .selectFrom('hr_webhook_attempts as a')
+      .innerJoin('hr_webhook_deliveries as d', (j) =>
+        j.onRef('d.id', '=', 'a.delivery_id').onRef('d.client_id', '=', 'a.client_id'),
+      )
+      .leftJoin('jobs as j', 'j.id', 'd.job_id')
+      .select([
+        'a.pk',
+        'a.created_at',
+        'a.delivery_id',
+        'a.attempt',
+        'a.status',
+        'a.response_code',
+        'a.duration_ms',
+        'a.error',
+        'a.response_excerpt',
+        'd.event_id',
+        'd.event_type',
+        'd.status as delivery_status',
+        'j.status as job_status',
+      ])
+      .where('a.webhook_id', '=', webhookId);
+    const page = await listPage(query, ATTEMPT_ORDER, request);
+    return {
+      ...page,
+      items: page.items.map((r) => ({
+        deliveryId: r.delivery_id,
+        eventId: r.event_id,
+        eventType: r.event_type,
+        attempt: Number(r.attempt),
+        status: r.status,
+        responseCode: r.response_code === null ? null : Number(r.response_code),
+        durationMs: Number(r.duration_ms),
+        error: r.error,
+        responseExcerpt: r.response_excerpt,
+        deliveryStatus:
+          r.delivery_status === 'succeeded'
+            ? 'succeeded'
+            : r.job_status === 'failed' || r.job_status === 'cancelled'
+              ? 'failed'
+              : 'pending',
+        createdAt: Number(r.created_at),
+      })),
+    };
+  }
+
+  /** Deletes every client's attempts and succeeded deliveries made before `cutoff` (the retention sweep). */
+  async sweep(cutoff: number, batch = 1000): Promise<void> {
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('hr_webhook_attempts')
+        .where('pk', 'in', (eb) =>
+          eb.selectFrom('hr_webhook_attempts').select('pk').where('created_at', '<', cutoff).limit(batch),
+        )
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) < batch) break;
+    }
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('hr_webhook_deliveries')
+        .where('pk', 'in', (eb) =>
+          eb
+            .selectFrom('hr_webhook_deliveries')
+            .select('pk')
+            .where('created_at', '<', cutoff)
+            .where('status', '=', 'succeeded')
+            .limit(batch),
+        )
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) < batch) break;
+    }
+  }
+}
