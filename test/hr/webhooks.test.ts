@@ -337,6 +337,13 @@ for (const dialect of dialects()) {
         assert.equal(attempt?.status, 'failed');
         assert.match(attempt?.error ?? '', /refused address/);
         assert.equal(attempt?.response_code, null);
+        // ATRIUM_WEBHOOK_RETRY_FOR=0: no second attempt, the delivery has failed.
+        await until(
+          async () =>
+            (await json<Attempt[]>(await hr.call('GET', `/webhooks/${hook.id}/deliveries`), 200))[0]
+              ?.delivery_status === 'failed',
+          'the delivery to fail',
+        );
       }
       assert.equal(r.received.length, 0);
     });
