@@ -51,7 +51,12 @@ export async function createServices(database: Database, config: Config, log?: L
   let jobs: JobRunner | undefined;
   const wakeJobs = () => jobs?.wake();
   const hr = createHr({ database, db, config, clock, blobs, paginator, secretBox, log, wakeJobs });
-  jobs = createJobRunner(database, config, { handlers: hr.jobs, clock, ...(log ? { log } : {}) });
+  jobs = createJobRunner(database, config, {
+    handlers: hr.jobs,
+    clock,
+    leaseMs: config.jobLeaseMs,
+    ...(log ? { log } : {}),
+  });
   const sealed = await hr.services.auth.sealPlaintextKeys();
   if (sealed > 0) log?.info({ sealed }, 'signing keys stored in plain text were encrypted with the master key');
   return {

@@ -50,6 +50,8 @@ export interface Config {
   uploadSweepMs: number;
   /** Background jobs one process runs at once (`ATRIUM_JOB_CONCURRENCY`; platform/jobs/). */
   jobConcurrency: number;
+  /** How long a claimed background job is held without a heartbeat, in ms (`ATRIUM_JOB_LEASE_MS`). */
+  jobLeaseMs: number;
   /** How long audit events are kept, in days (`ATRIUM_EVENT_RETENTION_DAYS`). */
   eventRetentionDays: number;
   /** Whether webhooks may call loopback, private and link-local addresses (`ATRIUM_WEBHOOK_ALLOW_PRIVATE`). */
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadSweepMs: integer(env, 'ATRIUM_UPLOAD_SWEEP_MS', 60_000, 100, 86_400_000),
     jobConcurrency: integer(env, 'ATRIUM_JOB_CONCURRENCY', 4, 1, 1000),
     jobPollMs: integer(env, 'ATRIUM_JOB_POLL_MS', 500, 10, 3_600_000),
+    jobLeaseMs: integer(env, 'ATRIUM_JOB_LEASE_MS', 60_000, 1000, 86_400_000),
     eventRetentionDays: integer(env, 'ATRIUM_EVENT_RETENTION_DAYS', 90, 1, 36_500),
     webhookAllowPrivate: flag(env, 'ATRIUM_WEBHOOK_ALLOW_PRIVATE', true),
     webhookTimeoutMs: integer(env, 'ATRIUM_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
