@@ -4,12 +4,15 @@ import { unitOfWork } from '../module.js';
 import { AuthRepository } from './auth/repository.js';
 import { tokenRoutes } from './auth/routes.js';
 import { AuthService } from './auth/service.js';
+import { customFieldEvents } from './custom-fields/events.js';
 import { CustomFieldsRepository } from './custom-fields/repository.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomFieldsService } from './custom-fields/service.js';
+import { employeeEvents } from './employees/events.js';
 import { EmployeesRepository } from './employees/repository.js';
 import { employeeRoutes } from './employees/routes.js';
 import { EmployeesService } from './employees/service.js';
+import { organizationGroupEvents } from './organization-groups/events.js';
 import { OrganizationGroupsRepository } from './organization-groups/repository.js';
 import { organizationGroupRoutes } from './organization-groups/routes.js';
 import { OrganizationGroup } from './organization-groups/schemas.js';
@@ -21,15 +24,18 @@ import { Organization } from './organizations/schemas.js';
 import { OrganizationsService } from './organizations/service.js';
 import { PerimetersRepository } from './perimeters/repository.js';
 import { PerimetersService } from './perimeters/service.js';
+import { roleEvents } from './roles/events.js';
 import { RolesRepository } from './roles/repository.js';
 import { roleRoutes } from './roles/routes.js';
 import { Role } from './roles/schemas.js';
 import { RolesService } from './roles/service.js';
 import { TenantsRepository } from './tenants/repository.js';
 import { TenantsService } from './tenants/service.js';
+import { uploadEvents } from './uploads/events.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { uploadRoutes } from './uploads/routes.js';
 import { UploadsService } from './uploads/service.js';
+import { userEvents } from './users/events.js';
 import { UsersRepository } from './users/repository.js';
 import { userRoutes } from './users/routes.js';
 import { User } from './users/schemas.js';
@@ -99,13 +105,17 @@ export function createCore(ctx: HrContext) {
     },
     {
       schemas: [OrganizationGroup],
+      events: [organizationGroupEvents],
       routes: (app) => organizationGroupRoutes(app, { organizationGroups: s.organizationGroups, paginator }),
     },
-    { routes: (app) => uploadRoutes(app, { uploads: s.uploads }) },
-    { schemas: [Role], routes: (app) => roleRoutes(app, { roles: s.roles, paginator }) },
-    { schemas: [User], routes: (app) => userRoutes(app, { users: s.users, paginator }) },
-    { routes: (app) => customFieldRoutes(app, { customFields: s.customFields, paginator }) },
-    { routes: (app) => employeeRoutes(app, { employees: s.employees, paginator }) },
+    { events: [uploadEvents], routes: (app) => uploadRoutes(app, { uploads: s.uploads }) },
+    { schemas: [Role], events: [roleEvents], routes: (app) => roleRoutes(app, { roles: s.roles, paginator }) },
+    { schemas: [User], events: [userEvents], routes: (app) => userRoutes(app, { users: s.users, paginator }) },
+    {
+      events: [customFieldEvents],
+      routes: (app) => customFieldRoutes(app, { customFields: s.customFields, paginator }),
+    },
+    { events: [employeeEvents], routes: (app) => employeeRoutes(app, { employees: s.employees, paginator }) },
   ];
   return { services, modules } satisfies HrArea<typeof services>;
 }

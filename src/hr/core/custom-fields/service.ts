@@ -4,6 +4,9 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
+import { customFieldEvents } from './events.js';
+import { presentCustomField } from './present.js';
 import type { AuthorizedValue, CustomFieldRecord, CustomFieldsRepository, CustomFieldValues } from './repository.js';
 import type { CustomFieldPatch, CustomFieldType } from './schemas.js';
 
@@ -55,7 +58,7 @@ export function checkValue(def: CustomFieldDef, value: string): string | undefin
 export class CustomFieldsService {
   private readonly repo: CustomFieldsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, CustomFieldsWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<CustomFieldsWork>>) {
     this.repo = work.read.customFields;
   }
 
@@ -165,7 +168,7 @@ export class CustomFieldsService {
     id: string,
     input: Required<Pick<CustomFieldPatch, 'label' | 'type'>> & CustomFieldPatch,
   ): Promise<{ row: CustomFieldRecord; created: boolean }> {
-    return this.work.run(async ({ customFields: repo }) => {
+    return this.work.run(async ({ customFields: repo, audit }) => {
       const existing = await repo.find(clientId, id);
       const merged = {
         label: input.label,
@@ -181,12 +184,18 @@ export class CustomFieldsService {
       const at = now();
       const created = existing ? false : await repo.insertIfAbsent(clientId, id, this.values(merged, at), at);
       if (!created) await repo.update(clientId, id, this.values(merged, at));
-      return { row: (await repo.find(clientId, id)) as CustomFieldRecord, created };
+      const row = (await repo.find(clientId, id)) as CustomFieldRecord;
+      await audit.record(clientId, customFieldEvents, created ? 'created' : 'updated', {
+        id,
+        name: row.label,
+        data: presentCustomField(row),
+      });
+      return { row, created };
     });
   }
 
   async patch(clientId: string, id: string, input: CustomFieldPatch): Promise<CustomFieldRecord> {
-    return this.work.run(async ({ customFields: repo }) => {
+    return this.work.run(async ({ customFields: repo, audit }) => {
       const existing = await repo.find(clientId, id);
       if (!existing) throw new NotFoundError('custom field', id);
       const merged = {
@@ -204,7 +213,13 @@ export class CustomFieldsService {
       };
       this.validate(merged, existing);
       await repo.update(clientId, id, this.values(merged, now()));
-      return (await repo.find(clientId, id)) as CustomFieldRecord;
+      const row = (await repo.find(clientId, id)) as CustomFieldRecord;
+      await audit.record(clientId, customFieldEvents, 'updated', {
+        id,
+        name: row.label,
+        data: presentCustomField(row),
+      });
+      return row;
     });
   }
 }

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../platform/time.js';
+import type { EmployeeView } from './repository.js';
 import type { Employee } from './schemas.js';
-import type { EmployeeView } from './service.js';
 
 export function presentEmployee(v: EmployeeView): Employee {
   const r = v.row;

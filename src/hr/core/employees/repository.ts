@@ -16,6 +16,16 @@ export type EmployeeRow = Selectable<HrEmployeesTable>;
 export type NewEmployeeRow = Insertable<HrEmployeesTable>;
 export type RegistrationRow = Selectable<HrEmployeeRegistrationsTable>;
 
+/** An employee with everything its response needs (the service composes it from the rows above). */
+export interface EmployeeView {
+  row: EmployeeRow;
+  registrations: RegistrationRow[];
+  customFields: { code: string; value: string; label: string }[];
+  status: 'pre_hired' | 'active' | 'terminated';
+  terminated: boolean;
+  departureDate: string | null;
+}
+
 /** Filters as the repository applies them (already parsed and checked by the service). */
 export interface EmployeeQuery {
   q?: string;

@@ -8,21 +8,24 @@ import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundErr
 import { commaList } from '../../../platform/lists.js';
 import { hashSecret } from '../../../platform/security/secrets.js';
 import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
+import type { AuditTrail } from '../../audit/trail.js';
+import type { Audited } from '../../module.js';
 import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/service.js';
 import { checkValue } from '../custom-fields/service.js';
 import type { EmployeesPerimeter } from '../perimeters/rules.js';
-import type { EmployeeQuery, EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';
+import { employeeEvents } from './events.js';
+import { presentEmployee } from './present.js';
+import type {
+  EmployeeQuery,
+  EmployeeRow,
+  EmployeesRepository,
+  EmployeeView,
+  NewEmployeeRow,
+  RegistrationRow,
+} from './repository.js';
 import type { EmployeeFilters, EmployeePatch, SortField } from './schemas.js';
 
-/** An employee with everything its response needs. */
-export interface EmployeeView {
-  row: EmployeeRow;
-  registrations: RegistrationRow[];
-  customFields: { code: string; value: string; label: string }[];
-  status: 'pre_hired' | 'active' | 'terminated';
-  terminated: boolean;
-  departureDate: string | null;
-}
+export type { EmployeeView } from './repository.js';
 
 const PROFILE_FIELDS = [
   'external_id',
@@ -53,6 +56,34 @@ function today(): string {
   return dayOf(now());
 }
 
+/**
+ * Employees as their responses show them, read through `repo` (the read repository, or a unit of work's inside its
+ * transaction) with the client's custom field definitions `defs`.
+ */
+async function viewsOf(
+  repo: EmployeesRepository,
+  clientId: string,
+  rows: EmployeeRow[],
+  defs: Map<string, CustomFieldDef>,
+): Promise<EmployeeView[]> {
+  const ids = rows.map((r) => r.id);
+  const [regs, values] = await Promise.all([repo.registrations(clientId, ids), repo.customValues(clientId, ids)]);
+  const day = today();
+  return rows.map((row) => {
+    const registrations = regs.get(row.id) ?? [];
+    const terminated = !registrations.some((r) => r.active === 1);
+    const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
+    const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
+    const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
+    const customFields = [...(values.get(row.id) ?? new Map<string, string>())].map(([code, value]) => {
+      const def = defs.get(code);
+      const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
+      return { code, value, label };
+    });
+    return { row, registrations, customFields, status, terminated, departureDate };
+  });
+}
+
 /** The user profiles whose perimeters the search's `profile_ids` names (the users service answers it). */
 export interface ProfilePerimeters {
   profilePerimeters(clientId: string, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>>;
@@ -73,7 +104,7 @@ export class EmployeesService {
   private readonly repo: EmployeesRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, EmployeesWork>,
+    private readonly work: UnitOfWork<Tables, Audited<EmployeesWork>>,
     private readonly customFields: CustomFieldsService,
     private readonly profiles: ProfilePerimeters,
   ) {
@@ -83,26 +114,7 @@ export class EmployeesService {
   // ------------------------------------------------------------ reading
 
   async views(clientId: string, rows: EmployeeRow[]): Promise<EmployeeView[]> {
-    const ids = rows.map((r) => r.id);
-    const [regs, values, defs] = await Promise.all([
-      this.repo.registrations(clientId, ids),
-      this.repo.customValues(clientId, ids),
-      this.customFields.definitions(clientId),
-    ]);
-    const day = today();
-    return rows.map((row) => {
-      const registrations = regs.get(row.id) ?? [];
-      const terminated = !registrations.some((r) => r.active === 1);
-      const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
-      const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
-      const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
-      const customFields = [...(values.get(row.id) ?? new Map<string, string>())].map(([code, value]) => {
-        const def = defs.get(code);
-        const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
-        return { code, value, label };
-      });
-      return { row, registrations, customFields, status, terminated, departureDate };
-    });
+    return viewsOf(this.repo, clientId, rows, await this.customFields.definitions(clientId));
   }
 
   async get(clientId: string, id: string, synchronization?: { application: string }): Promise<EmployeeView> {
@@ -368,6 +380,25 @@ export class EmployeesService {
       await repo.setCustomValues(clientId, id, prepared.customValues.values, prepared.customValues.replaceAll);
   }
 
+  /**
+   * The employee as written, read back in the write's transaction, and its audit event recorded there with the
+   * employee as GET /employees/{id} presents it.
+   */
+  private async recorded(
+    repo: EmployeesRepository,
+    audit: AuditTrail,
+    clientId: string,
+    id: string,
+    defs: Map<string, CustomFieldDef>,
+    action: 'created' | 'updated',
+  ): Promise<EmployeeView> {
+    const row = (await repo.find(clientId, id)) as EmployeeRow;
+    const view = (await viewsOf(repo, clientId, [row], defs))[0] as EmployeeView;
+    const name = [row.firstname, row.middlename, row.lastname].filter((part) => part).join(' ');
+    await audit.record(clientId, employeeEvents, action, { id, name: name || null, data: presentEmployee(view) });
+    return view;
+  }
+
   /** Runs a write; a unique violation raced by a concurrent write becomes the same 422 as the checked case. */
   private async guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -390,8 +421,8 @@ export class EmployeesService {
   async create(clientId: string, input: Input, chosenId?: string): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
-    const id = await this.guarded(() =>
-      this.work.run(async ({ employees: repo }) => {
+    return this.guarded(() =>
+      this.work.run(async ({ employees: repo, audit }) => {
         const prepared = await this.prepare(repo, clientId, input, 'create', defs);
         const newId = chosenId ?? randomUUID();
         await repo.insert({
@@ -402,10 +433,9 @@ export class EmployeesService {
           created_at: prepared.changes.updated_at as number,
         });
         await this.write(repo, clientId, newId, prepared);
-        return newId;
+        return this.recorded(repo, audit, clientId, newId, defs, 'created');
       }),
     );
-    return this.get(clientId, id);
   }
 
   /**
@@ -429,31 +459,31 @@ export class EmployeesService {
   async replace(clientId: string, id: string, input: Input): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
-    await this.guarded(() =>
-      this.work.run(async ({ employees: repo }) => {
+    return this.guarded(() =>
+      this.work.run(async ({ employees: repo, audit }) => {
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
         const prepared = await this.prepare(repo, clientId, input, 'replace', defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
+        return this.recorded(repo, audit, clientId, id, defs, 'updated');
       }),
     );
-    return this.get(clientId, id);
   }
 
   async patch(clientId: string, id: string, input: Input): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
-    await this.guarded(() =>
-      this.work.run(async ({ employees: repo }) => {
+    return this.guarded(() =>
+      this.work.run(async ({ employees: repo, audit }) => {
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
         const prepared = await this.prepare(repo, clientId, input, 'patch', defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
+        return this.recorded(repo, audit, clientId, id, defs, 'updated');
       }),
     );
-    return this.get(clientId, id);
   }
 
   /** The idempotent upsert HRIS syncs rely on: 201 when created, 200 when updated. */

@@ -4,6 +4,9 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
+import { organizationGroupEvents } from './events.js';
+import { presentOrganizationGroup } from './present.js';
 import type { OrganizationGroupRecord, OrganizationGroupsRepository } from './repository.js';
 
 export interface OrganizationGroupInput {
@@ -20,7 +23,7 @@ export interface OrganizationGroupsWork {
 export class OrganizationGroupsService {
   private readonly repo: OrganizationGroupsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, OrganizationGroupsWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<OrganizationGroupsWork>>) {
     this.repo = work.read.organizationGroups;
   }
 
@@ -51,26 +54,38 @@ export class OrganizationGroupsService {
     id: string,
     input: { name: string; organizations_ids?: string[] },
   ): Promise<{ group: OrganizationGroupRecord; created: boolean }> {
-    return this.work.run(async ({ organizationGroups: repo }) => {
+    return this.work.run(async ({ organizationGroups: repo, audit }) => {
       const members = input.organizations_ids ?? [];
       await this.checkMembers(repo, clientId, members);
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, input.name, at);
       if (!created) await repo.update(clientId, id, { name: input.name }, at);
       await repo.replaceMembers(clientId, id, members);
-      return { group: (await repo.find(clientId, id)) as OrganizationGroupRecord, created };
+      const group = (await repo.find(clientId, id)) as OrganizationGroupRecord;
+      await audit.record(clientId, organizationGroupEvents, created ? 'created' : 'updated', {
+        id,
+        name: group.name,
+        data: presentOrganizationGroup(group),
+      });
+      return { group, created };
     });
   }
 
   async patch(clientId: string, id: string, input: OrganizationGroupInput): Promise<OrganizationGroupRecord> {
-    return this.work.run(async ({ organizationGroups: repo }) => {
+    return this.work.run(async ({ organizationGroups: repo, audit }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('organization group', id);
       if (input.organizations_ids !== undefined) {
         await this.checkMembers(repo, clientId, input.organizations_ids);
         await repo.replaceMembers(clientId, id, input.organizations_ids);
       }
       await repo.update(clientId, id, input.name !== undefined ? { name: input.name } : {}, now());
-      return (await repo.find(clientId, id)) as OrganizationGroupRecord;
+      const group = (await repo.find(clientId, id)) as OrganizationGroupRecord;
+      await audit.record(clientId, organizationGroupEvents, 'updated', {
+        id,
+        name: group.name,
+        data: presentOrganizationGroup(group),
+      });
+      return group;
     });
   }
 

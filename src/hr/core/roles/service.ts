@@ -4,7 +4,10 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
+import { roleEvents } from './events.js';
 import { MODULE_PERMISSIONS, PERMISSION_PREREQUISITES, type PermissionModule } from './permissions.js';
+import { presentRole } from './present.js';
 import type { RoleRow, RolesRepository } from './repository.js';
 
 export interface RoleInput {
@@ -25,7 +28,7 @@ export interface RolesWork {
 export class RolesService {
   private readonly repo: RolesRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, RolesWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<RolesWork>>) {
     this.repo = work.read.roles;
   }
 
@@ -47,11 +50,17 @@ export class RolesService {
       ]);
     }
     const attrs = { name: input.name, description: input.description ?? null };
-    return this.work.run(async ({ roles: repo }) => {
+    return this.work.run(async ({ roles: repo, audit }) => {
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
-      return { role: (await repo.find(clientId, id)) as RoleRow, created };
+      const role = (await repo.find(clientId, id)) as RoleRow;
+      await audit.record(clientId, roleEvents, created ? 'created' : 'updated', {
+        id,
+        name: role.name,
+        data: presentRole(role),
+      });
+      return { role, created };
     });
   }
 
@@ -81,11 +90,14 @@ export class RolesService {
       }
     }
     if (errors.length) throw new FieldValidationError(errors);
-    return this.work.run(async ({ roles: repo }) => {
+    return this.work.run(async ({ roles: repo, audit }) => {
       if (!(await repo.find(clientId, roleId))) throw new NotFoundError('role', roleId);
       // Updating the role first locks its row, so concurrent writes of one document take turns.
       await repo.touch(clientId, roleId, now());
       await repo.replaceGranted(clientId, roleId, module, granted);
+      // The permissions are the role's: their write is the role's update, presented as GET /roles/{id} shows it.
+      const role = (await repo.find(clientId, roleId)) as RoleRow;
+      await audit.record(clientId, roleEvents, 'updated', { id: roleId, name: role.name, data: presentRole(role) });
       return document(module, new Set(granted));
     });
   }

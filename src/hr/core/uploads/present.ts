@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../platform/time.js';
+import type { Upload } from './repository.js';
 import type { UploadDocument } from './schemas.js';
-import type { Upload } from './service.js';
 
 export function presentUpload(upload: Upload, retentionSeconds: number): UploadDocument {
   return {

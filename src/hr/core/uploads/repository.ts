@@ -6,6 +6,23 @@ import type { HrUploadsTable } from './tables.js';
 
 export type UploadRow = Selectable<HrUploadsTable>;
 
+/** A temporary file of one client. */
+export interface Upload {
+  id: string;
+  clientId: string;
+  /** Sanitized: no path, no control characters. */
+  filename: string;
+  sha256: string;
+  size: number;
+  /** Sniffed from the bytes. */
+  contentType: string;
+  /** Pages of a PDF the library could read; null for any other file. */
+  pageCount: number | null;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
 function normalize(row: UploadRow): UploadRow {
   return {
     ...row,

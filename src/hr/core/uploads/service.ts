@@ -8,7 +8,13 @@ import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../
 import { sanitizeFilename } from '../../../platform/filenames.js';
 import type { PdfPageCounter } from '../../../platform/pdf/counter.js';
 import type { Clock } from '../../../platform/time.js';
-import type { UploadRow, UploadsRepository } from './repository.js';
+import type { AuditTrail } from '../../audit/trail.js';
+import type { Audited } from '../../module.js';
+import { uploadEvents } from './events.js';
+import { presentUpload } from './present.js';
+import type { Upload, UploadRow, UploadsRepository } from './repository.js';
+
+export type { Upload } from './repository.js';
 
 export interface UploadsOptions {
   /** Largest file, in bytes (`ATRIUM_UPLOAD_LIMIT`). */
@@ -27,23 +33,6 @@ export interface UploadsOptions {
   /** Counts the pages of PDF uploads (`page_count`); without it, every upload's count is null. */
   pages?: PdfPageCounter;
   log?: Logger;
-}
-
-/** A temporary file of one client. */
-export interface Upload {
-  id: string;
-  clientId: string;
-  /** Sanitized: no path, no control characters. */
-  filename: string;
-  sha256: string;
-  size: number;
-  /** Sniffed from the bytes. */
-  contentType: string;
-  /** Pages of a PDF the library could read; null for any other file. */
-  pageCount: number | null;
-  createdAt: number;
-  expiresAt: number;
-  consumedAt: number | null;
 }
 
 /** What `consume` hands over: enough to record a document that owns the bytes. */
@@ -104,7 +93,7 @@ export class UploadsService {
   private readonly repo: UploadsRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, UploadsWork>,
+    private readonly work: UnitOfWork<Tables, Audited<UploadsWork>>,
     private readonly blobs: BlobStore,
     private readonly options: UploadsOptions,
   ) {
@@ -146,13 +135,35 @@ export class UploadsService {
           consumed_at: null,
         };
         // The blob store's transaction: the upload's row commits with its bytes.
-        await this.work.on(trx).read.uploads.insert(row);
+        const tx = this.work.on(trx).read;
+        await tx.uploads.insert(row);
+        // An upload that gets no page count is complete now: its event commits with it. A PDF's waits for its count.
+        if (!this.countsPages(row)) await this.record(tx.audit, row);
         return row;
       },
     });
+    if (!this.countsPages(attached)) return toUpload(attached);
     const pageCount = await this.countPages(attached);
-    if (pageCount !== null) await this.work.run((tx) => tx.uploads.setPageCount(clientId, id, pageCount));
-    return toUpload({ ...attached, page_count: pageCount });
+    const upload = { ...attached, page_count: pageCount };
+    await this.work.run(async (tx) => {
+      if (pageCount !== null) await tx.uploads.setPageCount(clientId, id, pageCount);
+      await this.record(tx.audit, upload);
+    });
+    return toUpload(upload);
+  }
+
+  /** Whether the upload's pages are counted (a PDF, with a page counter). */
+  private countsPages(row: UploadRow): boolean {
+    return this.options.pages !== undefined && row.content_type === PDF;
+  }
+
+  /** Records `upload.created`, with the upload as `POST /uploads` answers it (there is no GET of an upload). */
+  private async record(audit: AuditTrail, row: UploadRow): Promise<void> {
+    await audit.record(row.client_id, uploadEvents, 'created', {
+      id: row.id,
+      name: row.filename,
+      data: presentUpload(toUpload(row), this.options.ttlSeconds),
+    });
   }
 
   /**
@@ -162,7 +173,7 @@ export class UploadsService {
    */
   private async countPages(row: UploadRow): Promise<number | null> {
     const pages = this.options.pages;
-    if (!pages || row.content_type !== PDF) return null;
+    if (!pages || !this.countsPages(row)) return null;
     const bytes = new Uint8Array(row.size);
     let at = 0;
     try {

@@ -6,6 +6,7 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId } from '../../../platform/security/secrets.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
 import {
   matchesFilters,
   type PerimeterInput,
@@ -14,6 +15,8 @@ import {
   storedPerimeter,
 } from '../perimeters/rules.js';
 import { DOCUMENT_ACTION_PERMISSIONS, type DocumentAction, type DocumentPermission } from '../roles/permissions.js';
+import { userEvents } from './events.js';
+import { presentUser } from './present.js';
 import {
   type EmployeesPerimeter,
   type Profile,
@@ -95,6 +98,11 @@ function canonicalTimeZone(name: string): string | undefined {
   }
 }
 
+/** A user's name in the audit trail: first, middle and last names, as the trail names a user who acts. */
+function fullName(user: Pick<UserWithProfiles, 'firstname' | 'middlename' | 'lastname'>): string {
+  return [user.firstname, user.middlename, user.lastname].filter((part) => part).join(' ');
+}
+
 /** The repositories user writes touch (profiles and perimeter facts included). */
 export interface UsersWork {
   users: UsersRepository;
@@ -107,7 +115,7 @@ export interface UsersWork {
 export class UsersService {
   private readonly repo: UsersRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, UsersWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<UsersWork>>) {
     this.repo = work.read.users;
   }
 
@@ -161,7 +169,7 @@ export class UsersService {
   ): Promise<UserWithProfiles> {
     const id = newId();
     return this.unique(() =>
-      this.work.run(async ({ users: repo }) => {
+      this.work.run(async ({ users: repo, audit }) => {
         const { attrs, saml } = this.attributes(input, 'replace');
         const profiles = input.profiles ?? [];
         await this.check(
@@ -175,7 +183,9 @@ export class UsersService {
         const at = now();
         await repo.insert(clientId, id, { ...(attrs as UserAttributes), saml_token_hash: saml ?? null }, at);
         await repo.replaceProfiles(clientId, id, this.profiles(profiles.map((p) => ({ ...p, id: undefined }))));
-        return (await repo.find(clientId, id)) as UserWithProfiles;
+        const user = (await repo.find(clientId, id)) as UserWithProfiles;
+        await audit.record(clientId, userEvents, 'created', { id, name: fullName(user), data: presentUser(user) });
+        return user;
       }),
     );
   }
@@ -196,7 +206,7 @@ export class UsersService {
 
   private update(clientId: string, id: string, input: UserInput, mode: 'replace' | 'merge'): Promise<UserWithProfiles> {
     return this.unique(() =>
-      this.work.run(async ({ users: repo }) => {
+      this.work.run(async ({ users: repo, audit }) => {
         const current = await repo.find(clientId, id);
         if (!current) throw new NotFoundError('user', id);
         const { attrs, saml } = this.attributes(input, mode);
@@ -205,7 +215,9 @@ export class UsersService {
         // Updating the user row first locks it, so concurrent writes of one user's profiles take turns.
         await repo.update(clientId, id, { ...attrs, ...(saml !== undefined ? { saml_token_hash: saml } : {}) }, now());
         if (input.profiles !== undefined) await repo.replaceProfiles(clientId, id, this.profiles(input.profiles));
-        return (await repo.find(clientId, id)) as UserWithProfiles;
+        const user = (await repo.find(clientId, id)) as UserWithProfiles;
+        await audit.record(clientId, userEvents, 'updated', { id, name: fullName(user), data: presentUser(user) });
+        return user;
       }),
     );
   }
