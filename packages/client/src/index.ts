@@ -3,6 +3,7 @@
  *
  * - {@link HrClient}: the HR service delivery client API (`/api/v2/client`), server-side only.
  * - {@link AcademyClient}: the Academy events API (`/v1`), for servers and browsers.
+ * - {@link verifyWebhookSignature}: checks an HR webhook callback's `X-Event-Signature` and answers its event.
  *
  * It uses `fetch` (the built-in one or an injected one) and has no dependency: parameter and result types are the
  * server's schema types, copied into this package (`schemas/`) when the server's schemas change.
@@ -38,6 +39,7 @@ export {
   type UploadInput,
   type UpsertMethod,
 } from './hr/core.js';
+export type { EventExportFormat } from './hr/events.js';
 export type { RolePermissionModules } from './hr/roles.js';
 export {
   type FetchLike,
@@ -52,3 +54,12 @@ export {
 } from './http.js';
 export type * from './models.js';
 export { AutoPager, type Page, type PageFetcher } from './pagination.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  verifyWebhookSignature,
+  WEBHOOK_HEADERS,
+  type WebhookHeaders,
+  WebhookSignatureError,
+  type WebhookSignatureErrorReason,
+} from './webhooks.js';

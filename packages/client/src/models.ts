@@ -33,6 +33,15 @@ import type {
   EmployeeDocument as EmployeeDocumentModel,
 } from './schemas/hr/documents/documents.js';
 import type { Folder as FolderModel } from './schemas/hr/documents/folders.js';
+import type {
+  EventActions as EventActionsModel,
+  EventExportLine as EventExportLineModel,
+  Event as EventModel,
+} from './schemas/hr/integrations/events.js';
+import type {
+  WebhookAttempt as WebhookAttemptModel,
+  Webhook as WebhookModel,
+} from './schemas/hr/integrations/webhooks.js';
 import type { KbArticle as KbArticleModel, KbTag as KbTagModel } from './schemas/hr/knowledge/kb-articles.js';
 import type { KbCategory as KbCategoryModel } from './schemas/hr/knowledge/kb-categories.js';
 import type { CustomStatus as CustomStatusModel } from './schemas/hr/people-assist/custom-statuses.js';
@@ -105,6 +114,21 @@ export type Macro = MacroList;
 export type MacroWithActions = MacroDetail;
 /** An upload (`POST /uploads`). */
 export type Upload = UploadDocument;
+/**
+ * An audit event (`/events`): `{resource_type}.{action}`, who made it, and the resource as `GET` presents it. Also
+ * the body of each webhook callback (`verifyWebhookSignature` answers it).
+ */
+export type AuditEvent = EventModel;
+/** Who made an audit event. */
+export type AuditEventActor = EventModel['actor'];
+/** One line of `GET /events/export` (`hr.events.export`): its keys hold spaces (`Trigger Type`, `Item Type`). */
+export type AuditEventExportLine = EventExportLineModel;
+/** The actions each resource type records (`GET /events/filters/actions`). */
+export type AuditEventActions = EventActionsModel;
+/** A webhook (`/webhooks`), with its `signature_key`. */
+export type Webhook = WebhookModel;
+/** One attempt of a webhook delivery (`GET /webhooks/{id}/deliveries`, an Atrium extension). */
+export type WebhookDeliveryAttempt = WebhookAttemptModel;
 
 /** An Academy event, as `GET /v1/events/{ilt|vc}/{id}` answers it. */
 export type AcademyEvent = EventDetail;

@@ -13,6 +13,7 @@ import { customStatuses } from './custom-statuses.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
 import { companyDocuments, employeeDocuments } from './documents.js';
 import { employees } from './employees.js';
+import { events } from './events.js';
 import { folders } from './folders.js';
 import { kbArticles, kbTags } from './kb-articles.js';
 import { kbCategories } from './kb-categories.js';
@@ -26,6 +27,7 @@ import { roles } from './roles.js';
 import { tasks } from './tasks.js';
 import { uploads } from './uploads.js';
 import { users } from './users.js';
+import { webhooks } from './webhooks.js';
 
 /** A request of {@link HrClient.request}, the escape hatch for calls the typed resources do not cover. */
 export interface HrRawRequest {
@@ -103,6 +105,13 @@ export class HrClient {
   readonly requestForms: ReturnType<typeof requestForms>;
   /** People Assist requests (`/requests`) with comments, attachments, files, assignees, links and macros. */
   readonly requests: ReturnType<typeof requests>;
+  /** The audit trail (`/events`): list, retrieve, export (JSON or CSV), the actions per resource type. */
+  readonly events: ReturnType<typeof events>;
+  /**
+   * Webhooks (`/webhooks`): CRUD (`update` is a PUT), `refreshSignatureKey`, `test`, and `deliveries` (`list`,
+   * `redeliver`). Verify the callbacks with `verifyWebhookSignature`.
+   */
+  readonly webhooks: ReturnType<typeof webhooks>;
 
   /** @throws {AtriumUsageError} in a browser, or without the credentials. */
   constructor(options: HrClientOptions) {
@@ -142,6 +151,8 @@ export class HrClient {
     this.macros = macros(v);
     this.requestForms = requestForms(v);
     this.requests = requests(core, v);
+    this.events = events(core, v);
+    this.webhooks = webhooks(core, v);
   }
 
   /** The API root the client calls, `…/api/v2/client`. */

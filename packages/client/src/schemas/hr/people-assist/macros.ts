@@ -8,10 +8,10 @@ export type MacroCountQuery = {
 export type MacroDetail = {
     actions?: {
         label?: string | undefined;
-        template: 'RequestChangeState' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestAssignOnlyTo' | 'RequestAddAssignee' | 'RequestAddComment';
         data: {
             [x: string]: unknown;
         };
+        template: 'RequestChangeState' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestAssignOnlyTo' | 'RequestAddAssignee' | 'RequestAddComment';
     }[] | undefined;
     description: string;
     id: string;
@@ -55,10 +55,10 @@ export type MacroPut = {
     label: string;
     actions: {
         label?: string | undefined;
-        template: 'RequestChangeState' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestAssignOnlyTo' | 'RequestAddAssignee' | 'RequestAddComment';
         data: {
             [x: string]: unknown;
         };
+        template: 'RequestChangeState' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestAssignOnlyTo' | 'RequestAddAssignee' | 'RequestAddComment';
     }[];
     forms: string[];
 };
