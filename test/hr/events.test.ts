@@ -109,7 +109,7 @@ for (const dialect of dialects()) {
       assert.equal((await events('action=created&resource_type=organization')).length, 5);
       assert.equal((await events('resource_type=employee')).length, 0);
       assert.equal((await events('created_at_until=2000-01-01')).length, 0);
-      assert.equal((await events('created_at_since=2000-01-01')).length, all.length);
+      assert.equal((await events('created_at_since=2000-01-01&resource_type=organization')).length, all.length);
 
       // Two at a time, following Next-Cursor to the end, gives the same events in the same order.
       const seen: string[] = [];

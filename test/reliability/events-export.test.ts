@@ -51,7 +51,7 @@ for (const dialect of dialects()) {
 
     before(async () => {
       db = await freshDatabase(dialect);
-      const env = { ...db.env, ATRIUM_RATE_LIMIT: '0' };
+      const env: Record<string, string> = { ...db.env, ATRIUM_RATE_LIMIT: '0' };
       const config = loadConfig(env);
       const database = openDatabase(config);
       await migrateToLatest(database);
