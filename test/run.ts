@@ -26,15 +26,23 @@ function findTests(dir: string): string[] {
  * started first: files start in this order, so a long file started last would run on alone after every other one
  * ended. The rest follow alphabetically.
  */
-const LONG_FIRST = ['cli/', 'bench/', 'reliability/', 'client/'];
+const LONG_FIRST = ['cli/', 'heavy/', 'reliability/', 'client/'];
 const rank = (file: string) => {
   const i = LONG_FIRST.findIndex((dir) => file.includes(`/test/${dir}`));
   return i === -1 ? LONG_FIRST.length : i;
 };
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const filters = process.argv.slice(2);
+/**
+ * `--heavy` runs only `test/heavy/`: the benchmark harness, the soak and the big export, a few minutes of load
+ * (`npm run test:heavy`, which CI runs after `npm test`). Without it they are left out, so that `npm test` stays
+ * within its ten minutes.
+ */
+const heavy = process.argv.includes('--heavy');
+const filters = process.argv.slice(2).filter((a) => a !== '--heavy');
+const isHeavy = (f: string) => f.includes(`${path.sep}heavy${path.sep}`);
 const files = findTests(root)
+  .filter((f) => isHeavy(f) === heavy)
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
