@@ -1,10 +1,12 @@
 import type { CoreServices } from '../core/index.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { documentTypeEvents } from './document-types/events.js';
 import { DocumentTypesRepository } from './document-types/repository.js';
 import { documentTypeRoutes } from './document-types/routes.js';
 import { CompanyDocumentType, EmployeeDocumentType } from './document-types/schemas.js';
 import { DocumentTypesService } from './document-types/service.js';
+import { documentEvents } from './documents/events.js';
 import { DocumentsRepository } from './documents/repository.js';
 import { documentRoutes } from './documents/routes.js';
 import { CompanyDocument, EmployeeDocument } from './documents/schemas.js';
@@ -41,8 +43,14 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
   for (const kind of ['employee', 'company'] as const) {
     modules.push(
       { routes: (app) => folderRoutes(app, { folders: s.folders, paginator, kind }) },
-      { routes: (app) => documentTypeRoutes(app, { documentTypes: s.documentTypes, paginator, kind }) },
-      { routes: (app) => documentRoutes(app, { documents: s.documents, paginator, blobs, kind }) },
+      {
+        routes: (app) => documentTypeRoutes(app, { documentTypes: s.documentTypes, paginator, kind }),
+        events: [documentTypeEvents[kind]],
+      },
+      {
+        routes: (app) => documentRoutes(app, { documents: s.documents, paginator, blobs, kind }),
+        events: [documentEvents[kind]],
+      },
     );
   }
   return { services, modules } satisfies HrArea<typeof services>;

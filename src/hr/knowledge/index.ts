@@ -1,8 +1,10 @@
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { kbArticleEvents } from './kb-articles/events.js';
 import { KbArticlesRepository } from './kb-articles/repository.js';
 import { kbArticleRoutes } from './kb-articles/routes.js';
 import { KbArticle, KbTag } from './kb-articles/schemas.js';
 import { KbArticlesService } from './kb-articles/service.js';
+import { kbCategoryEvents } from './kb-categories/events.js';
 import { KbCategoriesRepository } from './kb-categories/repository.js';
 import { kbCategoryRoutes } from './kb-categories/routes.js';
 import { KbCategory } from './kb-categories/schemas.js';
@@ -19,8 +21,16 @@ export function createKnowledge(ctx: HrContext) {
   };
   const s = services;
   const modules: HrModule[] = [
-    { schemas: [KbCategory], routes: (app) => kbCategoryRoutes(app, { kbCategories: s.kbCategories, paginator }) },
-    { schemas: [KbArticle, KbTag], routes: (app) => kbArticleRoutes(app, { kbArticles: s.kbArticles, paginator }) },
+    {
+      schemas: [KbCategory],
+      routes: (app) => kbCategoryRoutes(app, { kbCategories: s.kbCategories, paginator }),
+      events: [kbCategoryEvents],
+    },
+    {
+      schemas: [KbArticle, KbTag],
+      routes: (app) => kbArticleRoutes(app, { kbArticles: s.kbArticles, paginator }),
+      events: [kbArticleEvents],
+    },
   ];
   return { services, modules } satisfies HrArea<typeof services>;
 }

@@ -1,5 +1,5 @@
+import type { DocumentTypeView } from './repository.js';
 import type { DocumentTypeFull } from './schemas.js';
-import type { DocumentTypeView } from './service.js';
 
 /**
  * A document type on the wire (reference §3c.4): its own attributes, then its settings. Every field the reference

@@ -146,3 +146,9 @@ export class DocumentTypesRepository {
     return existingIds(this.db, 'hr_custom_fields', clientId, ids);
   }
 }
+
+/** A type as the documents service needs it (and as its presenter takes it). */
+export interface DocumentTypeView {
+  row: DocumentTypeRecord;
+  settings: DocumentTypeSettings;
+}

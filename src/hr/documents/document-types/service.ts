@@ -5,18 +5,20 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
 import { DEFAULT_FOLDER_ID, type FoldersService } from '../folders/service.js';
 import type { DocumentKind } from '../folders/tables.js';
-import type { DocumentTypeRecord, DocumentTypeSettings, DocumentTypesRepository } from './repository.js';
+import { documentTypeEvents } from './events.js';
+import { presentDocumentType } from './present.js';
+import type {
+  DocumentTypeRecord,
+  DocumentTypeSettings,
+  DocumentTypesRepository,
+  DocumentTypeView,
+} from './repository.js';
 import type { DocumentTypeInput, DocumentTypeListQuery, MetaDataDefinition } from './schemas.js';
 
-export type { DocumentTypeSettings } from './repository.js';
-
-/** A type as the documents service needs it. */
-export interface DocumentTypeView {
-  row: DocumentTypeRecord;
-  settings: DocumentTypeSettings;
-}
+export type { DocumentTypeSettings, DocumentTypeView } from './repository.js';
 
 const SETTING_KEYS: Record<DocumentKind, (keyof DocumentTypeSettings)[]> = {
   employee: [
@@ -71,7 +73,7 @@ export class DocumentTypesService {
   private readonly repo: DocumentTypesRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, DocumentTypesWork>,
+    private readonly work: UnitOfWork<Tables, Audited<DocumentTypesWork>>,
     private readonly folders: FoldersService,
   ) {
     this.repo = work.read.documentTypes;
@@ -137,7 +139,7 @@ export class DocumentTypesService {
     input: DocumentTypeInput,
   ): Promise<{ type: DocumentTypeView; created: boolean }> {
     await this.folders.ensureDefaults(clientId, kind);
-    return this.work.run(async ({ documentTypes: repo }) => {
+    return this.work.run(async ({ documentTypes: repo, audit }) => {
       const existing = await repo.find(clientId, kind, id);
       const settings = { ...DEFAULTS[kind] };
       for (const key of SETTING_KEYS[kind])
@@ -158,14 +160,20 @@ export class DocumentTypesService {
         const { label: _unchanged, ...rest } = values;
         await repo.update(clientId, kind, id, rest, at);
       }
-      return { type: typeView((await repo.find(clientId, kind, id)) as DocumentTypeRecord), created };
+      const type = typeView((await repo.find(clientId, kind, id)) as DocumentTypeRecord);
+      await audit.record(clientId, documentTypeEvents[kind], created ? 'created' : 'updated', {
+        id,
+        name: type.row.label,
+        data: presentDocumentType(type),
+      });
+      return { type, created };
     });
   }
 
   /** PATCH: only the attributes sent; the label never changes; templates can be added or removed. */
   async patch(clientId: string, kind: DocumentKind, id: string, input: DocumentTypeInput): Promise<DocumentTypeView> {
     await this.folders.ensureDefaults(clientId, kind);
-    return this.work.run(async ({ documentTypes: repo }) => {
+    return this.work.run(async ({ documentTypes: repo, audit }) => {
       const row = await repo.find(clientId, kind, id);
       if (!row) throw new NotFoundError('document type', id);
       const settings = { ...row.settings };
@@ -190,7 +198,13 @@ export class DocumentTypesService {
         },
         now(),
       );
-      return typeView((await repo.find(clientId, kind, id)) as DocumentTypeRecord);
+      const type = typeView((await repo.find(clientId, kind, id)) as DocumentTypeRecord);
+      await audit.record(clientId, documentTypeEvents[kind], 'updated', {
+        id,
+        name: type.row.label,
+        data: presentDocumentType(type),
+      });
+      return type;
     });
   }
 

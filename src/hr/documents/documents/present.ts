@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../platform/time.js';
+import type { DocumentView } from './repository.js';
 import type { CompanyDocument, EmployeeDocument } from './schemas.js';
-import type { DocumentView } from './service.js';
 
 export function presentDocument({ row, organizationIds, expired }: DocumentView): EmployeeDocument & CompanyDocument {
   return {

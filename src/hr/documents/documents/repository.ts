@@ -35,6 +35,13 @@ function toColumns<V extends { metadata?: MetadataValue[] }>(values: V): Omit<V,
 export type DocumentWithOwner = DocumentRow & { employee_external_id: string | null };
 export type NewDocument = Omit<DocumentRow, 'pk' | 'client_id' | 'kind'>;
 
+/** A document with the organizations it is attached to (as its presenter takes it). */
+export interface DocumentView {
+  row: DocumentWithOwner;
+  organizationIds: string[];
+  expired: boolean;
+}
+
 /** Parsed, checked filters (the service turns the API's filters into this). */
 export interface DocumentQuery {
   employeeId?: string;
@@ -176,6 +183,13 @@ export class DocumentsRepository {
   async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentWithOwner | undefined> {
     const row = await this.scoped(clientId, kind).where('d.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
+  }
+
+  /** The documents of the kind among `ids` (those that exist), in creation order. */
+  async findMany(clientId: string, kind: DocumentKind, ids: string[]): Promise<DocumentWithOwner[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.scoped(clientId, kind).where('d.id', 'in', ids).orderBy('d.pk').execute();
+    return rows.map(toRecord);
   }
 
   async organizations(clientId: string, ids: string[]): Promise<Map<string, string[]>> {

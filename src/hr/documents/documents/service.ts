@@ -19,19 +19,17 @@ import { dayOf, now, parseDate, parseDateOrDateTime } from '../../../platform/ti
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { DocumentAccessQuery } from '../../core/users/service.js';
+import type { Audited } from '../../module.js';
 import type { MetaDataDefinition } from '../document-types/schemas.js';
 import { type DocumentTypeView, typeView } from '../document-types/service.js';
 import type { DocumentKind } from '../folders/tables.js';
-import type { DocumentQuery, DocumentsRepository, DocumentWithOwner, NewDocument } from './repository.js';
+import { documentEvents } from './events.js';
+import { presentDocument } from './present.js';
+import type { DocumentQuery, DocumentsRepository, DocumentView, DocumentWithOwner, NewDocument } from './repository.js';
 import { policyExpiryDate } from './retention.js';
 import type { DocumentFilters, DocumentInput } from './schemas.js';
 
-/** A document with the organizations it is attached to. */
-export interface DocumentView {
-  row: DocumentWithOwner;
-  organizationIds: string[];
-  expired: boolean;
-}
+export type { DocumentView } from './repository.js';
 
 const EMPTY_TRASH_BATCH = 200;
 
@@ -80,7 +78,7 @@ export class DocumentsService {
   private readonly repo: DocumentsRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, DocumentsWork>,
+    private readonly work: UnitOfWork<Tables, Audited<DocumentsWork>>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
     private readonly access: DocumentAccess,
@@ -147,8 +145,8 @@ export class DocumentsService {
     return view;
   }
 
-  private async views(clientId: string, rows: DocumentWithOwner[]): Promise<DocumentView[]> {
-    const orgs = await this.repo.organizations(
+  private async views(clientId: string, rows: DocumentWithOwner[], repo = this.repo): Promise<DocumentView[]> {
+    const orgs = await repo.organizations(
       clientId,
       rows.map((r) => r.id),
     );
@@ -164,6 +162,26 @@ export class DocumentsService {
     const row = await repo.find(clientId, kind, id);
     if (!row) throw new NotFoundError(`${kind} document`, id);
     return row;
+  }
+
+  /**
+   * Records the audit event of a write to the document, in the write's transaction: the document as GET presents
+   * it, read through the transaction's repositories (after the write; before it, for a deletion).
+   */
+  private async record(
+    { documents: repo, audit }: Audited<DocumentsWork>,
+    clientId: string,
+    kind: DocumentKind,
+    action: (typeof documentEvents)[DocumentKind]['actions'][number],
+    rows: DocumentWithOwner[],
+  ): Promise<void> {
+    for (const view of await this.views(clientId, rows, repo)) {
+      await audit.record(clientId, documentEvents[kind], action, {
+        id: view.row.id,
+        name: view.row.filename,
+        data: presentDocument(view),
+      });
+    }
   }
 
   async get(
@@ -499,6 +517,7 @@ export class DocumentsService {
         },
         organizationIds ?? [],
       );
+      await this.record(tx, clientId, kind, 'created', [await this.row(clientId, kind, id, repo)]);
     });
     return this.get(clientId, kind, id);
   }
@@ -513,7 +532,8 @@ export class DocumentsService {
     actor: DocumentActor = APPLICATION,
   ): Promise<DocumentView> {
     await this.authorized(clientId, kind, id, actor, 'update');
-    await this.work.run(async ({ documents: repo }) => {
+    await this.work.run(async (tx) => {
+      const repo = tx.documents;
       const current = await this.row(clientId, kind, id, repo);
       const full: DocumentInput =
         mode === 'replace' ? { title: null, date: null, metadata: [], external_reference: null, ...input } : input;
@@ -522,6 +542,7 @@ export class DocumentsService {
       if (values.date !== undefined) values.effective_date = values.date ?? dayOf(current.created_at);
       await repo.update(clientId, kind, id, { ...values, updated_at: now() });
       if (organizationIds) await repo.setOrganizations(clientId, id, organizationIds);
+      await this.record(tx, clientId, kind, 'updated', [await this.row(clientId, kind, id, repo)]);
     });
     return this.get(clientId, kind, id);
   }
@@ -533,18 +554,46 @@ export class DocumentsService {
     trashed: boolean,
     actor: DocumentActor = APPLICATION,
   ): Promise<void> {
-    const { row } = await this.authorized(clientId, kind, id, actor, 'delete');
-    if ((row.trashed_at !== null) === trashed) return;
-    const at = now();
-    await this.repo.update(clientId, kind, id, { trashed_at: trashed ? at : null, updated_at: at });
+    await this.authorized(clientId, kind, id, actor, 'delete');
+    await this.work.run(async (tx) => {
+      const repo = tx.documents;
+      const row = await this.row(clientId, kind, id, repo);
+      // Already where it was asked to be: nothing is written, so nothing is recorded.
+      if ((row.trashed_at !== null) === trashed) return;
+      const at = now();
+      await repo.update(clientId, kind, id, { trashed_at: trashed ? at : null, updated_at: at });
+      await this.record(tx, clientId, kind, trashed ? 'trashed' : 'restored', [
+        await this.row(clientId, kind, id, repo),
+      ]);
+    });
   }
 
   /** Hard delete, bypassing the trash; the bytes go once nothing else refers to them. */
   async delete(clientId: string, kind: DocumentKind, id: string, actor: DocumentActor = APPLICATION): Promise<void> {
-    const { row } = await this.authorized(clientId, kind, id, actor, 'delete');
-    const blobs = await this.repo.delete(clientId, kind, [row.id]);
-    if (blobs.length === 0) throw new NotFoundError(`${kind} document`, id);
+    await this.authorized(clientId, kind, id, actor, 'delete');
+    const blobs = await this.work.run(async (tx) => {
+      const row = await this.row(clientId, kind, id, tx.documents);
+      await this.record(tx, clientId, kind, 'deleted', [row]);
+      return tx.documents.delete(clientId, kind, [row.id]);
+    });
     await this.release(blobs);
+  }
+
+  /**
+   * Deletes those of the documents that are still in the trash, each with its `deleted` event, in one
+   * transaction; answers the blobs they held (released by the caller once it is committed).
+   */
+  private deleteTrashed(clientId: string, kind: DocumentKind, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.work.run(async (tx) => {
+      const rows = (await tx.documents.findMany(clientId, kind, ids)).filter((r) => r.trashed_at !== null);
+      await this.record(tx, clientId, kind, 'deleted', rows);
+      return tx.documents.delete(
+        clientId,
+        kind,
+        rows.map((r) => r.id),
+      );
+    });
   }
 
   /** Permanently deletes every trashed document of the kind; answers how many. */
@@ -563,7 +612,7 @@ export class DocumentsService {
           for (const view of await this.views(clientId, page.items)) {
             if (await this.may(clientId, actor, 'delete', subjectOf(view))) ids.push(view.row.id);
           }
-          const blobs = await this.repo.delete(clientId, kind, ids);
+          const blobs = await this.deleteTrashed(clientId, kind, ids);
           total += blobs.length;
           await this.release(blobs);
           if (!page.next) break;
@@ -576,7 +625,7 @@ export class DocumentsService {
     for (;;) {
       const ids = await this.repo.trashedIds(clientId, kind, EMPTY_TRASH_BATCH);
       if (ids.length === 0) return total;
-      const blobs = await this.repo.delete(clientId, kind, ids);
+      const blobs = await this.deleteTrashed(clientId, kind, ids);
       total += blobs.length;
       await this.release(blobs);
     }
@@ -599,7 +648,8 @@ export class DocumentsService {
     actor: DocumentActor = APPLICATION,
   ): Promise<void> {
     await this.authorized(clientId, kind, id, actor, 'update');
-    await this.work.run(async ({ documents: repo }) => {
+    await this.work.run(async (tx) => {
+      const repo = tx.documents;
       const current = await this.row(clientId, kind, id, repo);
       let expiry = expiryDate;
       if (expiry === null) {
@@ -607,6 +657,7 @@ export class DocumentsService {
         expiry = type ? policyExpiryDate(type.settings, current.created_at, current.metadata) : null;
       }
       await repo.update(clientId, kind, id, { expiry_date: expiry, expiration_date: expiryDate, updated_at: now() });
+      await this.record(tx, clientId, kind, 'expired', [await this.row(clientId, kind, id, repo)]);
     });
   }
 
@@ -619,7 +670,12 @@ export class DocumentsService {
     actor: DocumentActor = APPLICATION,
   ): Promise<void> {
     await this.authorized(clientId, kind, id, actor, 'update');
-    await this.repo.update(clientId, kind, id, { expiration_date: expirationDate, updated_at: now() });
+    await this.work.run(async (tx) => {
+      const repo = tx.documents;
+      await this.row(clientId, kind, id, repo);
+      await repo.update(clientId, kind, id, { expiration_date: expirationDate, updated_at: now() });
+      await this.record(tx, clientId, kind, 'updated', [await this.row(clientId, kind, id, repo)]);
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../platform/time.js';
+import type { KbArticleView } from './repository.js';
 import type { KbArticle } from './schemas.js';
-import type { KbArticleView } from './service.js';
 
 /** An article as the API shows it; version bodies only when asked for (lists) or always (one article). */
 export function presentKbArticle(view: KbArticleView, bodies: boolean): KbArticle {

@@ -67,6 +67,11 @@ export interface KbArticleData {
   roleNames: Map<string, string>;
 }
 
+/** An article as presented: its data and its status as of today (a scheduled article past its day is published). */
+export interface KbArticleView extends KbArticleData {
+  status: ArticleStatus;
+}
+
 /** Filters as the repository applies them (already parsed and checked by the service). */
 export interface KbArticleFilter {
   /** The day (YYYY-MM-DD) that decides whether a scheduled article is published yet, and an expired one. */

@@ -9,13 +9,16 @@ import { newId } from '../../../platform/security/secrets.js';
 import { dayOf, now } from '../../../platform/time.js';
 import { coversEmployee, type PerimeterInput, storedPerimeter } from '../../core/perimeters/rules.js';
 import { PerimetersService } from '../../core/perimeters/service.js';
+import type { Audited } from '../../module.js';
 import { duplicateLanguages, slugify } from '../kb-categories/service.js';
+import { kbArticleEvents } from './events.js';
+import { presentKbArticle } from './present.js';
 import type {
-  KbArticleData,
   KbArticleFilter,
   KbArticleRow,
   KbArticlesRepository,
   KbArticleValues,
+  KbArticleView,
   KbVersionValues,
   SearchDocument,
 } from './repository.js';
@@ -28,10 +31,7 @@ import type {
   SortField,
 } from './schemas.js';
 
-/** An article as presented: its data and its status as of today (a scheduled article past its day is published). */
-export interface KbArticleView extends KbArticleData {
-  status: ArticleStatus;
-}
+export type { KbArticleView } from './repository.js';
 
 /** The words a search looks for; a `q` without any word is a 400. */
 function queryWords(q: string): string[] {
@@ -92,7 +92,7 @@ export interface KbArticlesWork {
 export class KbArticlesService {
   private readonly repo: KbArticlesRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, KbArticlesWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<KbArticlesWork>>) {
     this.repo = work.read.kbArticles;
   }
 
@@ -252,7 +252,7 @@ export class KbArticlesService {
       });
     }
     if (errors.length) throw new FieldValidationError(errors);
-    return this.work.run(async ({ kbArticles: repo }) => {
+    return this.work.run(async ({ kbArticles: repo, audit }) => {
       const existing = await repo.find(clientId, id);
       const found = await repo.lockCategories(clientId, input.categories_ids);
       const errors: FieldError[] = [];
@@ -324,7 +324,9 @@ export class KbArticlesService {
       await repo.replacePerimeters(clientId, articlePk, (input.employees_perimeters ?? []).map(storedPerimeter));
       await repo.writeSearch(articlePk, searchDocument(versions, localized(input.localized_search_keywords ?? [])));
       const row = (await repo.find(clientId, id)) as KbArticleRow;
-      return { article: (await this.views(repo, clientId, [row]))[0] as KbArticleView, created };
+      const article = (await this.views(repo, clientId, [row]))[0] as KbArticleView;
+      await audit.record(clientId, kbArticleEvents, created ? 'created' : 'updated', eventOf(article));
+      return { article, created };
     });
   }
 
@@ -350,9 +352,10 @@ export class KbArticlesService {
       ...duplicateTags(input.localized_tags ?? []),
     ];
     if (errors.length) throw new FieldValidationError(errors);
-    return this.work.run(async ({ kbArticles: repo }) => {
+    return this.work.run(async ({ kbArticles: repo, audit }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('article', id);
+      const before = statusOf(row, dayOf(now()));
       const errors = await this.referenceErrors(repo, clientId, {
         users: [['last_updater_id', input.last_updater_id]],
         ...(input.role_restrictions ? { roles: input.role_restrictions } : {}),
@@ -376,15 +379,24 @@ export class KbArticlesService {
       if (input.localized_search_keywords !== undefined) {
         await repo.writeSearch(row.pk, searchDocument(view.versions, updated.localized_search_keywords));
       }
+      const action =
+        view.status === 'published' && before !== 'published'
+          ? 'published'
+          : view.status !== 'published' && before === 'published'
+            ? 'unpublished'
+            : 'updated';
+      await audit.record(clientId, kbArticleEvents, action, eventOf(view));
       return view;
     });
   }
 
   /** DELETE: the article, its versions and links, and its full-text row, for good. */
   async delete(clientId: string, id: string): Promise<void> {
-    await this.work.run(async ({ kbArticles: repo }) => {
+    await this.work.run(async ({ kbArticles: repo, audit }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('article', id);
+      const [article] = await this.views(repo, clientId, [row]);
+      await audit.record(clientId, kbArticleEvents, 'deleted', eventOf(article as KbArticleView));
       await repo.delete(clientId, row.pk);
     });
   }
@@ -408,4 +420,9 @@ function searchDocument(
     keywords: keywords.flatMap((k) => searchWords(k.value)),
     bodies: versions.flatMap((v) => searchWords(htmlText(v.body))),
   };
+}
+
+/** An article's event: its first version's title, and the article as `GET /kb_articles/{id}` presents it (bodies included). */
+function eventOf(article: KbArticleView) {
+  return { id: article.row.id, name: article.versions[0]?.title ?? null, data: presentKbArticle(article, true) };
 }

@@ -4,6 +4,9 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
+import { kbCategoryEvents } from './events.js';
+import { presentKbCategory } from './present.js';
 import type { KbCategoriesRepository, KbCategoryRecord, KbCategoryValues } from './repository.js';
 import type { KbCategoryListQuery, KbCategoryPatch, KbCategoryPut, LocalizedString } from './schemas.js';
 
@@ -58,7 +61,7 @@ export interface KbCategoriesWork {
 export class KbCategoriesService {
   private readonly repo: KbCategoriesRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, KbCategoriesWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<KbCategoriesWork>>) {
     this.repo = work.read.kbCategories;
   }
 
@@ -92,7 +95,7 @@ export class KbCategoriesService {
     if (errors.length) throw new FieldValidationError(errors);
     const names: LocalizedString[] = input.localized_name;
     const first = names[0] as LocalizedString;
-    return this.work.run(async ({ kbCategories: repo }) => {
+    return this.work.run(async ({ kbCategories: repo, audit }) => {
       const existing = await repo.find(clientId, id);
       const order = input.order ?? existing?.sort_order ?? ((await repo.maxOrder(clientId)) ?? 0) + 1;
       const values: KbCategoryValues = {
@@ -114,16 +117,20 @@ export class KbCategoriesService {
       let created = false;
       if (!existing) created = await repo.insertIfAbsent(clientId, id, values, at);
       if (!created) await repo.update(clientId, id, values, at);
-      return { category: (await repo.find(clientId, id)) as KbCategoryRecord, created };
+      const category = (await repo.find(clientId, id)) as KbCategoryRecord;
+      await audit.record(clientId, kbCategoryEvents, created ? 'created' : 'updated', eventOf(category));
+      return { category, created };
     });
   }
 
   /** PATCH: changes the `order` only. */
   async patch(clientId: string, id: string, input: KbCategoryPatch): Promise<KbCategoryRecord> {
-    return this.work.run(async ({ kbCategories: repo }) => {
+    return this.work.run(async ({ kbCategories: repo, audit }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
       await repo.update(clientId, id, { sort_order: input.order, order_key: orderKey(input.order) }, now());
-      return (await repo.find(clientId, id)) as KbCategoryRecord;
+      const category = (await repo.find(clientId, id)) as KbCategoryRecord;
+      await audit.record(clientId, kbCategoryEvents, 'updated', eventOf(category));
+      return category;
     });
   }
 
@@ -133,8 +140,9 @@ export class KbCategoriesService {
    * time either waits for this one (and then finds no category) or is seen by the check.
    */
   async delete(clientId: string, id: string): Promise<void> {
-    await this.work.run(async ({ kbCategories: repo }) => {
-      if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
+    await this.work.run(async ({ kbCategories: repo, audit }) => {
+      const category = await repo.find(clientId, id);
+      if (!category) throw new NotFoundError('category', id);
       await repo.delete(clientId, id);
       const links = await repo.links(clientId, id);
       if (links.length) {
@@ -143,6 +151,14 @@ export class KbCategoriesService {
           links.map((l) => ({ field: 'id', code: l.code, message: l.message })),
         );
       }
+      await audit.record(clientId, kbCategoryEvents, 'deleted', eventOf(category));
     });
   }
+}
+
+/** A category's event: its name in its original language (else its first name), and the category as GET presents it. */
+function eventOf(category: KbCategoryRecord) {
+  const names = category.localized_name;
+  const name = names.find((n) => n.language_code === category.original_language_code) ?? names[0];
+  return { id: category.id, name: name?.value ?? null, data: presentKbCategory(category) };
 }
