@@ -1,14 +1,17 @@
 import type { CoreServices } from '../core/index.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { processTemplateEvents, taskTemplateEvents } from './process-templates/events.js';
 import { ProcessTemplatesRepository } from './process-templates/repository.js';
 import { processTemplateRoutes } from './process-templates/routes.js';
 import { ProcessTemplate, TaskTemplate } from './process-templates/schemas.js';
 import { ProcessTemplatesService } from './process-templates/service.js';
+import { processEvents } from './processes/events.js';
 import { ProcessesRepository } from './processes/repository.js';
 import { processRoutes } from './processes/routes.js';
 import { Process } from './processes/schemas.js';
 import { ProcessesService } from './processes/service.js';
+import { taskEvents, taskFileEvents } from './tasks/events.js';
 import { TasksRepository } from './tasks/repository.js';
 import { taskRoutes } from './tasks/routes.js';
 import { Task, TaskFile } from './tasks/schemas.js';
@@ -46,10 +49,15 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
   const modules: HrModule[] = [
     {
       schemas: [ProcessTemplate, TaskTemplate],
+      events: [processTemplateEvents, taskTemplateEvents],
       routes: (app) => processTemplateRoutes(app, { processTemplates: s.processTemplates, paginator }),
     },
-    { schemas: [Task, TaskFile, Process], routes: (app) => processRoutes(app, { processes: s.processes, paginator }) },
-    { routes: (app) => taskRoutes(app, { tasks: s.tasks, paginator, blobs }) },
+    {
+      schemas: [Task, TaskFile, Process],
+      events: [processEvents],
+      routes: (app) => processRoutes(app, { processes: s.processes, paginator }),
+    },
+    { events: [taskEvents, taskFileEvents], routes: (app) => taskRoutes(app, { tasks: s.tasks, paginator, blobs }) },
   ];
   return { services, modules } satisfies HrArea<typeof services>;
 }

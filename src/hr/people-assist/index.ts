@@ -1,18 +1,22 @@
 import type { CoreServices } from '../core/index.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { customStatusEvents } from './custom-statuses/events.js';
 import { CustomStatusesRepository } from './custom-statuses/repository.js';
 import { customStatusRoutes } from './custom-statuses/routes.js';
 import { CustomStatus } from './custom-statuses/schemas.js';
 import { CustomStatusesService } from './custom-statuses/service.js';
+import { macroEvents } from './macros/events.js';
 import { MacrosRepository } from './macros/repository.js';
 import { macroRoutes } from './macros/routes.js';
 import { MacroDetail, MacroList } from './macros/schemas.js';
 import { MacrosService } from './macros/service.js';
+import { requestFormEvents } from './request-forms/events.js';
 import { RequestFormsRepository } from './request-forms/repository.js';
 import { requestFormRoutes } from './request-forms/routes.js';
 import { RequestForm } from './request-forms/schemas.js';
 import { RequestFormsService } from './request-forms/service.js';
+import { requestCommentEvents, requestEvents } from './requests/events.js';
 import { RequestsRepository } from './requests/repository.js';
 import { requestRoutes } from './requests/routes.js';
 import {
@@ -50,12 +54,22 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
   const modules: HrModule[] = [
     {
       schemas: [CustomStatus],
+      events: [customStatusEvents],
       routes: (app) => customStatusRoutes(app, { customStatuses: s.customStatuses, paginator }),
     },
-    { schemas: [MacroList, MacroDetail], routes: (app) => macroRoutes(app, { macros: s.macros, paginator }) },
-    { schemas: [RequestForm], routes: (app) => requestFormRoutes(app, { requestForms: s.requestForms, paginator }) },
+    {
+      schemas: [MacroList, MacroDetail],
+      events: [macroEvents],
+      routes: (app) => macroRoutes(app, { macros: s.macros, paginator }),
+    },
+    {
+      schemas: [RequestForm],
+      events: [requestFormEvents],
+      routes: (app) => requestFormRoutes(app, { requestForms: s.requestForms, paginator }),
+    },
     {
       schemas: [UserSimplified, EmployeeSimplified, RequestFull, RequestFullWithAttachments, RequestComment],
+      events: [requestEvents, requestCommentEvents],
       routes: (app) => requestRoutes(app, { requests: s.requests, paginator, blobs }),
     },
   ];

@@ -8,6 +8,9 @@ import { now } from '../../../platform/time.js';
 import { checkDefinition } from '../../core/forms/rules.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
+import type { Audited } from '../../module.js';
+import { processTemplateEvents, taskTemplateEvents } from './events.js';
+import { presentProcessTemplate, presentTaskTemplate } from './present.js';
 import type { ProcessTemplateRow, ProcessTemplatesRepository, TaskTemplateRow } from './repository.js';
 import type { ProcessTemplatePut, TaskSettings, TaskTemplatePut } from './schemas.js';
 import { TEMPLATE_ID_PATTERN } from './schemas.js';
@@ -52,7 +55,7 @@ export class ProcessTemplatesService {
   private readonly repo: ProcessTemplatesRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, ProcessTemplatesWork>,
+    private readonly work: UnitOfWork<Tables, Audited<ProcessTemplatesWork>>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
   ) {
@@ -86,7 +89,7 @@ export class ProcessTemplatesService {
     if (input.id !== undefined && input.id !== id) {
       checked.push({ field: 'id', code: 'mismatch', message: 'The id in the body must be the one of the path.' });
     }
-    return this.work.run(async ({ processTemplates: repo }) => {
+    return this.work.run(async ({ processTemplates: repo, audit }) => {
       // A fresh list per attempt: the transaction runs again after a serialization failure.
       const errors = [...checked];
       const restrictions = input.restrictions ?? [];
@@ -121,7 +124,13 @@ export class ProcessTemplatesService {
       let created = false;
       if (!existing) created = await repo.insertIfAbsent(clientId, id, { ...values, created_by: by }, at);
       if (!created) await repo.update(clientId, id, values);
-      return { template: (await repo.find(clientId, id)) as ProcessTemplateRow, created };
+      const template = (await repo.find(clientId, id)) as ProcessTemplateRow;
+      await audit.record(clientId, processTemplateEvents, created ? 'created' : 'updated', {
+        id,
+        name: template.title,
+        data: presentProcessTemplate(template),
+      });
+      return { template, created };
     });
   }
 
@@ -328,10 +337,13 @@ export class ProcessTemplatesService {
           created_at: at,
         });
       }
-      return {
-        template: (await repo.task(clientId, processTemplateId, id)) as TaskTemplateRow,
-        created: !existing,
-      };
+      const template = (await repo.task(clientId, processTemplateId, id)) as TaskTemplateRow;
+      await tx.audit.record(clientId, taskTemplateEvents, existing ? 'updated' : 'created', {
+        id,
+        name: template.name,
+        data: presentTaskTemplate(template),
+      });
+      return { template, created: !existing };
     });
     if (released) await this.blobs.deleteIfUnreferenced(released);
     return result;
@@ -339,7 +351,7 @@ export class ProcessTemplatesService {
 
   /** DELETE: refused (422) while another task template depends on it. Existing processes keep their tasks. */
   async deleteTaskTemplate(clientId: string, processTemplateId: string, id: string): Promise<void> {
-    const sha256 = await this.work.run(async ({ processTemplates: repo }) => {
+    const sha256 = await this.work.run(async ({ processTemplates: repo, audit }) => {
       if (!(await repo.find(clientId, processTemplateId))) {
         throw new NotFoundError('process template', processTemplateId);
       }
@@ -353,6 +365,11 @@ export class ProcessTemplatesService {
           `Task templates ${dependants.map((d) => JSON.stringify(d)).join(', ')} depend on this one; change them first.`,
         );
       }
+      await audit.record(clientId, taskTemplateEvents, 'deleted', {
+        id,
+        name: row.name,
+        data: presentTaskTemplate(row),
+      });
       await repo.deleteTask(clientId, processTemplateId, id);
       return row.sha256;
     });

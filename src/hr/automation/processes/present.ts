@@ -1,7 +1,14 @@
 import { formatDateTime } from '../../../platform/time.js';
-import { presentTask } from '../tasks/present.js';
+import { presentTask, type TaskView } from '../tasks/present.js';
+import type { ProcessRow } from './repository.js';
 import type { Process } from './schemas.js';
-import type { ProcessView } from './service.js';
+
+/** A process with its tasks (embedded) or their ids. */
+export interface ProcessView {
+  row: ProcessRow;
+  taskIds: string[];
+  tasks?: TaskView[];
+}
 
 export function presentProcess(view: ProcessView): Process {
   const { row } = view;

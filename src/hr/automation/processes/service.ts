@@ -13,18 +13,14 @@ import {
 } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { now, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
 import type { NewTask, TasksRepository } from '../tasks/repository.js';
-import type { TasksService, TaskView } from '../tasks/service.js';
+import type { TasksService } from '../tasks/service.js';
 import { refreshProcess, startTasks } from '../tasks/workflow.js';
+import { processEvents } from './events.js';
+import { type ProcessView, presentProcess } from './present.js';
 import type { ProcessesRepository, ProcessQuery, ProcessRow } from './repository.js';
 import { PROCESS_STATES, type ProcessCreate, type ProcessListQuery } from './schemas.js';
-
-/** A process with its tasks (embedded) or their ids. */
-export interface ProcessView {
-  row: ProcessRow;
-  taskIds: string[];
-  tasks?: TaskView[];
-}
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +35,7 @@ export class ProcessesService {
   private readonly repo: ProcessesRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, ProcessesWork>,
+    private readonly work: UnitOfWork<Tables, Audited<ProcessesWork>>,
     private readonly tasks: TasksService,
     private readonly blobs: BlobStore,
   ) {
@@ -57,6 +53,26 @@ export class ProcessesService {
       const view: ProcessView = { row, taskIds: own.map((t) => t.id) };
       if (embed) view.tasks = taskViews.filter((t) => t.row.process_id === row.id);
       return view;
+    });
+  }
+
+  /**
+   * Records `action` on the process `id` in the transaction of `tx`, with the process as `GET /processes/{id}`
+   * presents it now (with `tasks_ids`; before the deletion, for `deleted`).
+   */
+  private async recordProcess(
+    clientId: string,
+    tx: Audited<ProcessesWork>,
+    id: string,
+    action: (typeof processEvents.actions)[number],
+  ): Promise<void> {
+    const row = await tx.processes.find(clientId, id);
+    if (!row) throw new NotFoundError('process', id);
+    const taskIds = (await tx.tasks.ofProcesses(clientId, [id])).map((t) => t.id);
+    await tx.audit.record(clientId, processEvents, action, {
+      id,
+      name: row.title,
+      data: presentProcess({ row, taskIds }),
     });
   }
 
@@ -223,6 +239,7 @@ export class ProcessesService {
       const process = (await repo.find(clientId, id)) as ProcessRow;
       if (input.publish) await this.publishIn(repo, tasks, clientId, process, at);
       else await refreshProcess(repo, tasks, clientId, process, at);
+      await this.recordProcess(clientId, tx, id, 'created');
     });
     return this.get(clientId, id);
   }
@@ -249,6 +266,7 @@ export class ProcessesService {
       const process = await repo.find(clientId, id);
       if (!process) throw new NotFoundError('process', id);
       await this.publishIn(repo, tx.tasks, clientId, process, now());
+      await this.recordProcess(clientId, tx, id, 'published');
     });
   }
 
@@ -257,6 +275,7 @@ export class ProcessesService {
     const blobs = await this.work.run(async (tx) => {
       const repo = tx.processes;
       if (!(await repo.find(clientId, id))) throw new NotFoundError('process', id);
+      await this.recordProcess(clientId, tx, id, 'deleted');
       const held = await tx.tasks.deleteOfProcess(clientId, id);
       await repo.delete(clientId, id);
       return held;

@@ -1,7 +1,26 @@
 import { formatDateTime, parseDate } from '../../../platform/time.js';
-import type { TaskFileRow } from './repository.js';
+import type { TaskFileRow, TaskRow } from './repository.js';
 import type { Task, TaskFile } from './schemas.js';
-import type { TaskEmbed, TaskView } from './service.js';
+
+/** Who completed a task, as `embed=completed_by` shows them. */
+export interface PersonView {
+  id: string;
+  firstname: string;
+  lastname: string;
+  email: string | null;
+  external_id: string | null;
+}
+
+/** A task with what its presentation needs. */
+export interface TaskView {
+  row: TaskRow;
+  files: TaskFileRow[];
+  eventIds: number[];
+  /** Set with `embed=completed_by`. */
+  completedBy?: PersonView | null;
+}
+
+export type TaskEmbed = 'completed_by' | 'signature_zone';
 
 /** Tasks on the wire (reference §3f.3): domain → wire, shared by the task and process routes. */
 

@@ -17,29 +17,15 @@ import { checkAnswers } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
+import type { Audited } from '../../module.js';
+import { taskEvents, taskFileEvents } from './events.js';
+import { type PersonView, presentTask, presentTaskFile, type TaskEmbed, type TaskView } from './present.js';
 import type { TaskFileRow, TaskQuery, TaskRow, TaskSortField, TasksRepository } from './repository.js';
 import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
 import { formOf, type ProcessStore, refreshProcess, unblockDependants } from './workflow.js';
 
-/** Who completed a task, as `embed=completed_by` shows them. */
-export interface PersonView {
-  id: string;
-  firstname: string;
-  lastname: string;
-  email: string | null;
-  external_id: string | null;
-}
+export type { PersonView, TaskEmbed, TaskView } from './present.js';
 
-/** A task with what its presentation needs. */
-export interface TaskView {
-  row: TaskRow;
-  files: TaskFileRow[];
-  eventIds: number[];
-  /** Set with `embed=completed_by`. */
-  completedBy?: PersonView | null;
-}
-
-export type TaskEmbed = 'completed_by' | 'signature_zone';
 const EMBEDS = new Set<string>(['completed_by', 'signature_zone']);
 const FILL_TYPES = new Set<string>(['fill_form', 'fill_pdf']);
 
@@ -89,7 +75,7 @@ export class TasksService {
   private readonly repo: TasksRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, TasksWork>,
+    private readonly work: UnitOfWork<Tables, Audited<TasksWork>>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
   ) {
@@ -97,10 +83,15 @@ export class TasksService {
   }
 
   /** Presentation data for tasks (files, validation events, and who completed them with `completed_by`). */
-  async views(clientId: string, rows: TaskRow[], embed: ReadonlySet<TaskEmbed> = new Set()): Promise<TaskView[]> {
+  async views(
+    clientId: string,
+    rows: TaskRow[],
+    embed: ReadonlySet<TaskEmbed> = new Set(),
+    repo = this.repo,
+  ): Promise<TaskView[]> {
     const ids = rows.map((r) => r.id);
-    const files = await this.repo.files(clientId, ids);
-    const events = await this.repo.eventIds(clientId, ids);
+    const files = await repo.files(clientId, ids);
+    const events = await repo.eventIds(clientId, ids);
     const out: TaskView[] = [];
     for (const row of rows) {
       const view: TaskView = {
@@ -108,18 +99,18 @@ export class TasksService {
         files: files.filter((f) => f.task_id === row.id),
         eventIds: events.get(row.id) ?? [],
       };
-      if (embed.has('completed_by')) view.completedBy = await this.person(clientId, row);
+      if (embed.has('completed_by')) view.completedBy = await this.person(clientId, row, repo);
       out.push(view);
     }
     return out;
   }
 
-  private async person(clientId: string, row: TaskRow): Promise<PersonView | null> {
+  private async person(clientId: string, row: TaskRow, repo = this.repo): Promise<PersonView | null> {
     if (row.completed_by_id === null) return null;
     const found =
       row.assigned_to === 'employee'
-        ? await this.repo.employee(clientId, row.completed_by_id)
-        : await this.repo.user(clientId, row.completed_by_id);
+        ? await repo.employee(clientId, row.completed_by_id)
+        : await repo.user(clientId, row.completed_by_id);
     return found ?? null;
   }
 
@@ -145,6 +136,40 @@ export class TasksService {
     return { ...page, items: await this.views(clientId, page.items) } as Page<TaskView>;
   }
 
+  /**
+   * Records `action` on the task `id` in the transaction of `tx`, with the task as `GET /tasks/{id}` presents it
+   * now (without `embed`); answers its view.
+   */
+  private async recordTask(
+    clientId: string,
+    tx: Audited<TasksWork>,
+    id: string,
+    action: (typeof taskEvents.actions)[number],
+  ): Promise<TaskView> {
+    const [view] = await this.views(clientId, [await this.row(clientId, id, tx.tasks)], new Set(), tx.tasks);
+    const task = view as TaskView;
+    await tx.audit.record(clientId, taskEvents, action, { id, name: task.row.name, data: presentTask(task) });
+    return task;
+  }
+
+  /** Records `action` on the task file `fileId` in the transaction of `tx`, as its GET presents it now. */
+  private async recordFile(
+    clientId: string,
+    tx: Audited<TasksWork>,
+    taskId: string,
+    fileId: string,
+    action: (typeof taskFileEvents.actions)[number],
+  ): Promise<TaskFileRow> {
+    const file = await tx.tasks.file(clientId, taskId, fileId);
+    if (!file) throw new NotFoundError('task file', fileId);
+    await tx.audit.record(clientId, taskFileEvents, action, {
+      id: fileId,
+      name: file.filename,
+      data: presentTaskFile(file),
+    });
+    return file;
+  }
+
   async get(clientId: string, id: string, embedText?: string): Promise<{ view: TaskView; embed: Set<TaskEmbed> }> {
     const embed = parseEmbed(embedText);
     const [view] = await this.views(clientId, [await this.row(clientId, id)], embed);
@@ -153,14 +178,16 @@ export class TasksService {
 
   /** PATCH: the due date and the reminder offset (any status). */
   async patch(clientId: string, id: string, input: TaskPatch): Promise<TaskView> {
-    await this.row(clientId, id);
-    const values: { due_date?: string | null; reminder_offset?: number | null; updated_at: number } = {
-      updated_at: now(),
-    };
-    if (input.due_date !== undefined) values.due_date = input.due_date;
-    if (input.reminder_offset !== undefined) values.reminder_offset = input.reminder_offset;
-    await this.repo.update(clientId, id, values);
-    return (await this.get(clientId, id)).view;
+    return this.work.run(async (tx) => {
+      await this.row(clientId, id, tx.tasks);
+      const values: { due_date?: string | null; reminder_offset?: number | null; updated_at: number } = {
+        updated_at: now(),
+      };
+      if (input.due_date !== undefined) values.due_date = input.due_date;
+      if (input.reminder_offset !== undefined) values.reminder_offset = input.reminder_offset;
+      await tx.tasks.update(clientId, id, values);
+      return this.recordTask(clientId, tx, id, 'updated');
+    });
   }
 
   /** Files already attached to the task's file fields, counted per field. */
@@ -222,15 +249,15 @@ export class TasksService {
 
   /** `POST /tasks/{id}/fill`: saves a draft of answers (checked, but required fields may stay empty). */
   async fill(clientId: string, id: string, answers: readonly FormAnswer[]): Promise<TaskView> {
-    await this.work.run(async (tx) => {
+    return this.work.run(async (tx) => {
       const task = await this.row(clientId, id, tx.tasks);
       TasksService.mustFill(task, 'fill');
       mustBeToDo(task, 'fill');
       const at = now();
       const formData = await this.saveAnswers(tx, clientId, task, answers, false, at);
       await tx.tasks.update(clientId, id, { form_data: formData, updated_at: at });
+      return this.recordTask(clientId, tx, id, 'filled');
     });
-    return (await this.get(clientId, id)).view;
   }
 
   /**
@@ -238,7 +265,7 @@ export class TasksService {
    * reviewed task back), then unblocks its dependants and recounts the process, all in one transaction.
    */
   async complete(clientId: string, id: string, input: TaskComplete): Promise<TaskView> {
-    await this.work.run(async (tx) => {
+    return this.work.run(async (tx) => {
       const repo = tx.tasks;
       const processes = tx.processes;
       const task = await this.row(clientId, id, repo);
@@ -326,14 +353,14 @@ export class TasksService {
           });
           await repo.update(clientId, task.id, { status: 'blocked', updated_at: at });
           await refreshProcess(processes, repo, clientId, process, at);
-          return;
+          return this.recordTask(clientId, tx, id, 'refused');
         }
       }
       await repo.update(clientId, task.id, values);
       await unblockDependants(repo, clientId, { ...task, ...values } as TaskRow, siblings, at);
       await refreshProcess(processes, repo, clientId, process, at);
+      return this.recordTask(clientId, tx, id, 'completed');
     });
-    return (await this.get(clientId, id)).view;
   }
 
   // ------------------------------------------------------------ files
@@ -348,7 +375,7 @@ export class TasksService {
   /** `POST /tasks/{id}/files`: an upload answers a `file` field of a to_do form task. */
   async addFile(clientId: string, taskId: string, input: TaskFilePost): Promise<TaskFileRow> {
     const fileId = randomUUID();
-    await this.work.run(async (tx) => {
+    return this.work.run(async (tx) => {
       const repo = tx.tasks;
       const task = await this.row(clientId, taskId, repo);
       if (input.task_id !== taskId) {
@@ -389,8 +416,8 @@ export class TasksService {
         content_type: upload.contentType,
         created_at: now(),
       });
+      return this.recordFile(clientId, tx, taskId, fileId, 'created');
     });
-    return this.file(clientId, taskId, fileId);
   }
 
   /** A form file of a to_do task, in the unit of work's transaction, for a change. */
@@ -407,7 +434,7 @@ export class TasksService {
 
   /** `PATCH /tasks/{id}/files/{file_id}`: replaces the file with another upload (task `to_do`). */
   async replaceFile(clientId: string, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRow> {
-    const old = await this.work.run(async (tx) => {
+    const { old, file } = await this.work.run(async (tx) => {
       const repo = tx.tasks;
       const file = await this.changeable(repo, clientId, taskId, fileId, 'replace');
       const upload = await this.uploads.consume(tx.uploads, clientId, uploadId, { field: 'upload_id' });
@@ -417,10 +444,10 @@ export class TasksService {
         size: upload.size,
         content_type: upload.contentType,
       });
-      return file.sha256;
+      return { old: file.sha256, file: await this.recordFile(clientId, tx, taskId, fileId, 'updated') };
     });
     await this.blobs.deleteIfUnreferenced(old);
-    return this.file(clientId, taskId, fileId);
+    return file;
   }
 
   /** `DELETE /tasks/{id}/files/{file_id}` (task `to_do`); the bytes go once nothing else refers to them. */
@@ -428,6 +455,7 @@ export class TasksService {
     const old = await this.work.run(async (tx) => {
       const repo = tx.tasks;
       const file = await this.changeable(repo, clientId, taskId, fileId, 'delete');
+      await this.recordFile(clientId, tx, taskId, fileId, 'deleted');
       await repo.deleteFile(clientId, fileId);
       return file.sha256;
     });

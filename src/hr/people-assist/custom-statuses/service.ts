@@ -4,6 +4,9 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
+import { customStatusEvents } from './events.js';
+import { presentCustomStatus } from './present.js';
 import type { CustomStatusesRepository, CustomStatusFilter, CustomStatusRecord } from './repository.js';
 import type { CustomStatusPut, WorkflowSortField } from './schemas.js';
 
@@ -14,7 +17,7 @@ export interface CustomStatusesWork {
 
 /** Custom statuses (reference §3d.8): the client's own workflow steps of requests, set by macros. */
 export class CustomStatusesService {
-  constructor(private readonly work: UnitOfWork<Tables, CustomStatusesWork>) {}
+  constructor(private readonly work: UnitOfWork<Tables, Audited<CustomStatusesWork>>) {}
 
   list(
     clientId: string,
@@ -41,11 +44,17 @@ export class CustomStatusesService {
     input: CustomStatusPut,
   ): Promise<{ status: CustomStatusRecord; created: boolean }> {
     const attrs = { name: input.name, is_active: input.is_active !== false };
-    return this.work.run(async ({ customStatuses }) => {
+    return this.work.run(async ({ customStatuses, audit }) => {
       const at = now();
       const created = await customStatuses.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await customStatuses.update(clientId, id, attrs, at);
-      return { status: (await customStatuses.find(clientId, id)) as CustomStatusRecord, created };
+      const status = (await customStatuses.find(clientId, id)) as CustomStatusRecord;
+      await audit.record(clientId, customStatusEvents, created ? 'created' : 'updated', {
+        id,
+        name: status.name,
+        data: presentCustomStatus(status),
+      });
+      return { status, created };
     });
   }
 

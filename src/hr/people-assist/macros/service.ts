@@ -4,11 +4,14 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
+import type { Audited } from '../../module.js';
 
 /** A request's status (the requests' table declares it; macros set it without importing requests). */
 type RequestStatus = Tables['pa_requests']['status'];
 
 import type { WorkflowSortField } from '../custom-statuses/schemas.js';
+import { macroEvents } from './events.js';
+import { presentMacroDetail } from './present.js';
 import type { MacroFilter, MacroRecord, MacrosRepository } from './repository.js';
 import type { MacroAction, MacroPut, MacroTemplate } from './schemas.js';
 
@@ -83,7 +86,7 @@ export function effectOf(action: MacroAction, path: string, errors: FieldError[]
 export class MacrosService {
   private readonly repo: MacrosRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, MacrosWork>) {
+  constructor(private readonly work: UnitOfWork<Tables, Audited<MacrosWork>>) {
     this.repo = work.read.macros;
   }
 
@@ -174,11 +177,18 @@ export class MacrosService {
         data: a.data,
       })),
     };
-    return this.work.run(async ({ macros }) => {
+    return this.work.run(async ({ macros, audit }) => {
       const at = now();
       const created = await macros.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await macros.update(clientId, id, attrs, at);
-      return { macro: (await macros.find(clientId, id)) as MacroRecord, created };
+      const macro = (await macros.find(clientId, id)) as MacroRecord;
+      // As `GET /macros/{id}` answers without `embed=actions`.
+      await audit.record(clientId, macroEvents, created ? 'created' : 'updated', {
+        id,
+        name: macro.name,
+        data: presentMacroDetail(macro, false),
+      });
+      return { macro, created };
     });
   }
 }

@@ -1,7 +1,15 @@
 import { formatDateTime } from '../../../platform/time.js';
 import { isRequired } from '../../core/forms/rules.js';
+import type { FormDefinition } from '../../core/forms/schemas.js';
+import type { RequestFormRow, RequestFormSettings } from './repository.js';
 import type { RequestForm } from './schemas.js';
-import type { RequestFormView } from './service.js';
+
+/** A request form with what its presentation needs. */
+export interface RequestFormView {
+  row: RequestFormRow;
+  settings: RequestFormSettings;
+  definition: FormDefinition;
+}
 
 /** The contextual spelling of a `formidable` field type (`FormDefinitionContextField.type_id`). */
 const CONTEXT_TYPES: Record<string, string> = {

@@ -8,16 +8,14 @@ import { checkDefinition } from '../../core/forms/rules.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
 import type { EmployeesPerimeter, PerimeterInput } from '../../core/perimeters/rules.js';
 import type { PerimetersService } from '../../core/perimeters/service.js';
+import type { Audited } from '../../module.js';
+import { requestFormEvents } from './events.js';
+import { presentRequestForm, type RequestFormView } from './present.js';
 import type { RequestFormFilter, RequestFormRow, RequestFormSettings, RequestFormsRepository } from './repository.js';
 import { type RequestFormPatch, type RequestFormPut, SETTING_DEFAULTS } from './schemas.js';
 
+export type { RequestFormView } from './present.js';
 export type { RequestFormSettings } from './repository.js';
-
-export interface RequestFormView {
-  row: RequestFormRow;
-  settings: RequestFormSettings;
-  definition: FormDefinition;
-}
 
 export function viewOf(row: RequestFormRow): RequestFormView {
   return { row, settings: row.settings, definition: row.formidable };
@@ -35,7 +33,7 @@ export class RequestFormsService {
   private readonly repo: RequestFormsRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, RequestFormsWork>,
+    private readonly work: UnitOfWork<Tables, Audited<RequestFormsWork>>,
     private readonly perimeters: PerimetersService,
   ) {
     this.repo = work.read.requestForms;
@@ -176,12 +174,18 @@ export class RequestFormsService {
       // Defined here: a definition that failed its check was reported with the other errors above.
       formidable: definition as FormDefinition,
     };
-    return this.work.run(async ({ requestForms: repo }) => {
+    return this.work.run(async ({ requestForms: repo, audit }) => {
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
       if (isDefault) await repo.clearOtherDefaults(clientId, categoryId, id);
-      return { form: viewOf((await repo.find(clientId, id)) as RequestFormRow), created };
+      const form = viewOf((await repo.find(clientId, id)) as RequestFormRow);
+      await audit.record(clientId, requestFormEvents, created ? 'created' : 'updated', {
+        id,
+        name: form.row.name,
+        data: presentRequestForm(form),
+      });
+      return { form, created };
     });
   }
 
@@ -190,7 +194,7 @@ export class RequestFormsService {
     const errors: FieldError[] = [];
     await this.checkReferences(clientId, input, errors);
     if (errors.length) throw new FieldValidationError(errors);
-    return this.work.run(async ({ requestForms: repo }) => {
+    return this.work.run(async ({ requestForms: repo, audit }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('request form', id);
       const { settings } = viewOf(row);
@@ -217,7 +221,13 @@ export class RequestFormsService {
         },
         now(),
       );
-      return viewOf((await repo.find(clientId, id)) as RequestFormRow);
+      const form = viewOf((await repo.find(clientId, id)) as RequestFormRow);
+      await audit.record(clientId, requestFormEvents, 'updated', {
+        id,
+        name: form.row.name,
+        data: presentRequestForm(form),
+      });
+      return form;
     });
   }
 }

@@ -1,7 +1,22 @@
 import { formatDateTime } from '../../../platform/time.js';
-import type { Person, RequestFileRow } from './repository.js';
+import type { CommentRow, Person, RequestFileRow, RequestRow } from './repository.js';
 import type { REQUEST_EMBEDS, RequestComment, RequestFull, UserSimplified } from './schemas.js';
-import type { CommentView, RequestView } from './service.js';
+
+/** A request with what its presentation needs. */
+export interface RequestView {
+  row: RequestRow;
+  files: RequestFileRow[];
+  customStatusName: string | null;
+  categoryName: string;
+  people: Map<string, Person>;
+}
+
+/** A comment with what its presentation needs. */
+export interface CommentView {
+  row: CommentRow;
+  files: RequestFileRow[];
+  people: Map<string, Person>;
+}
 
 /** The `embed` values of the request views. */
 export type Embed = (typeof REQUEST_EMBEDS)[number];

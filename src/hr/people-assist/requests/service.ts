@@ -16,8 +16,11 @@ import { checkAnswers, type FileAnswer } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
+import type { Audited } from '../../module.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
 import type { RequestFormsService, RequestFormView } from '../request-forms/service.js';
+import { requestCommentEvents, requestEvents } from './events.js';
+import { type CommentView, presentComment, presentWithAttachments, type RequestView } from './present.js';
 import type {
   CommentRow,
   Person,
@@ -47,20 +50,6 @@ export function refusedTransition(from: RequestStatus, to: RequestStatus): strin
 
 /** Who makes a call: the application, or the HR user named by `X-Atrium-User-Id`. */
 export type RequestActor = { kind: 'application' } | { kind: 'user'; userId: string };
-
-export interface RequestView {
-  row: RequestRow;
-  files: RequestFileRow[];
-  customStatusName: string | null;
-  categoryName: string;
-  people: Map<string, Person>;
-}
-
-export interface CommentView {
-  row: CommentRow;
-  files: RequestFileRow[];
-  people: Map<string, Person>;
-}
 
 function person(p: Person | undefined): string | null {
   return p ? p.id : null;
@@ -113,7 +102,7 @@ export class RequestsService {
   private readonly repo: RequestsRepository;
 
   constructor(
-    private readonly work: UnitOfWork<Tables, RequestsWork>,
+    private readonly work: UnitOfWork<Tables, Audited<RequestsWork>>,
     private readonly forms: RequestFormsService,
     private readonly macros: MacrosService,
     private readonly uploads: UploadsService,
@@ -124,20 +113,21 @@ export class RequestsService {
 
   // ------------------------------------------------------------ reading
 
-  private async views(clientId: string, rows: RequestRow[]): Promise<RequestView[]> {
-    const files = await this.repo.files(
+  /** What presenting `rows` needs, read through `repo` (a transaction's, to present what a write leaves). */
+  private async views(clientId: string, rows: RequestRow[], repo = this.repo): Promise<RequestView[]> {
+    const files = await repo.files(
       clientId,
       rows.map((r) => r.id),
     );
-    const statuses = await this.repo.customStatusNames(
+    const statuses = await repo.customStatusNames(
       clientId,
       rows.flatMap((r) => (r.custom_status_id ? [r.custom_status_id] : [])),
     );
-    const people = await this.repo.people(
+    const people = await repo.people(
       clientId,
       rows.flatMap((r) => [r.employee_id, r.creator_id, r.closed_by_id].filter((x): x is string => x !== null)),
     );
-    const names = await this.repo.categoryNames(
+    const names = await repo.categoryNames(
       clientId,
       rows.map((r) => r.category_id),
       'en-us',
@@ -149,6 +139,27 @@ export class RequestsService {
       categoryName: names.get(row.category_id) ?? row.category_id,
       people,
     }));
+  }
+
+  /**
+   * Records `action` on the request `id` in the transaction of `tx`, with the request as `GET /requests/{id}`
+   * presents it now (before the deletion, for `deleted`); answers its view.
+   */
+  private async recordRequest(
+    clientId: string,
+    tx: Audited<RequestsWork>,
+    id: string,
+    action: (typeof requestEvents.actions)[number],
+  ): Promise<RequestView> {
+    const row = await tx.requests.find(clientId, id);
+    if (!row) throw new NotFoundError('request', id);
+    const view = (await this.views(clientId, [row], tx.requests))[0] as RequestView;
+    await tx.audit.record(clientId, requestEvents, action, {
+      id,
+      name: row.name,
+      data: presentWithAttachments(view, new Set()),
+    });
+    return view;
   }
 
   async get(clientId: string, id: string): Promise<RequestView> {
@@ -348,7 +359,7 @@ export class RequestsService {
     const fileAnswers = checked.files;
 
     const id = randomUUID();
-    const row = await this.work.run(async (tx) => {
+    return this.work.run(async (tx) => {
       const repo = tx.requests;
       const at = now();
       const number = await repo.nextNumber(clientId);
@@ -386,9 +397,8 @@ export class RequestsService {
         },
         organizationIds,
       );
-      return (await repo.find(clientId, id)) as RequestRow;
+      return this.recordRequest(clientId, tx, id, 'created');
     });
-    return (await this.views(clientId, [row]))[0] as RequestView;
   }
 
   /** Consumes form-field files and attachments into the request's files; returns how many attachments. */
@@ -485,7 +495,7 @@ export class RequestsService {
       input.form_data !== undefined
         ? await this.forms.get(clientId, current.form_id).catch(() => undefined)
         : undefined;
-    const row = await this.work.run(async (tx) => {
+    return this.work.run(async (tx) => {
       const repo = tx.requests;
       const locked = await repo.lock(clientId, id);
       if (!locked) throw new NotFoundError('request', id);
@@ -526,9 +536,8 @@ export class RequestsService {
       changes.updated_at = at;
       changes.read_by_employee = 0;
       await repo.update(clientId, id, changes);
-      return (await repo.find(clientId, id)) as RequestRow;
+      return this.recordRequest(clientId, tx, id, 'updated');
     });
-    return (await this.views(clientId, [row]))[0] as RequestView;
   }
 
   /** DELETE: the request with its comments, files, assignees and links; blobs nothing else holds are removed. */
@@ -536,6 +545,7 @@ export class RequestsService {
     const blobs = await this.work.run(async (tx) => {
       const repo = tx.requests;
       if (!(await repo.lock(clientId, id))) throw new NotFoundError('request', id);
+      await this.recordRequest(clientId, tx, id, 'deleted');
       return repo.delete(clientId, id);
     });
     for (const sha of blobs) await this.blobs.deleteIfUnreferenced(sha);
@@ -586,6 +596,7 @@ export class RequestsService {
       const at = now();
       if (kind === 'attachment') await repo.bumpCounters(clientId, requestId, { attachments: -1 }, at);
       else await repo.update(clientId, requestId, { updated_at: at });
+      await this.recordRequest(clientId, tx, requestId, 'updated');
       return file.sha256;
     });
     await this.blobs.deleteIfUnreferenced(sha);
@@ -646,7 +657,7 @@ export class RequestsService {
     }
     if (errors.length) throw new FieldValidationError(errors);
     const id = randomUUID();
-    await this.work.run(async (tx) => {
+    return this.work.run(async (tx) => {
       const repo = tx.requests;
       const locked = await repo.lock(clientId, requestId);
       if (!locked) throw new NotFoundError('request', requestId);
@@ -674,10 +685,17 @@ export class RequestsService {
         at,
       );
       if (creator?.kind === 'user') await repo.update(clientId, requestId, { read_by_employee: 0 });
+      const row = (await repo.findComment(clientId, requestId, id)) as CommentRow;
+      const files = (await repo.files(clientId, [requestId])).filter((f) => f.comment_id === id);
+      const view: CommentView = { row, files, people: await repo.people(clientId, creator ? [creator.id] : []) };
+      // As the comment list (`GET /requests/{id}/comments`) shows it without `embed`; a comment has no name.
+      await tx.audit.record(clientId, requestCommentEvents, 'created', {
+        id,
+        name: null,
+        data: presentComment(view, false),
+      });
+      return view;
     });
-    const row = (await this.repo.findComment(clientId, requestId, id)) as CommentRow;
-    const files = (await this.repo.files(clientId, [requestId])).filter((f) => f.comment_id === id);
-    return { row, files, people: await this.repo.people(clientId, creator ? [creator.id] : []) };
   }
 
   // ------------------------------------------------------------ assignees and links
@@ -711,7 +729,10 @@ export class RequestsService {
         errors.push({ field: `uuid.${i}`, code: 'not_found', message: 'No request has this id.' });
     });
     if (errors.length) throw new FieldValidationError(errors);
-    await this.work.run(({ requests }) => requests.link(clientId, requestId, [...new Set(others)], now()));
+    await this.work.run(async (tx) => {
+      await tx.requests.link(clientId, requestId, [...new Set(others)], now());
+      await this.recordRequest(clientId, tx, requestId, 'linked');
+    });
   }
 
   // ------------------------------------------------------------ macros
@@ -825,6 +846,7 @@ export class RequestsService {
         }
       }
       await repo.update(clientId, requestId, { updated_at: at, read_by_employee: 0 });
+      await this.recordRequest(clientId, tx, requestId, 'macro_applied');
     });
   }
 }
