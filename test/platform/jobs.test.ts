@@ -100,12 +100,13 @@ for (const dialect of dialects()) {
       await migrateToLatest(database);
     });
     beforeEach(async () => {
-      for (const r of runners.splice(0)) await r.stop();
+      // Bounded: a failed test may leave a handler waiting forever; it must not take the next tests with it.
+      for (const r of runners.splice(0)) await r.stop({ timeoutMs: 5000 });
       await database.db.deleteFrom('jobs').execute();
       clock = new TestClock();
     });
     after(async () => {
-      for (const r of runners.splice(0)) await r.stop();
+      for (const r of runners.splice(0)) await r.stop({ timeoutMs: 5000 });
       await database?.close();
       await tdb?.drop();
     });
