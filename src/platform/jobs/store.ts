@@ -267,14 +267,18 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
   const { now, queues } = options;
   if (queues.length === 0 || options.limit <= 0) return [];
   return inTransaction(db, async (trx) => {
+    // The statuses are literals, not parameters: only then can SQLite (and a generic PostgreSQL plan) prove the
+    // partial indexes' conditions (migration 0014) and use them, rather than scan every finished job.
+    const pending = sql.lit<JobStatus>('pending');
+    const running = sql.lit<JobStatus>('running');
     const candidates = await trx
       .selectFrom('jobs as j')
       .select(['j.id', 'j.queue', 'j.status', 'j.attempts', 'j.max_attempts', 'j.give_up_at', 'j.created_at'])
       .where('j.queue', 'in', queues)
       .where((eb) =>
         eb.or([
-          eb.and([eb('j.status', '=', 'pending'), eb('j.run_at', '<=', now)]),
-          eb.and([eb('j.status', '=', 'running'), eb('j.lease_until', '<=', now)]),
+          eb.and([eb('j.status', '=', pending), eb('j.run_at', '<=', now)]),
+          eb.and([eb('j.status', '=', running), eb('j.lease_until', '<=', now)]),
         ]),
       )
       .where((eb) =>
@@ -287,7 +291,7 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
                 .select('o.id')
                 .whereRef('o.ordering_key', '=', 'j.ordering_key')
                 .whereRef('o.id', '<', 'j.id')
-                .where('o.status', 'in', ['pending', 'running']),
+                .where('o.status', 'in', [pending, running]),
             ),
           ),
         ]),
