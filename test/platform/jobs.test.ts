@@ -6,12 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import {
   backoffDelay,
   cancelJob,
+  createJobRunner,
   enqueue,
   getJob,
   type Job,
@@ -70,6 +72,21 @@ function open(tdb: TestDatabase): Database {
     dbPoolSize: 8,
   });
 }
+
+describe('job settings', () => {
+  it('ATRIUM_JOB_CONCURRENCY and ATRIUM_JOB_POLL_MS: defaults, bounds, and what createJobRunner takes from them', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.jobConcurrency, 4);
+    assert.equal(defaults.jobPollMs, 500);
+    const set = loadConfig({ ATRIUM_JOB_CONCURRENCY: '16', ATRIUM_JOB_POLL_MS: '50' });
+    assert.equal(set.jobConcurrency, 16);
+    assert.equal(set.jobPollMs, 50);
+    assert.throws(() => loadConfig({ ATRIUM_JOB_CONCURRENCY: '0' }), ConfigError);
+    assert.throws(() => loadConfig({ ATRIUM_JOB_POLL_MS: '5' }), ConfigError);
+    const runner = createJobRunner({ db: {} as Database['db'], dialect: 'sqlite' }, set, { handlers: {} });
+    assert.ok(runner instanceof JobRunner);
+  });
+});
 
 for (const dialect of dialects()) {
   describe(`durable jobs (${dialect})`, () => {
