@@ -10,6 +10,7 @@ import { buildInfo } from '../platform/build-info.js';
 import { type Config, loadConfig } from '../platform/config.js';
 import type { Services } from '../services.js';
 import { CliError } from './failure.js';
+import type { JobsRequest } from './jobs.js';
 
 /** What the running command is working on, for the failure line (main.ts). */
 export const current: { config?: Config } = {};
@@ -31,6 +32,18 @@ function integerIn(min: number, max: number, what: string) {
 const portNumber = integerIn(0, 65535, 'a port number (0 to 65535)');
 const workerCount = integerIn(1, 256, 'a number of processes (1 to 256)');
 const academyId = integerIn(0, 999_999_999, 'an academy id (an integer)');
+
+const jobId = integerIn(1, 999_999_999, 'a job id (a positive integer)');
+
+const JOB_STATUSES = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
+type JobStatus = (typeof JOB_STATUSES)[number];
+
+function jobStatus(value: string): JobStatus {
+  if (!(JOB_STATUSES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`must be one of ${JOB_STATUSES.join(', ')}`);
+  }
+  return value as JobStatus;
+}
 
 function output(json: boolean, data: object, human: string): void {
   process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
@@ -76,6 +89,15 @@ async function withServices<T>(json: boolean, work: (services: Services) => Prom
   } finally {
     await database.close();
   }
+}
+
+/** `atrium jobs …`: platform/jobs/ over the configured database (cli/jobs.ts). */
+async function jobsCommand(json: boolean, request: JobsRequest): Promise<void> {
+  const config = settings();
+  await announce(config, json);
+  const { runJobsCommand } = await import('./jobs.js');
+  const { data, text } = await runJobsCommand(config, request);
+  output(json, data, text);
 }
 
 function examples(...lines: string[]): string {
@@ -357,6 +379,62 @@ Refuses while a server (or another atrium command) has the database open. Stop t
       }
       output(json, listed, lines.join('\n'));
     });
+
+  const jobs = command(program, 'jobs', '<command> [options]', 'durable background jobs (docs/SCALING.md)')
+    .helpCommand(false)
+    .addHelpText('after', examples('atrium jobs list --status failed', 'atrium jobs retry 42'));
+
+  command(
+    jobs,
+    'list',
+    '[--queue Q] [--tenant T] [--status S] [--before ID] [--limit N] [--json]',
+    'jobs, newest first',
+  )
+    .option('--queue <Q>', 'only this queue (webhook.delivery, …)', nonEmpty)
+    .option('--tenant <T>', 'only this client or academy', nonEmpty)
+    .option('--status <S>', 'only this status: pending, running, done, failed or cancelled', jobStatus)
+    .option('--before <ID>', 'only jobs older than this id (the next page)', jobId)
+    .option('--limit <N>', 'at most N jobs (default 50, at most 1000)', integerIn(1, 1000, 'from 1 to 1000'))
+    .option('--json', 'print {"jobs": [{id, queue, tenant, status, attempts, run_at, last_error, …}]}')
+    .addHelpText(
+      'after',
+      examples('atrium jobs list', 'atrium jobs list --status failed --queue webhook.delivery --json'),
+    )
+    .action(
+      async (options: {
+        queue?: string;
+        tenant?: string;
+        status?: JobStatus;
+        before?: number;
+        limit?: number;
+        json?: boolean;
+      }) => {
+        const json = options.json === true;
+        const filter = {
+          ...(options.queue === undefined ? {} : { queue: options.queue }),
+          ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+          ...(options.status === undefined ? {} : { status: options.status }),
+          ...(options.before === undefined ? {} : { beforeId: options.before }),
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
+        };
+        await jobsCommand(json, { command: 'list', filter });
+      },
+    );
+
+  const one = [
+    ['show', 'one job, with its payload'],
+    ['retry', 'make a failed or cancelled job pending again, due now (one more attempt)'],
+    ['cancel', 'cancel a pending or running job'],
+  ] as const;
+  for (const [name, description] of one) {
+    command(jobs, name, '<id> [--json]', description)
+      .argument('<id>', 'the job id', jobId)
+      .option('--json', 'print {"job": {id, queue, status, attempts, …}}')
+      .addHelpText('after', examples(`atrium jobs ${name} 42`))
+      .action(async (id: number, options: { json?: boolean }) => {
+        await jobsCommand(options.json === true, { command: name, id });
+      });
+  }
 
   const academy = command(program, 'academy', '<command> [options]', 'Academy API tenants: academies, keys, directory')
     .helpCommand(false)

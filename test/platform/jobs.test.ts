@@ -6,12 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import {
   backoffDelay,
   cancelJob,
+  createJobRunner,
   enqueue,
   getJob,
   type Job,
@@ -71,6 +73,21 @@ function open(tdb: TestDatabase): Database {
   });
 }
 
+describe('job settings', () => {
+  it('ATRIUM_JOB_CONCURRENCY and ATRIUM_JOB_POLL_MS: defaults, bounds, and what createJobRunner takes from them', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.jobConcurrency, 4);
+    assert.equal(defaults.jobPollMs, 500);
+    const set = loadConfig({ ATRIUM_JOB_CONCURRENCY: '16', ATRIUM_JOB_POLL_MS: '50' });
+    assert.equal(set.jobConcurrency, 16);
+    assert.equal(set.jobPollMs, 50);
+    assert.throws(() => loadConfig({ ATRIUM_JOB_CONCURRENCY: '0' }), ConfigError);
+    assert.throws(() => loadConfig({ ATRIUM_JOB_POLL_MS: '5' }), ConfigError);
+    const runner = createJobRunner({ db: {} as Database['db'], dialect: 'sqlite' }, set, { handlers: {} });
+    assert.ok(runner instanceof JobRunner);
+  });
+});
+
 for (const dialect of dialects()) {
   describe(`durable jobs (${dialect})`, () => {
     let tdb: TestDatabase;
@@ -100,12 +117,13 @@ for (const dialect of dialects()) {
       await migrateToLatest(database);
     });
     beforeEach(async () => {
-      for (const r of runners.splice(0)) await r.stop();
+      // Bounded: a failed test may leave a handler waiting forever; it must not take the next tests with it.
+      for (const r of runners.splice(0)) await r.stop({ timeoutMs: 5000 });
       await database.db.deleteFrom('jobs').execute();
       clock = new TestClock();
     });
     after(async () => {
-      for (const r of runners.splice(0)) await r.stop();
+      for (const r of runners.splice(0)) await r.stop({ timeoutMs: 5000 });
       await database?.close();
       await tdb?.drop();
     });
@@ -493,6 +511,10 @@ for (const dialect of dialects()) {
     }
 
     it('two runners on separate connections run each of 300 jobs exactly once, keys in order', async () => {
+      // On SQLite both connections live in this one process, whose event loop a connection waiting for the write
+      // lock blocks (better-sqlite3 is synchronous): when the other holds it across an await, the wait lasts the
+      // busy timeout and the transaction is retried. Slower than two processes (test/reliability/jobs-kill), same
+      // outcome.
       const other = open(tdb);
       try {
         const calls = new Map<number, number>();

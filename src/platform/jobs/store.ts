@@ -266,15 +266,19 @@ export interface ClaimOptions {
 export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Promise<Job[]> {
   const { now, queues } = options;
   if (queues.length === 0 || options.limit <= 0) return [];
-  return inTransaction(db, async (trx) => {
-    const candidates = await trx
+  // The statuses are literals, not parameters: only then can SQLite (and a generic PostgreSQL plan) prove the
+  // partial indexes' conditions (migration 0014) and use them, rather than scan every finished job.
+  const pending = sql.lit<JobStatus>('pending');
+  const running = sql.lit<JobStatus>('running');
+  const due = (handle: Kysely<Tables>, limit: number) =>
+    handle
       .selectFrom('jobs as j')
       .select(['j.id', 'j.queue', 'j.status', 'j.attempts', 'j.max_attempts', 'j.give_up_at', 'j.created_at'])
       .where('j.queue', 'in', queues)
       .where((eb) =>
         eb.or([
-          eb.and([eb('j.status', '=', 'pending'), eb('j.run_at', '<=', now)]),
-          eb.and([eb('j.status', '=', 'running'), eb('j.lease_until', '<=', now)]),
+          eb.and([eb('j.status', '=', pending), eb('j.run_at', '<=', now)]),
+          eb.and([eb('j.status', '=', running), eb('j.lease_until', '<=', now)]),
         ]),
       )
       .where((eb) =>
@@ -287,13 +291,18 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
                 .select('o.id')
                 .whereRef('o.ordering_key', '=', 'j.ordering_key')
                 .whereRef('o.id', '<', 'j.id')
-                .where('o.status', 'in', ['pending', 'running']),
+                .where('o.status', 'in', [pending, running]),
             ),
           ),
         ]),
       )
       .orderBy('j.id')
-      .limit(options.limit)
+      .limit(limit);
+  // An idle poll is one plain read: no transaction, and on SQLite no wait for the write lock (which blocks the
+  // process's event loop while another process holds it).
+  if ((await due(db, 1).execute()).length === 0) return [];
+  return inTransaction(db, async (trx) => {
+    const candidates = await due(trx, options.limit)
       .$if(options.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
       .execute();
     const lease = { status: 'running' as const, lease_until: now + options.leaseMs, locked_by: options.lockedBy };
