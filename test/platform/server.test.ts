@@ -121,8 +121,8 @@ for (const dialect of dialects()) {
         .filter((o) => o.tags?.includes('Atrium extensions'));
       assert.equal(
         extensions.length,
-        10,
-        'register, update registration, cancel and calendar, for both kinds; GET /users/{eventid}/events; POST /tasks/{id}/complete',
+        12,
+        'register, update registration, cancel and calendar, for both kinds; GET /users/{eventid}/events; POST /tasks/{id}/complete; a webhook’s deliveries and redeliver',
       );
       assert.ok(doc.components.schemas.AcademyEventDetail, 'AcademyEventDetail schema');
       assert.deepEqual(ops.sort(), [
@@ -138,6 +138,7 @@ for (const dialect of dialects()) {
         'DELETE /api/v2/client/requests/{id}/attachments/{attachment_id}',
         'DELETE /api/v2/client/requests/{id}/files/{file_id}',
         'DELETE /api/v2/client/tasks/{id}/files/{file_id}',
+        'DELETE /api/v2/client/webhooks/{id}',
         'GET /api/v2/client/company_document_types',
         'GET /api/v2/client/company_document_types/{id}',
         'GET /api/v2/client/company_documents',
@@ -158,6 +159,10 @@ for (const dialect of dialects()) {
         'GET /api/v2/client/employee_folders/{id}',
         'GET /api/v2/client/employees',
         'GET /api/v2/client/employees/{id}',
+        'GET /api/v2/client/events',
+        'GET /api/v2/client/events/export',
+        'GET /api/v2/client/events/filters/actions',
+        'GET /api/v2/client/events/{id}',
         'GET /api/v2/client/kb_articles',
         'GET /api/v2/client/kb_articles/{id}',
         'GET /api/v2/client/kb_categories',
@@ -198,6 +203,9 @@ for (const dialect of dialects()) {
         'GET /api/v2/client/tasks/{id}/files/{file_id}/download',
         'GET /api/v2/client/users',
         'GET /api/v2/client/users/{id}',
+        'GET /api/v2/client/webhooks',
+        'GET /api/v2/client/webhooks/{id}',
+        'GET /api/v2/client/webhooks/{id}/deliveries',
         'HEAD /api/v2/client/company_documents/{id}/file',
         'HEAD /api/v2/client/custom_status',
         'HEAD /api/v2/client/employee_documents/{id}/file',
@@ -239,6 +247,10 @@ for (const dialect of dialects()) {
         'POST /api/v2/client/tokens',
         'POST /api/v2/client/uploads',
         'POST /api/v2/client/users',
+        'POST /api/v2/client/webhooks',
+        'POST /api/v2/client/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+        'POST /api/v2/client/webhooks/{id}/refresh_signature_key',
+        'POST /api/v2/client/webhooks/{id}/tests',
         'PUT /api/v2/client/company_document_types/{id}',
         'PUT /api/v2/client/company_documents/{id}',
         'PUT /api/v2/client/company_documents/{id}/expiration/update',
@@ -270,6 +282,7 @@ for (const dialect of dialects()) {
         'PUT /api/v2/client/roles/{role_id}/permissions/efm',
         'PUT /api/v2/client/roles/{role_id}/permissions/webhook',
         'PUT /api/v2/client/users/{id}',
+        'PUT /api/v2/client/webhooks/{id}',
       ]);
       const list = doc.paths['/api/v2/client/organizations']?.get;
       assert.deepEqual(list?.parameters?.map((p) => p.name).sort(), [
