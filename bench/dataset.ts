@@ -35,12 +35,21 @@ export interface DatasetSizes {
   bundles: number;
 }
 
+export interface HrCredentials {
+  clientId: string;
+  applicationId: string;
+  secret: string;
+  basic: string;
+}
+
 export interface Dataset {
   dialect: DialectName;
   sizes: DatasetSizes;
   /** Environment that points a server at this database. */
   env: Record<string, string>;
-  hr: { clientId: string; applicationId: string; secret: string; basic: string };
+  hr: HrCredentials;
+  /** A second HR client, for the webhooks pass (one client with a webhook, one without). */
+  hrWebhooks: HrCredentials;
   academy: { acadId: number; apikey: string };
   bundleAcademy: { acadId: number; apikey: string };
   /** Spread across the table, so GETs do not all hit one row. */
@@ -171,6 +180,8 @@ export async function buildDataset(
   const services = await createServices(database, config);
   const { client_id: clientId } = await services.tenants.createClient('Bench client');
   const app = await services.tenants.createApplication(clientId, 'bench', false);
+  const { client_id: webhookClientId } = await services.tenants.createClient('Bench client with webhooks');
+  const webhookApp = await services.tenants.createApplication(webhookClientId, 'bench', false);
   const academy = await services.academies.create('Bench academy');
   const bundleAcademy = await services.academies.create('Bench bundles');
   await database.close();
@@ -429,6 +440,12 @@ export async function buildDataset(
     sizes,
     env,
     hr: { clientId, applicationId: app.application_id, secret: app.application_secret, basic },
+    hrWebhooks: {
+      clientId: webhookClientId,
+      applicationId: webhookApp.application_id,
+      secret: webhookApp.application_secret,
+      basic: `Basic ${Buffer.from(`${webhookApp.application_id}:${webhookApp.application_secret}`).toString('base64')}`,
+    },
     academy: { acadId: academy.acadId, apikey: academy.apikey },
     bundleAcademy: { acadId: bundleAcademy.acadId, apikey: bundleAcademy.apikey },
     employeeIds,

@@ -131,6 +131,11 @@ export function treeCpuTimes(root: number): { user: number; system: number } {
   return times;
 }
 
+/** CPU time (user + system) of a process tree so far, in seconds; 0 where /proc is missing. */
+export function treeCpuSeconds(root: number): number {
+  return treeCpuTicks(root) / TICKS_PER_SECOND;
+}
+
 /** CPU time (user + system) of a process tree so far, in clock ticks; 0 where /proc is missing. */
 export function treeCpuTicks(root: number): number {
   const { user, system } = treeCpuTimes(root);
@@ -175,6 +180,12 @@ export interface Load {
   path: string | (() => string);
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Awaited after each run of the load (warm-up included), inside the measured CPU window but outside the time
+   * req/s is counted over: waits for background work the calls queued (webhook deliveries), so that its CPU time is
+   * counted in this load's CPU per call and does not spill into the next load's window. Given the run's 2xx count.
+   */
+  after?: (answered2xx: number) => Promise<void>;
 }
 
 export interface LoadSettings {
@@ -234,7 +245,13 @@ function perCall(seconds: number, requests: number): number {
   return HAS_PROC && requests > 0 ? (seconds * 1e6) / requests : Number.NaN;
 }
 
-function run(url: string, load: Load, connections: number, duration: number): Promise<Result> {
+async function run(url: string, load: Load, connections: number, duration: number): Promise<Result> {
+  const result = await cannon(url, load, connections, duration);
+  await load.after?.(result['2xx']);
+  return result;
+}
+
+function cannon(url: string, load: Load, connections: number, duration: number): Promise<Result> {
   const { path } = load;
   return autocannon({
     url,

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Cluster, postgresAvailable, startCluster } from '../test/support/postgres.js';
-import { buildDataset, type Dataset, type DatasetSizes } from './dataset.js';
+import { buildDataset, type Dataset, type DatasetSizes, type HrCredentials } from './dataset.js';
 import {
   type Load,
   type LoadSettings,
@@ -22,6 +22,7 @@ import {
   type ServerProcess,
   settled,
   startProcess,
+  treeCpuSeconds,
 } from './lib.js';
 import { type PeersResult, runPeers } from './peers.js';
 
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     'main-only': { type: 'boolean' },
     peers: { type: 'boolean' },
     'no-peers': { type: 'boolean' },
+    'no-webhooks': { type: 'boolean' },
   },
 });
 
@@ -122,12 +124,16 @@ function serverNodeFlags(): string[] {
 }
 
 /** The measured server: the built app in its own process (bench/server.mjs), with the bench-only routes. */
-function startAtrium(ds: { env: Record<string, string> }, noAuthClient?: string): Promise<ServerProcess> {
+function startAtrium(
+  ds: { env: Record<string, string> },
+  noAuthClient?: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
   const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
   return startProcess(
     process.execPath,
     [...serverNodeFlags(), ...prof, path.join(root, 'bench/server.mjs')],
-    serverEnv(ds, noAuthClient ? { ATRIUM_BENCH_NOAUTH_CLIENT: noAuthClient } : {}),
+    serverEnv(ds, { ...(noAuthClient ? { ATRIUM_BENCH_NOAUTH_CLIENT: noAuthClient } : {}), ...extraEnv }),
     { log: logFile },
   );
 }
@@ -159,11 +165,11 @@ async function baseline(kind: 'json' | 'file', s: LoadSettings, file?: string): 
   }
 }
 
-async function token(url: string, ds: Dataset): Promise<string> {
+async function token(url: string, hr: HrCredentials): Promise<string> {
   const res = await fetch(`${url}/api/v2/client/tokens`, {
     method: 'POST',
-    headers: { authorization: ds.hr.basic, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'client', client_id: ds.hr.clientId }),
+    headers: { authorization: hr.basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'client', client_id: hr.clientId }),
   });
   if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
@@ -364,7 +370,7 @@ async function runPass(
   try {
     say(`[${name}] GET /healthz`);
     healthzRuns.push(await measure(server, HEALTHZ, s));
-    const bearer = await token(server.url, ds);
+    const bearer = await token(server.url, ds.hr);
     // Scenarios compared with each other are measured in alternation (`measureInterleaved`), in list order.
     const done = new Set<string>();
     for (const scenario of scenarios) {
@@ -447,6 +453,230 @@ async function dataset(sizes: DatasetSizes, pgAdminUrl: string | undefined): Pro
   return ds;
 }
 
+// ------------------------------------------------------------------ webhooks (issue 18)
+
+/**
+ * The webhooks pass: organizations rotated through (`ids` of them, for each client), and how many deliveries the
+ * drain measurements queue (for 8 webhooks, one eighth as many writes, each fanned out to the 8). Not the issue's
+ * 3000: the job claim scans the jobs table, so one webhook's drain slows with its backlog (docs/PERFORMANCE.md,
+ * "Webhooks"), and 800 deliveries to one webhook already took 45 s of a quick run.
+ */
+const WEBHOOKS_PLAN = {
+  full: { ids: 1000, deliveries: 1000 },
+  quick: { ids: 500, deliveries: 400 },
+  smoke: { ids: 40, deliveries: 48 },
+}[mode];
+const PARALLEL_WEBHOOKS = 8;
+/** The longest wait for the receiver to have every delivery queued (then the pass reports it incomplete). */
+const DRAIN_TIMEOUT_MS = 180_000;
+
+interface DrainResult {
+  webhooks: number;
+  /** Writes made while the job runner was stopped, each queuing one delivery per webhook. */
+  writes: number;
+  deliveries: number;
+  /** From starting the job runner until the receiver had every delivery. */
+  seconds: number;
+  perSecond: number;
+  /** The server's CPU time over the drain, per delivery. */
+  cpuUsPerDelivery: number;
+  /** Median time between two consecutive callbacks of one webhook, at the receiver (the median over webhooks). */
+  medianGapMs: number | null;
+  /** Median `duration_ms` of the attempts (the POST: connect, send, the receiver's 204), from the API. */
+  medianPostMs: number | null;
+  complete: boolean;
+}
+
+interface WebhooksResult {
+  receiver: string;
+  jobConcurrency: number;
+  ids: number;
+  withWebhook: Measurement & { id: string; label: string };
+  withoutWebhook: Measurement & { id: string; label: string };
+  /** req/s with the webhook over req/s without (the issue's target). */
+  ratio: number;
+  /** CPU per call with the webhook (its deliveries included) over CPU per call without. */
+  cpuRatio: number;
+  /** Time spent after the with-webhook runs (warm-up included) until the receiver had every callback. */
+  drainWaitSeconds: number;
+  drains: DrainResult[];
+  rssAfterBytes: number;
+}
+
+interface ReceiverStats {
+  count: number;
+  paths: Record<string, { count: number; medianGapMs: number | null }>;
+}
+
+async function receiverStats(url: string): Promise<ReceiverStats> {
+  return (await (await fetch(`${url}/stats`)).json()) as ReceiverStats;
+}
+
+/** Waits until the receiver has had `count` callbacks since its reset; false after `timeoutMs`. */
+async function received(url: string, count: number, timeoutMs = DRAIN_TIMEOUT_MS): Promise<boolean> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    if ((await receiverStats(url)).count >= count) return true;
+    if (performance.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function hrCall(url: string, bearer: string, method: string, p: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${url}/api/v2/client${p}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+/** Runs `task` over `items`, `width` at a time. */
+async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await task(items[next++] as T);
+    }),
+  );
+}
+
+const median0 = (values: number[]) => (values.length ? median(values) : null);
+
+/**
+ * On one server process, with the receiver (bench/receiver.mjs) in a process of its own: PUT of an organization
+ * for a client with one active webhook on `organization.*` and for a client with none, in alternation; after each
+ * run with the webhook, the pass waits (inside that run's CPU window) until the receiver has every callback, so the
+ * deliveries' CPU time counts in the write's CPU per call and never in the other client's. Then the drain: the job
+ * runner stopped, deliveries queued by writes, the runner started, timed until the receiver has them all; for one
+ * webhook (its deliveries go one at a time) and for 8 (in parallel, up to ATRIUM_JOB_CONCURRENCY).
+ */
+async function runWebhooks(ds: Dataset, s: LoadSettings): Promise<WebhooksResult> {
+  const jobConcurrency = Number(process.env.ATRIUM_JOB_CONCURRENCY ?? 4);
+  const receiver = await startProcess(process.execPath, [path.join(root, 'bench/receiver.mjs')], {
+    ...process.env,
+  });
+  const server = await startAtrium(ds, undefined, { ATRIUM_BENCH_JOB_CONTROL: '1' });
+  try {
+    await settled(server.pid);
+    const plain = await token(server.url, ds.hr);
+    const hooked = await token(server.url, ds.hrWebhooks);
+    const ids = Array.from({ length: WEBHOOKS_PLAN.ids }, (_, i) => `bench-w${i}`);
+    const body = { name: 'Webhook bench', city: 'Paris' };
+    // Every organization exists for both clients before there is a webhook: every measured PUT replaces one.
+    say(`[webhooks] ${ids.length} organizations for each client`);
+    await inParallel(ids, 8, async (id) => {
+      for (const bearer of [plain, hooked]) await hrCall(server.url, bearer, 'PUT', `/organizations/${id}`, body);
+    });
+    const subscribe = async (n: number) =>
+      (
+        (await hrCall(server.url, hooked, 'POST', '/webhooks', {
+          name: `Bench receiver ${n}`,
+          callback_url: `${receiver.url}/w/${n}`,
+          events: ['organization.*'],
+          is_active: true,
+        })) as { id: string }
+      ).id;
+    const webhookIds = [await subscribe(1)];
+    await fetch(`${receiver.url}/reset`, { method: 'POST' });
+
+    let expected = 0;
+    let drainWait = 0;
+    const put = (bearer: string, after?: (answered: number) => Promise<void>): Load => {
+      const next = rotate(ids);
+      return {
+        method: 'PUT',
+        path: () => `/api/v2/client/organizations/${next()}`,
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        ...(after ? { after } : {}),
+      };
+    };
+    const drain = async (answered: number) => {
+      expected += answered;
+      const started = performance.now();
+      if (!(await received(receiver.url, expected))) say(`  !! the receiver did not get all ${expected} callbacks`);
+      drainWait += (performance.now() - started) / 1000;
+    };
+    const labels = ['PUT /organizations/{id}, one webhook', 'PUT /organizations/{id}, no webhook'] as const;
+    say(`[webhooks] ${labels.join(' | ')}`);
+    const [withHook, without] = (await measureInterleaved(server, [put(hooked, drain), put(plain)], s)) as [
+      Measurement,
+      Measurement,
+    ];
+    for (const [m, label] of [
+      [withHook, labels[0]],
+      [without, labels[1]],
+    ] as const) {
+      if (m.non2xx || m.errors) say(`  !! ${label}: ${m.non2xx} non-2xx answers, ${m.errors} errors`);
+    }
+
+    const drains: DrainResult[] = [];
+    const timeDrain = async (webhooks: number) => {
+      const writes = Math.ceil(WEBHOOKS_PLAN.deliveries / webhooks);
+      const deliveries = writes * webhooks;
+      say(`[webhooks] drain: ${deliveries} deliveries to ${webhooks} webhook${webhooks > 1 ? 's' : ''}`);
+      await fetch(`${server.url}/bench-jobs/stop`, { method: 'POST' });
+      await inParallel(
+        Array.from({ length: writes }, (_, i) => ids[i % ids.length] as string),
+        8,
+        (id) => hrCall(server.url, hooked, 'PUT', `/organizations/${id}`, body).then(() => undefined),
+      );
+      await fetch(`${receiver.url}/reset`, { method: 'POST' });
+      await settled(server.pid);
+      const cpuBefore = treeCpuSeconds(server.pid);
+      const started = performance.now();
+      await fetch(`${server.url}/bench-jobs/start`, { method: 'POST' });
+      const complete = await received(receiver.url, deliveries);
+      const seconds = (performance.now() - started) / 1000;
+      const cpu = treeCpuSeconds(server.pid) - cpuBefore;
+      if (!complete) say(`  !! the receiver did not get all ${deliveries} callbacks`);
+      const stats = await receiverStats(receiver.url);
+      const posts: number[] = [];
+      for (const id of webhookIds) {
+        const page = (await hrCall(server.url, hooked, 'GET', `/webhooks/${id}/deliveries?per_page=100`)) as
+          | { duration_ms: number }[]
+          | { data?: { duration_ms: number }[] };
+        for (const a of Array.isArray(page) ? page : (page.data ?? [])) posts.push(a.duration_ms);
+      }
+      const gaps = Object.values(stats.paths).flatMap((x) => (x.medianGapMs === null ? [] : [x.medianGapMs]));
+      drains.push({
+        webhooks,
+        writes,
+        deliveries,
+        seconds,
+        perSecond: stats.count / seconds,
+        cpuUsPerDelivery: (cpu * 1e6) / Math.max(1, stats.count),
+        medianGapMs: median0(gaps),
+        medianPostMs: median0(posts),
+        complete,
+      });
+    };
+    await timeDrain(1);
+    for (let n = 2; n <= PARALLEL_WEBHOOKS; n++) webhookIds.push(await subscribe(n));
+    await timeDrain(PARALLEL_WEBHOOKS);
+    return {
+      receiver: 'bench/receiver.mjs, node:http answering 204, in a process of its own',
+      jobConcurrency,
+      ids: ids.length,
+      withWebhook: { ...withHook, id: 'organization-put-webhook', label: labels[0] },
+      withoutWebhook: { ...without, id: 'organization-put', label: labels[1] },
+      ratio: withHook.reqPerSec / without.reqPerSec,
+      cpuRatio: withHook.cpuUsPerCall / without.cpuUsPerCall,
+      drainWaitSeconds: drainWait,
+      drains,
+      rssAfterBytes: server.rss(),
+    };
+  } finally {
+    await server.stop();
+    await receiver.stop();
+  }
+}
+
 // ------------------------------------------------------------------ the run
 
 const startedAt = new Date();
@@ -525,6 +755,7 @@ try {
     // Workers: the list scenarios with the shipped CLI, one worker then two.
     const lists = SCENARIOS.filter((x) => x.list && selected(x));
     if (!PLAN.workers || args['main-only']) extras.workers = { skipped: 'not part of a smoke run' };
+    else if (lists.length === 0) extras.workers = { skipped: 'no list scenario selected (--only)' };
     else if (!hasWorkers) extras.workers = { skipped: '`atrium serve --workers` does not exist in this build' };
     else {
       // Compared with each other, so the main pass's baseline serves for their ratios.
@@ -558,6 +789,14 @@ try {
         await server.stop();
       }
     }
+
+    // Webhooks (issue 18): a write with one webhook against the same write with none, then the delivery drain.
+    const webhooksWanted =
+      !args['main-only'] &&
+      !args['no-webhooks'] &&
+      (!args.only || args.only.split(',').some((part) => 'webhooks'.startsWith(part)));
+    if (!webhooksWanted) extras.webhooks = { skipped: args['no-webhooks'] ? '--no-webhooks' : 'not selected' };
+    else extras.webhooks = await runWebhooks(main, settings);
   } finally {
     await main.drop();
   }
@@ -566,7 +805,7 @@ try {
   const scaleScenarios = SCENARIOS.filter(
     (x) => (x.scale === 'always' || (x.scale === 'full' && mode === 'full')) && selected(x),
   );
-  for (const sizes of args['main-only'] ? [] : PLAN.scale) {
+  for (const sizes of args['main-only'] || scaleScenarios.length === 0 ? [] : PLAN.scale) {
     const ds = await dataset(sizes, pgAdminUrl);
     try {
       passes.push(
@@ -716,6 +955,37 @@ cpuTarget('event-get', 1.6);
     }
   } else targets.push({ what: 'peers (json-server, Prism)', target: '', value: null, met: null, note: peers.skipped });
 }
+{
+  const w = extras.webhooks as WebhooksResult | { skipped: string };
+  if ('ratio' in w) {
+    targets.push({
+      what: 'PUT /organizations/{id}, req/s: one webhook / none',
+      target: '≥ 0.8',
+      value: w.ratio,
+      met: w.ratio >= 0.8,
+      note: `CPU per call, deliveries included: ${w.cpuRatio.toFixed(2)} × none's`,
+    });
+    for (const d of w.drains) {
+      targets.push({
+        what: `webhook deliveries a second, one process, ${d.webhooks} webhook${d.webhooks > 1 ? 's' : ''}`,
+        target: '≥ 500',
+        value: d.perSecond,
+        met: d.complete && d.perSecond >= 500,
+        note:
+          d.webhooks === 1
+            ? `one at a time by design: ${d.medianGapMs?.toFixed(1) ?? '?'} ms a delivery at the receiver, its POST ${d.medianPostMs ?? '?'} ms`
+            : `ATRIUM_JOB_CONCURRENCY=${w.jobConcurrency}`,
+      });
+    }
+  } else
+    targets.push({
+      what: 'webhooks (write with one webhook / none; deliveries a second)',
+      target: '',
+      value: null,
+      met: null,
+      note: w.skipped,
+    });
+}
 const tokenVerification: unknown[] = [];
 for (const [authed, bare] of [
   ['requests-page1', 'requests-page1-noauth'],
@@ -791,6 +1061,27 @@ for (const p of passes) {
     for (const r of peers.rows)
       lines.push(
         `  ${r.endpoint.padEnd(14)} ${r.server.padEnd(12)} ${fmt(r.measurement.reqPerSec).padStart(8)} ${cpu(r.measurement).padStart(7)} ${fmt(r.measurement.p99Ms).padStart(7)}${r.measurement.non2xx || r.measurement.errors ? '  !! errors' : ''}`,
+      );
+  }
+}
+{
+  const w = extras.webhooks as WebhooksResult | { skipped: string };
+  if ('ratio' in w) {
+    lines.push(
+      '',
+      `webhooks: one server process, receiver in its own process, ${w.ids} organizations rotated per client, ATRIUM_JOB_CONCURRENCY=${w.jobConcurrency}`,
+      `  ${'scenario'.padEnd(48)} ${'CPU µs'.padStart(7)} ${'user'.padStart(7)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`,
+    );
+    for (const m of [w.withWebhook, w.withoutWebhook])
+      lines.push(
+        `  ${m.label.padEnd(48)} ${cpu(m).padStart(7)} ${(Number.isFinite(m.cpuUserUsPerCall) ? fmt(m.cpuUserUsPerCall) : 'n/a').padStart(7)} ${fmt(m.reqPerSec).padStart(8)} ${fmt(m.p50Ms).padStart(7)} ${fmt(m.p99Ms).padStart(7)}${m.non2xx || m.errors ? '  !! errors' : ''}`,
+      );
+    lines.push(
+      `  one webhook / none: req/s ${fmt(w.ratio, 2)}, CPU per call ${fmt(w.cpuRatio, 2)} (its deliveries included; ${fmt(w.drainWaitSeconds, 1)} s waiting for them after its runs)`,
+    );
+    for (const d of w.drains)
+      lines.push(
+        `  drain, ${String(d.webhooks).padStart(2)} webhook${d.webhooks > 1 ? 's' : ' '}: ${d.deliveries} deliveries in ${fmt(d.seconds, 2)} s = ${fmt(d.perSecond)} a second, ${fmt(d.cpuUsPerDelivery)} µs of server CPU each; ${d.medianGapMs === null ? '' : `${fmt(d.medianGapMs, 1)} ms between one webhook's callbacks, `}POST ${d.medianPostMs ?? '?'} ms (median)${d.complete ? '' : '  !! incomplete'}`,
       );
   }
 }

@@ -8,7 +8,8 @@
  * 40 MB) to the RSS the benchmark reports. Every route's schemas are compiled before it says it listens, so no
  * measurement shares the CPU with the background warm-up `atrium serve` does after listening (start-up is
  * measured separately, with the CLI). `ATRIUM_BENCH_COMPILE_ALL=0` skips that (the dataset builder's server, which
- * only makes a few template rows).
+ * only makes a few template rows). `ATRIUM_BENCH_JOB_CONTROL=1` adds `POST /bench-jobs/stop` and `/bench-jobs/start`,
+ * which stop and start the server's job runner (the webhooks pass queues deliveries, then times their drain).
  *
  * Prints `Atrium listening on <url>`; SIGTERM closes it.
  */
@@ -56,6 +57,19 @@ if (noAuthClient) {
     },
     { prefix: '/bench-noauth' },
   );
+}
+
+// The webhooks pass's control of the job runner (bench only): stopped while deliveries are queued, started again
+// when the drain is timed.
+if (process.env.ATRIUM_BENCH_JOB_CONTROL === '1') {
+  app.server.post('/bench-jobs/stop', async (_request, reply) => {
+    await app.services.jobs.stop();
+    return reply.status(204).send();
+  });
+  app.server.post('/bench-jobs/start', async (_request, reply) => {
+    app.services.jobs.start();
+    return reply.status(204).send();
+  });
 }
 
 const address = await app.server.listen({ port: 0, host: '127.0.0.1' });

@@ -2,7 +2,8 @@
  * The benchmark harness works (issue 8: "CI may run it only as a smoke check that the harness works"): a
  * `--smoke` run builds its tiny dataset, starts the servers, loads every scenario and writes its report. Nothing
  * here looks at a speed: benchmarks assert nothing about performance in `npm test`. It does check that the CPU per
- * call (issue 23's yardstick) is the server's CPU time over the calls answered, and that the peers pass runs.
+ * call (issue 23's yardstick) is the server's CPU time over the calls answered, and that the peers pass and the
+ * webhooks pass (issue 18) run.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -50,6 +51,13 @@ interface Report {
     events: number;
     rows: { endpoint: string; server: string; measurement: Measured & { non2xx: number; errors: number } }[];
     ratios: { endpoint: string; peer: string; ratio: number }[];
+  };
+  webhooks: {
+    withWebhook: Measured & { id: string; non2xx: number; errors: number };
+    withoutWebhook: Measured & { id: string; non2xx: number; errors: number };
+    ratio: number;
+    cpuRatio: number;
+    drains: { webhooks: number; deliveries: number; seconds: number; perSecond: number; complete: boolean }[];
   };
 }
 
@@ -120,6 +128,9 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
         'requests list, CPU per call: deep cursor / page 1',
         'addOffers p99 / event GET p99',
         'server RSS after a pass',
+        'PUT /organizations/{id}, req/s: one webhook / none',
+        'webhook deliveries a second, one process, 1 webhook',
+        'webhook deliveries a second, one process, 8 webhooks',
       ]) {
         assert.ok(
           what.some((w) => w.startsWith(expected)),
@@ -151,6 +162,24 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
           `peers: ${r.endpoint} ratio to ${r.peer}`,
         );
       }
+      // The webhooks pass (issue 18): the write with one webhook and without, then every delivery drained.
+      const hooks = report.webhooks;
+      for (const m of [hooks.withWebhook, hooks.withoutWebhook]) {
+        perCall(m, m.id);
+        assert.ok(m.requests > 0, `${m.id}: requests were made`);
+        assert.equal(m.non2xx + m.errors, 0, `${m.id}: every answer was 2xx`);
+      }
+      assert.ok(Math.abs(hooks.ratio - hooks.withWebhook.reqPerSec / hooks.withoutWebhook.reqPerSec) < 1e-9);
+      assert.ok(Math.abs(hooks.cpuRatio - hooks.withWebhook.cpuUsPerCall / hooks.withoutWebhook.cpuUsPerCall) < 1e-9);
+      assert.deepEqual(
+        hooks.drains.map((d) => [d.webhooks, d.complete]),
+        [
+          [1, true],
+          [8, true],
+        ],
+        'the deliveries to one webhook, then to eight, all reached the receiver',
+      );
+      for (const d of hooks.drains) assert.ok(d.deliveries > 0 && d.seconds > 0 && d.perSecond > 0);
       assert.match(stdout, /targets:/, 'the table is printed');
       assert.match(stdout, /CPU per call: GET \/healthz \d+ µs, bare node:http \d+ µs/, 'the yardsticks are printed');
     } finally {
