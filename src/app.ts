@@ -13,6 +13,7 @@ import { migrateToLatest } from './platform/db/migrate.js';
 import { sweepIdempotencyKeys } from './platform/http/idempotency.js';
 import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
 import { createServer } from './platform/http/server.js';
+import { pruneJobs } from './platform/jobs/index.js';
 import type { Metrics } from './platform/metrics.js';
 import { checkDataPermissions, createServices, type Services } from './services.js';
 
@@ -52,6 +53,8 @@ async function createMetrics(database: Database, config: Config): Promise<Metric
 const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
 /** How often audit events past their retention are swept. */
 const AUDIT_SWEEP_MS = 60 * 60_000;
+/** Background jobs are deleted this long after they finished (`atrium jobs list` shows them until then). */
+const FINISHED_JOB_RETENTION_MS = 86_400_000;
 /** How long closing waits for running background jobs (webhook calls time out sooner); the rest resume elsewhere. */
 const JOBS_DRAIN_MS = 15_000;
 
@@ -91,12 +94,14 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     );
   }, IDEMPOTENCY_SWEEP_MS);
   idempotencySweep.unref();
-  // Audit events past ATRIUM_EVENT_RETENTION_DAYS go hourly, with webhook attempts of the same age.
+  // Audit events past ATRIUM_EVENT_RETENTION_DAYS go hourly, with webhook attempts of the same age, and the
+  // background jobs that finished more than a day ago.
   const auditSweep = setInterval(() => {
     const now = services.clock.now();
     Promise.all([
       services.auditEvents.sweep(now, config.eventRetentionDays),
       services.webhooks.sweep(now, config.eventRetentionDays),
+      pruneJobs(database.db, now - FINISHED_JOB_RETENTION_MS),
     ]).catch((error: unknown) => server.log.warn({ err: error }, 'audit event sweep failed'));
   }, AUDIT_SWEEP_MS);
   auditSweep.unref();

@@ -3,7 +3,7 @@
  * runner, runner.ts), and the plain functions over the table a command line or an admin route needs (list, get,
  * retry, cancel, prune). docs/SCALING.md, "Background jobs".
  */
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Tables } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
@@ -270,41 +270,83 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
   // partial indexes' conditions (migration 0014) and use them, rather than scan every finished job.
   const pending = sql.lit<JobStatus>('pending');
   const running = sql.lit<JobStatus>('running');
-  const due = (handle: Kysely<Tables>, limit: number) =>
-    handle
+  const columns = [
+    'j.id',
+    'j.queue',
+    'j.status',
+    'j.attempts',
+    'j.max_attempts',
+    'j.give_up_at',
+    'j.created_at',
+  ] as const;
+  // Due: pending with its time come, or running with its lease expired.
+  const isDue = (eb: ExpressionBuilder<Tables & { j: Tables['jobs'] }, 'j'>) =>
+    eb.or([
+      eb.and([eb('j.status', '=', pending), eb('j.run_at', '<=', now)]),
+      eb.and([eb('j.status', '=', running), eb('j.lease_until', '<=', now)]),
+    ]);
+  /**
+   * The due jobs, oldest first, in three index-driven reads rather than one scan: the heads of the ordering keys
+   * (the oldest unfinished job of each key, from the `jobs_ordering_open` index: one row per key, however many
+   * jobs wait behind each), then unkeyed pending jobs whose time has come and unkeyed running jobs whose lease
+   * expired (the two partial indexes). A job behind its key's head is never read, so a webhook with a thousand
+   * queued deliveries costs its head only.
+   */
+  const dueJobs = async (handle: Kysely<Tables>, limit: number) => {
+    const heads = handle
+      .selectFrom('jobs as o')
+      .select((eb) => eb.fn.min('o.id').as('id'))
+      .where('o.status', 'in', [pending, running])
+      .where('o.ordering_key', 'is not', null)
+      .groupBy('o.ordering_key');
+    const keyed = handle
       .selectFrom('jobs as j')
-      .select(['j.id', 'j.queue', 'j.status', 'j.attempts', 'j.max_attempts', 'j.give_up_at', 'j.created_at'])
+      .select(columns)
+      .where('j.id', 'in', heads)
       .where('j.queue', 'in', queues)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('j.status', '=', pending), eb('j.run_at', '<=', now)]),
-          eb.and([eb('j.status', '=', running), eb('j.lease_until', '<=', now)]),
-        ]),
-      )
-      .where((eb) =>
-        eb.or([
-          eb('j.ordering_key', 'is', null),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('jobs as o')
-                .select('o.id')
-                .whereRef('o.ordering_key', '=', 'j.ordering_key')
-                .whereRef('o.id', '<', 'j.id')
-                .where('o.status', 'in', [pending, running]),
-            ),
-          ),
-        ]),
-      )
+      .where(isDue)
       .orderBy('j.id')
       .limit(limit);
-  // An idle poll is one plain read: no transaction, and on SQLite no wait for the write lock (which blocks the
+    const unkeyed = (status: typeof pending, column: 'j.run_at' | 'j.lease_until') =>
+      handle
+        .selectFrom('jobs as j')
+        .select(columns)
+        .where('j.status', '=', status)
+        .where(column, '<=', now)
+        .where('j.ordering_key', 'is', null)
+        .where('j.queue', 'in', queues)
+        .orderBy('j.id')
+        .limit(limit);
+    const rows = [
+      ...(await keyed.execute()),
+      ...(await unkeyed(pending, 'j.run_at').execute()),
+      ...(await unkeyed(running, 'j.lease_until').execute()),
+    ];
+    return rows.sort((a, b) => Number(a.id) - Number(b.id)).slice(0, limit);
+  };
+  // An idle poll is plain reads: no transaction, and on SQLite no wait for the write lock (which blocks the
   // process's event loop while another process holds it).
-  if ((await due(db, 1).execute()).length === 0) return [];
+  if ((await dueJobs(db, 1)).length === 0) return [];
   return inTransaction(db, async (trx) => {
-    const candidates = await due(trx, options.limit)
-      .$if(options.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
-      .execute();
+    const found = await dueJobs(trx as Kysely<Tables>, options.limit);
+    // On PostgreSQL the rows found are locked `for update skip locked`, and their being due is checked again on
+    // the version locked: another claimer's job is skipped, or dropped once it runs under a fresh lease.
+    const candidates =
+      options.dialect === 'postgres' && found.length > 0
+        ? await trx
+            .selectFrom('jobs as j')
+            .select(columns)
+            .where(
+              'j.id',
+              'in',
+              found.map((c) => c.id),
+            )
+            .where(isDue)
+            .orderBy('j.id')
+            .forUpdate()
+            .skipLocked()
+            .execute()
+        : found;
     const lease = { status: 'running' as const, lease_until: now + options.leaseMs, locked_by: options.lockedBy };
     const claimed: Job[] = [];
     const fresh: number[] = [];

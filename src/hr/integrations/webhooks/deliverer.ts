@@ -1,4 +1,5 @@
 import type { Db } from '../../../platform/db/database.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 import { type Job, type JobHandler, RetryJobError } from '../../../platform/jobs/index.js';
 import type { SecretBox } from '../../../platform/security/secret-box.js';
 import type { DeliveryPayload } from './outbox.js';
@@ -50,18 +51,21 @@ export function deliveryHandler(deps: {
       allowPrivate: deps.settings.allowPrivate,
       now: deps.now,
     });
-    await repo.recordAttempt(
-      clientId,
-      delivery,
-      {
-        status: result.ok ? 'succeeded' : 'failed',
-        response_code: result.status,
-        duration_ms: result.durationMs,
-        error: result.error,
-        response_excerpt: result.excerpt,
-        created_at: deps.now(),
-      },
-      result.ok ? 'succeeded' : 'pending',
+    // The attempt, its count and the delivery's status: one commit.
+    await inTransaction(deps.db, (trx) =>
+      new WebhooksRepository(trx).recordAttempt(
+        clientId,
+        delivery,
+        {
+          status: result.ok ? 'succeeded' : 'failed',
+          response_code: result.status,
+          duration_ms: result.durationMs,
+          error: result.error,
+          response_excerpt: result.excerpt,
+          created_at: deps.now(),
+        },
+        result.ok ? 'succeeded' : 'pending',
+      ),
     );
     if (result.ok) return;
     if (result.retryAfterSeconds !== undefined) {

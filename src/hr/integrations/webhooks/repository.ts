@@ -241,10 +241,12 @@ export class WebhooksRepository {
         durationMs: Number(r.duration_ms),
         error: r.error,
         responseExcerpt: r.response_excerpt,
+        // A delivery's job is pruned a day after it finished (app.ts): a delivery not succeeded without its job
+        // has failed.
         deliveryStatus:
           r.delivery_status === 'succeeded'
             ? 'succeeded'
-            : r.job_status === 'failed' || r.job_status === 'cancelled'
+            : r.job_status === null || r.job_status === 'failed' || r.job_status === 'cancelled'
               ? 'failed'
               : 'pending',
         createdAt: Number(r.created_at),
