@@ -88,6 +88,19 @@ function guardedLookup(hostname: string, options: object, callback: LookupCallba
   });
 }
 
+/**
+ * Connections are kept alive and reused, one pool per protocol and address policy: a delivery to a receiver just
+ * called skips the TCP (and TLS) handshake. A reused connection goes to the address checked when it was opened.
+ */
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 } as const;
+const agents = {
+  open: { 'http:': new http.Agent(AGENT_OPTIONS), 'https:': new https.Agent(AGENT_OPTIONS) },
+  guarded: {
+    'http:': new http.Agent({ ...AGENT_OPTIONS, lookup: guardedLookup as never }),
+    'https:': new https.Agent({ ...AGENT_OPTIONS, lookup: guardedLookup as never }),
+  },
+};
+
 export interface SendResult {
   ok: boolean;
   status: number | null;
@@ -135,8 +148,7 @@ export function send(options: SendOptions): Promise<SendResult> {
         method: 'POST',
         headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
         timeout: options.timeoutMs,
-        agent: false,
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup as never }),
+        agent: agents[options.allowPrivate ? 'open' : 'guarded'][url.protocol === 'https:' ? 'https:' : 'http:'],
       },
       (response) => {
         const chunks: Buffer[] = [];
