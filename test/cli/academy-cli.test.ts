@@ -1,32 +1,9 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { atrium, CLI, json, ROOT } from '../support/cli.js';
+import { atrium, json, type Served, serve } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
-
-interface Served {
-  url: string;
-  child: ChildProcess;
-}
-
-async function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '', LOG_LEVEL: 'warn' },
-  });
-  let out = '';
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const m = /Atrium listening on .*\n/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.on('exit', () => reject(new Error(`server exited early: ${out}`)));
-  });
-  return { url: /on (http:\/\/[^ ]+) /.exec(line)?.[1] as string, child };
-}
 
 interface Created {
   acadId: number;

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
@@ -7,34 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrationNames } from '../../src/platform/db/migrate.js';
-import { atrium, CLI, json, ROOT } from '../support/cli.js';
+import { atrium, json, type Served, serve } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
-
-interface Served {
-  url: string;
-  child: ChildProcess;
-  firstLine: string;
-  exited: Promise<number | null>;
-}
-
-async function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '', LOG_LEVEL: 'warn' },
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let out = '';
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const m = /Atrium listening on .*\n/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.on('exit', () => reject(new Error(`server exited early: ${out}`)));
-  });
-  const url = /on (http:\/\/[^ ]+) /.exec(line)?.[1] as string;
-  return { url, child, firstLine: line.trim(), exited };
-}
 
 async function token(url: string, creds: { client_id: string; application_id: string; application_secret: string }) {
   const res = await fetch(`${url}/api/v2/client/tokens`, {

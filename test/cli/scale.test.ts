@@ -4,57 +4,22 @@
  * process is the built CLI (`npm run build` first).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServices, type Services } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { academyCaller, eventBody } from '../support/academy.js';
+import { type Served, serve as serveBuilt } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase, type TestServer } from '../support/harness.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
 const HR = '/api/v2/client';
 
-interface Served {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `atrium serve --port 0 …` and waits for its first line. */
-async function serve(env: Record<string, string>, ...args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      DATABASE_URL: env.DATABASE_URL ?? '',
-      LOG_LEVEL: 'info',
-      ATRIUM_AUTH_REFRESH_MS: '200',
-    },
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let out = '';
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const m = /Atrium listening on .*\n/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.on('exit', () => reject(new Error(`server exited early: ${out}`)));
-  });
-  const url = /on (http:\/\/[^ ]+) /.exec(line)?.[1] as string;
-  return { url, child, output: () => out, exited };
-}
+/** `atrium serve` with info-level logs (the tests read them) and fast revocation checks. */
+const serve = (env: Record<string, string>, ...args: string[]) =>
+  serveBuilt({ LOG_LEVEL: 'info', ATRIUM_AUTH_REFRESH_MS: '200', ...env }, ...args);
 
 function stop(served: Served | undefined): void {
   if (served && served.child.exitCode === null && served.child.signalCode === null) served.child.kill('SIGKILL');

@@ -6,7 +6,6 @@
  * resolves to a whole blob), and SQLite passes `PRAGMA integrity_check`.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,37 +16,13 @@ import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { eventBody } from '../support/academy.js';
+import { type Served, serve as serveBuilt } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
 const KILLS = Number(process.env.ATRIUM_CRASH_KILLS ?? 3);
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-interface Served {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-async function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '', LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/[^ ]+) /.exec(out);
-      if (m) resolve(m[1] as string);
-    });
-    child.on('exit', () => reject(new Error(`server exited early: ${out}`)));
-  });
-  return { url, child, exited };
-}
+/** The built server, with error-level logs. */
+const serve = (env: Record<string, string>) => serveBuilt({ ...env, LOG_LEVEL: 'error' });
 
 interface Acked {
   requests: { id: string; subject: string }[];

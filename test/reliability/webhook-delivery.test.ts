@@ -5,43 +5,17 @@
  * claiming from one database) delivers each of 200 events exactly once.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServices } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { type Served, serve as serveBuilt } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
-
-interface Served {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-async function serve(env: Record<string, string>, args: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '', LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/[^ ]+) /.exec(out);
-      if (m) resolve((m[1] as string).replace('localhost', '127.0.0.1'));
-    });
-    child.on('exit', () => reject(new Error(`server exited early: ${out}`)));
-  });
-  return { url, child, exited };
-}
+/** The built server, with error-level logs. */
+const serve = (env: Record<string, string>, ...args: string[]) => serveBuilt({ ...env, LOG_LEVEL: 'error' }, ...args);
 
 /** A client with an application, made the way the CLI makes them, and a caller of the HR API on `url()`. */
 async function tenant(env: Record<string, string>) {
@@ -162,7 +136,7 @@ describe('two processes on PostgreSQL deliver each event exactly once', {
 
   it('serve --workers 2: 200 events, two webhooks, each delivery received once', async () => {
     const hr = await tenant(env);
-    server = await serve(env, ['--workers', '2']);
+    server = await serve(env, '--workers', '2');
     await hr.login(server.url);
     for (const name of ['first', 'second']) {
       const res = await hr.call(server.url, 'POST', '/webhooks', {

@@ -1,6 +1,6 @@
 /** Running the built `atrium` command (dist/cli/main.js) from the CLI tests: `npm test` builds dist first. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -37,4 +37,41 @@ export function json<T>(run: Run): T {
   const lines = run.stdout.trim().split('\n');
   assert.equal(lines.length, 1, `stdout must hold only the JSON document: ${run.stdout}`);
   return JSON.parse(lines[0] as string) as T;
+}
+
+/** A server started from the built command: its address, its process, its banner and everything it printed. */
+export interface Served {
+  url: string;
+  child: ChildProcess;
+  /** The banner, `Atrium listening on …`. */
+  firstLine: string;
+  /** Standard output and error so far. */
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `atrium serve --port 0 …args` with these settings added to the environment (`LOG_LEVEL` `warn` unless
+ * given; no DATABASE_URL unless given) and waits for its banner.
+ */
+export async function serve(env: Record<string, string>, ...args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let out = '';
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /Atrium listening on .*\n/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.on('exit', () => reject(new Error(`server exited early: ${out}`)));
+  });
+  const url = /on (http:\/\/[^ ]+) /.exec(line)?.[1] as string;
+  return { url, child, firstLine: line.trim(), output: () => out, exited };
 }
