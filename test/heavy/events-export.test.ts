@@ -4,19 +4,17 @@
  * grows by far less than the export's size. Memory is measured, time is not.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createServices } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { serve } from '../support/cli.js';
 import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
 const EVENTS = Number(process.env.EXPORT_EVENTS ?? 100_000);
 const MB = 2 ** 20;
 /** The server's old-space cap, in MB: well under the export's size. */
@@ -77,27 +75,14 @@ for (const dialect of dialects()) {
         from (${series}) as n`.execute(database.db);
       await database.close();
 
-      child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
-        cwd: ROOT,
-        // The server's heap is capped far below the export's size: an export held in memory could not finish.
-        env: {
-          ...process.env,
-          ...env,
-          DATABASE_URL: env.DATABASE_URL ?? '',
-          LOG_LEVEL: 'error',
-          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim(),
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
+      // The server's heap is capped far below the export's size: an export held in memory could not finish.
+      const served = await serve({
+        ...env,
+        LOG_LEVEL: 'error',
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim(),
       });
-      let out = '';
-      url = await new Promise<string>((resolve, reject) => {
-        child?.stdout?.on('data', (d) => {
-          out += d;
-          const m = /listening on (http:\/\/[^ ]+) /.exec(out);
-          if (m) resolve((m[1] as string).replace('localhost', '127.0.0.1'));
-        });
-        child?.on('exit', () => reject(new Error(`server exited early: ${out}`)));
-      });
+      child = served.child;
+      url = served.url;
       const token = await fetch(`${url}/api/v2/client/tokens`, {
         method: 'POST',
         headers: {
