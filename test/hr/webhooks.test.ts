@@ -288,6 +288,35 @@ for (const dialect of dialects()) {
       await hr.call('DELETE', `/webhooks/${hook.id}`);
     });
 
+    it('stops a webhook’s queued deliveries and retries once it is made inactive; a test still goes', async () => {
+      const r = await receiver([500]);
+      const hook = await create({ callback_url: r.url, events: ['organization.created'] });
+      const body = { name: hook.name, callback_url: r.url, events: hook.events };
+      assert.equal((await hr.call('PUT', '/organizations/wh-pause-0', { name: 'Paused' })).status, 201);
+      await r.waitFor(2);
+      await json(await hr.call('PUT', `/webhooks/${hook.id}`, { ...body, is_active: false }), 200);
+      const deliveries = () =>
+        server.app.database.db
+          .selectFrom('hr_webhook_deliveries')
+          .select(['status'])
+          .where('webhook_id', '=', hook.id)
+          .execute();
+      await until(async () => (await deliveries())[0]?.status === 'skipped', 'the delivery to be skipped');
+      const sent = r.received.length;
+      // An event while inactive queues nothing for it.
+      assert.equal((await hr.call('PUT', '/organizations/wh-pause-1', { name: 'Paused too' })).status, 201);
+      assert.equal((await deliveries()).length, 1);
+      const list = await attempts(hook.id);
+      assert.equal(list.length, sent);
+      assert.ok(list.every((a) => a.status === 'failed' && a.delivery_status === 'skipped'));
+      // A test callback is asked for by name: it goes even now.
+      r.answers = [200];
+      assert.equal((await hr.call('POST', `/webhooks/${hook.id}/tests`)).status, 204);
+      const calls = await r.waitFor(sent + 1);
+      assert.equal((JSON.parse(calls[sent]?.body ?? '{}') as { type: string }).type, 'webhook.test');
+      await hr.call('DELETE', `/webhooks/${hook.id}`);
+    });
+
     it('queues nothing for a rejected write', async () => {
       const r = await receiver();
       const hook = await create({ callback_url: r.url, events: ['*'] });

@@ -20,7 +20,7 @@ export interface DelivererSettings {
  * The job handler that sends one delivery: the stored body, signed now with the webhook's current key, to its
  * current URL. Every attempt is recorded; a failure is thrown so that the runner retries it with backoff until
  * the delivery's deadline (`ATRIUM_WEBHOOK_RETRY_FOR`), honouring a receiver's `Retry-After`. A delivery whose
- * webhook was deleted ends quietly.
+ * webhook was deleted ends quietly; one whose webhook was made inactive ends `skipped`, unsent.
  */
 export function deliveryHandler(deps: {
   db: Db;
@@ -36,6 +36,12 @@ export function deliveryHandler(deps: {
       repo.find(clientId, webhookId),
     ]);
     if (!delivery || !webhook) return;
+    // A webhook made inactive stops its queued deliveries and their retries (only active webhooks send
+    // callbacks); a test or a redelivery, asked for by name, still goes.
+    if (!webhook.isActive && job.payload.explicit !== true) {
+      await repo.setDeliveryStatus(clientId, deliveryId, 'skipped', deps.now());
+      return;
+    }
     const key = deps.secrets.open(SIGNATURE_KEY_PURPOSE, webhook.sealedKey);
     const result = await send({
       url: webhook.callbackUrl,

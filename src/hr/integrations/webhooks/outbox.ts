@@ -16,6 +16,8 @@ export interface DeliveryPayload {
   clientId: string;
   deliveryId: string;
   webhookId: string;
+  /** Asked for by name (a test callback, a redelivery): sent even while the webhook is inactive. */
+  explicit?: boolean;
 }
 
 /**
@@ -25,7 +27,12 @@ export interface DeliveryPayload {
 export function deliveryQueue(settings: { retryForMs: number }, wake: () => void): DeliveryQueue {
   return {
     async enqueue(db, clientId, delivery) {
-      const payload: DeliveryPayload = { clientId, deliveryId: delivery.id, webhookId: delivery.webhookId };
+      const payload: DeliveryPayload = {
+        clientId,
+        deliveryId: delivery.id,
+        webhookId: delivery.webhookId,
+        ...(delivery.explicit ? { explicit: true } : {}),
+      };
       return enqueue(db, {
         queue: DELIVERY_QUEUE,
         tenant: clientId,

@@ -244,8 +244,8 @@ export class WebhooksRepository {
         // A delivery's job is pruned a day after it finished (app.ts): a delivery not succeeded without its job
         // has failed.
         deliveryStatus:
-          r.delivery_status === 'succeeded'
-            ? 'succeeded'
+          r.delivery_status === 'succeeded' || r.delivery_status === 'skipped'
+            ? r.delivery_status
             : r.job_status === null || r.job_status === 'failed' || r.job_status === 'cancelled'
               ? 'failed'
               : 'pending',
@@ -254,7 +254,7 @@ export class WebhooksRepository {
     };
   }
 
-  /** Deletes every client's attempts and succeeded deliveries made before `cutoff` (the retention sweep). */
+  /** Deletes every client's attempts and ended deliveries made before `cutoff` (the retention sweep). */
   async sweep(cutoff: number, batch = 1000): Promise<void> {
     for (;;) {
       const result = await this.db
@@ -273,7 +273,7 @@ export class WebhooksRepository {
             .selectFrom('hr_webhook_deliveries')
             .select('pk')
             .where('created_at', '<', cutoff)
-            .where('status', '=', 'succeeded')
+            .where('status', 'in', ['succeeded', 'skipped'])
             .limit(batch),
         )
         .executeTakeFirst();

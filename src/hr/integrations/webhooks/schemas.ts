@@ -65,9 +65,13 @@ export const WebhookAttempt = Type.Object(
     response_excerpt: Type.Union([Type.String(), Type.Null()], {
       description: 'The first 512 bytes of the answer.',
     }),
-    delivery_status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
-      description: 'Where the delivery stands now: `pending` while retries remain.',
-    }),
+    delivery_status: Type.Union(
+      [Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('skipped')],
+      {
+        description:
+          'Where the delivery stands now: `pending` while retries remain; `skipped` when the webhook was made inactive before its next attempt.',
+      },
+    ),
     created_at: Type.String({ format: 'date-time' }),
   },
   { $id: 'WebhookDeliveryAttempt', title: 'WebhookDeliveryAttempt' },

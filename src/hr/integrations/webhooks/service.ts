@@ -25,7 +25,7 @@ export interface WebhooksWork {
 /** Queues a delivery's job in the caller's transaction, and wakes the runner once it commits. */
 export interface DeliveryQueue {
   /** Answers the job's id. */
-  enqueue(db: Db, clientId: string, delivery: { id: string; webhookId: string }): Promise<number>;
+  enqueue(db: Db, clientId: string, delivery: { id: string; webhookId: string; explicit?: boolean }): Promise<number>;
   wake(): void;
 }
 
@@ -191,7 +191,7 @@ export class WebhooksService {
         eventType: event.type,
         body: JSON.stringify(event),
       };
-      const jobId = await this.queue.enqueue(webhooks.db, clientId, delivery);
+      const jobId = await this.queue.enqueue(webhooks.db, clientId, { ...delivery, explicit: true });
       await webhooks.insertDelivery(clientId, { ...delivery, jobId }, at);
     });
     this.queue.wake();
@@ -219,7 +219,7 @@ export class WebhooksService {
         eventType: previous.event_type,
         body: previous.body,
       };
-      const jobId = await this.queue.enqueue(webhooks.db, clientId, delivery);
+      const jobId = await this.queue.enqueue(webhooks.db, clientId, { ...delivery, explicit: true });
       await webhooks.insertDelivery(clientId, { ...delivery, jobId }, this.clock.now());
     });
     this.queue.wake();

@@ -30,7 +30,10 @@ export interface HrWebhookDeliveriesTable {
   event_type: string;
   /** The exact JSON body every attempt sends. */
   body: string;
-  /** `pending` or `succeeded`; a pending delivery whose job gave up is `failed` (its job says so). */
+  /**
+   * `pending`, `succeeded`, or `skipped` (its webhook was inactive when its turn came); a pending delivery whose job
+   * gave up is `failed` (its job says so).
+   */
   status: string;
   attempts: number;
   /** The job that sends it (platform/jobs). */

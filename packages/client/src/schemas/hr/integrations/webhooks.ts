@@ -22,7 +22,7 @@ export type WebhookAttempt = {
     response_code: number | null;
     duration_ms: number;
     response_excerpt: string | null;
-    delivery_status: 'pending' | 'succeeded' | 'failed';
+    delivery_status: 'pending' | 'succeeded' | 'failed' | 'skipped';
 };
 export type WebhookAttemptListQuery = {
     per_page?: number | undefined;
