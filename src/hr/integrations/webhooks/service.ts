@@ -10,6 +10,7 @@ import { newSecret } from '../../../platform/security/secrets.js';
 import type { Clock } from '../../../platform/time.js';
 import type { EventCatalogue } from '../../audit/catalogue.js';
 import type { Audited } from '../../module.js';
+import { presentRecordedEvent } from '../events/present.js';
 import { webhookEvents } from './events.js';
 import { presentWebhookForAudit } from './present.js';
 import type { AttemptRecord, WebhookAttributes, WebhookRecord, WebhooksRepository } from './repository.js';
@@ -176,14 +177,18 @@ export class WebhooksService {
       const webhook = await webhooks.find(clientId, id);
       if (!webhook) throw new NotFoundError('webhook', id);
       const at = this.clock.now();
-      const event = {
+      // Shaped as every event a delivery sends (the body `GET /events/{id}` would give), though not recorded.
+      const event = presentRecordedEvent({
         id: randomUUID(),
         type: 'webhook.test',
+        resourceType: 'webhook',
+        action: 'test',
+        resourceId: id,
         name: webhook.name,
-        created_at: new Date(at).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-        actor: { type: 'system', name: 'atrium', data: {} },
+        actor: { type: 'system', id: null, name: 'atrium', data: {} },
         data: presentWebhookForAudit(webhook),
-      };
+        createdAt: at,
+      });
       const delivery = {
         id: randomUUID(),
         webhookId: id,
