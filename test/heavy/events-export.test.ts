@@ -1,5 +1,5 @@
 /**
- * `GET /events/export` streams (docs/hr-api.md, "Audit events"): the built server, its heap capped at 48 MB,
+ * `GET /events/export` streams (docs/hr-api.md, "Audit events"): the built server, its heap capped at 64 MB,
  * exports 100,000 events (over 100 MB) as JSON and as CSV, and its peak resident memory (`VmHWM`, read from /proc)
  * grows by far less than the export's size. Memory is measured, time is not.
  */
@@ -18,7 +18,7 @@ import { dialects, freshDatabase, type TestDatabase } from '../support/harness.j
 const EVENTS = Number(process.env.EXPORT_EVENTS ?? 100_000);
 const MB = 2 ** 20;
 /** The server's old-space cap, in MB: well under the export's size. */
-const HEAP_MB = 48;
+const HEAP_MB = 64;
 
 function peakRss(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -126,7 +126,7 @@ for (const dialect of dialects()) {
         `export (${dialect}): ${(whole.bytes / MB).toFixed(1)} MB of JSON and ${(lines.bytes / MB).toFixed(1)} MB of CSV; peak RSS ${(base / MB).toFixed(0)} MB before, grew by ${(grown / MB).toFixed(1)} MB`,
       );
       assert.ok(whole.bytes > 100 * MB, 'the export is far larger than the bound');
-      assert.ok(grown < 40 * MB, `peak RSS grew by ${(grown / MB).toFixed(1)} MB`);
+      assert.ok(grown < 64 * MB, `peak RSS grew by ${(grown / MB).toFixed(1)} MB`);
     });
   });
 }
