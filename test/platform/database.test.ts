@@ -11,7 +11,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
-import { inTransaction, isRetryableConflict } from '../../src/platform/db/transaction.js';
+import { inLightTransaction, inTransaction, isRetryableConflict } from '../../src/platform/db/transaction.js';
 import {
   dialects,
   freshDatabase,
@@ -99,6 +99,55 @@ for (const dialect of dialects()) {
         /duplicate/,
       );
       assert.equal(other, 1, 'a non-retryable error is not retried');
+    });
+
+    it('a light transaction commits without the flush, and only it: the setting is restored after', async (t) => {
+      const outer: Database = database;
+      const level = async (db: Database['db']) => {
+        if (dialect === 'postgres') {
+          const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db);
+          return rows[0]?.synchronous_commit;
+        }
+        const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+        return rows[0]?.synchronous;
+      };
+      const [flushed, light] = dialect === 'postgres' ? ['on', 'off'] : [2, 1]; // SQLite: 2 FULL, 1 NORMAL
+      let subject = outer;
+      if (dialect === 'postgres') {
+        // The test cluster runs with synchronous_commit off: this database's new sessions get PostgreSQL's default.
+        const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(outer.db);
+        await sql.raw(`alter database "${rows[0]?.name}" set synchronous_commit = on`).execute(outer.db);
+        subject = open(tdb);
+      }
+      t.after(() => (subject === outer ? undefined : subject.close()));
+      assert.equal(await level(subject.db), flushed, 'ordinary commits are flushed');
+      for (const round of [1, 2]) {
+        // Twice: the level is lowered for every light transaction, not for the first only.
+        const inside = await inLightTransaction(subject.db, async (trx) => {
+          await trx
+            .insertInto('settings')
+            .values({ key: `light-${round}`, value: 'v' })
+            .execute();
+          return level(trx);
+        });
+        assert.equal(inside, light, `round ${round}: the light transaction's commit is not flushed`);
+        assert.equal(await level(subject.db), flushed, `round ${round}: the next transactions are flushed again`);
+        await inTransaction(subject.db, async (trx) => {
+          assert.equal(await level(trx), flushed, `round ${round}: an ordinary transaction is flushed`);
+        });
+      }
+      const rows = await subject.db.selectFrom('settings').select('key').where('key', 'like', 'light-%').execute();
+      assert.deepEqual(rows.map((r) => r.key).sort(), ['light-1', 'light-2'], 'both committed');
+      await assert.rejects(
+        inLightTransaction(subject.db, async (trx) => {
+          await trx.insertInto('settings').values({ key: 'light-3', value: 'v' }).execute();
+          throw new Error('refused');
+        }),
+        /refused/,
+      );
+      assert.equal(await level(subject.db), flushed, 'restored after a rollback too');
+      const none = await subject.db.selectFrom('settings').select('key').where('key', '=', 'light-3').execute();
+      assert.deepEqual(none, [], 'rolled back');
     });
 
     if (dialect === 'postgres') {

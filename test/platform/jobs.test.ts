@@ -18,6 +18,7 @@ import {
   enqueue,
   getJob,
   type Job,
+  type JobContext,
   type JobLog,
   JobRunner,
   type JobRunnerOptions,
@@ -179,6 +180,46 @@ for (const dialect of dialects()) {
       assert.equal(done.last_error, null);
       assert.equal(await r.runDue(), 0, 'nothing left to run');
       assert.equal(seen.length, 1, 'still once');
+    });
+
+    it("a handler's recorded writes commit in the transaction that ends its attempt, or not at all", async () => {
+      // What a handler records (here a job of a log queue nobody runs) commits with the attempt's outcome.
+      const note = (trx: Parameters<Parameters<JobContext['record']>[0]>[0], text: string) =>
+        enqueue(trx, { queue: 'test.log', payload: { text } }, clock.now());
+      const notes = async () =>
+        (await listJobs(database.db, { queue: 'test.log' })).map((j) => (j.payload as { text: string }).text).sort();
+      let failRecord = false;
+      const r = runner({
+        handlers: {
+          'test.noted': {
+            handle: (job: Job<{ fail: boolean }>, context: JobContext) => {
+              context.record((trx) => note(trx, `attempt ${job.attempts} of ${job.id}`));
+              if (failRecord) context.record(() => Promise.reject(new Error('the record could not be written')));
+              if (job.payload.fail) throw new Error('refused');
+            },
+            backoff: { baseMs: 60_000 },
+          },
+        },
+      });
+      const ok = await enqueue(database.db, { queue: 'test.noted', payload: { fail: false } }, clock.now());
+      const ko = await enqueue(database.db, { queue: 'test.noted', payload: { fail: true } }, clock.now());
+      assert.equal(await r.runDue(), 2);
+      assert.equal((await row(ok)).status, 'done');
+      assert.equal((await row(ko)).status, 'pending', 'the failure is retried later');
+      assert.equal((await row(ko)).last_error, 'refused');
+      assert.deepEqual(
+        await notes(),
+        [`attempt 1 of ${ok}`, `attempt 1 of ${ko}`],
+        'recorded with success and failure',
+      );
+      // A record that cannot be written takes the outcome with it: the job stays running until its lease expires.
+      failRecord = true;
+      const lost = await enqueue(database.db, { queue: 'test.noted', payload: { fail: false } }, clock.now());
+      assert.equal(await r.runDue(), 1);
+      const after = await row(lost);
+      assert.equal(after.status, 'running', 'no outcome without its record');
+      assert.equal(Number(after.attempts), 1);
+      assert.deepEqual(await notes(), [`attempt 1 of ${ok}`, `attempt 1 of ${ko}`], 'nor the first record');
     });
 
     it('a failed attempt is retried with exponential backoff and full jitter until it succeeds', async () => {

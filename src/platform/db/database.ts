@@ -32,6 +32,12 @@ export const Sqlite: typeof SqliteDatabase = createRequire(import.meta.url)(
 
 export type Db = Kysely<Tables>;
 
+/**
+ * SQLite's safety level: FULL, so a write acknowledged to a caller survives a power cut, not only a crash (a
+ * transaction that may be redone opts out of the flush: `inLightTransaction`, transaction.ts).
+ */
+export const SQLITE_SYNCHRONOUS = 'full';
+
 export interface Database {
   db: Db;
   dialect: DialectName;
@@ -168,8 +174,7 @@ export function openDatabase(config: DatabaseSettings): Database {
   );
   // Another process (`serve --workers N`, a CLI command) holding the write lock is waited for this long.
   sqlite.pragma(`busy_timeout = ${Math.trunc(config.sqliteBusyTimeoutMs ?? 5000)}`);
-  // FULL: a write acknowledged to a caller survives a power cut, not only a crash.
-  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   const statements = withStatementCache(sqlite);
   const db = new Kysely<Tables>({ dialect: new AtriumSqliteDialect({ database: statements }) });
   directReads.set(db, statements.readNow);
@@ -219,6 +224,7 @@ export function rowMaker(names: readonly string[]): RowMaker {
 }
 
 const DDL = /^\s*(create|alter|drop)\b/i;
+const PRAGMA = /^\s*pragma\b/i;
 
 /**
  * Groups the reads made outside any transaction into one read transaction per turn of the event loop. In WAL mode
@@ -363,6 +369,13 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 1
   const clear = () => cache.clear();
   const batch = new ReadBatch(sqlite);
   const prepare = (text: string): CachedStatement => {
+    if (PRAGMA.test(text)) {
+      // A pragma that sets something does it as it is prepared (SQLite prepares a pragma again at every run), and
+      // some (`synchronous`) refuse to inside a transaction: prepared after the turn's read transaction ends, and
+      // not cached, since nothing would be saved.
+      batch.end();
+      return cachedStatement(sqlite.prepare(text), clear, batch);
+    }
     const cached = cache.get(text);
     if (cached && !cached.busy) return cached;
     const statement = cachedStatement(sqlite.prepare(text), clear, batch);

@@ -5,10 +5,10 @@
  * twice (an idempotency key on what it sends). docs/SCALING.md, "Background jobs".
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Tables } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
+import { inLightTransaction } from '../db/transaction.js';
 import { now as systemNow } from '../time.js';
 import { type Claim, claimJobs, completeJob, failJob, type Job, renewLease } from './store.js';
 
@@ -21,6 +21,13 @@ export interface JobContext {
    * regularly. False when the claim was lost: the handler should stop, its result will be discarded.
    */
   heartbeat(): Promise<boolean>;
+  /**
+   * Queues writes that describe this attempt (what it sent, what came back) to run in the transaction that ends
+   * it: its completion, its retry or its failure. The handler's record and the job's new status then commit
+   * together, in one commit instead of two. They run even when the claim was lost (the attempt happened), and are
+   * lost with the outcome if that transaction fails, in which case the lease expires and the job runs again.
+   */
+  record(write: (trx: Transaction<Tables>) => Promise<unknown>): void;
 }
 
 /** Returned by a handler: the job is not done, and its next attempt is due at `retryAt` (counted as an attempt). */
@@ -307,7 +314,14 @@ export class JobRunner {
   private async attempt(job: Job, controller: AbortController): Promise<void> {
     const queue = this.queues.get(job.queue) as Queue;
     const claim: Claim = { id: job.id, lockedBy: this.id, attempt: job.attempts };
+    const records: ((trx: Transaction<Tables>) => Promise<unknown>)[] = [];
+    const recorded = async (trx: Transaction<Tables>) => {
+      for (const write of records) await write(trx);
+    };
     const context: JobContext = {
+      record: (write) => {
+        records.push(write);
+      },
       signal: controller.signal,
       heartbeat: async () => {
         const at = this.clock.now();
@@ -330,11 +344,17 @@ export class JobRunner {
     try {
       let held: boolean;
       if (error === undefined && retryAt === undefined) {
-        held = await inTransaction(this.db, (trx) => completeJob(trx, claim, at));
+        held = await inLightTransaction(this.db, async (trx) => {
+          await recorded(trx);
+          return completeJob(trx, claim, at);
+        });
       } else {
         const message = error === undefined ? 'the handler asked for a retry' : describeError(error);
         const next = this.nextAttempt(queue, job, error, at, retryAt);
-        held = await inTransaction(this.db, (trx) => failJob(trx, claim, at, message, next));
+        held = await inLightTransaction(this.db, async (trx) => {
+          await recorded(trx);
+          return failJob(trx, claim, at, message, next);
+        });
         if (held && next === null) this.log.error({ ...fields, err: error }, 'job failed: no attempt left');
         else if (held) this.log.warn({ ...fields, err: error, retryAt: next }, 'job attempt failed, retry scheduled');
       }

@@ -6,7 +6,7 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Tables } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
+import { inLightTransaction, inTransaction } from '../db/transaction.js';
 import { now as systemNow } from '../time.js';
 import type { JobStatus, JobsTable } from './tables.js';
 
@@ -338,7 +338,7 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
   // An idle poll is plain reads: no transaction, and on SQLite no wait for the write lock (which blocks the
   // process's event loop while another process holds it).
   if ((await dueJobs(db, 1)).length === 0) return [];
-  return inTransaction(db, async (trx) => {
+  return inLightTransaction(db, async (trx) => {
     const found = await dueJobs(trx as Kysely<Tables>, options.limit);
     // On PostgreSQL the rows found are locked `for update skip locked`, and their being due is checked again on
     // the version locked: another claimer's job is skipped, or dropped once it runs under a fresh lease.

@@ -1,6 +1,5 @@
 import type { Db } from '../../../platform/db/database.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
-import { type Job, type JobHandler, RetryJobError } from '../../../platform/jobs/index.js';
+import { type Job, type JobContext, type JobHandler, RetryJobError } from '../../../platform/jobs/index.js';
 import type { SecretBox } from '../../../platform/security/secret-box.js';
 import type { DeliveryPayload } from './outbox.js';
 import { WebhooksRepository } from './repository.js';
@@ -29,7 +28,7 @@ export function deliveryHandler(deps: {
   settings: DelivererSettings;
 }): JobHandler<DeliveryPayload> {
   const repo = new WebhooksRepository(deps.db);
-  return async (job: Job<DeliveryPayload>) => {
+  return async (job: Job<DeliveryPayload>, context: JobContext) => {
     const { clientId, deliveryId, webhookId } = job.payload;
     const [delivery, webhook] = await Promise.all([
       repo.findDelivery(clientId, webhookId, deliveryId),
@@ -39,7 +38,8 @@ export function deliveryHandler(deps: {
     // A webhook made inactive stops its queued deliveries and their retries (only active webhooks send
     // callbacks); a test or a redelivery, asked for by name, still goes.
     if (!webhook.isActive && job.payload.explicit !== true) {
-      await repo.setDeliveryStatus(clientId, deliveryId, 'skipped', deps.now());
+      const at = deps.now();
+      context.record((trx) => new WebhooksRepository(trx).setDeliveryStatus(clientId, deliveryId, 'skipped', at));
       return;
     }
     const key = deps.secrets.open(SIGNATURE_KEY_PURPOSE, webhook.sealedKey);
@@ -57,8 +57,8 @@ export function deliveryHandler(deps: {
       allowPrivate: deps.settings.allowPrivate,
       now: deps.now,
     });
-    // The attempt, its count and the delivery's status: one commit.
-    await inTransaction(deps.db, (trx) =>
+    // The attempt, its count and the delivery's status commit with the job's outcome: one commit.
+    context.record((trx) =>
       new WebhooksRepository(trx).recordAttempt(
         clientId,
         delivery,
