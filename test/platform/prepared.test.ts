@@ -102,6 +102,41 @@ for (const dialect of dialects()) {
       assert.equal((await one.first(database.db, { clientId: 'c1', id: 'a' }))?.name, 'renamed', 'and after it');
     });
 
+    it('writes too, built once for the database and all its transactions, with the rows they changed', async () => {
+      let builds = 0;
+      const rename = prepared((db: Db, p: { clientId: string; id: string; name: string }) => {
+        builds += 1;
+        return db
+          .updateTable('hr_organizations')
+          .set({ name: p.name })
+          .where('client_id', '=', p.clientId)
+          .where('id', '=', p.id);
+      });
+      const changed = async (db: Db, id: string, name: string) =>
+        Number((await rename.execute(db, { clientId: 'c2', id, name })).numAffectedRows);
+      assert.equal(await changed(database.db, 'b', 'one'), 1);
+      for (const [id, name] of [
+        ['c', 'two'],
+        ['d', 'three'],
+      ] as const) {
+        assert.equal(await inTransaction(database.db, (trx) => changed(trx, id, name)), 1, `in a transaction: ${id}`);
+      }
+      assert.equal(await changed(database.db, 'nothing-here', 'x'), 0, 'no row changed');
+      assert.equal(builds, 1, 'built once, then only its values swapped in');
+      const names = await database.db
+        .selectFrom('hr_organizations')
+        .select(['id', 'name'])
+        .where('client_id', '=', 'c2')
+        .where('id', 'in', ['b', 'c', 'd'])
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(names, [
+        { id: 'b', name: 'one' },
+        { id: 'c', name: 'two' },
+        { id: 'd', name: 'three' },
+      ]);
+    });
+
     it('a read from outside never runs inside another caller’s open transaction', async () => {
       const { db } = database;
       let inserted!: () => void;

@@ -1,13 +1,14 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import { type Compilable, type CompiledQuery, type QueryResult, sql } from 'kysely';
 import { type Db, directReader } from './database.js';
 
 /**
  * Queries built and compiled once, then run with new values.
  *
  * Building a Kysely query (immutable nodes, frozen at each step) and compiling it to SQL cost 10–20 µs: as much
- * as SQLite takes to run an indexed lookup. A hot read path (a GET by id) pays that for each of its queries on
- * every call. A prepared query is built once per database handle and shape, with a placeholder standing for
- * each value, and each call only swaps the values in (docs/PERFORMANCE.md).
+ * as SQLite takes to run an indexed lookup. A hot path (a GET by id, the job runner's writes) pays that for each
+ * of its queries on every call. A prepared query is built once per dialect and shape, with a placeholder standing
+ * for each value, and each call only swaps the values in (docs/PERFORMANCE.md). Reads and writes alike: `execute`
+ * gives a write's `numAffectedRows`.
  *
  * The builder must give one shape of query whatever the values: it may pass values on to Kysely, never branch on
  * them or compute with them. An array value may have any length (`where('id', 'in', p.ids)`): each length is its
@@ -19,7 +20,7 @@ import { type Db, directReader } from './database.js';
  */
 
 const MARK = '\u0000atrium-prepared\u0000';
-/** Shapes kept per query and handle (array lengths seen); past this, calls compile as ordinary queries. */
+/** Shapes kept per query and dialect (array lengths seen); past this, calls compile as ordinary queries. */
 const MAX_SHAPES = 200;
 
 type Slot = { value: unknown } | { name: string; index: number };
@@ -36,6 +37,23 @@ export interface PreparedQuery<P extends PreparedParams, R> {
   all(db: Db, params: P): Promise<R[]>;
   /** The first row, if any. */
   first(db: Db, params: P): Promise<R | undefined>;
+  /** Kysely's result: the rows, and for a write the rows it changed (`numAffectedRows`). */
+  execute(db: Db, params: P): Promise<QueryResult<R>>;
+}
+
+/**
+ * What a handle compiles for. A transaction is a new handle each time, but it compiles exactly as its database
+ * does (Atrium uses no Kysely plugin), so compiled shapes are kept per dialect, and a query prepared once serves
+ * the database and all its transactions.
+ */
+const compilers = new WeakMap<Db, string>();
+function compilerOf(db: Db): string {
+  let compiler = compilers.get(db);
+  if (compiler === undefined) {
+    compiler = sql`${1}`.compile(db).sql;
+    compilers.set(db, compiler);
+  }
+  return compiler;
 }
 
 function placeholder(name: string, index: number): string {
@@ -70,14 +88,15 @@ function compile<P extends PreparedParams, R>(build: (db: Db, p: P) => Compilabl
   return { query, slots };
 }
 
-/** A query compiled once per database handle and shape (see above), then run with each call's values. */
+/** A query compiled once per dialect and shape (see above), then run with each call's values. */
 export function prepared<P extends PreparedParams, R>(build: (db: Db, p: P) => Compilable<R>): PreparedQuery<P, R> {
-  const cache = new WeakMap<Db, Map<string, Compiled<R>>>();
-  const run = (db: Db, params: P) => {
-    let shapes = cache.get(db);
+  const cache = new Map<string, Map<string, Compiled<R>>>();
+  const run = (db: Db, params: P): Promise<QueryResult<R>> => {
+    const compiler = compilerOf(db);
+    let shapes = cache.get(compiler);
     if (!shapes) {
       shapes = new Map();
-      cache.set(db, shapes);
+      cache.set(compiler, shapes);
     }
     const shape = shapeOf(params);
     let compiled = shapes.get(shape);
@@ -99,5 +118,6 @@ export function prepared<P extends PreparedParams, R>(build: (db: Db, p: P) => C
   return {
     all: async (db, params) => (await run(db, params)).rows,
     first: async (db, params) => (await run(db, params)).rows[0],
+    execute: run,
   };
 }

@@ -4,7 +4,8 @@
  * retry, cancel, prune). docs/SCALING.md, "Background jobs".
  */
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { DialectName } from '../db/database.js';
+import type { Db, DialectName } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import type { Tables } from '../db/schema.js';
 import { inLightTransaction, inTransaction } from '../db/transaction.js';
 import { now as systemNow } from '../time.js';
@@ -96,6 +97,69 @@ export function toJob<P = unknown>(row: Selectable<JobsTable>): Job<P> {
   };
 }
 
+// Every enqueue and every end of an attempt runs these: built once (platform/db/prepared.ts).
+const insertJob = prepared(
+  (
+    db: Db,
+    p: {
+      queue: string;
+      tenant: string | null;
+      orderingKey: string | null;
+      payload: string;
+      maxAttempts: number | null;
+      giveUpAt: number | null;
+      runAt: number;
+      at: number;
+    },
+  ) =>
+    db
+      .insertInto('jobs')
+      .values({
+        queue: p.queue,
+        tenant: p.tenant,
+        ordering_key: p.orderingKey,
+        payload: p.payload,
+        status: 'pending',
+        attempts: 0,
+        max_attempts: p.maxAttempts,
+        give_up_at: p.giveUpAt,
+        run_at: p.runAt,
+        lease_until: null,
+        locked_by: null,
+        last_error: null,
+        created_at: p.at,
+        updated_at: p.at,
+        finished_at: null,
+      })
+      .returning('id'),
+);
+/** The end of an attempt, written only while the claim holds (`Claim`). */
+const endAttempt = <S extends JobStatus>(status: S) =>
+  prepared(
+    (
+      db: Db,
+      p: { id: number; lockedBy: string; attempt: number; at: number; runAt: number | null; lastError: string | null },
+    ) =>
+      db
+        .updateTable('jobs')
+        .set({
+          status,
+          // Done or failed: finished now; pending again: due at `runAt` (the column is then left as it was).
+          ...(status === 'pending' ? { run_at: p.runAt as number } : { finished_at: p.at }),
+          ...(status === 'done' ? {} : { last_error: p.lastError }),
+          updated_at: p.at,
+          lease_until: null,
+          locked_by: null,
+        })
+        .where('id', '=', p.id)
+        .where('locked_by', '=', p.lockedBy)
+        .where('attempts', '=', p.attempt)
+        .where('status', '=', 'running'),
+  );
+const completeAttempt = endAttempt('done');
+const retryAttempt = endAttempt('pending');
+const failAttempt = endAttempt('failed');
+
 /**
  * Adds a job with the caller's handle, so it commits or rolls back with the write that causes it: pass the
  * transaction of that write (a unit of work's `tx`). No runner sees the job before the commit; `runner.wake()`
@@ -114,27 +178,17 @@ export async function enqueue<P>(db: JobsDb, job: NewJob<P>, at: number = system
   if (payload === undefined) throw new TypeError('a job payload must be JSON (got undefined)');
   const giveUpAt = job.giveUpAt ?? (job.giveUpAfterMs === undefined ? null : at + job.giveUpAfterMs);
   const insert = async (handle: JobsDb) => {
-    const row = await handle
-      .insertInto('jobs')
-      .values({
-        queue: job.queue,
-        tenant: job.tenant ?? null,
-        ordering_key: job.orderingKey ?? null,
-        payload,
-        status: 'pending',
-        attempts: 0,
-        max_attempts: job.maxAttempts ?? null,
-        give_up_at: giveUpAt,
-        run_at: job.runAt ?? at,
-        lease_until: null,
-        locked_by: null,
-        last_error: null,
-        created_at: at,
-        updated_at: at,
-        finished_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await insertJob.first(handle as Db, {
+      queue: job.queue,
+      tenant: job.tenant ?? null,
+      orderingKey: job.orderingKey ?? null,
+      payload,
+      maxAttempts: job.maxAttempts ?? null,
+      giveUpAt,
+      runAt: job.runAt ?? at,
+      at,
+    });
+    if (!row) throw new Error('the job insert returned no id');
     return Number(row.id);
   };
   const key = job.orderingKey;
@@ -415,15 +469,15 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
 
 /** Ends an attempt with success. False when the claim was lost (lease taken over, job cancelled): nothing written. */
 export async function completeJob(db: Kysely<Tables>, claim: Claim, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({ status: 'done', finished_at: now, updated_at: now, lease_until: null, locked_by: null })
-    .where('id', '=', claim.id)
-    .where('locked_by', '=', claim.lockedBy)
-    .where('attempts', '=', claim.attempt)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await completeAttempt.execute(db, {
+    id: claim.id,
+    lockedBy: claim.lockedBy,
+    attempt: claim.attempt,
+    at: now,
+    runAt: null,
+    lastError: null,
+  });
+  return Number(result.numAffectedRows) === 1;
 }
 
 /**
@@ -437,20 +491,10 @@ export async function failJob(
   error: string,
   retryAt: number | null,
 ): Promise<boolean> {
-  const last_error = error.length > LAST_ERROR_LENGTH ? error.slice(0, LAST_ERROR_LENGTH) : error;
-  const result = await db
-    .updateTable('jobs')
-    .set(
-      retryAt === null
-        ? { status: 'failed', finished_at: now, updated_at: now, lease_until: null, locked_by: null, last_error }
-        : { status: 'pending', run_at: retryAt, updated_at: now, lease_until: null, locked_by: null, last_error },
-    )
-    .where('id', '=', claim.id)
-    .where('locked_by', '=', claim.lockedBy)
-    .where('attempts', '=', claim.attempt)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const lastError = error.length > LAST_ERROR_LENGTH ? error.slice(0, LAST_ERROR_LENGTH) : error;
+  const params = { id: claim.id, lockedBy: claim.lockedBy, attempt: claim.attempt, at: now, runAt: retryAt, lastError };
+  const result = await (retryAt === null ? failAttempt : retryAttempt).execute(db, params);
+  return Number(result.numAffectedRows) === 1;
 }
 
 /** Extends a running attempt's lease to `leaseUntil`. False when the claim was lost (the attempt should stop). */

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { prepared } from '../../../platform/db/prepared.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrWebhookAttemptsTable, HrWebhookDeliveriesTable, HrWebhooksTable } from './tables.js';
@@ -46,6 +47,76 @@ export interface AttemptRecord {
   createdAt: number;
 }
 
+// The outbox (every write with an active webhook) and the deliverer (every delivery) run these: built once.
+const webhooksOf = (db: Db, clientId: string) =>
+  new Tenant<Tables>(db, clientId).selectFrom('hr_webhooks as w').selectAll('w');
+const activeOf = prepared((db: Db, p: { clientId: string }) =>
+  webhooksOf(db, p.clientId).where('w.is_active', '=', 1).orderBy('w.pk'),
+);
+const webhookById = prepared((db: Db, p: { clientId: string; id: string }) =>
+  webhooksOf(db, p.clientId).where('w.id', '=', p.id),
+);
+const deliveryById = prepared((db: Db, p: { clientId: string; webhookId: string; id: string }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('hr_webhook_deliveries as d')
+    .selectAll('d')
+    .where('d.webhook_id', '=', p.webhookId)
+    .where('d.id', '=', p.id),
+);
+const insertDeliveryRow = prepared(
+  (
+    db: Db,
+    p: {
+      clientId: string;
+      id: string;
+      webhookId: string;
+      eventId: string;
+      eventType: string;
+      body: string;
+      jobId: number;
+      at: number;
+    },
+  ) =>
+    new Tenant<Tables>(db, p.clientId).insertInto('hr_webhook_deliveries', {
+      id: p.id,
+      webhook_id: p.webhookId,
+      event_id: p.eventId,
+      event_type: p.eventType,
+      body: p.body,
+      status: 'pending',
+      attempts: 0,
+      job_id: p.jobId,
+      created_at: p.at,
+      updated_at: p.at,
+    }),
+);
+type AttemptFields = Omit<
+  Selectable<HrWebhookAttemptsTable>,
+  'pk' | 'client_id' | 'delivery_id' | 'webhook_id' | 'attempt'
+>;
+const insertAttemptRow = prepared(
+  (db: Db, p: AttemptFields & { clientId: string; deliveryId: string; webhookId: string; attempt: number }) =>
+    new Tenant<Tables>(db, p.clientId).insertInto('hr_webhook_attempts', {
+      status: p.status,
+      response_code: p.response_code,
+      duration_ms: p.duration_ms,
+      error: p.error,
+      response_excerpt: p.response_excerpt,
+      created_at: p.created_at,
+      delivery_id: p.deliveryId,
+      webhook_id: p.webhookId,
+      attempt: p.attempt,
+    }),
+);
+/** Counts an attempt on its delivery, and gives the count: the attempt's number. */
+const countAttempt = prepared((db: Db, p: { clientId: string; deliveryId: string; status: string; at: number }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .updateTable('hr_webhook_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), status: p.status, updated_at: p.at }))
+    .where('id', '=', p.deliveryId)
+    .returning('attempts'),
+);
+
 const ORDER: ListOrder = { tiebreak: 'w.pk' };
 const ATTEMPT_ORDER: ListOrder = { fixed: [{ term: 'a.created_at', direction: 'desc' }], tiebreak: 'a.pk' };
 
@@ -80,13 +151,13 @@ export class WebhooksRepository {
   }
 
   async find(clientId: string, id: string): Promise<WebhookRecord | undefined> {
-    const row = await this.all(clientId).where('w.id', '=', id).executeTakeFirst();
+    const row = await webhookById.first(this.db, { clientId, id });
     return row ? toRecord(row) : undefined;
   }
 
   /** The client's active webhooks, for the outbox. */
   async active(clientId: string): Promise<WebhookRecord[]> {
-    return (await this.all(clientId).where('w.is_active', '=', 1).orderBy('w.pk').execute()).map(toRecord);
+    return (await activeOf.all(this.db, { clientId })).map(toRecord);
   }
 
   async insert(clientId: string, id: string, attrs: WebhookAttributes, sealedKey: string, at: number): Promise<void> {
@@ -142,29 +213,11 @@ export class WebhooksRepository {
     delivery: { id: string; webhookId: string; eventId: string; eventType: string; body: string; jobId: number },
     at: number,
   ): Promise<void> {
-    await this.tenant(clientId)
-      .insertInto('hr_webhook_deliveries', {
-        id: delivery.id,
-        webhook_id: delivery.webhookId,
-        event_id: delivery.eventId,
-        event_type: delivery.eventType,
-        body: delivery.body,
-        status: 'pending',
-        attempts: 0,
-        job_id: delivery.jobId,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertDeliveryRow.execute(this.db, { clientId, ...delivery, at });
   }
 
   findDelivery(clientId: string, webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
-    return this.tenant(clientId)
-      .selectFrom('hr_webhook_deliveries as d')
-      .selectAll('d')
-      .where('d.webhook_id', '=', webhookId)
-      .where('d.id', '=', id)
-      .executeTakeFirst();
+    return deliveryById.first(this.db, { clientId, webhookId, id });
   }
 
   async setDeliveryStatus(clientId: string, id: string, status: string, at: number): Promise<void> {
@@ -175,33 +228,17 @@ export class WebhooksRepository {
       .execute();
   }
 
-  /** Records one attempt and counts it on its delivery. */
+  /** Counts one attempt on its delivery and records it; returns its number. */
   async recordAttempt(
     clientId: string,
     delivery: DeliveryRecord,
-    attempt: Omit<Selectable<HrWebhookAttemptsTable>, 'pk' | 'client_id' | 'delivery_id' | 'webhook_id' | 'attempt'>,
+    attempt: AttemptFields,
     deliveryStatus: string,
   ): Promise<number> {
-    const t = this.tenant(clientId);
-    const row = await t
-      .selectFrom('hr_webhook_deliveries')
-      .select('attempts')
-      .where('id', '=', delivery.id)
-      .executeTakeFirst();
-    const number = Number(row?.attempts ?? 0) + 1;
-    await t
-      .insertInto('hr_webhook_attempts', {
-        ...attempt,
-        delivery_id: delivery.id,
-        webhook_id: delivery.webhook_id,
-        attempt: number,
-      })
-      .execute();
-    await t
-      .updateTable('hr_webhook_deliveries')
-      .set({ attempts: number, status: deliveryStatus, updated_at: attempt.created_at })
-      .where('id', '=', delivery.id)
-      .execute();
+    const ids = { clientId, deliveryId: delivery.id };
+    const row = await countAttempt.first(this.db, { ...ids, status: deliveryStatus, at: attempt.created_at });
+    const number = Number(row?.attempts ?? 0);
+    await insertAttemptRow.execute(this.db, { ...ids, ...attempt, webhookId: delivery.webhook_id, attempt: number });
     return number;
   }
 
