@@ -301,6 +301,96 @@ export interface ClaimOptions {
   }): boolean;
 }
 
+// The statuses are literals, not parameters: only then can SQLite (and a generic PostgreSQL plan) prove the
+// partial indexes' conditions (migrations 0014 and 0017) and use them, rather than scan every finished job.
+const PENDING = sql.lit<JobStatus>('pending');
+const RUNNING = sql.lit<JobStatus>('running');
+const DUE_COLUMNS = [
+  'j.id',
+  'j.queue',
+  'j.status',
+  'j.attempts',
+  'j.max_attempts',
+  'j.give_up_at',
+  'j.created_at',
+] as const;
+
+/** Due at `now`: pending with its time come, or running with its lease expired. */
+const isDueAt = (now: number) => (eb: ExpressionBuilder<Tables & { j: Tables['jobs'] }, 'j'>) =>
+  eb.or([
+    eb.and([eb('j.status', '=', PENDING), eb('j.run_at', '<=', now)]),
+    eb.and([eb('j.status', '=', RUNNING), eb('j.lease_until', '<=', now)]),
+  ]);
+
+/**
+ * The ids of the heads of the ordering keys (the oldest unfinished job of each key), found by walking
+ * `jobs_ordering_open` key by key: a recursive query in which each step seeks the next key, then that key's oldest
+ * job. It costs a few index seeks per key with open jobs, however many jobs wait behind each: a webhook with
+ * thousands of queued deliveries costs its head only.
+ */
+const HEADS = sql<number>`(
+  with recursive k(ordering_key) as (
+    select min(ordering_key) from jobs where status in (${PENDING}, ${RUNNING}) and ordering_key is not null
+    union all
+    select (
+      select min(n.ordering_key) from jobs as n
+      where n.status in (${PENDING}, ${RUNNING}) and n.ordering_key > k.ordering_key
+    ) from k where k.ordering_key is not null
+  )
+  select (
+    select min(h.id) from jobs as h where h.status in (${PENDING}, ${RUNNING}) and h.ordering_key = k.ordering_key
+  ) from k where k.ordering_key is not null
+)`;
+
+type DueParams = { queues: string[]; now: number };
+
+/**
+ * The claim's three index-driven reads of due jobs, oldest first, rather than one scan: the heads of the ordering
+ * keys that are due, then unkeyed pending jobs whose time has come, then unkeyed running jobs whose lease expired
+ * (migration 0017's partial indexes, which hold no keyed job). Their limit is a literal: given `limit ?`, SQLite
+ * plans for any number of rows and reads the unkeyed jobs in id order through the whole table (about 100 µs with
+ * 2,000 jobs, growing with it) rather than through the partial index and a sort of the few rows found (2 µs).
+ * Each limit (the runner asks for few: 1 for an idle poll's probe, then its free slots) has its queries, built
+ * once (platform/db/prepared.ts): an idle poll runs three reads and builds none.
+ */
+function dueReads(limit: number) {
+  const unkeyed = (status: typeof PENDING, column: 'j.run_at' | 'j.lease_until') =>
+    prepared((db: Db, p: DueParams) =>
+      db
+        .selectFrom('jobs as j')
+        .select(DUE_COLUMNS)
+        .where('j.status', '=', status)
+        .where(column, '<=', p.now)
+        .where('j.ordering_key', 'is', null)
+        .where('j.queue', 'in', p.queues)
+        .orderBy('j.id')
+        .limit(sql.lit(limit)),
+    );
+  return {
+    keyed: prepared((db: Db, p: DueParams) =>
+      db
+        .selectFrom('jobs as j')
+        .select(DUE_COLUMNS)
+        .where('j.id', 'in', HEADS)
+        .where('j.queue', 'in', p.queues)
+        .where(isDueAt(p.now))
+        .orderBy('j.id')
+        .limit(sql.lit(limit)),
+    ),
+    pending: unkeyed(PENDING, 'j.run_at'),
+    running: unkeyed(RUNNING, 'j.lease_until'),
+  };
+}
+const dueReadsByLimit = new Map<number, ReturnType<typeof dueReads>>();
+function dueReadsFor(limit: number): ReturnType<typeof dueReads> {
+  let reads = dueReadsByLimit.get(limit);
+  if (!reads) {
+    reads = dueReads(limit);
+    dueReadsByLimit.set(limit, reads);
+  }
+  return reads;
+}
+
 /**
  * Claims up to `limit` due jobs in one short transaction: pending jobs whose `run_at` has come, and running jobs
  * whose lease has expired (a process died or stalled: the attempt it started is counted, and the job is taken
@@ -320,72 +410,15 @@ export interface ClaimOptions {
 export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Promise<Job[]> {
   const { now, queues } = options;
   if (queues.length === 0 || options.limit <= 0) return [];
-  // The statuses are literals, not parameters: only then can SQLite (and a generic PostgreSQL plan) prove the
-  // partial indexes' conditions (migration 0014) and use them, rather than scan every finished job.
-  const pending = sql.lit<JobStatus>('pending');
-  const running = sql.lit<JobStatus>('running');
-  const columns = [
-    'j.id',
-    'j.queue',
-    'j.status',
-    'j.attempts',
-    'j.max_attempts',
-    'j.give_up_at',
-    'j.created_at',
-  ] as const;
   // Due: pending with its time come, or running with its lease expired.
-  const isDue = (eb: ExpressionBuilder<Tables & { j: Tables['jobs'] }, 'j'>) =>
-    eb.or([
-      eb.and([eb('j.status', '=', pending), eb('j.run_at', '<=', now)]),
-      eb.and([eb('j.status', '=', running), eb('j.lease_until', '<=', now)]),
-    ]);
-  /**
-   * The due jobs, oldest first, in three index-driven reads rather than one scan: the heads of the ordering keys
-   * (the oldest unfinished job of each key), then unkeyed pending jobs whose time has come and unkeyed running
-   * jobs whose lease expired (migration 0017's partial indexes, which hold no keyed job). The heads are found by
-   * walking `jobs_ordering_open` key by key (a recursive query: each step seeks the next key, then that key's
-   * oldest job), so the read costs a few index seeks per key with open jobs, however many jobs wait behind each:
-   * a webhook with thousands of queued deliveries costs its head only.
-   */
-  const heads = sql<number>`(
-    with recursive k(ordering_key) as (
-      select min(ordering_key) from jobs where status in (${pending}, ${running}) and ordering_key is not null
-      union all
-      select (
-        select min(n.ordering_key) from jobs as n
-        where n.status in (${pending}, ${running}) and n.ordering_key > k.ordering_key
-      ) from k where k.ordering_key is not null
-    )
-    select (
-      select min(h.id) from jobs as h where h.status in (${pending}, ${running}) and h.ordering_key = k.ordering_key
-    ) from k where k.ordering_key is not null
-  )`;
-  // The limits are literals too: given `limit ?`, SQLite plans for any number of rows and reads the unkeyed jobs
-  // in id order through the whole table (about 100 µs with 2,000 jobs, growing with it) rather than through the
-  // partial index and a sort of the few rows found (2 µs). The runner asks for few distinct limits.
+  const isDue = isDueAt(now);
   const dueJobs = async (handle: Kysely<Tables>, limit: number) => {
-    const keyed = handle
-      .selectFrom('jobs as j')
-      .select(columns)
-      .where('j.id', 'in', heads)
-      .where('j.queue', 'in', queues)
-      .where(isDue)
-      .orderBy('j.id')
-      .limit(sql.lit(limit));
-    const unkeyed = (status: typeof pending, column: 'j.run_at' | 'j.lease_until') =>
-      handle
-        .selectFrom('jobs as j')
-        .select(columns)
-        .where('j.status', '=', status)
-        .where(column, '<=', now)
-        .where('j.ordering_key', 'is', null)
-        .where('j.queue', 'in', queues)
-        .orderBy('j.id')
-        .limit(sql.lit(limit));
+    const reads = dueReadsFor(limit);
+    const params = { queues: [...queues], now };
     const rows = [
-      ...(await keyed.execute()),
-      ...(await unkeyed(pending, 'j.run_at').execute()),
-      ...(await unkeyed(running, 'j.lease_until').execute()),
+      ...(await reads.keyed.all(handle, params)),
+      ...(await reads.pending.all(handle, params)),
+      ...(await reads.running.all(handle, params)),
     ];
     return rows.sort((a, b) => Number(a.id) - Number(b.id)).slice(0, limit);
   };
@@ -400,7 +433,7 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
       options.dialect === 'postgres' && found.length > 0
         ? await trx
             .selectFrom('jobs as j')
-            .select(columns)
+            .select(DUE_COLUMNS)
             .where(
               'j.id',
               'in',
