@@ -57,6 +57,9 @@ interface Report {
     withoutWebhook: Measured & { id: string; non2xx: number; errors: number };
     ratio: number;
     cpuRatio: number;
+    outboxWith: Measured & { id: string; non2xx: number; errors: number };
+    outboxWithout: Measured & { id: string; non2xx: number; errors: number };
+    outboxRatio: number;
     drains: { webhooks: number; deliveries: number; seconds: number; perSecond: number; complete: boolean }[];
   };
 }
@@ -128,7 +131,8 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
         'requests list, CPU per call: deep cursor / page 1',
         'addOffers p99 / event GET p99',
         'server RSS after a pass',
-        'PUT /organizations/{id}, req/s: one webhook / none',
+        'PUT /organizations/{id}, req/s: one webhook / none, outbox',
+        'PUT /organizations/{id}, req/s: one webhook / none, delivering',
         'webhook deliveries a second, one process, 1 webhook',
         'webhook deliveries a second, one process, 8 webhooks',
       ]) {
@@ -162,15 +166,17 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
           `peers: ${r.endpoint} ratio to ${r.peer}`,
         );
       }
-      // The webhooks pass (issue 18): the write with one webhook and without, then every delivery drained.
+      // The webhooks pass (issue 18): the write with one webhook and without, delivering and with the runner
+      // stopped (the outbox alone), then every delivery drained.
       const hooks = report.webhooks;
-      for (const m of [hooks.withWebhook, hooks.withoutWebhook]) {
+      for (const m of [hooks.withWebhook, hooks.withoutWebhook, hooks.outboxWith, hooks.outboxWithout]) {
         perCall(m, m.id);
         assert.ok(m.requests > 0, `${m.id}: requests were made`);
         assert.equal(m.non2xx + m.errors, 0, `${m.id}: every answer was 2xx`);
       }
       assert.ok(Math.abs(hooks.ratio - hooks.withWebhook.reqPerSec / hooks.withoutWebhook.reqPerSec) < 1e-9);
       assert.ok(Math.abs(hooks.cpuRatio - hooks.withWebhook.cpuUsPerCall / hooks.withoutWebhook.cpuUsPerCall) < 1e-9);
+      assert.ok(Math.abs(hooks.outboxRatio - hooks.outboxWith.reqPerSec / hooks.outboxWithout.reqPerSec) < 1e-9);
       assert.deepEqual(
         hooks.drains.map((d) => [d.webhooks, d.complete]),
         [
