@@ -32,6 +32,21 @@ export const Sqlite: typeof SqliteDatabase = createRequire(import.meta.url)(
 
 export type Db = Kysely<Tables>;
 
+const dialects = new WeakMap<Kysely<Tables>, DialectName>();
+
+/**
+ * The dialect a handle speaks, told by its query compiler (PostgreSQL numbers its parameters): for code given a
+ * handle or a transaction's and nothing else. Remembered per handle (a transaction is a new handle each time).
+ */
+export function dialectOf(db: Kysely<Tables>): DialectName {
+  let dialect = dialects.get(db);
+  if (dialect === undefined) {
+    dialect = sql`${1}`.compile(db).sql === '$1' ? 'postgres' : 'sqlite';
+    dialects.set(db, dialect);
+  }
+  return dialect;
+}
+
 /**
  * SQLite's safety level: FULL, so a write acknowledged to a caller survives a power cut, not only a crash (a
  * transaction that may be redone opts out of the flush: `inLightTransaction`, transaction.ts).

@@ -1,5 +1,5 @@
-import { type Compilable, type CompiledQuery, type QueryResult, sql } from 'kysely';
-import { type Db, directReader } from './database.js';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { type Db, dialectOf, directReader } from './database.js';
 
 /**
  * Queries built and compiled once, then run with new values.
@@ -41,20 +41,9 @@ export interface PreparedQuery<P extends PreparedParams, R> {
   execute(db: Db, params: P): Promise<QueryResult<R>>;
 }
 
-/**
- * What a handle compiles for. A transaction is a new handle each time, but it compiles exactly as its database
- * does (Atrium uses no Kysely plugin), so compiled shapes are kept per dialect, and a query prepared once serves
- * the database and all its transactions.
- */
-const compilers = new WeakMap<Db, string>();
-function compilerOf(db: Db): string {
-  let compiler = compilers.get(db);
-  if (compiler === undefined) {
-    compiler = sql`${1}`.compile(db).sql;
-    compilers.set(db, compiler);
-  }
-  return compiler;
-}
+// A transaction is a new handle each time, but it compiles exactly as its database does (Atrium uses no Kysely
+// plugin): compiled shapes are kept per dialect, so a query prepared once serves the database and all its
+// transactions.
 
 function placeholder(name: string, index: number): string {
   return `${MARK}${name}\u0000${index}`;
@@ -92,7 +81,7 @@ function compile<P extends PreparedParams, R>(build: (db: Db, p: P) => Compilabl
 export function prepared<P extends PreparedParams, R>(build: (db: Db, p: P) => Compilable<R>): PreparedQuery<P, R> {
   const cache = new Map<string, Map<string, Compiled<R>>>();
   const run = (db: Db, params: P): Promise<QueryResult<R>> => {
-    const compiler = compilerOf(db);
+    const compiler = dialectOf(db);
     let shapes = cache.get(compiler);
     if (!shapes) {
       shapes = new Map();

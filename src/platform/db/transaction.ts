@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { type Db, SQLITE_SYNCHRONOUS } from './database.js';
+import { type Db, dialectOf, SQLITE_SYNCHRONOUS } from './database.js';
 import type { Tables } from './schema.js';
 
 /** How many times a transaction is tried before its serialization failure reaches the caller. */
@@ -58,7 +58,7 @@ export async function inTransaction<T>(db: Db, work: (trx: Transaction<Tables>) 
  */
 export async function inLightTransaction<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Transaction<Tables>);
-  if (sql`${1}`.compile(db).sql === '$1') {
+  if (dialectOf(db) === 'postgres') {
     return inTransaction(db, async (trx) => {
       await sql`set local synchronous_commit = off`.execute(trx);
       return work(trx);

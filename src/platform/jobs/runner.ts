@@ -140,6 +140,8 @@ export class JobRunner {
   private readonly clock: { now(): number };
   private readonly random: () => number;
   private readonly queues = new Map<string, Queue>();
+  /** The queues' names, for the claim. */
+  private readonly queueNames: readonly string[];
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
@@ -169,6 +171,7 @@ export class JobRunner {
         giveUpAfterMs: queue.giveUpAfterMs,
       });
     }
+    this.queueNames = [...this.queues.keys()];
   }
 
   /** Attempts running now. */
@@ -277,7 +280,7 @@ export class JobRunner {
   private claim(limit: number): Promise<Job[]> {
     return claimJobs(this.db, {
       dialect: this.dialect,
-      queues: [...this.queues.keys()],
+      queues: this.queueNames,
       limit,
       now: this.clock.now(),
       leaseMs: this.leaseMs,

@@ -4,7 +4,7 @@
  * retry, cancel, prune). docs/SCALING.md, "Background jobs".
  */
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { Db, DialectName } from '../db/database.js';
+import { type Db, type DialectName, dialectOf } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import type { Tables } from '../db/schema.js';
 import { inLightTransaction, inTransaction } from '../db/transaction.js';
@@ -67,14 +67,6 @@ export const LAST_ERROR_LENGTH = 2000;
  * space does not overlap the one-key space other locks (Kysely's migration lock) use.
  */
 const ORDERING_LOCK_CLASS = 0x4a4f4253;
-
-/**
- * The dialect a handle speaks, told by its query compiler (PostgreSQL numbers its parameters): `enqueue` takes a
- * caller's handle and nothing else.
- */
-function dialectOf(db: JobsDb): DialectName {
-  return sql`${1}`.compile(db).sql === '$1' ? 'postgres' : 'sqlite';
-}
 
 export function toJob<P = unknown>(row: Selectable<JobsTable>): Job<P> {
   return {
@@ -192,7 +184,7 @@ export async function enqueue<P>(db: JobsDb, job: NewJob<P>, at: number = system
     return Number(row.id);
   };
   const key = job.orderingKey;
-  if (key == null || dialectOf(db) !== 'postgres') return insert(db);
+  if (key == null || dialectOf(db as Db) !== 'postgres') return insert(db);
   return inTransaction(db as Kysely<Tables>, async (trx) => {
     await sql`select pg_advisory_xact_lock(${ORDERING_LOCK_CLASS}, hashtext(${key}))`.execute(trx);
     return insert(trx);
@@ -342,7 +334,7 @@ const HEADS = sql<number>`(
   ) from k where k.ordering_key is not null
 )`;
 
-type DueParams = { queues: string[]; now: number };
+type DueParams = { queues: readonly string[]; now: number };
 
 /**
  * The claim's three index-driven reads of due jobs, oldest first, rather than one scan: the heads of the ordering
@@ -414,7 +406,7 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
   const isDue = isDueAt(now);
   const dueJobs = async (handle: Kysely<Tables>, limit: number) => {
     const reads = dueReadsFor(limit);
-    const params = { queues: [...queues], now };
+    const params = { queues, now };
     const rows = [
       ...(await reads.keyed.all(handle, params)),
       ...(await reads.pending.all(handle, params)),
