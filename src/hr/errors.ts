@@ -1,5 +1,6 @@
 import { HR_STATUS_CODES } from '@atrium/client/wire';
 import { type Static, Type } from '@sinclair/typebox';
+import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConflictError,
@@ -89,6 +90,43 @@ function validationMessage(error: FastifyError): string {
   return f ? `Invalid query parameter "${f.field}": ${f.message}` : error.message;
 }
 
+/**
+ * The answer to a body that its schema refuses: 422 with one entry per field, or 400 when the body is not the JSON
+ * value the route takes (an object, or the array of a bulk call) or the route is an OAuth one.
+ */
+export function bodyValidationError(errors: ErrorObject[], oauth = false): { status: number; body: ErrorBody } {
+  const root = errors.find((v) => v.instancePath === '' && v.keyword === 'type');
+  if (root || oauth) {
+    const fields = fieldErrorsFromAjv(errors);
+    const expected = (root?.params as { type?: unknown } | undefined)?.type === 'array' ? 'array' : 'object';
+    const message = root
+      ? `The request body must be a JSON ${expected}.`
+      : `Invalid parameter "${fields[0]?.field}": ${fields[0]?.message}`;
+    return { status: 400, body: { code: 'invalid_request', message } };
+  }
+  return {
+    status: 422,
+    body: { code: 'validation_error', message: 'Validation failed.', errors: fieldErrorsFromAjv(errors) },
+  };
+}
+
+/**
+ * The HR error body of an error that a domain rule raised (not found, field validation, a state or conflict), as
+ * the API would answer it; undefined for anything else (a database failure), which is not the input's fault.
+ */
+export function domainErrorBody(error: unknown): ErrorBody | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const known =
+    error instanceof HrError ||
+    error instanceof NotFoundError ||
+    error instanceof FieldValidationError ||
+    error instanceof InvalidRequestError ||
+    error instanceof ForbiddenError ||
+    error instanceof StateError ||
+    error instanceof ConflictError;
+  return known ? render(error, false).body : undefined;
+}
+
 function render(error: FastifyError | Error, oauth: boolean): Rendered {
   if (error instanceof HrError) {
     return {
@@ -131,19 +169,8 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
   if (fe.validation) {
     const context = fe.validationContext;
     if (context === 'body') {
-      const rootProblem = fe.validation.some((v) => v.instancePath === '' && v.keyword === 'type');
-      if (rootProblem || oauth) {
-        const fields = fieldErrorsFromAjv(fe.validation as never);
-        const message = rootProblem
-          ? 'The request body must be a JSON object.'
-          : `Invalid parameter "${fields[0]?.field}": ${fields[0]?.message}`;
-        return { status: 400, body: { code: 'invalid_request', message }, headers: {} };
-      }
-      return {
-        status: 422,
-        body: { code: 'validation_error', message: 'Validation failed.', errors: fieldErrorsFromAjv(fe.validation) },
-        headers: {},
-      };
+      const { status, body } = bodyValidationError(fe.validation as ErrorObject[], oauth);
+      return { status, body, headers: {} };
     }
     if (context === 'params') {
       return { status: 404, body: { code: 'not_found', message: 'No resource at this URI.' }, headers: {} };

@@ -39,6 +39,10 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /users/{id}': 'users.retrieve',
   'PUT /users/{id}': 'users.upsert',
   'PATCH /users/{id}': 'users.update',
+  'POST /users/bulk': 'users.bulk.create',
+  'PUT /users/bulk': 'users.bulk.upsert',
+  'PATCH /users/bulk': 'users.bulk.update',
+  'GET /users/bulk/{request_id}': 'users.bulk.retrieve',
   'GET /custom_fields': 'customFields.list',
   'GET /custom_fields/{id}': 'customFields.retrieve',
   'PUT /custom_fields/{id}': 'customFields.upsert',
@@ -50,6 +54,10 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'PUT /employees/{id}': 'employees.upsert',
   'PATCH /employees/{id}': 'employees.update',
   'PUT /employees/by_external_id/{external_id}': 'employees.upsertByExternalId',
+  'POST /employees/bulk': 'employees.bulk.create',
+  'PUT /employees/bulk': 'employees.bulk.upsert',
+  'PATCH /employees/bulk': 'employees.bulk.update',
+  'GET /employees/bulk/{request_id}': 'employees.bulk.retrieve',
   'GET /employee_folders': 'employeeFolders.list',
   'GET /employee_folders/{id}': 'employeeFolders.retrieve',
   'GET /employee_document_types': 'employeeDocumentTypes.list',
@@ -199,6 +207,7 @@ const NOUNS: Record<string, readonly [string, string]> = {
   processes: ['process', 'processes'],
   tasks: ['task', 'tasks'],
   by_external_id: ['employee', 'employees'],
+  bulk: ['bulk call', 'bulk calls'],
   events: ['audit event', 'audit events'],
   webhooks: ['webhook', 'webhooks'],
   deliveries: ['delivery', 'deliveries'],
@@ -239,8 +248,31 @@ const permissions = Object.fromEntries(
   ]),
 );
 
+const bulkResponses = Object.fromEntries(
+  (['employees', 'users'] as const).flatMap((plural) => {
+    const accepted = {
+      200: `The call is stored: its \`request_id\`; its items are applied in the background.`,
+      413: 'The body is larger than `ATRIUM_BODY_LIMIT` (`payload_too_large`).',
+      422: 'The array holds no item or more than 1000 (`validation_error`); nothing is queued.',
+    };
+    return [
+      [`POST /${plural}/bulk`, accepted],
+      [`PUT /${plural}/bulk`, accepted],
+      [`PATCH /${plural}/bulk`, accepted],
+      [
+        `GET /${plural}/bulk/{request_id}`,
+        {
+          200: 'The counts, and each item settled so far with its result or error.',
+          404: `No bulk call on ${plural} of this client has this \`request_id\` (\`not_found\`).`,
+        },
+      ],
+    ];
+  }),
+);
+
 const RESPONSES: Record<string, Record<number, string>> = {
   ...permissions,
+  ...bulkResponses,
   'PUT /employees/by_external_id/{external_id}': {
     200: 'The employee, updated: one had this `external_id`.',
     201: 'The employee, created: none had this `external_id`.',

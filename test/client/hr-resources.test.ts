@@ -147,6 +147,40 @@ for (const dialect of dialects()) {
       await expectApiError(hr.employeeDocuments.retrieve(doc.id), HrNotFoundError, 404, 'not_found');
     });
 
+    it('bulk calls: create, upsert and update answer a request_id; waitFor polls until completed', async () => {
+      await hr.organizations.upsert('bulk-org', { name: 'Bulk org' });
+      const item = (n: number) => ({
+        external_id: `BULK-${n}`,
+        firstname: `Bulk${n}`,
+        lastname: 'Sdk',
+        email: `bulk${n}@example.com`,
+        registration_references: [{ organization_id: 'bulk-org', employee_number: `B${n}` }],
+      });
+      const { request_id } = await hr.employees.bulk.create([item(1), item(2), { ...item(3), email: 'nope' }]);
+      const done = await hr.employees.bulk.waitFor(request_id, { intervalMs: 20 });
+      assert.deepEqual(done.summary, { total: 3, processed: 3, success: 2, failed: 1, status: 'completed' });
+      assert.equal(done.results[2]?.error?.errors?.[0]?.field, 'email');
+      const first = done.results[0]?.Result;
+      assert.ok(first);
+      const patched = await hr.employees.bulk.waitFor(
+        (await hr.employees.bulk.update([{ employee_id: first.id, data: { lastname: 'Patched' } }])).request_id,
+        { intervalMs: 20 },
+      );
+      assert.equal(patched.results[0]?.Result?.lastname, 'Patched');
+      assert.equal((await hr.employees.retrieve(first.id)).lastname, 'Patched');
+      const upserted = await hr.employees.bulk.waitFor(
+        (await hr.employees.bulk.upsert([{ external_id: 'BULK-9', data: item(9) }])).request_id,
+        { intervalMs: 20 },
+      );
+      assert.equal(upserted.results[0]?.outcome, 'created');
+      const users = await hr.users.bulk.waitFor(
+        (await hr.users.bulk.create([{ firstname: 'A', lastname: 'B', email: 'ab.bulk@example.com' }])).request_id,
+        { intervalMs: 20 },
+      );
+      assert.equal(users.results[0]?.Result?.email, 'ab.bulk@example.com');
+      await expectApiError(hr.users.bulk.retrieve(request_id), HrNotFoundError, 404, 'not_found');
+    });
+
     it('requests: list({status: [...]}) sends a comma-separated filter and follows the pages', async () => {
       const category = randomUUID();
       const [created] = await hr.kbCategories.upsert(category, {

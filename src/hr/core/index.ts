@@ -4,6 +4,10 @@ import { unitOfWork } from '../module.js';
 import { AuthRepository } from './auth/repository.js';
 import { tokenRoutes } from './auth/routes.js';
 import { AuthService } from './auth/service.js';
+import { BulkRepository } from './bulk/repository.js';
+import { bulkRoutes } from './bulk/routes.js';
+import { BulkOperationResult } from './bulk/schemas.js';
+import { BULK_QUEUE, BulkService } from './bulk/service.js';
 import { customFieldEvents } from './custom-fields/events.js';
 import { CustomFieldsRepository } from './custom-fields/repository.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
@@ -11,6 +15,13 @@ import { CustomFieldsService } from './custom-fields/service.js';
 import { employeeEvents } from './employees/events.js';
 import { EmployeesRepository } from './employees/repository.js';
 import { employeeRoutes } from './employees/routes.js';
+import {
+  Employee,
+  EmployeeBulkPatchItem,
+  EmployeeBulkPutItem,
+  EmployeeBulkStatus,
+  EmployeeCreate,
+} from './employees/schemas.js';
 import { EmployeesService } from './employees/service.js';
 import { organizationGroupEvents } from './organization-groups/events.js';
 import { OrganizationGroupsRepository } from './organization-groups/repository.js';
@@ -38,7 +49,7 @@ import { UploadsService } from './uploads/service.js';
 import { userEvents } from './users/events.js';
 import { UsersRepository } from './users/repository.js';
 import { userRoutes } from './users/routes.js';
-import { User } from './users/schemas.js';
+import { User, UserBulkPatchItem, UserBulkPutItem, UserBulkStatus, UserCreate } from './users/schemas.js';
 import { UsersService } from './users/service.js';
 
 /**
@@ -62,7 +73,14 @@ export function createCore(ctx: HrContext) {
   const customFields = new CustomFieldsService(
     unitOfWork(ctx, (db) => ({ customFields: new CustomFieldsRepository(db) })),
   );
-  const users = new UsersService(unitOfWork(ctx, (db) => ({ users: new UsersRepository(db) })));
+  const bulk = new BulkService(
+    unitOfWork(ctx, (db) => ({ bulk: new BulkRepository(db) })),
+    ctx.clock,
+    ctx.wakeJobs,
+  );
+  const users = new UsersService(
+    unitOfWork(ctx, (db) => ({ users: new UsersRepository(db), bulk: new BulkRepository(db) })),
+  );
   const services = {
     auth,
     tenants: new TenantsService(unitOfWork(ctx, (db) => ({ tenants: new TenantsRepository(db) }))),
@@ -89,13 +107,16 @@ export function createCore(ctx: HrContext) {
     users,
     customFields,
     employees: new EmployeesService(
-      unitOfWork(ctx, (db) => ({ employees: new EmployeesRepository(db) })),
+      unitOfWork(ctx, (db) => ({ employees: new EmployeesRepository(db), bulk: new BulkRepository(db) })),
       customFields,
       users,
     ),
+    bulk,
     perimeters: new PerimetersService(new PerimetersRepository(db)),
   };
   const s = services;
+  bulk.serve('employees', { apply: (clientId, action, item) => s.employees.applyBulk(clientId, action, item) });
+  bulk.serve('users', { apply: (clientId, action, item) => s.users.applyBulk(clientId, action, item) });
   const modules: HrModule[] = [
     { public: true, routes: (app, http) => tokenRoutes(app, { auth: s.auth, limits: http.rateLimits }) },
     {
@@ -115,9 +136,41 @@ export function createCore(ctx: HrContext) {
       events: [customFieldEvents],
       routes: (app) => customFieldRoutes(app, { customFields: s.customFields, paginator }),
     },
-    { events: [employeeEvents], routes: (app) => employeeRoutes(app, { employees: s.employees, paginator }) },
+    {
+      schemas: [Employee],
+      events: [employeeEvents],
+      routes: (app) => employeeRoutes(app, { employees: s.employees, paginator }),
+    },
+    {
+      schemas: [BulkOperationResult, EmployeeBulkStatus, UserBulkStatus],
+      routes: async (app) => {
+        await bulkRoutes(app, {
+          bulk,
+          target: {
+            resource: 'employees',
+            path: '/employees/bulk',
+            tags: ['Employees'],
+            plural: 'employees',
+            items: { create: EmployeeCreate, replace: EmployeeBulkPutItem, patch: EmployeeBulkPatchItem },
+            status: EmployeeBulkStatus,
+          },
+        });
+        await bulkRoutes(app, {
+          bulk,
+          target: {
+            resource: 'users',
+            path: '/users/bulk',
+            tags: ['Users'],
+            plural: 'users',
+            items: { create: UserCreate, replace: UserBulkPutItem, patch: UserBulkPatchItem },
+            status: UserBulkStatus,
+          },
+        });
+      },
+    },
   ];
-  return { services, modules } satisfies HrArea<typeof services>;
+  const jobs = { [BULK_QUEUE]: bulk.queue() };
+  return { services, modules, jobs } satisfies HrArea<typeof services>;
 }
 
 export type CoreServices = ReturnType<typeof createCore>['services'];

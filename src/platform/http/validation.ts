@@ -7,6 +7,13 @@ import { parseDate, parseDateTime } from '../time.js';
 // ajv-formats ships CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats?: string[]) => Ajv;
 
+/**
+ * Marks an array body whose items are checked one at a time after the request (a bulk call: one bad item fails only
+ * itself). The route checks the array (its type and length) and leaves the items to {@link compileBodyCheck} over
+ * the same item schema, so one schema still gives the OpenAPI document, the types and the validation.
+ */
+export const ITEMS_CHECKED_LATER = 'x-items-checked-later';
+
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({
     allErrors: true,
@@ -20,6 +27,7 @@ function makeAjv(options: Options): Ajv {
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseDateTime(s) !== undefined });
   ajv.addKeyword({ keyword: 'x-date-or-datetime' });
   ajv.addKeyword({ keyword: 'example' });
+  ajv.addKeyword({ keyword: ITEMS_CHECKED_LATER });
   return ajv;
 }
 
@@ -271,6 +279,28 @@ export function closeObjects(schema: unknown): unknown {
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const DATA_KEYWORDS = new Set(['default', 'enum', 'const', 'examples', 'example', 'required']);
 
+function itemsCheckedLater(schema: unknown): boolean {
+  return (
+    schema !== null && typeof schema === 'object' && (schema as Record<string, unknown>)[ITEMS_CHECKED_LATER] === true
+  );
+}
+
+/**
+ * A check of one value against a body schema, outside any route (a bulk call's items, checked when they run): the
+ * same validator a route's body gets, so its errors are the ones the single-item endpoint answers. It answers the
+ * value as checked (unknown members dropped, defaults applied, when `unknownBodyFields` is `drop`), or the errors.
+ */
+export function compileBodyCheck(
+  schema: object,
+  unknownBodyFields: UnknownBodyFields,
+): (value: unknown) => { ok: true } | { ok: false; errors: ErrorObject[] } {
+  const validate = compileValidator(
+    { schema, httpPart: 'body', method: 'POST', url: '' } as Parameters<FastifySchemaCompiler<unknown>>[0],
+    unknownBodyFields,
+  ) as unknown as Validate;
+  return (value) => (validate(value) ? { ok: true } : { ok: false, errors: validate.errors ?? [] });
+}
+
 function compileValidator(
   { schema, httpPart }: Parameters<FastifySchemaCompiler<unknown>>[0],
   unknownBodyFields: UnknownBodyFields,
@@ -281,8 +311,9 @@ function compileValidator(
   // Compiled on first use: a server with ~200 routes starts in a fraction of a second, and a route nobody
   // calls costs nothing. `compilePendingSchemas` compiles the rest (the CLI's serve warms up with it; a test
   // proves every route's schemas compile). Identical schemas of one part share one compiled validator.
-  const key = `${lenient ? 'lenient' : body ? 'body' : 'text'}\n${JSON.stringify(schema)}`;
-  const target = () => (lenient ? closeObjects(schema) : schema) as object;
+  const checked = body && itemsCheckedLater(schema) ? { ...(schema as object), items: {} } : schema;
+  const key = `${lenient ? 'lenient' : body ? 'body' : 'text'}\n${JSON.stringify(checked)}`;
+  const target = () => (lenient ? closeObjects(checked) : checked) as object;
   let compiled: ReturnType<Ajv['compile']> | undefined = validatorCache.get(key);
   const compile = () => {
     if (!compiled) {

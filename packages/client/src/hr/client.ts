@@ -132,7 +132,7 @@ export class HrClient {
     this.organizationGroups = organizationGroups(v);
     this.uploads = uploads(core);
     this.roles = roles(core, v);
-    this.users = users(v);
+    this.users = users(core, v);
     this.customFields = customFields(v);
     this.employees = employees(core, v);
     this.employeeFolders = folders(v, '/employee_folders');

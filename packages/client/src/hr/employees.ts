@@ -1,15 +1,19 @@
-/** Employees (`/employees`), with search and upsert by external id. */
+/** Employees (`/employees`), with search, upsert by external id and bulk calls. */
 
 import type { RequestOptions } from '../http.js';
 import type { AutoPager } from '../pagination.js';
 import type {
   Employee,
+  EmployeeBulkPatchItem,
+  EmployeeBulkPutItem,
+  EmployeeBulkStatus,
   EmployeeByExternalId,
   EmployeeCreate,
   EmployeeListQuery,
   EmployeePatch,
   EmployeeSearchBody,
 } from '../schemas/hr/core/employees.js';
+import { bulkCalls } from './bulk.js';
 import { enc, type HrCore, type Id, type Verbs } from './core.js';
 
 /** `hr.employees`. */
@@ -27,5 +31,10 @@ export function employees(core: HrCore, v: Verbs) {
     /** `PUT /employees/by_external_id/{external_id}`: creates (201) or replaces the employee with that id. */
     upsertByExternalId: (externalId: Id, body: EmployeeByExternalId, options?: RequestOptions): Promise<Employee> =>
       core.json('PUT', `${path}/by_external_id/${enc(externalId)}`, { body }, options),
+    /** `/employees/bulk`: up to 1000 employees a call, applied in the background; `waitFor` polls the result. */
+    bulk: bulkCalls<EmployeeCreate, EmployeeBulkPutItem, EmployeeBulkPatchItem, EmployeeBulkStatus>(
+      core,
+      `${path}/bulk`,
+    ),
   };
 }

@@ -1,9 +1,20 @@
 /** HR users (`/users`). */
-import type { User, UserCountQuery, UserCreate, UserListQuery, UserPatch, UserPut } from '../schemas/hr/core/users.js';
-import type { Verbs } from './core.js';
+import type {
+  User,
+  UserBulkPatchItem,
+  UserBulkPutItem,
+  UserBulkStatus,
+  UserCountQuery,
+  UserCreate,
+  UserListQuery,
+  UserPatch,
+  UserPut,
+} from '../schemas/hr/core/users.js';
+import { bulkCalls } from './bulk.js';
+import type { HrCore, Verbs } from './core.js';
 
 /** `hr.users`. */
-export function users(v: Verbs) {
+export function users(core: HrCore, v: Verbs) {
   const path = '/users';
   return {
     list: v.list<User, UserListQuery>(path),
@@ -12,5 +23,7 @@ export function users(v: Verbs) {
     retrieve: v.retrieve<User>(path),
     upsert: v.upsert<UserPut, User>(path),
     update: v.update<UserPatch, User>(path),
+    /** `/users/bulk`: up to 1000 users a call, applied in the background; `waitFor` polls the result. */
+    bulk: bulkCalls<UserCreate, UserBulkPutItem, UserBulkPatchItem, UserBulkStatus>(core, `${path}/bulk`),
   };
 }

@@ -26,7 +26,6 @@ export async function employeeRoutes(
   opts: { employees: EmployeesService; paginator: Paginator },
 ): Promise<void> {
   const { employees, paginator } = opts;
-  app.addSchema(Employee);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const Full = Type.Ref(Employee);
   // One list, read through GET (deprecated) and POST /employees/search; a cursor serves the sort it was made for.

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { declareSortedList } from '../../lists/declaration.js';
 import { PaginationQuery } from '../../lists/pagination.js';
+import { bulkStatus } from '../bulk/schemas.js';
 
 const Text = (maxLength: number, description?: string) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()], description ? { description } : {}));
@@ -83,6 +84,32 @@ export const EmployeePatch = Type.Partial(Type.Object({ ...externalId, ...baseFi
 export type EmployeePatch = Static<typeof EmployeePatch>;
 export const EmployeeByExternalId = Type.Object(baseFields);
 
+/**
+ * An item of `PUT /employees/bulk` (`EmployeeBulkUpdatePayload`): the employee to replace, or to create at that id,
+ * as PUT /employees/{id} does. Atrium also takes `external_id` instead of `employee_id`: the upsert of PUT
+ * /employees/by_external_id/{external_id} (the reference's description speaks of external ids; its schema keys by
+ * `employee_id`).
+ */
+export const EmployeeBulkPutItem = Type.Object({
+  employee_id: Type.Optional(
+    Type.String({ format: 'uuid', description: 'The employee to replace, or to create at this id.' }),
+  ),
+  external_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Atrium, instead of `employee_id`: the employee with this external_id, created if none has it.',
+    }),
+  ),
+  data: EmployeeCreate,
+});
+
+/** An item of `PATCH /employees/bulk` (`EmployeeBulkPatchPayload`). */
+export const EmployeeBulkPatchItem = Type.Object({
+  employee_id: Type.String({ format: 'uuid', description: 'The employee to update.' }),
+  data: EmployeePatch,
+});
+
 export const Employee = Type.Object(
   {
     id: Type.String({ description: 'Employee id (UUID).' }),
@@ -125,6 +152,10 @@ export const Employee = Type.Object(
   { $id: 'EmployeeFull' },
 );
 export type Employee = Static<typeof Employee>;
+
+/** `GET /employees/bulk/{request_id}` (`EmployeeBulkOperationStatus`). */
+export const EmployeeBulkStatus = bulkStatus(Type.Unsafe<Employee>(Type.Ref(Employee)), 'EmployeeBulkOperationStatus');
+export type EmployeeBulkStatus = Static<typeof EmployeeBulkStatus>;
 
 export const SORTS = [
   'birth_date',

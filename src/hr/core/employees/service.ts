@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import { isUniqueViolation } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
@@ -10,6 +11,8 @@ import { hashSecret } from '../../../platform/security/secrets.js';
 import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
 import type { AuditTrail } from '../../audit/trail.js';
 import type { Audited } from '../../module.js';
+import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
+import { applyBulkItem, itemCheck } from '../bulk/service.js';
 import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/service.js';
 import { checkValue } from '../custom-fields/service.js';
 import type { EmployeesPerimeter } from '../perimeters/rules.js';
@@ -23,7 +26,14 @@ import type {
   NewEmployeeRow,
   RegistrationRow,
 } from './repository.js';
-import type { EmployeeFilters, EmployeePatch, SortField } from './schemas.js';
+import {
+  EmployeeBulkPatchItem,
+  EmployeeBulkPutItem,
+  EmployeeCreate,
+  type EmployeeFilters,
+  EmployeePatch,
+  type SortField,
+} from './schemas.js';
 
 export type { EmployeeView } from './repository.js';
 
@@ -90,9 +100,21 @@ export interface ProfilePerimeters {
 }
 
 /** The repositories employee writes touch (registrations and custom values included). */
-export interface EmployeesWork {
+export interface EmployeesWork extends BulkWork {
   employees: EmployeesRepository;
 }
+
+/**
+ * A write that joins an employee write's transaction once the employee is written (a bulk item's settlement), with
+ * the employee as written and whether it was created.
+ */
+export type AlsoInTransaction = (tx: Audited<EmployeesWork>, view: EmployeeView, created: boolean) => Promise<void>;
+
+const checkCreate = itemCheck(EmployeeCreate);
+const checkPatch = itemCheck(EmployeePatch);
+/** A PUT or PATCH item's keys, checked before its `data` (whose errors are then the single endpoint's). */
+const checkPutKeys = itemCheck(Type.Object({ ...EmployeeBulkPutItem.properties, data: Type.Unknown() }));
+const checkPatchKeys = itemCheck(Type.Object({ ...EmployeeBulkPatchItem.properties, data: Type.Unknown() }));
 
 /**
  * Employees (reference §3a): registration references (organization
@@ -418,11 +440,12 @@ export class EmployeesService {
   }
 
   /** A new employee: its id is generated, or the one a PUT named (see {@link put}). */
-  async create(clientId: string, input: Input, chosenId?: string): Promise<EmployeeView> {
+  async create(clientId: string, input: Input, chosenId?: string, also?: AlsoInTransaction): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     return this.guarded(() =>
-      this.work.run(async ({ employees: repo, audit }) => {
+      this.work.run(async (tx) => {
+        const { employees: repo, audit } = tx;
         const prepared = await this.prepare(repo, clientId, input, 'create', defs);
         const newId = chosenId ?? randomUUID();
         await repo.insert({
@@ -433,7 +456,9 @@ export class EmployeesService {
           created_at: prepared.changes.updated_at as number,
         });
         await this.write(repo, clientId, newId, prepared);
-        return this.recorded(repo, audit, clientId, newId, defs, 'created');
+        const view = await this.recorded(repo, audit, clientId, newId, defs, 'created');
+        if (also) await also(tx, view, true);
+        return view;
       }),
     );
   }
@@ -443,45 +468,58 @@ export class EmployeesService {
    * 201). Employee ids are UUIDs, so another id names no employee and cannot make one: not found. Two first PUTs of
    * one id at once: the loser replaces what the winner created.
    */
-  async put(clientId: string, id: string, input: Input): Promise<{ view: EmployeeView; created: boolean }> {
-    if (await this.repo.find(clientId, id)) return { view: await this.replace(clientId, id, input), created: false };
+  async put(
+    clientId: string,
+    id: string,
+    input: Input,
+    also?: AlsoInTransaction,
+  ): Promise<{ view: EmployeeView; created: boolean }> {
+    if (await this.repo.find(clientId, id)) {
+      return { view: await this.replace(clientId, id, input, also), created: false };
+    }
     if (!UUID.test(id)) throw new NotFoundError('employee', id);
     try {
-      return { view: await this.create(clientId, input, id), created: true };
+      return { view: await this.create(clientId, input, id, also), created: true };
     } catch (err) {
       if (await this.repo.find(clientId, id)) {
-        return { view: await this.replace(clientId, id, input), created: false };
+        return { view: await this.replace(clientId, id, input, also), created: false };
       }
       throw err;
     }
   }
 
-  async replace(clientId: string, id: string, input: Input): Promise<EmployeeView> {
+  async replace(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     return this.guarded(() =>
-      this.work.run(async ({ employees: repo, audit }) => {
+      this.work.run(async (tx) => {
+        const { employees: repo, audit } = tx;
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
         const prepared = await this.prepare(repo, clientId, input, 'replace', defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
-        return this.recorded(repo, audit, clientId, id, defs, 'updated');
+        const view = await this.recorded(repo, audit, clientId, id, defs, 'updated');
+        if (also) await also(tx, view, false);
+        return view;
       }),
     );
   }
 
-  async patch(clientId: string, id: string, input: Input): Promise<EmployeeView> {
+  async patch(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     return this.guarded(() =>
-      this.work.run(async ({ employees: repo, audit }) => {
+      this.work.run(async (tx) => {
+        const { employees: repo, audit } = tx;
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
         const prepared = await this.prepare(repo, clientId, input, 'patch', defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
-        return this.recorded(repo, audit, clientId, id, defs, 'updated');
+        const view = await this.recorded(repo, audit, clientId, id, defs, 'updated');
+        if (also) await also(tx, view, false);
+        return view;
       }),
     );
   }
@@ -491,17 +529,68 @@ export class EmployeesService {
     clientId: string,
     externalId: string,
     input: Input,
+    also?: AlsoInTransaction,
   ): Promise<{ view: EmployeeView; created: boolean }> {
     const body = { ...input, external_id: externalId };
     const existing = await this.repo.findByExternalId(clientId, externalId);
-    if (existing) return { view: await this.replace(clientId, existing.id, body), created: false };
+    if (existing) return { view: await this.replace(clientId, existing.id, body, also), created: false };
     try {
-      return { view: await this.create(clientId, body), created: true };
+      return { view: await this.create(clientId, body, undefined, also), created: true };
     } catch (err) {
       // Two first syncs of the same employee at once: the loser updates what the winner created.
       const winner = await this.repo.findByExternalId(clientId, externalId);
-      if (winner) return { view: await this.replace(clientId, winner.id, body), created: false };
+      if (winner) return { view: await this.replace(clientId, winner.id, body, also), created: false };
       throw err;
     }
+  }
+
+  // ------------------------------------------------------------ bulk
+
+  /**
+   * One item of `POST|PUT|PATCH /employees/bulk`, applied as the single endpoint applies its body (POST
+   * /employees, PUT /employees/{id}, PATCH /employees/{id}; a PUT item naming `external_id` instead of
+   * `employee_id`, PUT /employees/by_external_id/{external_id}), and settled in the same transaction.
+   */
+  async applyBulk(clientId: string, action: BulkAction, item: PendingBulkItem): Promise<void> {
+    await applyBulkItem({
+      work: this.work,
+      clientId,
+      item,
+      noun: 'Employee',
+      write: async (settle) => {
+        const also: AlsoInTransaction = (tx, view, created) =>
+          settle(tx, created ? 'created' : 'updated', presentEmployee(view), view.row.id);
+        const input = item.input;
+        if (action === 'create') {
+          checkCreate(input);
+          return this.create(clientId, input as Input, undefined, also);
+        }
+        if (action === 'patch') {
+          checkPatchKeys(input);
+          const { employee_id, data } = input as { employee_id: string; data: unknown };
+          checkPatch(data);
+          return this.patch(clientId, employee_id, data as Input, also);
+        }
+        checkPutKeys(input);
+        const { employee_id, external_id, data } = input as {
+          employee_id?: string;
+          external_id?: string;
+          data: unknown;
+        };
+        if ((employee_id === undefined) === (external_id === undefined)) {
+          throw new FieldValidationError([
+            {
+              field: 'employee_id',
+              code: 'required',
+              message: 'Give either employee_id or external_id (Atrium: the upsert by external id).',
+            },
+          ]);
+        }
+        checkCreate(data);
+        return external_id !== undefined
+          ? this.upsertByExternalId(clientId, external_id, data as Input, also)
+          : this.put(clientId, employee_id as string, data as Input, also);
+      },
+    });
   }
 }

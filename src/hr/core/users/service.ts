@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { isUniqueViolation } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
@@ -7,6 +8,8 @@ import { type FieldError, FieldValidationError, NotFoundError } from '../../../p
 import { hashSecret, newId } from '../../../platform/security/secrets.js';
 import { now } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
+import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
+import { applyBulkItem, itemCheck } from '../bulk/service.js';
 import {
   matchesFilters,
   type PerimeterInput,
@@ -26,6 +29,7 @@ import {
   type UserWithProfiles,
   uniqueViolationField,
 } from './repository.js';
+import { UserBulkPatchItem, UserCreate, UserPatch, UserPut } from './schemas.js';
 
 export interface UserFilterInput {
   q?: string;
@@ -104,9 +108,18 @@ function fullName(user: Pick<UserWithProfiles, 'firstname' | 'middlename' | 'las
 }
 
 /** The repositories user writes touch (profiles and perimeter facts included). */
-export interface UsersWork {
+export interface UsersWork extends BulkWork {
   users: UsersRepository;
 }
+
+/** A write that joins a user write's transaction once the user is written (a bulk item's settlement). */
+export type AlsoInTransaction = (tx: Audited<UsersWork>, user: UserWithProfiles, created: boolean) => Promise<void>;
+
+const checkCreate = itemCheck(UserCreate);
+const checkPut = itemCheck(UserPut);
+const checkPatch = itemCheck(UserPatch);
+/** A PUT or PATCH item's keys, checked before its `data` (whose errors are then the single endpoint's). */
+const checkKeys = itemCheck(Type.Object({ ...UserBulkPatchItem.properties, data: Type.Unknown() }));
 
 /**
  * HR users (reference §3g.1): HR staff and managers, each with profiles that
@@ -166,10 +179,12 @@ export class UsersService {
   async create(
     clientId: string,
     input: UserInput & { firstname: string; lastname: string; email: string },
+    also?: AlsoInTransaction,
   ): Promise<UserWithProfiles> {
     const id = newId();
     return this.unique(() =>
-      this.work.run(async ({ users: repo, audit }) => {
+      this.work.run(async (tx) => {
+        const { users: repo, audit } = tx;
         const { attrs, saml } = this.attributes(input, 'replace');
         const profiles = input.profiles ?? [];
         await this.check(
@@ -185,6 +200,7 @@ export class UsersService {
         await repo.replaceProfiles(clientId, id, this.profiles(profiles.map((p) => ({ ...p, id: undefined }))));
         const user = (await repo.find(clientId, id)) as UserWithProfiles;
         await audit.record(clientId, userEvents, 'created', { id, name: fullName(user), data: presentUser(user) });
+        if (also) await also(tx, user, true);
         return user;
       }),
     );
@@ -195,18 +211,26 @@ export class UsersService {
     clientId: string,
     id: string,
     input: UserInput & { firstname: string; lastname: string; email: string; profiles: ProfileInput[] },
+    also?: AlsoInTransaction,
   ): Promise<UserWithProfiles> {
-    return this.update(clientId, id, input, 'replace');
+    return this.update(clientId, id, input, 'replace', also);
   }
 
   /** PATCH: changes only the attributes sent; `profiles`, when sent, is the complete new list. */
-  patch(clientId: string, id: string, input: UserInput): Promise<UserWithProfiles> {
-    return this.update(clientId, id, input, 'merge');
+  patch(clientId: string, id: string, input: UserInput, also?: AlsoInTransaction): Promise<UserWithProfiles> {
+    return this.update(clientId, id, input, 'merge', also);
   }
 
-  private update(clientId: string, id: string, input: UserInput, mode: 'replace' | 'merge'): Promise<UserWithProfiles> {
+  private update(
+    clientId: string,
+    id: string,
+    input: UserInput,
+    mode: 'replace' | 'merge',
+    also: AlsoInTransaction | undefined,
+  ): Promise<UserWithProfiles> {
     return this.unique(() =>
-      this.work.run(async ({ users: repo, audit }) => {
+      this.work.run(async (tx) => {
+        const { users: repo, audit } = tx;
         const current = await repo.find(clientId, id);
         if (!current) throw new NotFoundError('user', id);
         const { attrs, saml } = this.attributes(input, mode);
@@ -217,9 +241,40 @@ export class UsersService {
         if (input.profiles !== undefined) await repo.replaceProfiles(clientId, id, this.profiles(input.profiles));
         const user = (await repo.find(clientId, id)) as UserWithProfiles;
         await audit.record(clientId, userEvents, 'updated', { id, name: fullName(user), data: presentUser(user) });
+        if (also) await also(tx, user, false);
         return user;
       }),
     );
+  }
+
+  /**
+   * One item of `POST|PUT|PATCH /users/bulk`, applied as POST /users, PUT /users/{id} or PATCH /users/{id} applies
+   * its body (a PUT or PATCH item is `{manager_id, data}`), and settled in the same transaction.
+   */
+  async applyBulk(clientId: string, action: BulkAction, item: PendingBulkItem): Promise<void> {
+    await applyBulkItem({
+      work: this.work,
+      clientId,
+      item,
+      noun: 'User',
+      write: async (settle) => {
+        const also: AlsoInTransaction = (tx, user, created) =>
+          settle(tx, created ? 'created' : 'updated', presentUser(user), user.id);
+        const input = item.input;
+        if (action === 'create') {
+          checkCreate(input);
+          return this.create(clientId, input as UserCreate, also);
+        }
+        checkKeys(input);
+        const { manager_id, data } = input as { manager_id: string; data: unknown };
+        if (action === 'patch') {
+          checkPatch(data);
+          return this.patch(clientId, manager_id, data as UserPatch, also);
+        }
+        checkPut(data);
+        return this.put(clientId, manager_id, data as UserPut, also);
+      },
+    });
   }
 
   /** The stored attributes of an input; `saml` is the new token hash, null to remove it, undefined to keep it. */

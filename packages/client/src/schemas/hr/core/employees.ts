@@ -39,6 +39,137 @@ export type Employee = {
     }[];
     terminated: boolean;
 };
+export type EmployeeBulkPatchItem = {
+    employee_id: string;
+    data: {
+        external_id?: string | null | undefined;
+        firstname?: string | undefined;
+        middlename?: string | null | undefined;
+        lastname?: string | undefined;
+        email?: string | null | undefined;
+        city?: string | null | undefined;
+        state?: string | null | undefined;
+        language?: string | null | undefined;
+        maidenname?: string | null | undefined;
+        country?: string | null | undefined;
+        starting_date?: string | null | undefined;
+        mobile_phone_number?: string | null | undefined;
+        birth_date?: string | null | undefined;
+        address1?: string | null | undefined;
+        address2?: string | null | undefined;
+        address3?: string | null | undefined;
+        zip_code?: string | null | undefined;
+        registration_references?: {
+            active?: boolean | undefined;
+            departure_date?: string | null | undefined;
+            organization_id: string;
+            employee_number: string;
+        }[] | undefined;
+        custom_fields?: {
+            value: string;
+            code: string;
+        }[] | undefined;
+        saml_token?: string | null | undefined;
+    };
+};
+export type EmployeeBulkPutItem = {
+    external_id?: string | undefined;
+    employee_id?: string | undefined;
+    data: {
+        external_id?: string | null | undefined;
+        middlename?: string | null | undefined;
+        email?: string | null | undefined;
+        city?: string | null | undefined;
+        state?: string | null | undefined;
+        language?: string | null | undefined;
+        maidenname?: string | null | undefined;
+        country?: string | null | undefined;
+        starting_date?: string | null | undefined;
+        mobile_phone_number?: string | null | undefined;
+        birth_date?: string | null | undefined;
+        address1?: string | null | undefined;
+        address2?: string | null | undefined;
+        address3?: string | null | undefined;
+        zip_code?: string | null | undefined;
+        custom_fields?: {
+            value: string;
+            code: string;
+        }[] | undefined;
+        saml_token?: string | null | undefined;
+        firstname: string;
+        lastname: string;
+        registration_references: {
+            active?: boolean | undefined;
+            departure_date?: string | null | undefined;
+            organization_id: string;
+            employee_number: string;
+        }[];
+    };
+};
+export type EmployeeBulkStatus = {
+    summary: {
+        status: 'completed' | 'queued' | 'in_progress';
+        total: number;
+        processed: number;
+        success: number;
+        failed: number;
+    };
+    results: {
+        error?: {
+            error?: string | undefined;
+            errors?: {
+                message: string;
+                code: string;
+                field: string;
+            }[] | undefined;
+            error_description?: string | undefined;
+            message: string;
+            code: string;
+        } | undefined;
+        Result?: {
+            id: string;
+            external_id: string | null;
+            firstname: string;
+            middlename: string | null;
+            lastname: string;
+            email: string | null;
+            city: string | null;
+            status: string;
+            state: string | null;
+            created_at: string;
+            updated_at: string;
+            language: string | null;
+            maidenname: string | null;
+            country: string | null;
+            starting_date: string | null;
+            mobile_phone_number: string | null;
+            birth_date: string | null;
+            address1: string | null;
+            address2: string | null;
+            address3: string | null;
+            zip_code: string | null;
+            registration_references: {
+                active: boolean;
+                created_at: string;
+                updated_at: string;
+                organization_id: string;
+                employee_number: string;
+                departure_date: string | null;
+            }[];
+            departure_date: string | null;
+            custom_fields: {
+                label: string;
+                value: string;
+                code: string;
+            }[];
+            terminated: boolean;
+        } | undefined;
+        status: 'success' | 'failed';
+        message: string;
+        index: number;
+        outcome: 'failed' | 'created' | 'updated';
+    }[];
+};
 export type EmployeeByExternalId = {
     middlename?: string | null | undefined;
     email?: string | null | undefined;

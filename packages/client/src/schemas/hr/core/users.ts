@@ -28,6 +28,115 @@ export type User = {
         };
     }[];
 };
+export type UserBulkPatchItem = {
+    data: {
+        external_id?: string | null | undefined;
+        firstname?: string | undefined;
+        middlename?: string | null | undefined;
+        lastname?: string | undefined;
+        email?: string | undefined;
+        timezone?: string | null | undefined;
+        language?: string | null | undefined;
+        mobile_phone_number?: string | null | undefined;
+        saml_token?: string | null | undefined;
+        profiles?: {
+            id?: string | undefined;
+            role_id: string;
+            employees_perimeter: {
+                organization_id?: string | null | undefined;
+                organization_group_id?: string | null | undefined;
+                operator: '=' | '<=';
+                custom_field_filters: {
+                    operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
+                    value: string;
+                    custom_field_id: string;
+                }[];
+            };
+        }[] | undefined;
+    };
+    manager_id: string;
+};
+export type UserBulkPutItem = {
+    data: {
+        external_id?: string | null | undefined;
+        middlename?: string | null | undefined;
+        timezone?: string | null | undefined;
+        language?: string | null | undefined;
+        mobile_phone_number?: string | null | undefined;
+        saml_token?: string | null | undefined;
+        firstname: string;
+        lastname: string;
+        email: string;
+        profiles: {
+            id?: string | undefined;
+            role_id: string;
+            employees_perimeter: {
+                organization_id?: string | null | undefined;
+                organization_group_id?: string | null | undefined;
+                operator: '=' | '<=';
+                custom_field_filters: {
+                    operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
+                    value: string;
+                    custom_field_id: string;
+                }[];
+            };
+        }[];
+    };
+    manager_id: string;
+};
+export type UserBulkStatus = {
+    summary: {
+        status: 'completed' | 'queued' | 'in_progress';
+        total: number;
+        processed: number;
+        success: number;
+        failed: number;
+    };
+    results: {
+        error?: {
+            error?: string | undefined;
+            errors?: {
+                message: string;
+                code: string;
+                field: string;
+            }[] | undefined;
+            error_description?: string | undefined;
+            message: string;
+            code: string;
+        } | undefined;
+        Result?: {
+            id: string;
+            external_id: string | null;
+            firstname: string;
+            middlename: string | null;
+            lastname: string;
+            email: string;
+            timezone: string | null;
+            created_at: string;
+            updated_at: string;
+            language: string | null;
+            mobile_phone_number: string | null;
+            profiles: {
+                id: string;
+                role_id: string;
+                employees_perimeter: {
+                    operator: string;
+                    organization_id: string | null;
+                    organization_group_id: string | null;
+                    custom_field_filters: {
+                        operator: string;
+                        value: string;
+                        custom_field_id: string;
+                    }[];
+                };
+            }[];
+        } | undefined;
+        status: 'success' | 'failed';
+        message: string;
+        index: number;
+        outcome: 'failed' | 'created' | 'updated';
+    }[];
+};
 export type UserCountQuery = {
     external_id?: string | undefined;
     firstname?: string | undefined;

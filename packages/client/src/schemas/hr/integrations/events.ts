@@ -6,12 +6,12 @@ export type Event = {
     name: string | null;
     created_at: string;
     type: string;
+    data: unknown;
     actor: {
         name: string | null;
         type: 'application' | 'user' | 'employee' | 'system';
         data: {};
     };
-    data: unknown;
 };
 export type EventActions = {
     application_name: string;

@@ -12,7 +12,7 @@ export type Webhook = {
     signature_key: string;
 };
 export type WebhookAttempt = {
-    status: 'succeeded' | 'failed';
+    status: 'failed' | 'succeeded';
     created_at: string;
     error: string | null;
     delivery_id: string;
@@ -22,7 +22,7 @@ export type WebhookAttempt = {
     response_code: number | null;
     duration_ms: number;
     response_excerpt: string | null;
-    delivery_status: 'pending' | 'succeeded' | 'failed' | 'skipped';
+    delivery_status: 'pending' | 'failed' | 'succeeded' | 'skipped';
 };
 export type WebhookAttemptListQuery = {
     per_page?: number | undefined;

@@ -1,0 +1,186 @@
+import type { Db } from '../../../platform/db/database.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { Caller } from '../../audit/actor.js';
+
+/** The resources with a bulk path, and what each call does to its items. */
+export type BulkResource = 'employees' | 'users';
+export type BulkAction = 'create' | 'replace' | 'patch';
+export type BulkStatus = 'queued' | 'in_progress' | 'completed';
+
+/** A bulk call, as the domain sees it (instants in epoch ms). */
+export interface BulkOperation {
+  id: string;
+  resource: BulkResource;
+  action: BulkAction;
+  status: BulkStatus;
+  total: number;
+  caller: Caller;
+  jobId: number | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+/** One element of a call, waiting to be applied. */
+export interface PendingBulkItem {
+  operationId: string;
+  index: number;
+  /** The element as sent, decoded. */
+  input: unknown;
+}
+
+/** How an item ended: `result` is the resource as its GET presents it, or the single endpoint's error body. */
+export interface BulkSettlement {
+  status: 'success' | 'failed';
+  outcome: 'created' | 'updated' | 'failed';
+  message: string;
+  result: unknown;
+  resourceId: string | null;
+}
+
+export type SettledBulkItem = BulkSettlement & { index: number };
+
+/** Items are inserted this many to a statement (8 columns each: under SQLite's 32,766 variables). */
+const INSERT_BATCH = 500;
+
+export class BulkRepository {
+  constructor(readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  /** A call and its items, each pending. */
+  async insert(
+    clientId: string,
+    op: Omit<BulkOperation, 'status' | 'startedAt' | 'finishedAt' | 'total'>,
+    inputs: readonly unknown[],
+  ): Promise<void> {
+    const t = this.tenant(clientId);
+    await t
+      .insertInto('hr_bulk_operations', {
+        id: op.id,
+        resource: op.resource,
+        action: op.action,
+        status: 'queued',
+        total: inputs.length,
+        caller: JSON.stringify(op.caller),
+        job_id: op.jobId,
+        created_at: op.createdAt,
+        started_at: null,
+        finished_at: null,
+      })
+      .execute();
+    for (let start = 0; start < inputs.length; start += INSERT_BATCH) {
+      const rows = inputs.slice(start, start + INSERT_BATCH).map((input, i) => ({
+        operation_id: op.id,
+        item_index: start + i,
+        input: JSON.stringify(input),
+        status: 'pending',
+        outcome: null,
+        message: null,
+        result: null,
+        resource_id: null,
+        settled_at: null,
+      }));
+      await t.insertInto('hr_bulk_items', rows).execute();
+    }
+  }
+
+  async find(clientId: string, id: string): Promise<BulkOperation | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_bulk_operations as o')
+      .select([
+        'o.id',
+        'o.resource',
+        'o.action',
+        'o.status',
+        'o.total',
+        'o.caller',
+        'o.job_id',
+        'o.created_at',
+        'o.started_at',
+        'o.finished_at',
+      ])
+      .where('o.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      resource: row.resource as BulkResource,
+      action: row.action as BulkAction,
+      status: row.status as BulkStatus,
+      total: Number(row.total),
+      caller: JSON.parse(row.caller) as Caller,
+      jobId: row.job_id === null ? null : Number(row.job_id),
+      createdAt: Number(row.created_at),
+      startedAt: row.started_at === null ? null : Number(row.started_at),
+      finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    };
+  }
+
+  /** Moves a call on: `in_progress` when its job starts, `completed` when no item is pending. */
+  async mark(clientId: string, id: string, status: 'in_progress' | 'completed', at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_bulk_operations as o')
+      .set(status === 'in_progress' ? { status, started_at: at } : { status, finished_at: at })
+      .where('o.id', '=', id)
+      .where('o.status', '!=', status)
+      .execute();
+  }
+
+  /** The next items to apply, in the call's order. */
+  async pending(clientId: string, id: string, limit: number): Promise<PendingBulkItem[]> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_bulk_items as i')
+      .select(['i.item_index', 'i.input'])
+      .where('i.operation_id', '=', id)
+      .where('i.status', '=', 'pending')
+      .orderBy('i.item_index')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ operationId: id, index: Number(r.item_index), input: JSON.parse(r.input) as unknown }));
+  }
+
+  /**
+   * Writes how an item ended, if it is still pending: false when it was settled already (the call's job ran it
+   * before being taken over), in which case the caller rolls its write back.
+   */
+  async settle(clientId: string, item: PendingBulkItem, settlement: BulkSettlement, at: number): Promise<boolean> {
+    const result = await this.tenant(clientId)
+      .updateTable('hr_bulk_items as i')
+      .set({
+        status: settlement.status,
+        outcome: settlement.outcome,
+        message: settlement.message,
+        result: JSON.stringify(settlement.result),
+        resource_id: settlement.resourceId,
+        settled_at: at,
+      })
+      .where('i.operation_id', '=', item.operationId)
+      .where('i.item_index', '=', item.index)
+      .where('i.status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The items settled so far, in the call's order. */
+  async settled(clientId: string, id: string): Promise<SettledBulkItem[]> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_bulk_items as i')
+      .select(['i.item_index', 'i.status', 'i.outcome', 'i.message', 'i.result', 'i.resource_id'])
+      .where('i.operation_id', '=', id)
+      .where('i.status', '!=', 'pending')
+      .orderBy('i.item_index')
+      .execute();
+    return rows.map((r) => ({
+      index: Number(r.item_index),
+      status: r.status as BulkSettlement['status'],
+      outcome: (r.outcome ?? 'failed') as BulkSettlement['outcome'],
+      message: r.message ?? '',
+      result: r.result === null ? null : (JSON.parse(r.result) as unknown),
+      resourceId: r.resource_id,
+    }));
+  }
+}
