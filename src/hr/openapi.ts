@@ -54,6 +54,14 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'PUT /employees/{id}': 'employees.upsert',
   'PATCH /employees/{id}': 'employees.update',
   'PUT /employees/by_external_id/{external_id}': 'employees.upsertByExternalId',
+  'GET /datasets': 'datasets.list',
+  'GET /datasets/{id}': 'datasets.retrieve',
+  'PUT /datasets/{id}': 'datasets.upsert',
+  'GET /datasets/{id}/values': 'datasets.values.list',
+  'HEAD /datasets/{id}/values/{value_id}': 'datasets.values.exists',
+  'GET /datasets/{id}/values/{value_id}': 'datasets.values.retrieve',
+  'PUT /datasets/{id}/values/{value_id}': 'datasets.values.upsert',
+  'DELETE /datasets/{id}/values/{value_id}': 'datasets.values.del',
   'POST /employees/bulk': 'employees.bulk.create',
   'PUT /employees/bulk': 'employees.bulk.upsert',
   'PATCH /employees/bulk': 'employees.bulk.update',
@@ -208,6 +216,8 @@ const NOUNS: Record<string, readonly [string, string]> = {
   tasks: ['task', 'tasks'],
   by_external_id: ['employee', 'employees'],
   bulk: ['bulk call', 'bulk calls'],
+  datasets: ['dataset', 'datasets'],
+  values: ['dataset value', 'dataset values'],
   events: ['audit event', 'audit events'],
   webhooks: ['webhook', 'webhooks'],
   deliveries: ['delivery', 'deliveries'],
@@ -272,6 +282,11 @@ const bulkResponses = Object.fromEntries(
 
 const RESPONSES: Record<string, Record<number, string>> = {
   ...permissions,
+  'HEAD /datasets/{id}/values/{value_id}': { 200: 'The dataset has this value; no body.' },
+  'DELETE /datasets/{id}/values/{value_id}': {
+    204: 'The value is deleted; no body.',
+    422: 'Other values are under it (`has_children`).',
+  },
   ...bulkResponses,
   'PUT /employees/by_external_id/{external_id}': {
     200: 'The employee, updated: one had this `external_id`.',

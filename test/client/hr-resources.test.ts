@@ -181,6 +181,36 @@ for (const dialect of dialects()) {
       await expectApiError(hr.users.bulk.retrieve(request_id), HrNotFoundError, 404, 'not_found');
     });
 
+    it('datasets: upsert, values (upsert, list by page, exists, retrieve, del)', async () => {
+      const names = (value: string) => [{ language_code: 'en-us', value }];
+      const dataset = await hr.datasets.upsert('sdk-geo', {
+        localized_names: names('Geo'),
+        dimensions: [
+          { id: 'countries', localized_names: [] },
+          { id: 'cities', localized_names: [] },
+        ],
+      });
+      assert.equal(dataset.values_count, 0);
+      await hr.datasets.values.upsert('sdk-geo', 'uk', { localized_names: names('United Kingdom') });
+      for (const city of ['london', 'leeds', 'york']) {
+        await hr.datasets.values.upsert('sdk-geo', `uk.${city}`, { localized_names: names(city) });
+      }
+      const cities = await hr.datasets.values.list('sdk-geo', { parent_code: 'uk', per_page: 2 }).toArray();
+      assert.deepEqual(
+        cities.map((v) => v.id),
+        ['uk.leeds', 'uk.london', 'uk.york'],
+      );
+      assert.equal(await hr.datasets.values.exists('sdk-geo', 'uk.york'), true);
+      assert.equal(await hr.datasets.values.exists('sdk-geo', 'uk.paris'), false);
+      assert.equal((await hr.datasets.values.retrieve('sdk-geo', 'uk.york')).dimension_id, 'cities');
+      await hr.datasets.values.del('sdk-geo', 'uk.york');
+      assert.equal((await hr.datasets.retrieve('sdk-geo')).values_count, 3);
+      assert.deepEqual(
+        (await hr.datasets.list().toArray()).map((d) => d.id),
+        ['sdk-geo'],
+      );
+    });
+
     it('requests: list({status: [...]}) sends a comma-separated filter and follows the pages', async () => {
       const category = randomUUID();
       const [created] = await hr.kbCategories.upsert(category, {

@@ -1,3 +1,4 @@
+import { DatasetsRepository } from '../core/datasets/repository.js';
 import type { CoreServices } from '../core/index.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
@@ -25,6 +26,7 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
       tasks: new TasksRepository(db),
       processes: new ProcessesRepository(db),
       uploads: new UploadsRepository(db),
+      datasets: new DatasetsRepository(db),
     })),
     core.uploads,
     blobs,

@@ -12,6 +12,11 @@ import { customFieldEvents } from './custom-fields/events.js';
 import { CustomFieldsRepository } from './custom-fields/repository.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomFieldsService } from './custom-fields/service.js';
+import { datasetEvents, datasetValueEvents } from './datasets/events.js';
+import { DatasetsRepository } from './datasets/repository.js';
+import { datasetRoutes } from './datasets/routes.js';
+import { Dataset, DatasetValue } from './datasets/schemas.js';
+import { DatasetsService } from './datasets/service.js';
 import { employeeEvents } from './employees/events.js';
 import { EmployeesRepository } from './employees/repository.js';
 import { employeeRoutes } from './employees/routes.js';
@@ -112,6 +117,7 @@ export function createCore(ctx: HrContext) {
       users,
     ),
     bulk,
+    datasets: new DatasetsService(unitOfWork(ctx, (db) => ({ datasets: new DatasetsRepository(db) }))),
     perimeters: new PerimetersService(new PerimetersRepository(db)),
   };
   const s = services;
@@ -140,6 +146,11 @@ export function createCore(ctx: HrContext) {
       schemas: [Employee],
       events: [employeeEvents],
       routes: (app) => employeeRoutes(app, { employees: s.employees, paginator }),
+    },
+    {
+      schemas: [Dataset, DatasetValue],
+      events: [datasetEvents, datasetValueEvents],
+      routes: (app) => datasetRoutes(app, { datasets: s.datasets, paginator }),
     },
     {
       schemas: [BulkOperationResult, EmployeeBulkStatus, UserBulkStatus],

@@ -1,3 +1,4 @@
+import { DatasetsRepository } from '../core/datasets/repository.js';
 import type { CoreServices } from '../core/index.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
@@ -43,7 +44,11 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
     macros,
     requestForms,
     requests: new RequestsService(
-      unitOfWork(ctx, (db) => ({ requests: new RequestsRepository(db), uploads: new UploadsRepository(db) })),
+      unitOfWork(ctx, (db) => ({
+        requests: new RequestsRepository(db),
+        uploads: new UploadsRepository(db),
+        datasets: new DatasetsRepository(db),
+      })),
       requestForms,
       macros,
       core.uploads,

@@ -10,6 +10,7 @@ import type { RequestOptions } from '../http.js';
 import { type HrClientOptions, HrCore, isBrowser, Verbs } from './core.js';
 import { customFields } from './custom-fields.js';
 import { customStatuses } from './custom-statuses.js';
+import { datasets } from './datasets.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
 import { companyDocuments, employeeDocuments } from './documents.js';
 import { employees } from './employees.js';
@@ -71,8 +72,10 @@ export class HrClient {
   readonly users: ReturnType<typeof users>;
   /** Custom fields of employees (`/custom_fields`). */
   readonly customFields: ReturnType<typeof customFields>;
-  /** Employees (`/employees`), with search and upsert by external id. */
+  /** Employees (`/employees`), with search, upsert by external id and bulk calls. */
   readonly employees: ReturnType<typeof employees>;
+  /** Datasets (`/datasets`): hierarchical value lists, and their values. */
+  readonly datasets: ReturnType<typeof datasets>;
   /** Folders of employee documents (`/employee_folders`). */
   readonly employeeFolders: ReturnType<typeof folders>;
   /** Folders of company documents (`/company_folders`). */
@@ -135,6 +138,7 @@ export class HrClient {
     this.users = users(core, v);
     this.customFields = customFields(v);
     this.employees = employees(core, v);
+    this.datasets = datasets(core, v);
     this.employeeFolders = folders(v, '/employee_folders');
     this.companyFolders = folders(v, '/company_folders');
     this.employeeDocumentTypes = employeeDocumentTypes(v);

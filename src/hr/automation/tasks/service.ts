@@ -13,7 +13,7 @@ import {
 } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
-import { checkAnswers } from '../../core/forms/rules.js';
+import { checkAnswers, type DatasetValueLookup, datasetValuesOf } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
@@ -68,6 +68,8 @@ export interface TasksWork {
   tasks: TasksRepository;
   processes: ProcessStore;
   uploads: UploadsRepository;
+  /** The values of datasets that answers of dataset fields name. */
+  datasets: DatasetValueLookup;
 }
 
 /** Tasks of processes (reference §3f.3), their answers and files, and their completion (an Atrium extension). */
@@ -212,6 +214,7 @@ export class TasksService {
     const repo = tx.tasks;
     const files = await repo.files(clientId, [task.id]);
     const checked = checkAnswers(formOf(task), answers, {
+      datasetValues: await datasetValuesOf(tx.datasets, clientId, formOf(task), answers),
       path: 'form_data',
       previous: task.form_data,
       filesByField: TasksService.filesByField(files),

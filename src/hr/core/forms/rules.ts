@@ -38,6 +38,13 @@ export function checkDefinition(definition: FormDefinition, path: string): FormD
         values.add(item.value);
       });
     }
+    if (field.dataset_id !== undefined && field.type_id !== 'dataset') {
+      errors.push({
+        field: `${at}.dataset_id`,
+        code: 'invalid_value',
+        message: 'Only a dataset field names a dataset.',
+      });
+    }
     (field.validations ?? []).forEach((rule, k) => {
       const problem = validationProblem(field, rule);
       if (problem) errors.push({ field: `${at}.validations.${k}`, code: 'invalid_value', message: problem });
@@ -130,6 +137,46 @@ export interface AnswerOptions {
   requireAll: boolean;
   /** Today, `YYYY-MM-DD`, for the date rules. */
   today: string;
+  /**
+   * The values (their dotted ids) that the datasets named by dataset fields hold, among those the answers name
+   * ({@link datasetValuesOf}); a dataset field with a `dataset_id` takes only these.
+   */
+  datasetValues?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** Which of a dataset's values exist: the datasets service answers it. */
+export interface DatasetValueLookup {
+  existingValues(clientId: string, datasetId: string, ids: readonly string[]): Promise<Set<string>>;
+}
+
+/**
+ * The values that the answers to dataset fields name, looked up in their datasets (one query per dataset): what
+ * {@link checkAnswers} takes as `datasetValues`.
+ */
+export async function datasetValuesOf(
+  lookup: DatasetValueLookup,
+  clientId: string,
+  definition: FormDefinition,
+  answers: readonly FormAnswer[],
+): Promise<Map<string, Set<string>>> {
+  const named = new Map<string, string[]>();
+  const bySlug = new Map(definition.fields.map((f) => [f.slug, f]));
+  for (const answer of answers) {
+    const datasetId = bySlug.get(answer.field_id)?.dataset_id;
+    if (datasetId === undefined || !Array.isArray(answer.values)) continue;
+    const ids = named.get(datasetId) ?? [];
+    named.set(datasetId, ids);
+    for (const path of answer.values) {
+      if (!Array.isArray(path)) continue;
+      for (const node of path) {
+        const id = (node as { id?: unknown } | null)?.id;
+        if (typeof id === 'string') ids.push(id);
+      }
+    }
+  }
+  const out = new Map<string, Set<string>>();
+  for (const [datasetId, ids] of named) out.set(datasetId, await lookup.existingValues(clientId, datasetId, ids));
+  return out;
 }
 
 export interface CheckedAnswers {
@@ -340,6 +387,37 @@ function checkValue(
           (n.code !== undefined && typeof n.code !== 'string')
         ) {
           return fail(errors, `${at}.${k}`, 'invalid_type', 'Expected a node {"id", "name", "code"}.');
+        }
+      }
+      if (field.dataset_id !== undefined) {
+        const known = options.datasetValues?.get(field.dataset_id) ?? new Set<string>();
+        for (const [k, node] of (value as { id: string; code?: string }[]).entries()) {
+          const parent = k === 0 ? undefined : (value[k - 1] as { id: string }).id;
+          const segments = node.id.split('.');
+          if (segments.length !== k + 1 || (parent !== undefined && !node.id.startsWith(`${parent}.`))) {
+            return fail(
+              errors,
+              `${at}.${k}.id`,
+              'invalid_path',
+              'Expected the path from the root: each node the one under the node before it.',
+            );
+          }
+          if (!known.has(node.id)) {
+            return fail(
+              errors,
+              `${at}.${k}.id`,
+              'not_found',
+              `The dataset "${field.dataset_id}" has no value "${node.id}".`,
+            );
+          }
+          if (node.code !== undefined && node.code !== segments.at(-1)) {
+            return fail(
+              errors,
+              `${at}.${k}.code`,
+              'invalid_value',
+              `The code of "${node.id}" is "${segments.at(-1)}".`,
+            );
+          }
         }
       }
       return value;

@@ -96,6 +96,13 @@ export const FormField = Type.Object({
   items: Type.Optional(Type.Array(FormItem, { maxItems: 500 })),
   validations: Type.Optional(Type.Array(FieldValidation, { maxItems: 20 })),
   defaults: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 100 })),
+  dataset_id: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,100}$',
+      description:
+        'Atrium, on a `dataset` field: the dataset (`/datasets/{id}`) its answers are checked against. Without it, only their shape is checked.',
+    }),
+  ),
 });
 export type FormField = Static<typeof FormField>;
 

@@ -12,7 +12,7 @@ import {
   NotFoundError,
 } from '../../../platform/errors.js';
 import { dayOf, now, parseDate } from '../../../platform/time.js';
-import { checkAnswers, type FileAnswer } from '../../core/forms/rules.js';
+import { checkAnswers, type DatasetValueLookup, datasetValuesOf, type FileAnswer } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
@@ -91,6 +91,8 @@ function searchText(
 export interface RequestsWork {
   requests: RequestsRepository;
   uploads: UploadsRepository;
+  /** The values of datasets that answers of dataset fields name. */
+  datasets: DatasetValueLookup;
 }
 
 /**
@@ -340,8 +342,10 @@ export class RequestsService {
       errors.push({ field: 'due_date', code: 'invalid_date', message: 'Expected a date (YYYY-MM-DD).' });
     }
     let checked: { answers: FormAnswer[]; files: FileAnswer[] } | undefined;
+    const datasetValues = await datasetValuesOf(this.work.read.datasets, clientId, form.definition, input.form_data);
     try {
       checked = checkAnswers(form.definition, input.form_data, {
+        datasetValues,
         path: 'form_data',
         requireAll: true,
         today: dayOf(now()),
@@ -518,6 +522,7 @@ export class RequestsService {
         for (const f of existingFiles)
           filesByField.set(f.field_id as string, (filesByField.get(f.field_id as string) ?? 0) + 1);
         const checked = checkAnswers(form.definition, input.form_data, {
+          datasetValues: await datasetValuesOf(tx.datasets, clientId, form.definition, input.form_data),
           path: 'form_data',
           previous: locked.form_data,
           filesByField,

@@ -82,6 +82,7 @@ export type TaskTemplate = {
                 value: string | number;
             }[] | undefined;
             defaults?: string[] | undefined;
+            dataset_id?: string | undefined;
             description: string;
             label: string;
             slug: string;
@@ -158,6 +159,7 @@ export type TaskTemplatePut = {
                 value: string | number;
             }[] | undefined;
             defaults?: string[] | undefined;
+            dataset_id?: string | undefined;
             description: string;
             label: string;
             slug: string;

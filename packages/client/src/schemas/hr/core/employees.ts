@@ -109,9 +109,9 @@ export type EmployeeBulkPutItem = {
 export type EmployeeBulkStatus = {
     summary: {
         status: 'completed' | 'queued' | 'in_progress';
+        success: number;
         total: number;
         processed: number;
-        success: number;
         failed: number;
     };
     results: {
@@ -239,8 +239,8 @@ export type EmployeeListQuery = {
     sort?: '+created_at' | '-created_at' | '+external_id' | '+firstname' | '+lastname' | '+email' | '+birth_date' | '+firstname_lastname' | '+lastname_firstname' | '-external_id' | '-firstname' | '-lastname' | '-email' | '-birth_date' | '-firstname_lastname' | '-lastname_firstname' | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
-    terminated?: boolean | undefined;
     q?: string | undefined;
+    terminated?: boolean | undefined;
     employee_numbers?: string | undefined;
     synchronization_date?: string | undefined;
     synchronization_application_name?: 'case' | undefined;
@@ -292,8 +292,8 @@ export type EmployeeSearchBody = {
     sort?: '+created_at' | '-created_at' | '+external_id' | '+firstname' | '+lastname' | '+email' | '+birth_date' | '+firstname_lastname' | '+lastname_firstname' | '-external_id' | '-firstname' | '-lastname' | '-email' | '-birth_date' | '-firstname_lastname' | '-lastname_firstname' | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
-    terminated?: boolean | undefined;
     q?: string | undefined;
+    terminated?: boolean | undefined;
     employee_numbers?: string | undefined;
     synchronization_date?: string | undefined;
     synchronization_application_name?: 'case' | undefined;

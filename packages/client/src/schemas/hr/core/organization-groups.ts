@@ -11,8 +11,8 @@ export type OrganizationGroup = {
 export type OrganizationGroupListQuery = {
     per_page?: number | undefined;
     cursor?: string | undefined;
-    organization_id?: string | undefined;
     q?: string | undefined;
+    organization_id?: string | undefined;
 };
 export type OrganizationGroupPatch = {
     name?: string | undefined;

@@ -87,9 +87,9 @@ export type UserBulkPutItem = {
 export type UserBulkStatus = {
     summary: {
         status: 'completed' | 'queued' | 'in_progress';
+        success: number;
         total: number;
         processed: number;
-        success: number;
         failed: number;
     };
     results: {
@@ -145,8 +145,8 @@ export type UserCountQuery = {
     active?: boolean | undefined;
     per_page?: number | undefined;
     role_id?: string | undefined;
-    organization_id?: string | undefined;
     q?: string | undefined;
+    organization_id?: string | undefined;
 };
 export type UserCreate = {
     external_id?: string | null | undefined;
@@ -181,8 +181,8 @@ export type UserListQuery = {
     per_page?: number | undefined;
     cursor?: string | undefined;
     role_id?: string | undefined;
-    organization_id?: string | undefined;
     q?: string | undefined;
+    organization_id?: string | undefined;
 };
 export type UserPatch = {
     external_id?: string | null | undefined;

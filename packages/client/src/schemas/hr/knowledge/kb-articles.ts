@@ -61,8 +61,8 @@ export type KbArticleListQuery = {
     sort?: CommaList<SortTerm<'title' | 'created_at' | 'updated_at' | 'expiration_date' | 'last_hits'>> | undefined;
     employee_id?: string | undefined;
     embed?: 'versions.body' | undefined;
-    organization_id?: string | undefined;
     q?: string | undefined;
+    organization_id?: string | undefined;
     organization_group_id?: string | undefined;
     author_id?: string | undefined;
     featured_on_employee_homepage?: boolean | undefined;

@@ -38,6 +38,7 @@ export type RequestForm = {
                 value: string | number;
             }[] | undefined;
             defaults?: string[] | undefined;
+            dataset_id?: string | undefined;
             description: string;
             label: string;
             slug: string;
@@ -217,6 +218,7 @@ export type RequestFormPut = {
                 value: string | number;
             }[] | undefined;
             defaults?: string[] | undefined;
+            dataset_id?: string | undefined;
             description: string;
             label: string;
             slug: string;

@@ -234,8 +234,8 @@ export type RequestListQuery = {
     embed?: CommaList<'employee' | 'creator' | 'closed_by'> | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
-    organization_id?: string | undefined;
     q?: string | undefined;
+    organization_id?: string | undefined;
     categories_ids?: string | undefined;
     priority?: CommaList<'1' | '2' | '3'> | undefined;
     assignee_id?: string | undefined;

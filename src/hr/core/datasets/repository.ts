@@ -1,0 +1,312 @@
+import type { Selectable } from 'kysely';
+import { type Db, dialectOf } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { containsText } from '../../../platform/db/search.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { DatasetLocalizedString, DatasetSortField, DatasetValueSortField } from './schemas.js';
+import type { HrDatasetsTable, HrDatasetValuesTable } from './tables.js';
+
+export interface DatasetDimension {
+  id: string;
+  localized_names: DatasetLocalizedString[];
+}
+
+/** A dataset as the domain sees it: its row with the JSON columns decoded. */
+export interface DatasetRecord {
+  pk: number;
+  id: string;
+  name: string;
+  localized_names: DatasetLocalizedString[];
+  dimensions: DatasetDimension[];
+  values_count: number;
+  last_import_status: 'queued' | 'in_progress' | 'finished' | null;
+  last_import_result: 'error' | 'success' | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A value of a dataset. */
+export interface DatasetValueRecord {
+  pk: number;
+  dataset_id: string;
+  id: string;
+  code: string;
+  parent_id: string | null;
+  depth: number;
+  name: string;
+  localized_names: DatasetLocalizedString[];
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DatasetFilter {
+  q?: string;
+  /** `null` matches datasets never imported into. */
+  lastImportStatus?: string | null;
+  lastImportResult?: string | null;
+}
+
+export interface DatasetValueFilter {
+  q?: string;
+  depth?: number;
+  parentId?: string;
+}
+
+const DATASET_ORDER: ListOrder<DatasetSortField> = {
+  fields: { name: 'd.name', created_at: 'd.created_at', updated_at: 'd.updated_at' },
+  tiebreak: 'd.pk',
+};
+const VALUE_ORDER: ListOrder<DatasetValueSortField> = { fields: { name: 'v.name' }, tiebreak: 'v.pk' };
+
+function toDataset(row: Selectable<HrDatasetsTable>): DatasetRecord {
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    name: row.name,
+    localized_names: JSON.parse(row.localized_names) as DatasetLocalizedString[],
+    dimensions: JSON.parse(row.dimensions) as DatasetDimension[],
+    values_count: Number(row.values_count),
+    last_import_status: row.last_import_status as DatasetRecord['last_import_status'],
+    last_import_result: row.last_import_result as DatasetRecord['last_import_result'],
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+function toValue(row: Selectable<HrDatasetValuesTable>): DatasetValueRecord {
+  return {
+    pk: Number(row.pk),
+    dataset_id: row.dataset_id,
+    id: row.id,
+    code: row.code,
+    parent_id: row.parent_id,
+    depth: Number(row.depth),
+    name: row.name,
+    localized_names: JSON.parse(row.localized_names) as DatasetLocalizedString[],
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+/** Every name and the code of a value, lower-cased: what `q` searches. */
+function searchText(code: string, names: readonly DatasetLocalizedString[]): string {
+  return [code, ...names.map((n) => n.value)].join('\n').toLowerCase();
+}
+
+/** A new value's row, without its tenant. */
+export interface NewDatasetValue {
+  id: string;
+  code: string;
+  parentId: string | null;
+  depth: number;
+  localizedNames: DatasetLocalizedString[];
+}
+
+/** Values are inserted this many to a statement (11 columns each: under SQLite's 32,766 variables). */
+const INSERT_BATCH = 1000;
+
+export class DatasetsRepository {
+  constructor(readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private datasets(clientId: string, filter: DatasetFilter) {
+    let q = this.tenant(clientId).selectFrom('hr_datasets as d').selectAll('d');
+    if (filter.q !== undefined) q = q.where(containsText(['d.name'], filter.q));
+    if (filter.lastImportStatus !== undefined) {
+      const status = filter.lastImportStatus;
+      q = status === null ? q.where('d.last_import_status', 'is', null) : q.where('d.last_import_status', '=', status);
+    }
+    if (filter.lastImportResult !== undefined) {
+      const result = filter.lastImportResult;
+      q = result === null ? q.where('d.last_import_result', 'is', null) : q.where('d.last_import_result', '=', result);
+    }
+    return q;
+  }
+
+  async page(
+    clientId: string,
+    filter: DatasetFilter,
+    request: PageRequest<DatasetSortField>,
+  ): Promise<Page<DatasetRecord>> {
+    const page = await listPage(this.datasets(clientId, filter), DATASET_ORDER, request);
+    return { ...page, items: page.items.map(toDataset) };
+  }
+
+  async find(clientId: string, id: string): Promise<DatasetRecord | undefined> {
+    const row = await this.datasets(clientId, {}).where('d.id', '=', id).executeTakeFirst();
+    return row ? toDataset(row) : undefined;
+  }
+
+  /** The dataset, its row locked until the transaction ends (PostgreSQL; SQLite writes one at a time anyway). */
+  async lock(clientId: string, id: string): Promise<DatasetRecord | undefined> {
+    let q = this.datasets(clientId, {}).where('d.id', '=', id);
+    if (dialectOf(this.db) === 'postgres') q = q.forUpdate();
+    const row = await q.executeTakeFirst();
+    return row ? toDataset(row) : undefined;
+  }
+
+  /** Inserts a dataset unless the client has one with this id; answers whether it inserted. */
+  insertIfAbsent(
+    clientId: string,
+    id: string,
+    attrs: { localizedNames: DatasetLocalizedString[]; dimensions: DatasetDimension[] },
+    at: number,
+  ): Promise<boolean> {
+    return this.tenant(clientId).insertIfAbsent('hr_datasets', {
+      id,
+      name: attrs.localizedNames[0]?.value ?? id,
+      localized_names: JSON.stringify(attrs.localizedNames),
+      dimensions: JSON.stringify(attrs.dimensions),
+      values_count: 0,
+      last_import_status: null,
+      last_import_result: null,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+
+  async update(
+    clientId: string,
+    id: string,
+    attrs: { localizedNames: DatasetLocalizedString[]; dimensions: DatasetDimension[] },
+    at: number,
+  ): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_datasets as d')
+      .set({
+        name: attrs.localizedNames[0]?.value ?? id,
+        localized_names: JSON.stringify(attrs.localizedNames),
+        dimensions: JSON.stringify(attrs.dimensions),
+        updated_at: at,
+      })
+      .where('d.id', '=', id)
+      .execute();
+  }
+
+  /** Adds `delta` to the dataset's value count. */
+  async countValues(clientId: string, id: string, delta: number, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_datasets as d')
+      .set((eb) => ({ values_count: eb('d.values_count', '+', delta), updated_at: at }))
+      .where('d.id', '=', id)
+      .execute();
+  }
+
+  /** Sets the outcome of the dataset's last import. */
+  async markImport(
+    clientId: string,
+    id: string,
+    status: 'queued' | 'in_progress' | 'finished',
+    result: 'error' | 'success' | null,
+  ): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_datasets as d')
+      .set({ last_import_status: status, last_import_result: result })
+      .where('d.id', '=', id)
+      .execute();
+  }
+
+  private values(clientId: string, datasetId: string, filter: DatasetValueFilter) {
+    let q = this.tenant(clientId)
+      .selectFrom('hr_dataset_values as v')
+      .selectAll('v')
+      .where('v.dataset_id', '=', datasetId);
+    if (filter.q !== undefined) q = q.where(containsText(['v.search_text'], filter.q));
+    if (filter.depth !== undefined) q = q.where('v.depth', '=', filter.depth);
+    if (filter.parentId !== undefined) q = q.where('v.parent_id', '=', filter.parentId);
+    return q;
+  }
+
+  async valuePage(
+    clientId: string,
+    datasetId: string,
+    filter: DatasetValueFilter,
+    request: PageRequest<DatasetValueSortField>,
+  ): Promise<Page<DatasetValueRecord>> {
+    const page = await listPage(this.values(clientId, datasetId, filter), VALUE_ORDER, request);
+    return { ...page, items: page.items.map(toValue) };
+  }
+
+  async findValue(clientId: string, datasetId: string, id: string): Promise<DatasetValueRecord | undefined> {
+    const row = await this.values(clientId, datasetId, {}).where('v.id', '=', id).executeTakeFirst();
+    return row ? toValue(row) : undefined;
+  }
+
+  /** Which of these value ids the dataset holds. */
+  async existingValues(clientId: string, datasetId: string, ids: readonly string[]): Promise<Set<string>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Set();
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_dataset_values as v')
+      .select('v.id')
+      .where('v.dataset_id', '=', datasetId)
+      .where('v.id', 'in', unique)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async hasChildren(clientId: string, datasetId: string, id: string): Promise<boolean> {
+    const row = await this.values(clientId, datasetId, { parentId: id }).select('v.pk').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertValues(clientId: string, datasetId: string, values: readonly NewDatasetValue[], at: number) {
+    for (let start = 0; start < values.length; start += INSERT_BATCH) {
+      const rows = values.slice(start, start + INSERT_BATCH).map((v) => ({
+        dataset_id: datasetId,
+        id: v.id,
+        code: v.code,
+        parent_id: v.parentId,
+        depth: v.depth,
+        name: v.localizedNames[0]?.value ?? v.code,
+        localized_names: JSON.stringify(v.localizedNames),
+        search_text: searchText(v.code, v.localizedNames),
+        created_at: at,
+        updated_at: at,
+      }));
+      await this.tenant(clientId).insertInto('hr_dataset_values', rows).execute();
+    }
+  }
+
+  async updateValue(
+    clientId: string,
+    datasetId: string,
+    value: { id: string; code: string; localizedNames: DatasetLocalizedString[] },
+    at: number,
+  ): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_dataset_values as v')
+      .set({
+        name: value.localizedNames[0]?.value ?? value.code,
+        localized_names: JSON.stringify(value.localizedNames),
+        search_text: searchText(value.code, value.localizedNames),
+        updated_at: at,
+      })
+      .where('v.dataset_id', '=', datasetId)
+      .where('v.id', '=', value.id)
+      .execute();
+  }
+
+  async deleteValue(clientId: string, datasetId: string, id: string): Promise<boolean> {
+    const result = await this.tenant(clientId)
+      .deleteFrom('hr_dataset_values as v')
+      .where('v.dataset_id', '=', datasetId)
+      .where('v.id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Deletes every value of the dataset (a dataset import replaces them all); answers how many. */
+  async deleteAllValues(clientId: string, datasetId: string): Promise<number> {
+    const result = await this.tenant(clientId)
+      .deleteFrom('hr_dataset_values as v')
+      .where('v.dataset_id', '=', datasetId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
