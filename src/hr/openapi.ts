@@ -62,6 +62,11 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /datasets/{id}/values/{value_id}': 'datasets.values.retrieve',
   'PUT /datasets/{id}/values/{value_id}': 'datasets.values.upsert',
   'DELETE /datasets/{id}/values/{value_id}': 'datasets.values.del',
+  'POST /dataset_imports': 'datasetImports.create',
+  'GET /dataset_imports': 'datasetImports.list',
+  'GET /dataset_imports/{id}': 'datasetImports.retrieve',
+  'GET /dataset_imports/{id}/source': 'datasetImports.source',
+  'GET /dataset_imports/{id}/report': 'datasetImports.report',
   'POST /employees/bulk': 'employees.bulk.create',
   'PUT /employees/bulk': 'employees.bulk.upsert',
   'PATCH /employees/bulk': 'employees.bulk.update',
@@ -217,6 +222,7 @@ const NOUNS: Record<string, readonly [string, string]> = {
   by_external_id: ['employee', 'employees'],
   bulk: ['bulk call', 'bulk calls'],
   datasets: ['dataset', 'datasets'],
+  dataset_imports: ['dataset import', 'dataset imports'],
   values: ['dataset value', 'dataset values'],
   events: ['audit event', 'audit events'],
   webhooks: ['webhook', 'webhooks'],
@@ -283,6 +289,11 @@ const bulkResponses = Object.fromEntries(
 const RESPONSES: Record<string, Record<number, string>> = {
   ...permissions,
   'HEAD /datasets/{id}/values/{value_id}': { 200: 'The dataset has this value; no body.' },
+  'GET /dataset_imports/{id}/source': { 200: 'The CSV, as it was uploaded.' },
+  'GET /dataset_imports/{id}/report': {
+    200: 'The errors and warnings, as CSV.',
+    403: 'The import has not finished (`report_file_not_ready`).',
+  },
   'DELETE /datasets/{id}/values/{value_id}': {
     204: 'The value is deleted; no body.',
     422: 'Other values are under it (`has_children`).',

@@ -211,6 +211,29 @@ for (const dialect of dialects()) {
       );
     });
 
+    it('dataset imports: create from an upload, retrieve until finished, source and report', async () => {
+      await hr.datasets.upsert('sdk-import', {
+        localized_names: [{ language_code: 'en-us', value: 'Import' }],
+        dimensions: [{ id: 'shops', localized_names: [] }],
+      });
+      const csv = 'shops;shops:en-us\nnorth;North\nsouth;South\n';
+      const upload = await hr.uploads.create({ file: csv, filename: 'shops.csv', contentType: 'text/csv' });
+      const created = await hr.datasetImports.create({ dataset_id: 'sdk-import', upload_id: upload.id });
+      let found = created;
+      for (let i = 0; i < 500 && found.status !== 'finished'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        found = await hr.datasetImports.retrieve(created.id);
+      }
+      assert.equal(found.result, 'success');
+      assert.equal(found.total_values_count, 2);
+      assert.equal(await (await hr.datasetImports.source(created.id)).text(), csv);
+      assert.equal((await (await hr.datasetImports.report(created.id)).text()).trim(), 'type,line,field,code,message');
+      assert.deepEqual(
+        (await hr.datasetImports.list({ dataset_id: 'sdk-import' }).toArray()).map((i) => i.id),
+        [created.id],
+      );
+    });
+
     it('requests: list({status: [...]}) sends a comma-separated filter and follows the pages', async () => {
       const category = randomUUID();
       const [created] = await hr.kbCategories.upsert(category, {

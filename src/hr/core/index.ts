@@ -12,6 +12,11 @@ import { customFieldEvents } from './custom-fields/events.js';
 import { CustomFieldsRepository } from './custom-fields/repository.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomFieldsService } from './custom-fields/service.js';
+import { datasetImportEvents } from './dataset-imports/events.js';
+import { DatasetImportsRepository } from './dataset-imports/repository.js';
+import { datasetImportRoutes } from './dataset-imports/routes.js';
+import { DatasetImport } from './dataset-imports/schemas.js';
+import { DATASET_IMPORT_QUEUE, DatasetImportsService } from './dataset-imports/service.js';
 import { datasetEvents, datasetValueEvents } from './datasets/events.js';
 import { DatasetsRepository } from './datasets/repository.js';
 import { datasetRoutes } from './datasets/routes.js';
@@ -120,7 +125,18 @@ export function createCore(ctx: HrContext) {
     datasets: new DatasetsService(unitOfWork(ctx, (db) => ({ datasets: new DatasetsRepository(db) }))),
     perimeters: new PerimetersService(new PerimetersRepository(db)),
   };
-  const s = services;
+  const datasetImports = new DatasetImportsService(
+    unitOfWork(ctx, (db) => ({
+      datasetImports: new DatasetImportsRepository(db),
+      datasets: new DatasetsRepository(db),
+      uploads: new UploadsRepository(db),
+    })),
+    services.uploads,
+    ctx.blobs,
+    ctx.clock,
+    ctx.wakeJobs,
+  );
+  const s = { ...services, datasetImports };
   bulk.serve('employees', { apply: (clientId, action, item) => s.employees.applyBulk(clientId, action, item) });
   bulk.serve('users', { apply: (clientId, action, item) => s.users.applyBulk(clientId, action, item) });
   const modules: HrModule[] = [
@@ -153,6 +169,11 @@ export function createCore(ctx: HrContext) {
       routes: (app) => datasetRoutes(app, { datasets: s.datasets, paginator }),
     },
     {
+      schemas: [DatasetImport],
+      events: [datasetImportEvents],
+      routes: (app) => datasetImportRoutes(app, { datasetImports, paginator, blobs: ctx.blobs }),
+    },
+    {
       schemas: [BulkOperationResult, EmployeeBulkStatus, UserBulkStatus],
       routes: async (app) => {
         await bulkRoutes(app, {
@@ -180,8 +201,8 @@ export function createCore(ctx: HrContext) {
       },
     },
   ];
-  const jobs = { [BULK_QUEUE]: bulk.queue() };
-  return { services, modules, jobs } satisfies HrArea<typeof services>;
+  const jobs = { [BULK_QUEUE]: bulk.queue(), [DATASET_IMPORT_QUEUE]: datasetImports.queue() };
+  return { services: s, modules, jobs } satisfies HrArea<typeof s>;
 }
 
 export type CoreServices = ReturnType<typeof createCore>['services'];

@@ -10,6 +10,7 @@ import type { RequestOptions } from '../http.js';
 import { type HrClientOptions, HrCore, isBrowser, Verbs } from './core.js';
 import { customFields } from './custom-fields.js';
 import { customStatuses } from './custom-statuses.js';
+import { datasetImports } from './dataset-imports.js';
 import { datasets } from './datasets.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
 import { companyDocuments, employeeDocuments } from './documents.js';
@@ -76,6 +77,8 @@ export class HrClient {
   readonly employees: ReturnType<typeof employees>;
   /** Datasets (`/datasets`): hierarchical value lists, and their values. */
   readonly datasets: ReturnType<typeof datasets>;
+  /** Dataset imports (`/dataset_imports`): a CSV that replaces a dataset's values. */
+  readonly datasetImports: ReturnType<typeof datasetImports>;
   /** Folders of employee documents (`/employee_folders`). */
   readonly employeeFolders: ReturnType<typeof folders>;
   /** Folders of company documents (`/company_folders`). */
@@ -139,6 +142,7 @@ export class HrClient {
     this.customFields = customFields(v);
     this.employees = employees(core, v);
     this.datasets = datasets(core, v);
+    this.datasetImports = datasetImports(core, v);
     this.employeeFolders = folders(v, '/employee_folders');
     this.companyFolders = folders(v, '/company_folders');
     this.employeeDocumentTypes = employeeDocumentTypes(v);

@@ -197,6 +197,25 @@ export class DatasetsRepository {
       .execute();
   }
 
+  /** Every value id of the dataset (an import compares the old values with the new). */
+  async valueIds(clientId: string, datasetId: string): Promise<Set<string>> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_dataset_values as v')
+      .select('v.id')
+      .where('v.dataset_id', '=', datasetId)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Sets the dataset's value count (an import that replaced them all). */
+  async setValuesCount(clientId: string, id: string, count: number, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_datasets as d')
+      .set({ values_count: count, updated_at: at })
+      .where('d.id', '=', id)
+      .execute();
+  }
+
   /** Sets the outcome of the dataset's last import. */
   async markImport(
     clientId: string,

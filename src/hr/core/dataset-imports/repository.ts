@@ -1,0 +1,170 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../platform/db/database.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import { Tenant } from '../../../platform/db/tenant.js';
+import type { DatasetImportStats } from './schemas.js';
+import type { HrDatasetImportsTable } from './tables.js';
+
+/** One entry of an import's report (`DatasetImportErrorFull`). */
+export interface ImportReportEntry {
+  type: 'global_error' | 'internal_error' | 'row_error' | 'warning';
+  /** The CSV record (0 for the header), or null for the whole file. */
+  line: number | null;
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface DatasetImportRecord {
+  id: string;
+  dataset_id: string;
+  filename: string;
+  sha256: string;
+  size: number;
+  status: 'queued' | 'in_progress' | 'finished';
+  result: 'success' | 'error' | null;
+  creator_id: string | null;
+  total_dimensions_count: number;
+  total_values_count: number;
+  stats: DatasetImportStats;
+  report: ImportReportEntry[];
+  started_at: number | null;
+  finished_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const EMPTY_STATS: DatasetImportStats = {
+  rows: 0,
+  global_errors: 0,
+  row_errors: 0,
+  warnings: 0,
+  internal_errors: 0,
+  dimensions_created: 0,
+  values_created: 0,
+  values_updated: 0,
+  values_deleted: 0,
+};
+
+const ORDER: ListOrder = { tiebreak: 'i.pk' };
+
+function toRecord(row: Selectable<HrDatasetImportsTable>): DatasetImportRecord {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    id: row.id,
+    dataset_id: row.dataset_id,
+    filename: row.filename,
+    sha256: row.sha256,
+    size: Number(row.size),
+    status: row.status as DatasetImportRecord['status'],
+    result: row.result as DatasetImportRecord['result'],
+    creator_id: row.creator_id,
+    total_dimensions_count: Number(row.total_dimensions_count),
+    total_values_count: Number(row.total_values_count),
+    stats: JSON.parse(row.stats) as DatasetImportStats,
+    report: JSON.parse(row.report) as ImportReportEntry[],
+    started_at: n(row.started_at),
+    finished_at: n(row.finished_at),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+export class DatasetImportsRepository {
+  constructor(readonly db: Db) {}
+
+  private tenant(clientId: string): Tenant<Tables> {
+    return new Tenant<Tables>(this.db, clientId);
+  }
+
+  private imports(clientId: string) {
+    return this.tenant(clientId).selectFrom('hr_dataset_imports as i').selectAll('i');
+  }
+
+  async insert(
+    clientId: string,
+    row: { id: string; datasetId: string; filename: string; sha256: string; size: number; creatorId: string | null },
+    jobId: number,
+    at: number,
+  ): Promise<void> {
+    await this.tenant(clientId)
+      .insertInto('hr_dataset_imports', {
+        id: row.id,
+        dataset_id: row.datasetId,
+        filename: row.filename,
+        sha256: row.sha256,
+        size: row.size,
+        status: 'queued',
+        result: null,
+        creator_id: row.creatorId,
+        total_dimensions_count: 0,
+        total_values_count: 0,
+        stats: JSON.stringify(EMPTY_STATS),
+        report: '[]',
+        job_id: jobId,
+        started_at: null,
+        finished_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+
+  async find(clientId: string, id: string): Promise<DatasetImportRecord | undefined> {
+    const row = await this.imports(clientId).where('i.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async page(
+    clientId: string,
+    filter: { datasetId?: string },
+    request: PageRequest,
+  ): Promise<Page<DatasetImportRecord>> {
+    let q = this.imports(clientId);
+    if (filter.datasetId !== undefined) q = q.where('i.dataset_id', '=', filter.datasetId);
+    const page = await listPage(q, ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  async start(clientId: string, id: string, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_dataset_imports as i')
+      .set({ status: 'in_progress', started_at: at, updated_at: at })
+      .where('i.id', '=', id)
+      .where('i.status', '=', 'queued')
+      .execute();
+  }
+
+  /** Writes how the import ended, unless it had (answers whether it wrote). */
+  async finish(
+    clientId: string,
+    id: string,
+    outcome: {
+      result: 'success' | 'error';
+      stats: DatasetImportStats;
+      report: ImportReportEntry[];
+      dimensions: number;
+      values: number;
+    },
+    at: number,
+  ): Promise<boolean> {
+    const result = await this.tenant(clientId)
+      .updateTable('hr_dataset_imports as i')
+      .set({
+        status: 'finished',
+        result: outcome.result,
+        stats: JSON.stringify(outcome.stats),
+        report: JSON.stringify(outcome.report),
+        total_dimensions_count: outcome.dimensions,
+        total_values_count: outcome.values,
+        finished_at: at,
+        updated_at: at,
+      })
+      .where('i.id', '=', id)
+      .where('i.status', '!=', 'finished')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}
