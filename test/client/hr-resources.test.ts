@@ -234,6 +234,23 @@ for (const dialect of dialects()) {
       );
     });
 
+    it('imports: create from an upload, retrieve until it ends, the XML reports and the source', async () => {
+      const csv = 'id;name\nsdk-imp-1;One\nsdk-imp-2;Two\n';
+      const upload = await hr.uploads.create({ file: csv, filename: 'orgs.csv', contentType: 'text/csv' });
+      const created = await hr.imports.create({ type: 'organization', uploaded_file: { file_id: upload.id } });
+      let found = created;
+      for (let i = 0; i < 500 && ['created', 'in_progress'].includes(found.status); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        found = await hr.imports.retrieve(created.id);
+      }
+      assert.equal(found.status, 'success');
+      assert.equal(found.created_objects_count, 2);
+      assert.match(await (await hr.imports.report(created.id)).text(), /<RESULT_CODE>0<\/RESULT_CODE>/);
+      assert.doesNotMatch(await (await hr.imports.errorsReport(created.id)).text(), /<LINE>/);
+      assert.equal(await (await hr.imports.source(created.id)).text(), csv);
+      assert.ok((await hr.imports.list({ type: 'organization' }).toArray()).some((i) => i.id === created.id));
+    });
+
     it('requests: list({status: [...]}) sends a comma-separated filter and follows the pages', async () => {
       const category = randomUUID();
       const [created] = await hr.kbCategories.upsert(category, {

@@ -290,7 +290,12 @@ for (const dialect of dialects()) {
       await server.app.services.employees.applyBulk(hr.creds.client_id, 'create', {
         operationId,
         index: 0,
-        input: { ...item, external_id: 'ANOTHER' },
+        // Another external id and number: nothing but the settlement check stops it.
+        input: {
+          ...item,
+          external_id: 'ANOTHER',
+          registration_references: [{ organization_id: 'paris', employee_number: 'ANOTHER-1' }],
+        },
       });
       assert.equal(await employeeCount(hr.creds.client_id), countBefore);
       assert.equal((await employeeEvents('employee.created')).length, eventsBefore);

@@ -33,6 +33,11 @@ import {
   EmployeeCreate,
 } from './employees/schemas.js';
 import { EmployeesService } from './employees/service.js';
+import { importEvents } from './imports/events.js';
+import { ImportsRepository } from './imports/repository.js';
+import { importRoutes } from './imports/routes.js';
+import { Import } from './imports/schemas.js';
+import { IMPORT_QUEUE, ImportsService } from './imports/service.js';
 import { organizationGroupEvents } from './organization-groups/events.js';
 import { OrganizationGroupsRepository } from './organization-groups/repository.js';
 import { organizationGroupRoutes } from './organization-groups/routes.js';
@@ -95,7 +100,7 @@ export function createCore(ctx: HrContext) {
     auth,
     tenants: new TenantsService(unitOfWork(ctx, (db) => ({ tenants: new TenantsRepository(db) }))),
     organizations: new OrganizationsService(
-      unitOfWork(ctx, (db) => ({ organizations: new OrganizationsRepository(db) })),
+      unitOfWork(ctx, (db) => ({ organizations: new OrganizationsRepository(db), bulk: new BulkRepository(db) })),
     ),
     organizationGroups: new OrganizationGroupsService(
       unitOfWork(ctx, (db) => ({ organizationGroups: new OrganizationGroupsRepository(db) })),
@@ -136,9 +141,25 @@ export function createCore(ctx: HrContext) {
     ctx.clock,
     ctx.wakeJobs,
   );
-  const s = { ...services, datasetImports };
+  const imports = new ImportsService(
+    unitOfWork(ctx, (db) => ({
+      imports: new ImportsRepository(db),
+      bulk: new BulkRepository(db),
+      uploads: new UploadsRepository(db),
+      users: new UsersRepository(db),
+    })),
+    services.uploads,
+    bulk,
+    ctx.blobs,
+    ctx.clock,
+    ctx.wakeJobs,
+  );
+  const s = { ...services, datasetImports, imports };
   bulk.serve('employees', { apply: (clientId, action, item) => s.employees.applyBulk(clientId, action, item) });
   bulk.serve('users', { apply: (clientId, action, item) => s.users.applyBulk(clientId, action, item) });
+  bulk.serve('organizations', {
+    apply: (clientId, action, item) => s.organizations.applyBulk(clientId, action, item),
+  });
   const modules: HrModule[] = [
     { public: true, routes: (app, http) => tokenRoutes(app, { auth: s.auth, limits: http.rateLimits }) },
     {
@@ -174,6 +195,11 @@ export function createCore(ctx: HrContext) {
       routes: (app) => datasetImportRoutes(app, { datasetImports, paginator, blobs: ctx.blobs }),
     },
     {
+      schemas: [Import],
+      events: [importEvents],
+      routes: (app) => importRoutes(app, { imports, paginator, blobs: ctx.blobs }),
+    },
+    {
       schemas: [BulkOperationResult, EmployeeBulkStatus, UserBulkStatus],
       routes: async (app) => {
         await bulkRoutes(app, {
@@ -201,7 +227,11 @@ export function createCore(ctx: HrContext) {
       },
     },
   ];
-  const jobs = { [BULK_QUEUE]: bulk.queue(), [DATASET_IMPORT_QUEUE]: datasetImports.queue() };
+  const jobs = {
+    [BULK_QUEUE]: bulk.queue(),
+    [DATASET_IMPORT_QUEUE]: datasetImports.queue(),
+    [IMPORT_QUEUE]: imports.queue(),
+  };
   return { services: s, modules, jobs } satisfies HrArea<typeof s>;
 }
 

@@ -17,6 +17,7 @@ import { companyDocuments, employeeDocuments } from './documents.js';
 import { employees } from './employees.js';
 import { events } from './events.js';
 import { folders } from './folders.js';
+import { imports } from './imports.js';
 import { kbArticles, kbTags } from './kb-articles.js';
 import { kbCategories } from './kb-categories.js';
 import { macros } from './macros.js';
@@ -79,6 +80,8 @@ export class HrClient {
   readonly datasets: ReturnType<typeof datasets>;
   /** Dataset imports (`/dataset_imports`): a CSV that replaces a dataset's values. */
   readonly datasetImports: ReturnType<typeof datasetImports>;
+  /** Imports (`/imports`): CSV files of employees, managers or organizations. */
+  readonly imports: ReturnType<typeof imports>;
   /** Folders of employee documents (`/employee_folders`). */
   readonly employeeFolders: ReturnType<typeof folders>;
   /** Folders of company documents (`/company_folders`). */
@@ -143,6 +146,7 @@ export class HrClient {
     this.employees = employees(core, v);
     this.datasets = datasets(core, v);
     this.datasetImports = datasetImports(core, v);
+    this.imports = imports(core, v);
     this.employeeFolders = folders(v, '/employee_folders');
     this.companyFolders = folders(v, '/company_folders');
     this.employeeDocumentTypes = employeeDocumentTypes(v);

@@ -4,8 +4,9 @@ import { Tenant } from '../../../platform/db/tenant.js';
 import type { Caller } from '../../audit/actor.js';
 
 /** The resources with a bulk path, and what each call does to its items. */
-export type BulkResource = 'employees' | 'users';
-export type BulkAction = 'create' | 'replace' | 'patch';
+export type BulkResource = 'employees' | 'users' | 'organizations';
+/** `upsert`: an import's row, created or updated by its natural key (a manager's email). */
+export type BulkAction = 'create' | 'replace' | 'patch' | 'upsert';
 export type BulkStatus = 'queued' | 'in_progress' | 'completed';
 
 /** A bulk call, as the domain sees it (instants in epoch ms). */
@@ -57,14 +58,28 @@ export class BulkRepository {
     op: Omit<BulkOperation, 'status' | 'startedAt' | 'finishedAt' | 'total'>,
     inputs: readonly unknown[],
   ): Promise<void> {
-    const t = this.tenant(clientId);
-    await t
+    await this.insertOperation(clientId, op, inputs.length);
+    await this.insertItems(
+      clientId,
+      op.id,
+      inputs.map((input, index) => ({ index, input })),
+      op.createdAt,
+    );
+  }
+
+  /** A call without its items (an import adds them as it reads its file). */
+  async insertOperation(
+    clientId: string,
+    op: Omit<BulkOperation, 'status' | 'startedAt' | 'finishedAt' | 'total'>,
+    total: number,
+  ): Promise<void> {
+    await this.tenant(clientId)
       .insertInto('hr_bulk_operations', {
         id: op.id,
         resource: op.resource,
         action: op.action,
         status: 'queued',
-        total: inputs.length,
+        total,
         caller: JSON.stringify(op.caller),
         job_id: op.jobId,
         created_at: op.createdAt,
@@ -72,20 +87,86 @@ export class BulkRepository {
         finished_at: null,
       })
       .execute();
-    for (let start = 0; start < inputs.length; start += INSERT_BATCH) {
-      const rows = inputs.slice(start, start + INSERT_BATCH).map((input, i) => ({
-        operation_id: op.id,
-        item_index: start + i,
-        input: JSON.stringify(input),
-        status: 'pending',
-        outcome: null,
-        message: null,
-        result: null,
+  }
+
+  /**
+   * Items of a call: pending, or already failed (`failure`: a row an import could not even read), at their
+   * `index`.
+   */
+  async insertItems(
+    clientId: string,
+    operationId: string,
+    items: readonly { index: number; input: unknown; failure?: { code: string; message: string } }[],
+    at: number,
+  ): Promise<void> {
+    for (let start = 0; start < items.length; start += INSERT_BATCH) {
+      const rows = items.slice(start, start + INSERT_BATCH).map((item) => ({
+        operation_id: operationId,
+        item_index: item.index,
+        input: JSON.stringify(item.input),
+        status: item.failure ? 'failed' : 'pending',
+        outcome: item.failure ? 'failed' : null,
+        message: item.failure?.message ?? null,
+        result: item.failure ? JSON.stringify(item.failure) : null,
         resource_id: null,
-        settled_at: null,
+        settled_at: item.failure ? at : null,
       }));
-      await t.insertInto('hr_bulk_items', rows).execute();
+      await this.tenant(clientId).insertInto('hr_bulk_items', rows).execute();
     }
+  }
+
+  /** Deletes a call's items (an import reading its file again after a crash) and sets its total. */
+  async resetItems(clientId: string, operationId: string): Promise<void> {
+    await this.tenant(clientId).deleteFrom('hr_bulk_items as i').where('i.operation_id', '=', operationId).execute();
+  }
+
+  async setTotal(clientId: string, id: string, total: number): Promise<void> {
+    await this.tenant(clientId).updateTable('hr_bulk_operations as o').set({ total }).where('o.id', '=', id).execute();
+  }
+
+  /** Items settled so far, by outcome. */
+  async counts(clientId: string, id: string): Promise<Record<'created' | 'updated' | 'failed' | 'pending', number>> {
+    const rows = await this.tenant(clientId)
+      .selectFrom('hr_bulk_items as i')
+      .select((eb) => ['i.status', 'i.outcome', eb.fn.countAll<number>().as('n')])
+      .where('i.operation_id', '=', id)
+      .groupBy(['i.status', 'i.outcome'])
+      .execute();
+    const out = { created: 0, updated: 0, failed: 0, pending: 0 };
+    for (const r of rows) {
+      const n = Number(r.n);
+      if (r.status === 'pending') out.pending += n;
+      else if (r.outcome === 'created') out.created += n;
+      else if (r.outcome === 'updated') out.updated += n;
+      else out.failed += n;
+    }
+    return out;
+  }
+
+  /** Settled items from `afterIndex` on, in order, `limit` at a time (an import's report, streamed). */
+  async settledPage(
+    clientId: string,
+    id: string,
+    afterIndex: number,
+    limit: number,
+    onlyFailed: boolean,
+  ): Promise<(SettledBulkItem & { input: unknown })[]> {
+    let q = this.tenant(clientId)
+      .selectFrom('hr_bulk_items as i')
+      .select(['i.item_index', 'i.status', 'i.outcome', 'i.message', 'i.result', 'i.resource_id', 'i.input'])
+      .where('i.operation_id', '=', id)
+      .where('i.item_index', '>', afterIndex);
+    q = onlyFailed ? q.where('i.status', '=', 'failed') : q.where('i.status', '!=', 'pending');
+    const rows = await q.orderBy('i.item_index').limit(limit).execute();
+    return rows.map((r) => ({
+      index: Number(r.item_index),
+      status: r.status as BulkSettlement['status'],
+      outcome: (r.outcome ?? 'failed') as BulkSettlement['outcome'],
+      message: r.message ?? '',
+      result: r.result === null ? null : (JSON.parse(r.result) as unknown),
+      resourceId: r.resource_id,
+      input: JSON.parse(r.input) as unknown,
+    }));
   }
 
   async find(clientId: string, id: string): Promise<BulkOperation | undefined> {

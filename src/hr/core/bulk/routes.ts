@@ -15,12 +15,12 @@ export interface BulkPath {
   /** `employees`, `users`, in summaries. */
   plural: string;
   /** The items of POST, PUT and PATCH. */
-  items: Record<BulkAction, TSchema>;
+  items: Record<Exclude<BulkAction, 'upsert'>, TSchema>;
   /** The status schema (`bulkStatus`), added to the API as a module schema. */
   status: TSchema & { $id?: string };
 }
 
-const VERBS: { action: BulkAction; method: 'post' | 'put' | 'patch'; summary: string }[] = [
+const VERBS: { action: Exclude<BulkAction, 'upsert'>; method: 'post' | 'put' | 'patch'; summary: string }[] = [
   { action: 'create', method: 'post', summary: 'Create {plural} in bulk' },
   { action: 'replace', method: 'put', summary: 'Update {plural} in bulk (every attribute)' },
   { action: 'patch', method: 'patch', summary: 'Update some attributes of {plural} in bulk' },

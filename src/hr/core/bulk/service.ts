@@ -170,26 +170,34 @@ export class BulkService {
   }
 
   private async run(job: Job<BulkPayload>, context: JobContext): Promise<void> {
-    const { clientId, operationId } = job.payload;
+    await this.applyPending(job.payload.clientId, job.payload.operationId, context);
+  }
+
+  /**
+   * Applies the pending items of a call, in order, as the caller who made it, then marks it completed. A job runs
+   * it: a bulk call's, or an import's once it has read its file into items.
+   */
+  async applyPending(clientId: string, operationId: string, context: JobContext): Promise<boolean> {
     const repo = this.work.read.bulk;
     const operation = await repo.find(clientId, operationId);
-    if (!operation) return;
+    if (!operation) return false;
     const target = this.targets[operation.resource];
     if (!target) throw new Error(`no bulk target serves ${operation.resource}`);
-    await actingAs(operation.caller, async () => {
+    return actingAs(operation.caller, async () => {
       await repo.mark(clientId, operationId, 'in_progress', this.clock.now());
       for (;;) {
         const items = await repo.pending(clientId, operationId, BATCH);
         if (items.length === 0) break;
         for (const item of items) {
-          if (context.signal.aborted) return;
+          if (context.signal.aborted) return false;
           await target.apply(clientId, operation.action, item);
           // One item at a time, then the server's turn: a large call never holds the event loop.
           await yieldToIo();
         }
-        if (!(await context.heartbeat())) return;
+        if (!(await context.heartbeat())) return false;
       }
       await repo.mark(clientId, operationId, 'completed', this.clock.now());
+      return true;
     });
   }
 }

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
@@ -5,6 +6,8 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { now } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
+import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
+import { applyBulkItem, itemCheck } from '../bulk/service.js';
 import { organizationEvents } from './events.js';
 import { presentOrganization } from './present.js';
 import type {
@@ -14,11 +17,22 @@ import type {
   OrganizationScope,
   OrganizationsRepository,
 } from './repository.js';
+import { OrganizationId, OrganizationPut } from './schemas.js';
 
 /** The repositories organizations work with, bound to one transaction in `run`. */
-export interface OrganizationsWork {
+export interface OrganizationsWork extends BulkWork {
   organizations: OrganizationsRepository;
 }
+
+/** A write that joins an organization write's transaction (an import row's settlement). */
+export type AlsoInTransaction = (
+  tx: Audited<OrganizationsWork>,
+  organization: OrganizationRecord,
+  created: boolean,
+) => Promise<void>;
+
+const checkPut = itemCheck(OrganizationPut);
+const checkKeys = itemCheck(Type.Object({ id: OrganizationId, data: Type.Unknown() }));
 
 export interface OrganizationFilterInput {
   parent_organization_id?: string;
@@ -107,9 +121,11 @@ export class OrganizationsService {
     clientId: string,
     id: string,
     input: OrganizationInput,
+    also?: AlsoInTransaction,
   ): Promise<{ organization: OrganizationRecord; created: boolean }> {
     const attrs = Object.fromEntries(ATTRIBUTES.map((k) => [k, input[k] ?? null])) as OrganizationAttributes;
-    return this.work.run(async ({ organizations: repo, audit }) => {
+    return this.work.run(async (tx) => {
+      const { organizations: repo, audit } = tx;
       await this.checkParent(repo, clientId, id, attrs.parent_organization_id);
       const at = now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
@@ -120,7 +136,26 @@ export class OrganizationsService {
         name: organization.name,
         data: presentOrganization(organization),
       });
+      if (also) await also(tx, organization, created);
       return { organization, created };
+    });
+  }
+
+  /** One item `{id, data}` of an organization import, applied as PUT /organizations/{id} applies its body. */
+  async applyBulk(clientId: string, _action: BulkAction, item: PendingBulkItem): Promise<void> {
+    await applyBulkItem({
+      work: this.work,
+      clientId,
+      item,
+      noun: 'Organization',
+      write: async (settle) => {
+        checkKeys(item.input);
+        const { id, data } = item.input as { id: string; data: unknown };
+        checkPut(data);
+        return this.put(clientId, id, data as OrganizationInput, (tx, organization, created) =>
+          settle(tx, created ? 'created' : 'updated', presentOrganization(organization), organization.id),
+        );
+      },
     });
   }
 

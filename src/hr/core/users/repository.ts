@@ -168,6 +168,16 @@ export class UsersRepository {
     return (await q.executeTakeFirst()) !== undefined;
   }
 
+  /** The id of the client's user with this email (ignoring case). */
+  async idByEmail(clientId: string, email: string): Promise<string | undefined> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_users')
+      .select('id')
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   /** Whether another user of the client has this external id. */
   async externalIdTaken(clientId: string, externalId: string, exceptId?: string): Promise<boolean> {
     let q = this.tenant(clientId).selectFrom('hr_users').select('pk').where('external_id', '=', externalId);

@@ -265,6 +265,14 @@ export class UsersService {
           checkCreate(input);
           return this.create(clientId, input as UserCreate, also);
         }
+        if (action === 'upsert') {
+          // A manager import's row: the user with this email is updated (the attributes sent), or created.
+          checkCreate(input);
+          const existing = await this.repo.idByEmail(clientId, (input as UserCreate).email);
+          return existing === undefined
+            ? this.create(clientId, input as UserCreate, also)
+            : this.patch(clientId, existing, input as UserPatch, also);
+        }
         checkKeys(input);
         const { manager_id, data } = input as { manager_id: string; data: unknown };
         if (action === 'patch') {

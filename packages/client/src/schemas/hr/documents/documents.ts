@@ -37,11 +37,11 @@ export type CompanyDocumentCreate = {
     }[] | undefined;
     external_reference?: string | null | undefined;
     organization_ids: string[];
-    document_type_id: string;
     uploaded_file: {
         filename: string;
         file_id: string;
     };
+    document_type_id: string;
 };
 export type CompanyDocumentListQuery = {
     origin?: string | undefined;
@@ -116,11 +116,11 @@ export type EmployeeDocumentCreate = {
     }[] | undefined;
     external_reference?: string | null | undefined;
     external_reference_is_unique?: boolean | undefined;
-    document_type_id: string;
     uploaded_file: {
         filename: string;
         file_id: string;
     };
+    document_type_id: string;
 };
 export type EmployeeDocumentListQuery = {
     origin?: string | undefined;

@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import type { BlobStore } from '../../../platform/blobs/store.js';
+import { CsvFormatError, csvRecords } from '../../../platform/csv.js';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
+import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
+import { type Clock, parseDate } from '../../../platform/time.js';
+import { afterWork, currentCaller } from '../../audit/actor.js';
+import type { Audited } from '../../module.js';
+import type { BulkRepository, BulkResource, SettledBulkItem } from '../bulk/repository.js';
+import type { BulkService } from '../bulk/service.js';
+import type { UploadsRepository } from '../uploads/repository.js';
+import type { UploadsService } from '../uploads/service.js';
+import type { UsersRepository } from '../users/repository.js';
+import { importEvents } from './events.js';
+import { ImportLayout } from './layout.js';
+import { presentImport } from './present.js';
+import type { ImportFilter, ImportRecord, ImportsRepository } from './repository.js';
+import type { ImportCreate, ImportListQuery, ImportType } from './schemas.js';
+
+/** The job queue imports run on. */
+export const IMPORT_QUEUE = 'hr.import';
+
+export interface ImportPayload {
+  clientId: string;
+  importId: string;
+}
+
+export interface ImportsWork {
+  imports: ImportsRepository;
+  bulk: BulkRepository;
+  uploads: UploadsRepository;
+  users: UsersRepository;
+}
+
+/** Rows read from the file and stored as items at a time. */
+const LOAD_BATCH = 1000;
+
+const RESOURCE: Record<ImportType, BulkResource> = {
+  employee: 'employees',
+  organization: 'organizations',
+  manager: 'users',
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * CSV imports (reference §5.3). The import, a bulk operation for its rows and its job are stored together with the
+ * upload's consumption. The job reads the file into the operation's items (one per row, a row that cannot be read
+ * failing at once), then the bulk machinery applies them one by one, each settled in its own write's transaction,
+ * so a job taken over after a crash never applies a row twice. Reading the file again after a crash starts over:
+ * nothing was applied before every row was stored.
+ */
+export class ImportsService {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<ImportsWork>>,
+    private readonly uploads: UploadsService,
+    private readonly bulk: BulkService,
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+    private readonly wake: () => void,
+  ) {}
+
+  async create(clientId: string, input: ImportCreate): Promise<ImportRecord> {
+    const id = randomUUID();
+    const operationId = randomUUID();
+    const caller = currentCaller();
+    const created = await this.work.run(async ({ imports, bulk, uploads, users, audit }) => {
+      const at = this.clock.now();
+      const creator = input.creator ?? null;
+      if (creator !== null && !(await users.find(clientId, creator))) {
+        throw new FieldValidationError([{ field: 'creator', code: 'not_found', message: 'No HR user has this id.' }]);
+      }
+      const upload = await this.uploads.consume(uploads, clientId, input.uploaded_file.file_id, {
+        field: 'uploaded_file.file_id',
+      });
+      const payload: ImportPayload = { clientId, importId: id };
+      const jobId = await enqueue(
+        imports.db,
+        { queue: IMPORT_QUEUE, tenant: clientId, orderingKey: `hr-sync:${clientId}`, payload },
+        at,
+      );
+      const resource = RESOURCE[input.type];
+      const action = input.type === 'manager' ? 'upsert' : 'replace';
+      await bulk.insertOperation(clientId, { id: operationId, resource, action, caller, jobId, createdAt: at }, 0);
+      await imports.insert(
+        clientId,
+        {
+          id,
+          type: input.type,
+          creator,
+          filename: input.uploaded_file.filename ?? upload.filename,
+          sha256: upload.sha256,
+          size: upload.size,
+          operationId,
+        },
+        jobId,
+        at,
+      );
+      const record = (await imports.find(clientId, id)) as ImportRecord;
+      await audit.record(clientId, importEvents, 'created', {
+        id,
+        name: record.filename,
+        data: presentImport(record),
+      });
+      return record;
+    });
+    afterWork(this.wake);
+    return created;
+  }
+
+  async get(clientId: string, id: string): Promise<ImportRecord> {
+    const found = await this.work.read.imports.find(clientId, id);
+    if (!found) throw new NotFoundError('import', id);
+    return this.withProgress(clientId, found);
+  }
+
+  /** While it runs, the counts of an import are those of its rows settled so far. */
+  private async withProgress(clientId: string, record: ImportRecord): Promise<ImportRecord> {
+    if (record.status !== 'in_progress' || !record.loaded) return record;
+    const counts = await this.work.read.bulk.counts(clientId, record.operationId);
+    return { ...record, createdCount: counts.created, updatedCount: counts.updated, errorsCount: counts.failed };
+  }
+
+  async list(clientId: string, query: ImportListQuery, request: PageRequest): Promise<Page<ImportRecord>> {
+    const filter: ImportFilter = {};
+    if (query.type !== undefined) filter.type = query.type;
+    const day = (text: string) => {
+      const d = parseDate(text);
+      return d ? Date.UTC(d.year, d.month - 1, d.day) : undefined;
+    };
+    const since = query.created_at_since === undefined ? undefined : day(query.created_at_since);
+    const until = query.created_at_until === undefined ? undefined : day(query.created_at_until);
+    if (since !== undefined) filter.createdSince = since;
+    if (until !== undefined) filter.createdUntil = until + DAY_MS;
+    const page = await this.work.read.imports.page(clientId, filter, request);
+    return { ...page, items: await Promise.all(page.items.map((i) => this.withProgress(clientId, i))) };
+  }
+
+  /**
+   * The rows of a finished import, in file order, a page at a time (the XML reports stream them): every settled
+   * row, or only the failed ones. 403 before the import ends, with the reference's code for each report.
+   */
+  async finished(
+    clientId: string,
+    id: string,
+    onlyFailed: boolean,
+  ): Promise<{
+    record: ImportRecord;
+    rows: (afterIndex: number, limit: number) => Promise<(SettledBulkItem & { input: unknown })[]>;
+  }> {
+    const record = await this.get(clientId, id);
+    if (record.status === 'created' || record.status === 'in_progress') {
+      throw onlyFailed
+        ? new ForbiddenError(
+            'source_errors_file_not_ready',
+            'The import has not ended: its errors report is not ready yet.',
+          )
+        : new ForbiddenError('report_file_not_ready', 'The import has not ended: its report is not ready yet.');
+    }
+    return {
+      record,
+      rows: (afterIndex, limit) =>
+        this.work.read.bulk.settledPage(clientId, record.operationId, afterIndex, limit, onlyFailed),
+    };
+  }
+
+  queue(): QueueOptions<ImportPayload> {
+    return { handle: (job, context) => this.run(job, context) };
+  }
+
+  private async run(job: Job<ImportPayload>, context: JobContext): Promise<void> {
+    const { clientId, importId } = job.payload;
+    const read = this.work.read;
+    const found = await read.imports.find(clientId, importId);
+    if (!found || (found.status !== 'created' && found.status !== 'in_progress')) return;
+    await read.imports.start(clientId, importId, this.clock.now());
+    if (!found.loaded && !(await this.load(clientId, found, context))) return;
+    if (!(await this.bulk.applyPending(clientId, found.operationId, context))) return;
+    const counts = await read.bulk.counts(clientId, found.operationId);
+    const applied = counts.created + counts.updated;
+    await read.imports.finish(
+      clientId,
+      importId,
+      {
+        status: counts.failed === 0 ? 'success' : applied === 0 ? 'failed' : 'partial_success',
+        created: counts.created,
+        updated: counts.updated,
+        errors: counts.failed,
+      },
+      this.clock.now(),
+    );
+  }
+
+  /**
+   * Reads the file into the operation's items, a batch at a time (memory does not grow with the file). A file that
+   * cannot be read (not UTF-8, an unclosed quote, no key column) fails the import before any row is applied.
+   * Answers whether the rows are ready to apply.
+   */
+  private async load(clientId: string, record: ImportRecord, context: JobContext): Promise<boolean> {
+    const bulk = this.work.read.bulk;
+    // A crash while reading left some rows stored: start over (none was applied yet).
+    await bulk.resetItems(clientId, record.operationId);
+    const layout = new ImportLayout(record.type);
+    let batch: { index: number; input: unknown; failure?: { code: string; message: string } }[] = [];
+    let rows = 0;
+    let failure: string | undefined;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await bulk.insertItems(clientId, record.operationId, batch, this.clock.now());
+      batch = [];
+    };
+    try {
+      let header = true;
+      for await (const { cells, line } of csvRecords(await this.blobs.read(record.sha256))) {
+        if (header) {
+          header = false;
+          failure = layout.header(cells);
+          if (failure) break;
+          continue;
+        }
+        rows++;
+        const row = layout.row(cells);
+        batch.push({ index: line, input: row.input, ...(row.failure ? { failure: row.failure } : {}) });
+        if (batch.length >= LOAD_BATCH) {
+          await flush();
+          if (!(await context.heartbeat())) return false;
+        }
+      }
+      if (header) failure = 'The file is empty.';
+      if (!failure) await flush();
+    } catch (error) {
+      if (!(error instanceof CsvFormatError)) throw error;
+      failure = error.line === null ? error.message : `Line ${error.line}: ${error.message}`;
+    }
+    const at = this.clock.now();
+    if (failure) {
+      await bulk.resetItems(clientId, record.operationId);
+      await this.work.read.imports.finish(
+        clientId,
+        record.id,
+        { status: 'failed', created: 0, updated: 0, errors: 0, rows, message: failure },
+        at,
+      );
+      return false;
+    }
+    await bulk.setTotal(clientId, record.operationId, rows);
+    const message = layout.ignored.length ? `Columns ignored: ${layout.ignored.join(', ')}.` : null;
+    await this.work.read.imports.loaded(clientId, record.id, rows, message, at);
+    return true;
+  }
+}
