@@ -43,6 +43,7 @@ const { values: args } = parseArgs({
     peers: { type: 'boolean' },
     'no-peers': { type: 'boolean' },
     'no-webhooks': { type: 'boolean' },
+    'no-imports': { type: 'boolean' },
   },
 });
 
@@ -709,6 +710,195 @@ async function runWebhooks(ds: Dataset, s: LoadSettings): Promise<WebhooksResult
   }
 }
 
+// ------------------------------------------------------------------ imports and bulk calls (issue 19)
+
+/** Rows of the CSV import, employees of the bulk PUT, and of the single PUTs it is compared with. */
+const IMPORTS_PLAN = {
+  full: { rows: 100_000, bulk: 1000, single: 1000 },
+  quick: { rows: 10_000, bulk: 1000, single: 500 },
+  smoke: { rows: 200, bulk: 50, single: 50 },
+}[mode];
+/** The longest an import or a bulk call may take before the pass reports it incomplete. */
+const IMPORT_TIMEOUT_MS = 1_800_000;
+
+interface LatencySample {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+interface ImportsResult {
+  rows: number;
+  import: {
+    seconds: number;
+    rowsPerSecond: number;
+    status: string;
+    created: number;
+    /** The highest RSS of the server process sampled every 100 ms during the import. */
+    peakRssBytes: number;
+    /** One connection reading employees one after another, before the import and during it. */
+    idleGet: LatencySample;
+    duringGet: LatencySample;
+    p99Ratio: number;
+  };
+  bulk: { items: number; seconds: number; rowsPerSecond: number; status: string };
+  single: { calls: number; parallel: number; seconds: number; rowsPerSecond: number };
+  /** Rows a second of the bulk PUT over those of single PUTs. */
+  bulkOverSingle: number;
+}
+
+function latencies(values: number[]): LatencySample {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { count: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99) };
+}
+
+/** GETs one employee after another until `stop()`; answers each one's latency. */
+function readLoop(url: string, bearer: string, ids: readonly string[]): { stop: () => Promise<number[]> } {
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    let i = 0;
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${url}/api/v2/client/employees/${ids[i++ % ids.length]}`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      await res.arrayBuffer();
+      times.push(performance.now() - started);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return times;
+    },
+  };
+}
+
+async function pollUntil(check: () => Promise<boolean>): Promise<boolean> {
+  const until = performance.now() + IMPORT_TIMEOUT_MS;
+  while (performance.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/**
+ * On one server process: a CSV of `rows` employees uploaded and imported, timed from the POST to the end, with
+ * the server's RSS sampled and a reader GETting employees throughout (its latencies against the same reader's when
+ * the server is idle); then a bulk PUT of `bulk` employees by external id, time to completed, against `single`
+ * PUT /employees/by_external_id calls, 8 at a time.
+ */
+async function runImports(ds: Dataset): Promise<ImportsResult> {
+  const server = await startAtrium(ds);
+  try {
+    await settled(server.pid);
+    const bearer = await token(server.url, ds.hr);
+    const org = 'bench-import';
+    await hrCall(server.url, bearer, 'PUT', `/organizations/${org}`, { name: 'Bench import' });
+    const readIds = ds.employeeIds.slice(0, 200);
+    const idle = readLoop(server.url, bearer, readIds);
+    await new Promise((resolve) => setTimeout(resolve, mode === 'smoke' ? 500 : 5000));
+    const idleGet = latencies(await idle.stop());
+
+    const rows = IMPORTS_PLAN.rows;
+    const lines = ['external_id;firstname;lastname;email;organization_id;employee_number;city'];
+    for (let i = 0; i < rows; i++) {
+      lines.push(`bench-imp-${i};First${i};Last${i};bench.imp.${i}@example.com;${org};BI${i};"Paris; France"`);
+    }
+    const csv = Buffer.from(`${lines.join('\r\n')}\r\n`);
+    const upload = await fetch(`${server.url}/api/v2/client/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        'content-type': 'text/csv',
+        'content-disposition': 'attachment; filename="employees.csv"',
+      },
+      body: csv,
+    });
+    if (upload.status !== 201) throw new Error(`upload: ${upload.status} ${await upload.text()}`);
+    const fileId = ((await upload.json()) as { id: string }).id;
+    say(`[imports] ${rows} employees from a CSV of ${(csv.length / 1e6).toFixed(1)} MB`);
+    let peakRss = server.rss();
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, server.rss());
+    }, 100);
+    const during = readLoop(server.url, bearer, readIds);
+    const started = performance.now();
+    const created = (await hrCall(server.url, bearer, 'POST', '/imports', {
+      type: 'employee',
+      uploaded_file: { file_id: fileId },
+    })) as { id: string };
+    let last = { status: 'created', created_objects_count: 0 };
+    await pollUntil(async () => {
+      last = (await hrCall(server.url, bearer, 'GET', `/imports/${created.id}`)) as typeof last;
+      return !['created', 'in_progress'].includes(last.status);
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const duringGet = latencies(await during.stop());
+    clearInterval(sampler);
+    if (last.status !== 'success') say(`  !! the import ended ${last.status}`);
+
+    const items = Array.from({ length: IMPORTS_PLAN.bulk }, (_, i) => ({
+      external_id: `bench-imp-${i}`,
+      data: {
+        firstname: `Bulk${i}`,
+        lastname: `Last${i}`,
+        email: `bench.imp.${i}@example.com`,
+        registration_references: [{ organization_id: org, employee_number: `BI${i}` }],
+      },
+    }));
+    say(`[imports] bulk PUT of ${items.length} employees`);
+    const bulkStarted = performance.now();
+    const { request_id } = (await hrCall(server.url, bearer, 'PUT', '/employees/bulk', items)) as {
+      request_id: string;
+    };
+    let bulkStatus = 'queued';
+    await pollUntil(async () => {
+      const status = (await hrCall(server.url, bearer, 'GET', `/employees/bulk/${request_id}`)) as {
+        summary: { status: string };
+      };
+      bulkStatus = status.summary.status;
+      return bulkStatus === 'completed';
+    });
+    const bulkSeconds = (performance.now() - bulkStarted) / 1000;
+
+    const singles = items.slice(0, IMPORTS_PLAN.single);
+    say(`[imports] ${singles.length} single PUT /employees/by_external_id/{id}, 8 at a time`);
+    const singleStarted = performance.now();
+    await inParallel(singles, 8, async (item) => {
+      await hrCall(server.url, bearer, 'PUT', `/employees/by_external_id/${item.external_id}`, {
+        ...item.data,
+        lastname: 'Single',
+      });
+    });
+    const singleSeconds = (performance.now() - singleStarted) / 1000;
+    const bulkRate = items.length / bulkSeconds;
+    const singleRate = singles.length / singleSeconds;
+    return {
+      rows,
+      import: {
+        seconds,
+        rowsPerSecond: rows / seconds,
+        status: last.status,
+        created: last.created_objects_count,
+        peakRssBytes: peakRss,
+        idleGet,
+        duringGet,
+        p99Ratio: duringGet.p99Ms / Math.max(0.001, idleGet.p99Ms),
+      },
+      bulk: { items: items.length, seconds: bulkSeconds, rowsPerSecond: bulkRate, status: bulkStatus },
+      single: { calls: singles.length, parallel: 8, seconds: singleSeconds, rowsPerSecond: singleRate },
+      bulkOverSingle: bulkRate / singleRate,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 // ------------------------------------------------------------------ the run
 
 const startedAt = new Date();
@@ -829,6 +1019,24 @@ try {
       (!args.only || args.only.split(',').some((part) => 'webhooks'.startsWith(part)));
     if (!webhooksWanted) extras.webhooks = { skipped: args['no-webhooks'] ? '--no-webhooks' : 'not selected' };
     else extras.webhooks = await runWebhooks(main, settings);
+
+    // Imports and bulk calls (issue 19): a CSV of employees, a bulk PUT against single PUTs.
+    const importsWanted =
+      !args['main-only'] &&
+      !args['no-imports'] &&
+      (!args.only || args.only.split(',').some((part) => 'imports'.startsWith(part)));
+    if (!importsWanted) extras.imports = { skipped: args['no-imports'] ? '--no-imports' : 'not selected' };
+    else {
+      const result = await runImports(main);
+      extras.imports = result;
+      const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+      say(
+        `[imports] ${result.rows} rows in ${result.import.seconds.toFixed(1)} s: ${result.import.rowsPerSecond.toFixed(0)} rows/s (target 5000), peak RSS ${mb(result.import.peakRssBytes)} MB (target 250); employee GET p99 ${result.import.duringGet.p99Ms.toFixed(1)} ms during, ${result.import.idleGet.p99Ms.toFixed(1)} ms idle: ${result.import.p99Ratio.toFixed(1)}x (target 5x)`,
+      );
+      say(
+        `[imports] bulk PUT of ${result.bulk.items}: ${result.bulk.rowsPerSecond.toFixed(0)} rows/s; single PUTs: ${result.single.rowsPerSecond.toFixed(0)} rows/s; ratio ${result.bulkOverSingle.toFixed(2)}`,
+      );
+    }
   } finally {
     await main.drop();
   }
@@ -1023,6 +1231,48 @@ cpuTarget('event-get', 1.6);
       value: null,
       met: null,
       note: w.skipped,
+    });
+}
+{
+  const imp = extras.imports as (ImportsResult & { skipped?: undefined }) | { skipped: string } | undefined;
+  if (imp && !('skipped' in imp && imp.skipped)) {
+    const r = imp as ImportsResult;
+    const complete = r.import.status === 'success';
+    targets.push({
+      what: `CSV import of ${r.rows} employees, rows a second (SQLite)`,
+      target: '≥ 5000',
+      value: r.import.rowsPerSecond,
+      met: complete && r.import.rowsPerSecond >= 5000,
+      note: `${r.import.seconds.toFixed(1)} s, ended ${r.import.status}`,
+    });
+    targets.push({
+      what: 'CSV import, peak RSS of the server (MB)',
+      target: '≤ 250',
+      value: r.import.peakRssBytes / 1024 / 1024,
+      met: r.import.peakRssBytes <= 250 * 1024 * 1024,
+      note: 'sampled every 100 ms',
+    });
+    targets.push({
+      what: 'employee GET p99 during the import / idle',
+      target: '≤ 5',
+      value: r.import.p99Ratio,
+      met: r.import.p99Ratio <= 5,
+      note: `${r.import.duringGet.p99Ms.toFixed(1)} ms during, ${r.import.idleGet.p99Ms.toFixed(1)} ms idle (one connection)`,
+    });
+    targets.push({
+      what: `bulk PUT of ${r.bulk.items} employees, rows a second / single PUTs`,
+      target: '(reported)',
+      value: r.bulkOverSingle,
+      met: null,
+      note: `${r.bulk.rowsPerSecond.toFixed(0)} rows/s bulk, ${r.single.rowsPerSecond.toFixed(0)} rows/s single (8 at a time)`,
+    });
+  } else
+    targets.push({
+      what: 'CSV import and bulk PUT (issue 19)',
+      target: '',
+      value: null,
+      met: null,
+      note: imp && 'skipped' in imp ? imp.skipped : 'not run',
     });
 }
 const tokenVerification: unknown[] = [];

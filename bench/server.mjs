@@ -29,11 +29,13 @@ if (noAuthClient) {
   const schemas = await load('hr/people-assist/requests/schemas.js');
   const { ErrorBody } = await load('hr/errors.js');
   const { MacroList, MacroDetail } = await load('hr/people-assist/macros/schemas.js');
+  const { Employee } = await load('hr/core/employees/schemas.js');
   const { services } = app;
   await app.server.register(
     async (scope) => {
       for (const schema of [
         ErrorBody,
+        Employee,
         MacroList,
         MacroDetail,
         schemas.UserSimplified,

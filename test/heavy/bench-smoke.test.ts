@@ -62,6 +62,13 @@ interface Report {
     outboxRatio: number;
     drains: { webhooks: number; deliveries: number; seconds: number; perSecond: number; complete: boolean }[];
   };
+  imports: {
+    rows: number;
+    import: { status: string; created: number; rowsPerSecond: number; peakRssBytes: number; p99Ratio: number };
+    bulk: { status: string; rowsPerSecond: number };
+    single: { rowsPerSecond: number };
+    bulkOverSingle: number;
+  };
 }
 
 const SCENARIOS = [
@@ -135,6 +142,10 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
         'PUT /organizations/{id}, req/s: one webhook / none, delivering',
         'webhook deliveries a second, one process, 1 webhook',
         'webhook deliveries a second, one process, 8 webhooks',
+        'CSV import of',
+        'CSV import, peak RSS',
+        'employee GET p99 during the import / idle',
+        'bulk PUT of',
       ]) {
         assert.ok(
           what.some((w) => w.startsWith(expected)),
@@ -186,6 +197,13 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
         'the deliveries to one webhook, then to eight, all reached the receiver',
       );
       for (const d of hooks.drains) assert.ok(d.deliveries > 0 && d.seconds > 0 && d.perSecond > 0);
+      // The imports pass (issue 19): a CSV of employees imported whole, a bulk PUT completed, single PUTs timed.
+      const imp = report.imports;
+      assert.equal(imp.import.status, 'success');
+      assert.equal(imp.import.created, imp.rows, 'every row of the CSV created an employee');
+      assert.ok(imp.import.rowsPerSecond > 0 && imp.import.peakRssBytes > 0 && imp.import.p99Ratio > 0);
+      assert.equal(imp.bulk.status, 'completed');
+      assert.ok(Math.abs(imp.bulkOverSingle - imp.bulk.rowsPerSecond / imp.single.rowsPerSecond) < 1e-9);
       assert.match(stdout, /targets:/, 'the table is printed');
       assert.match(stdout, /CPU per call: GET \/healthz \d+ µs, bare node:http \d+ µs/, 'the yardsticks are printed');
     } finally {
