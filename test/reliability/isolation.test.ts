@@ -111,8 +111,13 @@ for (const dialect of dialects()) {
       let compared = 0;
       let listsChecked = 0;
       // PUT creates at the given id in the caller's own space: B's PUTs run last, so that no other call meets
-      // an object B made with one of A's ids.
-      const ordered = [...ops.filter((o) => o.method !== 'PUT'), ...ops.filter((o) => o.method === 'PUT')];
+      // an object B made with one of A's ids, and the deepest first, so that no PUT under a parent
+      // (`/datasets/{id}/values/{value_id}`) meets the parent B's own PUT made at one of A's ids.
+      const depth = (path: string) => (path.match(/\{/g) ?? []).length;
+      const ordered = [
+        ...ops.filter((o) => o.method !== 'PUT'),
+        ...ops.filter((o) => o.method === 'PUT').sort((a, b) => depth(b.path) - depth(a.path)),
+      ];
       for (const [index, op] of ordered.entries()) {
         const hr = op.api === 'hr';
         const auth = hr

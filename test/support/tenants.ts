@@ -192,6 +192,52 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
   add('/processes', process.id);
   const tasks = await call<{ id: string }[]>('GET', `/tasks?process_id=${process.id}`);
   for (const t of tasks) add('/tasks', t.id);
+
+  // HR sync (issue 19): a dataset with a value, a dataset import, a CSV import and bulk calls, each run to its end.
+  await call('PUT', '/datasets/regions', {
+    localized_names: [{ language_code: 'en-us', value: 'Regions' }],
+    dimensions: [{ id: 'regions', localized_names: [] }],
+  });
+  add('/datasets', 'regions');
+  await call('PUT', '/datasets/regions/values/emea', { localized_names: [{ language_code: 'en-us', value: 'EMEA' }] });
+  add('/datasets/{id}/values', 'emea');
+  const datasetImport = await call<{ id: string }>('POST', '/dataset_imports', {
+    dataset_id: 'regions',
+    upload_id: await uploadFile(server, hr, Buffer.from('regions\nemea\napac\n'), 'regions.csv'),
+  });
+  add('/dataset_imports', datasetImport.id);
+  const csvImport = await call<{ id: string }>('POST', '/imports', {
+    type: 'organization',
+    uploaded_file: { file_id: await uploadFile(server, hr, Buffer.from('id;name\nlyon;Lyon\n'), 'orgs.csv') },
+  });
+  add('/imports', csvImport.id);
+  const employeesBulk = await call<{ request_id: string }>('PATCH', '/employees/bulk', [
+    { employee_id: employee.id, data: { middlename: 'Augusta' } },
+  ]);
+  add('/employees/bulk', employeesBulk.request_id);
+  const usersBulk = await call<{ request_id: string }>('PATCH', '/users/bulk', [
+    { manager_id: user.id, data: { middlename: 'Brewster' } },
+  ]);
+  add('/users/bulk', usersBulk.request_id);
+  // Their jobs end before the tenant is used, so that nothing of it changes afterwards (a test stopping the job
+  // runner runs them here).
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await server.app.services.jobs.runDue();
+    const done = await Promise.all([
+      call<{ status: string }>('GET', `/dataset_imports/${datasetImport.id}`).then((i) => i.status === 'finished'),
+      call<{ status: string }>('GET', `/imports/${csvImport.id}`).then((i) => i.status === 'success'),
+      call<{ summary: { status: string } }>('GET', `/employees/bulk/${employeesBulk.request_id}`).then(
+        (b) => b.summary.status === 'completed',
+      ),
+      call<{ summary: { status: string } }>('GET', `/users/bulk/${usersBulk.request_id}`).then(
+        (b) => b.summary.status === 'completed',
+      ),
+    ]);
+    if (done.every(Boolean)) break;
+    if (Date.now() > deadline) throw new Error('the HR sync jobs of the tenant did not end');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return { caller: hr, ids, userId: user.id };
 }
 

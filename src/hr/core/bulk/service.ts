@@ -22,8 +22,18 @@ export type { BulkAction, BulkResource, PendingBulkItem } from './repository.js'
 /** The job queue bulk calls run on. */
 export const BULK_QUEUE = 'hr.bulk';
 
-/** Items read per batch; the job renews its lease after each batch and yields to the server after each item. */
+/** Items read per batch; the job yields to the server after each item. */
 const BATCH = 50;
+/**
+ * The job renews its lease when this long has passed since it last did (checked after each item): well within any
+ * lease (a minute by default), however slow the items are.
+ */
+const HEARTBEAT_MS = 250;
+/**
+ * Attempts of a bulk or import job: an attempt cut short (its process died, its lease was taken over) counts as
+ * one, and applied items are never lost, so the limit only stops a job that keeps failing.
+ */
+export const MANY_ROWS_MAX_ATTEMPTS = 100;
 
 /** What a bulk call's job carries: where to find the call. Its items are rows of their own. */
 export interface BulkPayload {
@@ -166,7 +176,7 @@ export class BulkService {
 
   /** The job queue's handler: applies the pending items of a call, in order, as the caller who made it. */
   queue(): QueueOptions<BulkPayload> {
-    return { handle: (job, context) => this.run(job, context) };
+    return { handle: (job, context) => this.run(job, context), maxAttempts: MANY_ROWS_MAX_ATTEMPTS };
   }
 
   private async run(job: Job<BulkPayload>, context: JobContext): Promise<void> {
@@ -185,6 +195,7 @@ export class BulkService {
     if (!target) throw new Error(`no bulk target serves ${operation.resource}`);
     return actingAs(operation.caller, async () => {
       await repo.mark(clientId, operationId, 'in_progress', this.clock.now());
+      let beat = performance.now();
       for (;;) {
         const items = await repo.pending(clientId, operationId, BATCH);
         if (items.length === 0) break;
@@ -193,8 +204,11 @@ export class BulkService {
           await target.apply(clientId, operation.action, item);
           // One item at a time, then the server's turn: a large call never holds the event loop.
           await yieldToIo();
+          if (performance.now() - beat >= HEARTBEAT_MS) {
+            if (!(await context.heartbeat())) return false;
+            beat = performance.now();
+          }
         }
-        if (!(await context.heartbeat())) return false;
       }
       await repo.mark(clientId, operationId, 'completed', this.clock.now());
       return true;

@@ -6,7 +6,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
-import { enqueue, type Job, type QueueOptions } from '../../../platform/jobs/index.js';
+import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
 import type { Clock } from '../../../platform/time.js';
 import { afterWork, currentCaller } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
@@ -118,10 +118,10 @@ export class DatasetImportsService {
   }
 
   queue(): QueueOptions<DatasetImportPayload> {
-    return { handle: (job) => this.run(job) };
+    return { handle: (job, context) => this.run(job, context) };
   }
 
-  private async run(job: Job<DatasetImportPayload>): Promise<void> {
+  private async run(job: Job<DatasetImportPayload>, context: JobContext): Promise<void> {
     const { clientId, importId } = job.payload;
     const read = this.work.read;
     const found = await read.datasetImports.find(clientId, importId);
@@ -143,6 +143,11 @@ export class DatasetImportsService {
       try {
         for await (const record of csvRecords(await this.blobs.read(found.sha256))) {
           if (!file.read(record)) break;
+          // A long file: keep the lease, and let the server answer meanwhile.
+          if (record.line % 10_000 === 0 && record.line > 0) {
+            if (!(await context.heartbeat())) return;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
         }
         file.end();
       } catch (error) {

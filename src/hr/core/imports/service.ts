@@ -11,7 +11,7 @@ import { type Clock, parseDate } from '../../../platform/time.js';
 import { afterWork, currentCaller } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
 import type { BulkRepository, BulkResource, SettledBulkItem } from '../bulk/repository.js';
-import type { BulkService } from '../bulk/service.js';
+import { type BulkService, MANY_ROWS_MAX_ATTEMPTS } from '../bulk/service.js';
 import type { UploadsRepository } from '../uploads/repository.js';
 import type { UploadsService } from '../uploads/service.js';
 import type { UsersRepository } from '../users/repository.js';
@@ -169,7 +169,7 @@ export class ImportsService {
   }
 
   queue(): QueueOptions<ImportPayload> {
-    return { handle: (job, context) => this.run(job, context) };
+    return { handle: (job, context) => this.run(job, context), maxAttempts: MANY_ROWS_MAX_ATTEMPTS };
   }
 
   private async run(job: Job<ImportPayload>, context: JobContext): Promise<void> {
@@ -228,6 +228,7 @@ export class ImportsService {
         if (batch.length >= LOAD_BATCH) {
           await flush();
           if (!(await context.heartbeat())) return false;
+          await new Promise((resolve) => setImmediate(resolve));
         }
       }
       if (header) failure = 'The file is empty.';
