@@ -1,3 +1,6 @@
+import { EmployeeCreate, RegistrationReferenceInput } from '../employees/schemas.js';
+import { OrganizationPut } from '../organizations/schemas.js';
+import { UserCreate } from '../users/schemas.js';
 import type { ImportType } from './schemas.js';
 
 /**
@@ -7,51 +10,24 @@ import type { ImportType } from './schemas.js';
  * (created, or updated when a user has its email). An empty cell is a field left out.
  */
 
-const EMPLOYEE_FIELDS = [
-  'firstname',
-  'lastname',
-  'email',
-  'language',
-  'maidenname',
-  'middlename',
-  'country',
-  'starting_date',
-  'mobile_phone_number',
-  'birth_date',
-  'address1',
-  'address2',
-  'address3',
-  'zip_code',
-  'city',
-  'state',
-] as const;
-const REGISTRATION_FIELDS = ['organization_id', 'employee_number', 'active', 'departure_date'] as const;
+/**
+ * The columns are the single endpoints' fields, read from their schemas (so a field added there is a column here):
+ * every attribute but the nested ones (registrations and custom fields have columns of their own), the key, and the
+ * write-only SSO token.
+ */
+const columnsOf = (fields: Record<string, unknown>, except: readonly string[]) =>
+  Object.keys(fields).filter((name) => !except.includes(name));
+const EMPLOYEE_FIELDS = columnsOf(EmployeeCreate.properties, [
+  'external_id',
+  'saml_token',
+  'registration_references',
+  'custom_fields',
+]);
+const REGISTRATION_FIELDS = Object.keys(RegistrationReferenceInput.properties);
 /** Registration references a row may carry: `organization_id`, then `organization_id_2` … `organization_id_9`. */
 const MAX_REGISTRATIONS = 9;
-const ORGANIZATION_FIELDS = [
-  'name',
-  'description',
-  'parent_organization_id',
-  'corporate_name',
-  'address1',
-  'address2',
-  'zip_code',
-  'city',
-  'country',
-  'contact_firstname',
-  'contact_lastname',
-  'contact_email',
-  'contact_phone_number',
-] as const;
-const MANAGER_FIELDS = [
-  'firstname',
-  'lastname',
-  'middlename',
-  'external_id',
-  'language',
-  'timezone',
-  'mobile_phone_number',
-] as const;
+const ORGANIZATION_FIELDS = columnsOf(OrganizationPut.properties, []);
+const MANAGER_FIELDS = columnsOf(UserCreate.properties, ['email', 'saml_token', 'profiles']);
 const CUSTOM_FIELD = 'custom_field:';
 
 /** The column that names each row's object, per type. */
