@@ -237,7 +237,7 @@ for (const dialect of dialects()) {
       assert.equal((await json<Body>(await other.call('GET', '/datasets/geo'), 200)).values_count, 0);
     });
 
-    it('a request form’s dataset field takes only paths of its dataset’s values', async () => {
+    it('a request form’s and a task form’s dataset field take only paths of its dataset’s values', async () => {
       await json(await hr.call('PUT', '/organizations/hq', { name: 'HQ' }), 201);
       const ada = await employee(hr, {
         firstname: 'Ada',
@@ -288,6 +288,40 @@ for (const dialect of dialects()) {
         ['form_data.0.values.0.1.id', 'invalid_path'],
       ]);
       assert.deepEqual(await fields([{ ...uk, code: 'gb' }]), [['form_data.0.values.0.0.code', 'invalid_value']]);
+
+      // A task form's dataset field: the same check, through POST /tasks/{id}/fill.
+      const user = await json<{ id: string }>(
+        await hr.call('POST', '/users', { firstname: 'Tom', lastname: 'Task', email: 'tom.task@example.com' }),
+        201,
+      );
+      await json(await hr.call('PUT', '/process_templates/move', { title: 'Move' }), 201);
+      await json(
+        await hr.call('PUT', '/process_templates/move/task_templates/where', {
+          type: 'fill_form',
+          name: 'Where to',
+          assigned_to: 'employee',
+          formidable: { fields: [{ slug: 'to', label: 'To', type_id: 'dataset', dataset_id: 'geo' }] },
+        }),
+        201,
+      );
+      const process = await json<{ id: string }>(
+        await hr.call('POST', '/processes', {
+          process_template_id: 'move',
+          publish: true,
+          employee_id: ada,
+          creator_id: user.id,
+        }),
+        201,
+      );
+      const tasks = await json<{ id: string }[]>(await hr.call('GET', `/tasks?process_id=${process.id}`), 200);
+      const fill = (path: unknown[]) =>
+        hr.call('POST', `/tasks/${tasks[0]?.id}/fill`, { form_data: [{ field_id: 'to', values: [path] }] });
+      const refused = await json<ErrorBody>(await fill([uk, { id: 'uk.paris', name: 'Paris' }]), 422);
+      assert.deepEqual(
+        refused.errors?.map((e) => [e.field, e.code]),
+        [['form_data.0.values.0.1.id', 'not_found']],
+      );
+      await json(await fill([uk, london]), 200);
     });
   });
 }
