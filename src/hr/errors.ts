@@ -116,15 +116,8 @@ export function bodyValidationError(errors: ErrorObject[], oauth = false): { sta
  */
 export function domainErrorBody(error: unknown): ErrorBody | undefined {
   if (!(error instanceof Error)) return undefined;
-  const known =
-    error instanceof HrError ||
-    error instanceof NotFoundError ||
-    error instanceof FieldValidationError ||
-    error instanceof InvalidRequestError ||
-    error instanceof ForbiddenError ||
-    error instanceof StateError ||
-    error instanceof ConflictError;
-  return known ? render(error, false).body : undefined;
+  const rendered = render(error, false);
+  return rendered.status < 500 ? rendered.body : undefined;
 }
 
 function render(error: FastifyError | Error, oauth: boolean): Rendered {

@@ -1,5 +1,5 @@
 import type { CsvRecord } from '../../../platform/csv.js';
-import type { DatasetLocalizedString } from '../datasets/schemas.js';
+import { CODE, type DatasetLocalizedString, LANGUAGE_CODE } from '../datasets/schemas.js';
 import type { ImportReportEntry } from './repository.js';
 
 /**
@@ -11,8 +11,8 @@ import type { ImportReportEntry } from './repository.js';
 /** Report entries kept (the counts in `stats` count them all). */
 export const MAX_REPORT_ENTRIES = 1000;
 
-const CODE = /^[A-Za-z0-9_-]{1,100}$/;
-const LANGUAGE = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/;
+const CODE_RE = new RegExp(`^${CODE}$`);
+const LANGUAGE = new RegExp(LANGUAGE_CODE);
 
 export interface ImportedValue {
   id: string;
@@ -152,7 +152,7 @@ export class DatasetCsv {
         rowError(dimension, 'required', `A value of "${dimension}" is needed above "${codes[last]}".`);
         return;
       }
-      if (!CODE.test(code)) {
+      if (!CODE_RE.test(code)) {
         rowError(dimension, 'invalid_format', `"${code}" is not a code: 1 to 100 letters, digits, _ or -.`);
         return;
       }

@@ -7,7 +7,10 @@ import { SortQuery } from '../../lists/sort.js';
 export const MAX_DIMENSIONS = 10;
 export const MAX_VALUES = 300_000;
 
-const CODE = '[A-Za-z0-9_-]{1,100}';
+/** A dataset's or dimension's id, and each segment of a value's id (the pattern, for the import's CSV too). */
+export const CODE = '[A-Za-z0-9_-]{1,100}';
+/** A `language_code`. */
+export const LANGUAGE_CODE = '^[a-z]{2,3}(-[a-z0-9]{2,8})*$';
 
 /** A dataset's or dimension's id, and each segment of a value's id. */
 const Code = (description: string) => Type.String({ pattern: `^${CODE}$`, description });
@@ -15,7 +18,7 @@ const Code = (description: string) => Type.String({ pattern: `^${CODE}$`, descri
 /** `LocalizedString`. */
 export const DatasetLocalizedString = Type.Object({
   language_code: Type.String({
-    pattern: '^[a-z]{2,3}(-[a-z0-9]{2,8})*$',
+    pattern: LANGUAGE_CODE,
     maxLength: 35,
     description: 'BCP 47, lower case (`en-us`).',
   }),

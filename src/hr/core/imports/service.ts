@@ -7,7 +7,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
-import { type Clock, parseDate } from '../../../platform/time.js';
+import { type Clock, parseDateOrDateTime } from '../../../platform/time.js';
 import { afterWork, currentCaller } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
 import type { BulkRepository, BulkResource, SettledBulkItem } from '../bulk/repository.js';
@@ -128,12 +128,8 @@ export class ImportsService {
   async list(clientId: string, query: ImportListQuery, request: PageRequest): Promise<Page<ImportRecord>> {
     const filter: ImportFilter = {};
     if (query.type !== undefined) filter.type = query.type;
-    const day = (text: string) => {
-      const d = parseDate(text);
-      return d ? Date.UTC(d.year, d.month - 1, d.day) : undefined;
-    };
-    const since = query.created_at_since === undefined ? undefined : day(query.created_at_since);
-    const until = query.created_at_until === undefined ? undefined : day(query.created_at_until);
+    const since = query.created_at_since === undefined ? undefined : parseDateOrDateTime(query.created_at_since);
+    const until = query.created_at_until === undefined ? undefined : parseDateOrDateTime(query.created_at_until);
     if (since !== undefined) filter.createdSince = since;
     if (until !== undefined) filter.createdUntil = until + DAY_MS;
     const page = await this.work.read.imports.page(clientId, filter, request);
