@@ -11,7 +11,12 @@ import pg from 'pg';
 import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
-import { inLightTransaction, inTransaction, isRetryableConflict } from '../../src/platform/db/transaction.js';
+import {
+  inLightTransaction,
+  inTransaction,
+  isRetryableConflict,
+  withLightCommits,
+} from '../../src/platform/db/transaction.js';
 import {
   dialects,
   freshDatabase,
@@ -148,6 +153,24 @@ for (const dialect of dialects()) {
       assert.equal(await level(subject.db), flushed, 'restored after a rollback too');
       const none = await subject.db.selectFrom('settings').select('key').where('key', '=', 'light-3').execute();
       assert.deepEqual(none, [], 'rolled back');
+
+      // withLightCommits: every transaction started inside is light (a bulk call's and an import's rows), the
+      // writes outside it and after it are flushed again.
+      const seen = await withLightCommits(async () => {
+        const first = await inTransaction(subject.db, (trx) => level(trx));
+        const second = await inTransaction(subject.db, async (trx) => {
+          await trx.insertInto('settings').values({ key: 'light-4', value: 'v' }).execute();
+          return level(trx);
+        });
+        return [first, second];
+      });
+      assert.deepEqual(seen, [light, light], 'inside withLightCommits, each transaction is light');
+      assert.equal(await level(subject.db), flushed, 'and the level is restored after it');
+      await inTransaction(subject.db, async (trx) => {
+        assert.equal(await level(trx), flushed, 'a transaction after it is flushed');
+      });
+      const kept = await subject.db.selectFrom('settings').select('key').where('key', '=', 'light-4').execute();
+      assert.equal(kept.length, 1, 'committed');
     });
 
     if (dialect === 'postgres') {

@@ -1,6 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Transaction } from 'kysely';
 import { type Db, dialectOf, SQLITE_SYNCHRONOUS } from './database.js';
 import type { Tables } from './schema.js';
+
+/** Set while `withLightCommits` runs: the transactions started inside it are light ones. */
+const lightScope = new AsyncLocalStorage<boolean>();
 
 /** How many times a transaction is tried before its serialization failure reaches the caller. */
 export const TRANSACTION_ATTEMPTS = 6;
@@ -37,6 +41,12 @@ function pause(attempt: number): Promise<void> {
  */
 export async function inTransaction<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Transaction<Tables>);
+  if (lightScope.getStore() === true) return inLightTransaction(db, work);
+  return committed(db, work);
+}
+
+/** The retried transaction of `inTransaction`, committed at the connection's safety level. */
+async function committed<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);
@@ -59,7 +69,7 @@ export async function inTransaction<T>(db: Db, work: (trx: Transaction<Tables>) 
 export async function inLightTransaction<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Transaction<Tables>);
   if (dialectOf(db) === 'postgres') {
-    return inTransaction(db, async (trx) => {
+    return committed(db, async (trx) => {
       await sql`set local synchronous_commit = off`.execute(trx);
       return work(trx);
     });
@@ -68,9 +78,22 @@ export async function inLightTransaction<T>(db: Db, work: (trx: Transaction<Tabl
   return db.connection().execute(async (connection) => {
     await sql`pragma synchronous = normal`.execute(connection);
     try {
-      return await inTransaction(connection, work);
+      return await committed(connection, work);
     } finally {
       await sql.raw(`pragma synchronous = ${SQLITE_SYNCHRONOUS}`).execute(connection);
     }
   });
+}
+
+/**
+ * Runs `work` with every transaction it starts committed as `inLightTransaction` does: kept through a crash of the
+ * process, not flushed to disk before it returns. For a background job's rows, whose progress is stored with them
+ * and which no caller was told of one by one (a bulk call's or an import's items): a power cut may lose the last
+ * few milliseconds of rows with their progress, and the job, which then reverts to that state, applies them again.
+ * The job's end, written outside `work` by an ordinary commit, flushes every row before it (the WAL is written in
+ * order), so a job reported finished has all its rows on disk. Writes outside a transaction (autocommit) are not
+ * affected.
+ */
+export function withLightCommits<T>(work: () => Promise<T>): Promise<T> {
+  return lightScope.run(true, work);
 }

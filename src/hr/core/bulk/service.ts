@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { Tables } from '../../../platform/db/schema.js';
+import { withLightCommits } from '../../../platform/db/transaction.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { compileBodyCheck } from '../../../platform/http/validation.js';
@@ -201,7 +202,8 @@ export class BulkService {
         if (items.length === 0) break;
         for (const item of items) {
           if (context.signal.aborted) return false;
-          await target.apply(clientId, operation.action, item);
+          // Committed without a flush each: the call's end (`mark`, below) flushes them all (withLightCommits).
+          await withLightCommits(() => target.apply(clientId, operation.action, item));
           // One item at a time, then the server's turn: a large call never holds the event loop.
           await yieldToIo();
           if (performance.now() - beat >= HEARTBEAT_MS) {
