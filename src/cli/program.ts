@@ -33,6 +33,13 @@ const portNumber = integerIn(0, 65535, 'a port number (0 to 65535)');
 const workerCount = integerIn(1, 256, 'a number of processes (1 to 256)');
 const academyId = integerIn(0, 999_999_999, 'an academy id (an integer)');
 
+const seedEmployees = integerIn(0, 1_000_000, 'a number of employees (0 to 1,000,000)');
+
+function seedSize(value: string): 'small' | 'large' {
+  if (value !== 'small' && value !== 'large') throw new InvalidArgumentError('must be small or large');
+  return value;
+}
+
 const jobId = integerIn(1, 999_999_999, 'a job id (a positive integer)');
 
 const JOB_STATUSES = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
@@ -202,14 +209,32 @@ export function buildProgram(): Command {
       if (!report.ok) process.exitCode = 1;
     });
 
-  command(program, 'seed', '[--json]', 'fill demo tenants of both APIs and print fresh credentials')
-    .option('--json', 'print {"hr": {...}, "academy": {...}}')
-    .addHelpText('after', examples('atrium seed --json'))
-    .action(async (options: { json?: boolean }) => {
+  command(
+    program,
+    'seed',
+    '[--size small|large] [--employees N] [--json]',
+    'fill demo tenants of both APIs and print fresh credentials',
+  )
+    .option('--size <SIZE>', 'small (100 employees) or large (10,000)', seedSize, 'small')
+    .option('--employees <N>', 'how many demo employees to make, 0 to 1,000,000 (instead of --size)', seedEmployees)
+    .option('--json', 'print {"hr": {...}, "academy": {...}, "summary": {...}}')
+    .addHelpText(
+      'after',
+      `${examples('atrium seed --json', 'atrium seed --size large', 'atrium seed --employees 50000')}
+A progress bar is drawn on standard error when it is a terminal (never with --json).
+`,
+    )
+    .action(async (options: { size: 'small' | 'large'; employees?: number; json?: boolean }) => {
       const json = options.json === true;
-      const { seed } = await import('./seed.js');
-      const result = await withServices(json, (services) => seed(services));
-      output(json, result, JSON.stringify(result, null, 2));
+      const [{ seed, SEED_SIZES }, { progressBar }] = await Promise.all([import('./seed.js'), import('./progress.js')]);
+      const employees = options.employees ?? SEED_SIZES[options.size];
+      const progress = progressBar('employees', json);
+      const result = await withServices(json, (services) =>
+        seed(services, { employees, ...(progress ? { progress } : {}) }),
+      );
+      const { summary } = result;
+      const made = `made ${summary.organizations} organizations, ${summary.organization_groups} organization group and ${summary.employees} employees (HR), and the demo academy`;
+      output(json, result, `${made}\n${JSON.stringify({ hr: result.hr, academy: result.academy }, null, 2)}`);
     });
 
   command(program, 'backup', '--out DIR [--json]', 'copy the SQLite database and its files while the server runs')

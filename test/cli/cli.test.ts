@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrationNames } from '../../src/platform/db/migrate.js';
-import { atrium, json, type Served, serve } from '../support/cli.js';
+import { atrium, CLI, json, ROOT, type Served, serve } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
 
 async function token(url: string, creds: { client_id: string; application_id: string; application_secret: string }) {
@@ -24,6 +25,37 @@ async function token(url: string, creds: { client_id: string; application_id: st
 
 const list = (url: string, t: string) =>
   fetch(`${url}/api/v2/client/organizations`, { headers: { authorization: `Bearer ${t}` } });
+
+interface DemoEmployee {
+  external_id: string;
+  email: string;
+  city: string;
+  birth_date: string;
+  registration_references: { organization_id: string; employee_number: string }[];
+}
+
+/** The seed's demo employees (external_id `demo-…`), following the cursors to the last page. */
+async function demoEmployees(url: string, t: string): Promise<DemoEmployee[]> {
+  const all: DemoEmployee[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const res = await fetch(`${url}/api/v2/client/employees?per_page=100${query}`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
+    assert.equal(res.status, 200);
+    const rows = (await res.json()) as DemoEmployee[];
+    all.push(...rows.filter((e) => e.external_id?.startsWith('demo-')));
+    cursor = res.headers.get('next-cursor');
+    if (!cursor) return all;
+  }
+  throw new Error('more than 100 pages of employees');
+}
+
+type Seed = {
+  hr: { client_id: string; application_id: string; application_secret: string };
+  academy: { acadId: number; apikey: string };
+};
 
 for (const dialect of dialects()) {
   describe(`atrium CLI (${dialect})`, () => {
@@ -126,11 +158,11 @@ for (const dialect of dialects()) {
     });
 
     it('seed runs twice; each run prints working credentials and earlier ones stay valid', async () => {
-      type Seed = {
-        hr: { client_id: string; application_id: string; application_secret: string };
-        academy: { acadId: number; apikey: string };
-      };
-      const first = json<Seed>(await atrium(db.env, 'seed', '--json'));
+      const firstRun = await atrium(db.env, 'seed', '--json');
+      const first = json<Seed & { summary: unknown }>(firstRun);
+      // --json: no bar, no escape codes, no "using" line (standard error is not a terminal here either).
+      assert.equal(firstRun.stderr, '');
+      assert.deepEqual(first.summary, { organizations: 8, organization_groups: 1, employees: 100 });
       const second = json<Seed>(await atrium(db.env, 'seed', '--json'));
       assert.equal(first.hr.client_id, second.hr.client_id);
       assert.notEqual(first.hr.application_secret, second.hr.application_secret);
@@ -140,6 +172,21 @@ for (const dialect of dialects()) {
         const orgs = (await res.json()) as { id: string }[];
         assert.equal(orgs.filter((o) => o.id === 'acme').length, 1);
       }
+      // --size small (the default): 100 employees, the same ones after the second run (upserted by external_id).
+      const t = await token(server.url, second.hr);
+      const employees = await demoEmployees(server.url, t);
+      assert.equal(employees.length, 100);
+      assert.deepEqual(
+        employees.map((e) => e.external_id).sort(),
+        Array.from({ length: 100 }, (_, i) => `demo-${i + 1}`).sort(),
+      );
+      const one = employees.find((e) => e.external_id === 'demo-3') as DemoEmployee;
+      // Leaf organizations in turn: the third is Vertrieb Deutschland (München), with a German name.
+      assert.equal(one.registration_references[0]?.organization_id, 'acme-de-sales');
+      assert.equal(one.registration_references[0]?.employee_number, 'E000003');
+      assert.equal(one.city, 'München');
+      assert.match(one.email, /^[a-z]+\.[a-z]+\.3@acme\.example$/);
+      assert.match(one.birth_date, /^\d{4}-\d{2}-\d{2}$/);
       assert.equal(first.academy.acadId, second.academy.acadId);
       assert.notEqual(first.academy.apikey, second.academy.apikey);
       for (const { acadId, apikey } of [first.academy, second.academy]) {
@@ -171,6 +218,43 @@ for (const dialect of dialects()) {
         const users = await get<unknown[]>('/users?limit=100');
         assert.ok(users.length >= 12, 'at least 12 users');
       }
+    });
+
+    it('seed --employees N on a terminal draws a progress bar and ends with a summary; with --json, only JSON', async () => {
+      // A pseudo-terminal from script(1) (util-linux, in every Debian): the bar is drawn only on a terminal.
+      const onTerminal = (...args: string[]) => {
+        const command = [process.execPath, CLI, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+        return new Promise<{ code: number | null; output: string }>((resolve) => {
+          const child = spawn('script', ['-qfec', command, '/dev/null'], {
+            cwd: ROOT,
+            env: { ...process.env, ...db.env, DATABASE_URL: db.env.DATABASE_URL ?? '' },
+          });
+          let output = '';
+          child.stdout.on('data', (d) => {
+            output += d;
+          });
+          child.on('exit', (code) => resolve({ code, output: output.replaceAll('\r', '') }));
+        });
+      };
+      const run = await onTerminal('seed', '--employees', '130');
+      assert.equal(run.code, 0, run.output);
+      assert.match(run.output, /employees \[[█░]+\] 130\/130 100%/);
+      assert.match(
+        run.output,
+        /made 8 organizations, 1 organization group and 130 employees \(HR\), and the demo academy\n/,
+      );
+      const creds = JSON.parse(run.output.slice(run.output.indexOf('{'))) as Seed;
+      const employees = await demoEmployees(server.url, await token(server.url, creds.hr));
+      assert.equal(employees.length, 130, '30 more than the small size made, the first 100 updated in place');
+
+      const quiet = await onTerminal('seed', '--employees', '130', '--json');
+      assert.equal(quiet.code, 0, quiet.output);
+      assert.equal(quiet.output.trim().split('\n').length, 1, `only the JSON document: ${quiet.output}`);
+      assert.deepEqual((JSON.parse(quiet.output) as { summary: unknown }).summary, {
+        organizations: 8,
+        organization_groups: 1,
+        employees: 130,
+      });
     });
 
     it('revoke-application and rotate-signing-key take effect on the running server', async () => {

@@ -153,6 +153,12 @@ describe('atrium usage and help', () => {
       [['serve', '--port', '70000'], /--port <N>' argument '70000' is invalid: must be a port number/],
       [['academy', 'rotate-key', '--acad-id', 'x'], /--acad-id <N>' argument 'x' is invalid: must be an academy id/],
       [['migrat'], /unknown command 'migrat' \(did you mean migrate\?\)/],
+      [['seed', '--size', 'huge'], /'--size <SIZE>' argument 'huge' is invalid: must be small or large/],
+      [
+        ['seed', '--employees', '1000001'],
+        /'--employees <N>' argument '1000001' is invalid: must be a number of employees/,
+      ],
+      [['seed', '--employees', '-3'], /'--employees <N>' argument '-3' is invalid: must be a number of employees/],
       [['hr'], /^Usage: atrium hr <command>/],
     ];
     const runs = await Promise.all(cases.map(([args]) => atrium({}, ...args)));
