@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { Kysely } from 'kysely';
 import pino from 'pino';
 import { type App, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
@@ -27,6 +28,78 @@ for (const dialect of dialects()) {
       try {
         assert.deepEqual(await migrateToLatest(database), migrationNames);
         assert.deepEqual(await migrateToLatest(database), []);
+      } finally {
+        await database.close();
+        await tdb.drop();
+      }
+    });
+
+    it('0022_bulk_counts gives the bulk calls stored before it their counts, from their items', async () => {
+      const tdb = await freshDatabase(dialect);
+      const database = open(tdb);
+      try {
+        await migrateTo(database, '0021_imports');
+        const db = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+        await db.insertInto('hr_clients').values({ id: 'c1', name: 'C1', created_at: 1 }).execute();
+        const operation = (id: string) => ({
+          client_id: 'c1',
+          id,
+          resource: 'employees',
+          action: 'replace',
+          status: 'in_progress',
+          total: 6,
+          caller: '{}',
+          job_id: null,
+          created_at: 1,
+          started_at: 1,
+          finished_at: null,
+        });
+        await db
+          .insertInto('hr_bulk_operations')
+          .values([operation('op-1'), operation('op-2')])
+          .execute();
+        const item = (operationId: string, index: number, status: string, outcome: string | null) => ({
+          client_id: 'c1',
+          operation_id: operationId,
+          item_index: index,
+          input: '{}',
+          status,
+          outcome,
+          message: null,
+          result: null,
+          resource_id: null,
+          settled_at: status === 'pending' ? null : 1,
+        });
+        await db
+          .insertInto('hr_bulk_items')
+          .values([
+            item('op-1', 0, 'success', 'created'),
+            item('op-1', 1, 'success', 'created'),
+            item('op-1', 2, 'success', 'updated'),
+            item('op-1', 3, 'failed', 'failed'),
+            item('op-1', 4, 'pending', null),
+            item('op-1', 5, 'pending', null),
+            item('op-2', 0, 'failed', 'failed'),
+          ])
+          .execute();
+        await migrateToLatest(database);
+        const rows = await db
+          .selectFrom('hr_bulk_operations')
+          .select(['id', 'created_count', 'updated_count', 'failed_count'])
+          .orderBy('id')
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => ({
+            ...r,
+            created_count: Number(r.created_count),
+            updated_count: Number(r.updated_count),
+            failed_count: Number(r.failed_count),
+          })),
+          [
+            { id: 'op-1', created_count: 2, updated_count: 1, failed_count: 1 },
+            { id: 'op-2', created_count: 0, updated_count: 0, failed_count: 1 },
+          ],
+        );
       } finally {
         await database.close();
         await tdb.drop();

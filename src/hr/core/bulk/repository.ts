@@ -42,6 +42,9 @@ export interface BulkSettlement {
 
 export type SettledBulkItem = BulkSettlement & { index: number };
 
+/** The count on the call that each outcome adds to. */
+const COUNT_OF = { created: 'created_count', updated: 'updated_count', failed: 'failed_count' } as const;
+
 /** Items are inserted this many to a statement (8 columns each: under SQLite's 32,766 variables). */
 const INSERT_BATCH = 500;
 
@@ -115,32 +118,44 @@ export class BulkRepository {
     }
   }
 
-  /** Deletes a call's items (an import reading its file again after a crash) and sets its total. */
+  /** Deletes a call's items and their counts (an import reading its file again after a crash). */
   async resetItems(clientId: string, operationId: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_bulk_items as i').where('i.operation_id', '=', operationId).execute();
-  }
-
-  async setTotal(clientId: string, id: string, total: number): Promise<void> {
-    await this.tenant(clientId).updateTable('hr_bulk_operations as o').set({ total }).where('o.id', '=', id).execute();
-  }
-
-  /** Items settled so far, by outcome. */
-  async counts(clientId: string, id: string): Promise<Record<'created' | 'updated' | 'failed' | 'pending', number>> {
-    const rows = await this.tenant(clientId)
-      .selectFrom('hr_bulk_items as i')
-      .select((eb) => ['i.status', 'i.outcome', eb.fn.countAll<number>().as('n')])
-      .where('i.operation_id', '=', id)
-      .groupBy(['i.status', 'i.outcome'])
+    await this.tenant(clientId)
+      .updateTable('hr_bulk_operations as o')
+      .set({ created_count: 0, updated_count: 0, failed_count: 0 })
+      .where('o.id', '=', operationId)
       .execute();
-    const out = { created: 0, updated: 0, failed: 0, pending: 0 };
-    for (const r of rows) {
-      const n = Number(r.n);
-      if (r.status === 'pending') out.pending += n;
-      else if (r.outcome === 'created') out.created += n;
-      else if (r.outcome === 'updated') out.updated += n;
-      else out.failed += n;
-    }
-    return out;
+  }
+
+  /** Sets a call's total once its items are stored, with those stored already failed (`insertItems`' `failure`). */
+  async setTotal(clientId: string, id: string, total: number, failed = 0): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('hr_bulk_operations as o')
+      .set({ total, failed_count: failed })
+      .where('o.id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Items settled so far, by outcome: the counts kept on the call (`settle`), one row read however many items
+   * it has.
+   */
+  async counts(clientId: string, id: string): Promise<Record<'created' | 'updated' | 'failed' | 'pending', number>> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_bulk_operations as o')
+      .select(['o.total', 'o.created_count', 'o.updated_count', 'o.failed_count'])
+      .where('o.id', '=', id)
+      .executeTakeFirst();
+    const [total, created, updated, failed] = row
+      ? [row.total, row.created_count, row.updated_count, row.failed_count].map(Number)
+      : [0, 0, 0, 0];
+    return {
+      created: created ?? 0,
+      updated: updated ?? 0,
+      failed: failed ?? 0,
+      pending: Math.max(0, (total ?? 0) - (created ?? 0) - (updated ?? 0) - (failed ?? 0)),
+    };
   }
 
   /** Settled items from `afterIndex` on, in order, `limit` at a time (an import's report, streamed). */
@@ -243,7 +258,15 @@ export class BulkRepository {
       .where('i.item_index', '=', item.index)
       .where('i.status', '=', 'pending')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    if (Number(result.numUpdatedRows) === 0) return false;
+    // The call's count of this outcome, in the same transaction: an item rolled back takes its count with it.
+    const column = COUNT_OF[settlement.outcome];
+    await this.tenant(clientId)
+      .updateTable('hr_bulk_operations as o')
+      .set((eb) => ({ [column]: eb(`o.${column}`, '+', 1) }))
+      .where('o.id', '=', item.operationId)
+      .execute();
+    return true;
   }
 
   /** The items settled so far, in the call's order. */

@@ -14,6 +14,10 @@ export interface HrBulkOperationsTable {
   status: string;
   /** Items in the call. */
   total: number;
+  /** Items settled so far, by outcome: kept by the transaction that settles each item. */
+  created_count: Generated<number>;
+  updated_count: Generated<number>;
+  failed_count: Generated<number>;
   /** JSON: who made the call (the author of each item's audit event). */
   caller: string;
   /** The job that applies the items (platform/jobs). */

@@ -203,6 +203,8 @@ export class ImportsService {
     const layout = new ImportLayout(record.type);
     let batch: { index: number; input: unknown; failure?: { code: string; message: string } }[] = [];
     let rows = 0;
+    /** Rows that could not even be read into an item: stored failed, and counted on the call at the end. */
+    let unreadable = 0;
     let failure: string | undefined;
     const flush = async () => {
       if (batch.length === 0) return;
@@ -220,6 +222,7 @@ export class ImportsService {
         }
         rows++;
         const row = layout.row(cells);
+        if (row.failure) unreadable++;
         batch.push({ index: line, input: row.input, ...(row.failure ? { failure: row.failure } : {}) });
         if (batch.length >= LOAD_BATCH) {
           await flush();
@@ -244,7 +247,7 @@ export class ImportsService {
       );
       return false;
     }
-    await bulk.setTotal(clientId, record.operationId, rows);
+    await bulk.setTotal(clientId, record.operationId, rows, unreadable);
     const message = layout.ignored.length ? `Columns ignored: ${layout.ignored.join(', ')}.` : null;
     await this.work.read.imports.loaded(clientId, record.id, rows, message, at);
     return true;
