@@ -33,9 +33,23 @@ const portNumber = integerIn(0, 65535, 'a port number (0 to 65535)');
 const workerCount = integerIn(1, 256, 'a number of processes (1 to 256)');
 const academyId = integerIn(0, 999_999_999, 'an academy id (an integer)');
 
-const seedEmployees = integerIn(0, 1_000_000, 'a number of employees (0 to 1,000,000)');
+/** The things `atrium seed` can be told how many of, with `--KIND N`. */
+const SEED_KINDS = [
+  ['employees', 'employees'],
+  ['users', 'HR users'],
+  ['documents', 'employee documents'],
+  ['requests', 'requests (two comments each)'],
+  ['articles', 'knowledge base articles'],
+  ['processes', 'onboarding processes'],
+] as const;
+type SeedKind = (typeof SEED_KINDS)[number][0];
+type SeedSize = 'small' | 'large';
 
-function seedSize(value: string): 'small' | 'large' {
+function seedCount(kind: SeedKind) {
+  return integerIn(0, 1_000_000, `a number of ${kind} (0 to 1,000,000)`);
+}
+
+function seedSize(value: string): SeedSize {
   if (value !== 'small' && value !== 'large') throw new InvalidArgumentError('must be small or large');
   return value;
 }
@@ -90,10 +104,14 @@ async function withServices<T>(json: boolean, work: (services: Services) => Prom
     cliLogger(),
   ]);
   const database = openDatabase(config);
+  let services: Services | undefined;
   try {
     await migrateToLatest(database);
-    return await work(await createServices(database, config, log));
+    services = await createServices(database, config, log);
+    return await work(services);
   } finally {
+    // A command that stored an upload (`seed`) has a PDF page counter's worker to stop.
+    await services?.uploads.stop();
     await database.close();
   }
 }
@@ -209,32 +227,51 @@ export function buildProgram(): Command {
       if (!report.ok) process.exitCode = 1;
     });
 
-  command(
+  const seedCommand = command(
     program,
     'seed',
-    '[--size small|large] [--employees N] [--json]',
+    '[--size small|large] [--employees N] [--requests N] … [--json]',
     'fill demo tenants of both APIs and print fresh credentials',
   )
-    .option('--size <SIZE>', 'small (100 employees) or large (10,000)', seedSize, 'small')
-    .option('--employees <N>', 'how many demo employees to make, 0 to 1,000,000 (instead of --size)', seedEmployees)
-    .option('--json', 'print {"hr": {...}, "academy": {...}, "summary": {...}}')
+    .option(
+      '--size <SIZE>',
+      'small (100 employees, 50 requests …) or large (10,000 employees, 50,000 requests …)',
+      seedSize,
+      'small',
+    )
+    .option('--json', 'print {"hr": {...}, "academy": {...}, "summary": {...}}');
+  for (const [kind, what] of SEED_KINDS) {
+    seedCommand.option(
+      `--${kind} <N>`,
+      `how many ${what} to make, 0 to 1,000,000 (instead of --size's)`,
+      seedCount(kind),
+    );
+  }
+  seedCommand
     .addHelpText(
       'after',
-      `${examples('atrium seed --json', 'atrium seed --size large', 'atrium seed --employees 50000')}
-A progress bar is drawn on standard error when it is a terminal (never with --json).
+      `${examples('atrium seed --json', 'atrium seed --size large', 'atrium seed --employees 50000 --requests 0')}
+A progress bar is drawn on standard error when it is a terminal (never with --json). What each size makes, and
+what a second run does: README, "Command line".
 `,
     )
-    .action(async (options: { size: 'small' | 'large'; employees?: number; json?: boolean }) => {
+    .action(async (options: { size: SeedSize; json?: boolean } & Partial<Record<SeedKind, number>>) => {
       const json = options.json === true;
       const [{ seed, SEED_SIZES }, { progressBar }] = await Promise.all([import('./seed.js'), import('./progress.js')]);
-      const employees = options.employees ?? SEED_SIZES[options.size];
-      const progress = progressBar('employees', json);
+      const counts = { ...SEED_SIZES[options.size] };
+      for (const [kind] of SEED_KINDS) counts[kind] = options[kind] ?? counts[kind];
+      const progress = progressBar(json);
       const result = await withServices(json, (services) =>
-        seed(services, { employees, ...(progress ? { progress } : {}) }),
+        seed(services, { ...counts, ...(progress ? { progress } : {}) }),
       );
-      const { summary } = result;
-      const made = `made ${summary.organizations} organizations, ${summary.organization_groups} organization group and ${summary.employees} employees (HR), and the demo academy`;
-      output(json, result, `${made}\n${JSON.stringify({ hr: result.hr, academy: result.academy }, null, 2)}`);
+      const made = Object.entries(result.summary)
+        .map(([kind, n]) => `${n} ${kind.replaceAll('_', ' ')}`)
+        .join(', ');
+      output(
+        json,
+        result,
+        `made or updated (HR): ${made}; and the demo academy\n${JSON.stringify({ hr: result.hr, academy: result.academy }, null, 2)}`,
+      );
     });
 
   command(program, 'backup', '--out DIR [--json]', 'copy the SQLite database and its files while the server runs')

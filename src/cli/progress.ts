@@ -1,35 +1,42 @@
 import { Presets, SingleBar } from 'cli-progress';
 
-/** A progress bar of a long command, drawn by cli-progress on standard error. */
+/** The progress of a long command: one phase after another (`employees`, `documents`…), each with its size. */
 export interface Progress {
-  start(total: number): void;
+  /** Starts a phase of `total` steps (ending the previous one). */
+  start(label: string, total: number): void;
   tick(): void;
+  /** Ends the current phase. */
   stop(): void;
 }
 
 /**
- * A bar on standard error when it is a terminal and the command prints words (not `--json`); otherwise nothing, so
- * a pipe, a log file or a JSON reader never sees escape codes. Redrawn at most ten times a second.
+ * Bars on standard error, one per phase, drawn by cli-progress, when it is a terminal and the command prints words
+ * (not `--json`); otherwise nothing, so a pipe, a log file or a JSON reader never sees escape codes. Redrawn at
+ * most ten times a second.
  */
-export function progressBar(
-  label: string,
-  json: boolean,
-  stream: NodeJS.WriteStream = process.stderr,
-): Progress | undefined {
+export function progressBar(json: boolean, stream: NodeJS.WriteStream = process.stderr): Progress | undefined {
   if (json || !stream.isTTY) return undefined;
-  const bar = new SingleBar(
-    {
-      stream,
-      format: `${label} [{bar}] {value}/{total} {percentage}% | {eta_formatted} left`,
-      fps: 10,
-      hideCursor: true,
-      clearOnComplete: false,
-    },
-    Presets.shades_classic,
-  );
+  let bar: SingleBar | undefined;
+  const stop = () => {
+    bar?.stop();
+    bar = undefined;
+  };
   return {
-    start: (total) => bar.start(total, 0),
-    tick: () => bar.increment(),
-    stop: () => bar.stop(),
+    start(label, total) {
+      stop();
+      bar = new SingleBar(
+        {
+          stream,
+          format: `${label.padEnd(12)} [{bar}] {value}/{total} {percentage}% | {eta_formatted} left`,
+          fps: 10,
+          hideCursor: true,
+          clearOnComplete: false,
+        },
+        Presets.shades_classic,
+      );
+      bar.start(total, 0);
+    },
+    tick: () => bar?.increment(),
+    stop,
   };
 }

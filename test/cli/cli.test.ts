@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
+import { sql } from 'kysely';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrationNames } from '../../src/platform/db/migrate.js';
 import { atrium, CLI, json, ROOT, type Served, serve } from '../support/cli.js';
@@ -51,6 +52,25 @@ async function demoEmployees(url: string, t: string): Promise<DemoEmployee[]> {
   }
   throw new Error('more than 100 pages of employees');
 }
+
+/** What `atrium seed --size small` makes in an empty tenant (README, "Command line"). */
+const SMALL = {
+  organizations: 8,
+  organization_groups: 1,
+  employees: 100,
+  roles: 3,
+  users: 10,
+  employee_document_types: 2,
+  employee_documents: 100,
+  kb_categories: 3,
+  kb_articles: 12,
+  request_forms: 3,
+  requests: 50,
+  comments: 100,
+  process_templates: 1,
+  processes: 10,
+  tasks: 30,
+};
 
 type Seed = {
   hr: { client_id: string; application_id: string; application_secret: string };
@@ -162,8 +182,19 @@ for (const dialect of dialects()) {
       const first = json<Seed & { summary: unknown }>(firstRun);
       // --json: no bar, no escape codes, no "using" line (standard error is not a terminal here either).
       assert.equal(firstRun.stderr, '');
-      assert.deepEqual(first.summary, { organizations: 8, organization_groups: 1, employees: 100 });
-      const second = json<Seed>(await atrium(db.env, 'seed', '--json'));
+      // --size small (the default): what each kind counts.
+      assert.deepEqual(first.summary, SMALL);
+      const secondRun = json<Seed & { summary: unknown }>(await atrium(db.env, 'seed', '--json'));
+      // A second run upserts what it upserts and leaves the activity (documents, requests, processes) as it is.
+      assert.deepEqual(secondRun.summary, {
+        ...SMALL,
+        employee_documents: 0,
+        requests: 0,
+        comments: 0,
+        processes: 0,
+        tasks: 0,
+      });
+      const second: Seed = secondRun;
       assert.equal(first.hr.client_id, second.hr.client_id);
       assert.notEqual(first.hr.application_secret, second.hr.application_secret);
       for (const creds of [first.hr, second.hr]) {
@@ -187,6 +218,51 @@ for (const dialect of dialects()) {
       assert.equal(one.city, 'München');
       assert.match(one.email, /^[a-z]+\.[a-z]+\.3@acme\.example$/);
       assert.match(one.birth_date, /^\d{4}-\d{2}-\d{2}$/);
+      // The rows in the database: once each, in the demo client only, after two runs.
+      const database = openDatabase({
+        dataDir: db.env.ATRIUM_DATA_DIR as string,
+        databaseUrl: db.env.DATABASE_URL,
+        dbPoolSize: 1,
+      });
+      try {
+        const count = async (table: string, where = '') => {
+          const { rows } = await sql<{
+            n: number;
+          }>`select count(*) as n from ${sql.table(table)} where client_id = ${second.hr.client_id} ${sql.raw(where)}`.execute(
+            database.db,
+          );
+          return Number(rows[0]?.n);
+        };
+        assert.deepEqual(
+          {
+            users: await count('hr_users', "and external_id like 'demo-hr-%'"),
+            documents: await count('hr_documents'),
+            requests: await count('pa_requests'),
+            comments: await count('pa_request_comments'),
+            articles: await count('pa_kb_articles'),
+            processes: await count('hr_processes'),
+            tasks: await count('hr_tasks'),
+          },
+          { users: 10, documents: 100, requests: 50, comments: 100, articles: 12, processes: 10, tasks: 30 },
+        );
+      } finally {
+        await database.close();
+      }
+      // And over HTTP: a demo document's file is the PDF the seed wrote.
+      const documents = await fetch(`${server.url}/api/v2/client/employee_documents/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ per_page: 1 }),
+      });
+      assert.equal(documents.status, 200);
+      const [doc] = (await documents.json()) as { id: string; document_type_id: string }[];
+      assert.ok(doc && ['demo-payslip', 'demo-contract'].includes(doc.document_type_id));
+      const file = await fetch(`${server.url}/api/v2/client/employee_documents/${doc.id}/file`, {
+        headers: { authorization: `Bearer ${t}` },
+      });
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-type'), 'application/pdf');
+      assert.match(Buffer.from(await file.arrayBuffer()).toString('latin1'), /^%PDF-1\.7\n[\s\S]*%%EOF\n$/);
       assert.equal(first.academy.acadId, second.academy.acadId);
       assert.notEqual(first.academy.apikey, second.academy.apikey);
       for (const { acadId, apikey } of [first.academy, second.academy]) {
@@ -238,10 +314,10 @@ for (const dialect of dialects()) {
       };
       const run = await onTerminal('seed', '--employees', '130');
       assert.equal(run.code, 0, run.output);
-      assert.match(run.output, /employees \[[█░]+\] 130\/130 100%/);
+      assert.match(run.output, /employees +\[[█░]+\] 130\/130 100%/);
       assert.match(
         run.output,
-        /made 8 organizations, 1 organization group and 130 employees \(HR\), and the demo academy\n/,
+        /made or updated \(HR\): 8 organizations, 1 organization groups, 130 employees, 3 roles/,
       );
       const creds = JSON.parse(run.output.slice(run.output.indexOf('{'))) as Seed;
       const employees = await demoEmployees(server.url, await token(server.url, creds.hr));
@@ -251,9 +327,13 @@ for (const dialect of dialects()) {
       assert.equal(quiet.code, 0, quiet.output);
       assert.equal(quiet.output.trim().split('\n').length, 1, `only the JSON document: ${quiet.output}`);
       assert.deepEqual((JSON.parse(quiet.output) as { summary: unknown }).summary, {
-        organizations: 8,
-        organization_groups: 1,
+        ...SMALL,
         employees: 130,
+        employee_documents: 0,
+        requests: 0,
+        comments: 0,
+        processes: 0,
+        tasks: 0,
       });
     });
 

@@ -297,10 +297,14 @@ export class UploadsService {
     this.timer.unref();
   }
 
-  /** Stops the sweep, waiting for one in progress (so the database can close after). */
+  /**
+   * Stops the sweep, waiting for one in progress (so the database can close after), and the page counter's worker
+   * (a process that has counted a PDF would otherwise stay up until the worker's idle time has passed).
+   */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
+    await this.options.pages?.stop();
   }
 }
