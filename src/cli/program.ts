@@ -49,6 +49,16 @@ function seedCount(kind: SeedKind) {
   return integerIn(0, 1_000_000, `a number of ${kind} (0 to 1,000,000)`);
 }
 
+const IMPORT_KINDS = ['employee', 'manager', 'organization'] as const;
+type ImportKind = (typeof IMPORT_KINDS)[number];
+
+function importType(value: string): ImportKind {
+  if (!(IMPORT_KINDS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`must be one of ${IMPORT_KINDS.join(', ')}`);
+  }
+  return value as ImportKind;
+}
+
 function seedSize(value: string): SeedSize {
   if (value !== 'small' && value !== 'large') throw new InvalidArgumentError('must be small or large');
   return value;
@@ -319,7 +329,12 @@ Refuses while a server (or another atrium command) has the database open. Stop t
       warn(result.warnings);
     });
 
-  const hr = command(program, 'hr', '<command> [options]', 'HR API tenants: clients, applications, signing keys')
+  const hr = command(
+    program,
+    'hr',
+    '<command> [options]',
+    'HR API tenants: clients, applications, signing keys, imports',
+  )
     .helpCommand(false)
     .addHelpText('after', examples('atrium hr create-client --name Acme', 'atrium hr create-application --help'));
 
@@ -404,6 +419,38 @@ Refuses while a server (or another atrium command) has the database open. Stop t
           ? `now signing with key ${kid}; tokens signed with the previous keys are refused from now on`
           : `now signing with key ${kid}; the previous key verifies its tokens until they expire`,
       );
+    });
+
+  command(
+    hr,
+    'import',
+    '--client-id ID --type employee|manager|organization FILE [--json]',
+    'import a CSV file into a client, as POST /imports does, and wait for its end',
+  )
+    .argument('<FILE>', 'the CSV file (layout: docs/hr-api.md, "Imports")')
+    .requiredOption('--client-id <ID>', 'the HR client to import into', nonEmpty)
+    .requiredOption('--type <TYPE>', 'employee, manager or organization', importType)
+    .option('--json', 'print the import as GET /imports/{id} shows it')
+    .addHelpText(
+      'after',
+      `${examples('atrium hr import --client-id 0b6e… --type employee employees.csv', 'atrium hr import --client-id 0b6e… --type organization orgs.csv --json')}
+Draws a progress bar on a terminal (never with --json). Exits 1 unless every row was applied (partial_success,
+failed); the failed rows are in the import's errors_report. Runs background jobs while it waits (a running server
+may run the import instead: either way, once).
+`,
+    )
+    .action(async (file: string, options: { clientId: string; type: ImportKind; json?: boolean }) => {
+      const json = options.json === true;
+      const [{ hrImport, formatHrImport }, { progressBar }] = await Promise.all([
+        import('./hr-import.js'),
+        import('./progress.js'),
+      ]);
+      const progress = progressBar(json);
+      const result = await withServices(json, (services) =>
+        hrImport(services, { clientId: options.clientId, type: options.type, file, progress }),
+      );
+      output(json, result, formatHrImport(result));
+      if (result.status !== 'success') process.exitCode = 1;
     });
 
   const tenants = command(program, 'tenants', '<command> [options]', 'every tenant of both APIs')

@@ -5,6 +5,8 @@ export interface Progress {
   /** Starts a phase of `total` steps (ending the previous one). */
   start(label: string, total: number): void;
   tick(): void;
+  /** Sets how many steps of the current phase are done. */
+  update(done: number): void;
   /** Ends the current phase. */
   stop(): void;
 }
@@ -37,6 +39,7 @@ export function progressBar(json: boolean, stream: NodeJS.WriteStream = process.
       bar.start(total, 0);
     },
     tick: () => bar?.increment(),
+    update: (done) => bar?.update(done),
     stop,
   };
 }

@@ -4,6 +4,7 @@ import { actingAs } from '../hr/audit/actor.js';
 import type { CreatedApplication } from '../hr/core/tenants/service.js';
 import { withLightCommits } from '../platform/db/transaction.js';
 import type { Services } from '../services.js';
+import type { Progress } from './progress.js';
 import { seedAcademy } from './seed-academy.js';
 
 export const DEMO_CLIENT_NAME = 'Atrium demo client';
@@ -45,7 +46,7 @@ export type SeedSize = 'small' | 'large';
 
 export interface SeedOptions extends SeedCounts {
   /** The CLI's progress bars: a phase per kind of thing, a tick per thing. */
-  progress?: { start(label: string, total: number): void; tick(): void; stop(): void };
+  progress?: Pick<Progress, 'start' | 'tick' | 'stop'>;
 }
 
 /** What a run made or updated, by kind (the wire names of the HR API). */

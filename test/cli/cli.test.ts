@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
@@ -296,22 +298,23 @@ for (const dialect of dialects()) {
       }
     });
 
-    it('seed --employees N on a terminal draws a progress bar and ends with a summary; with --json, only JSON', async () => {
-      // A pseudo-terminal from script(1) (util-linux, in every Debian): the bar is drawn only on a terminal.
-      const onTerminal = (...args: string[]) => {
-        const command = [process.execPath, CLI, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
-        return new Promise<{ code: number | null; output: string }>((resolve) => {
-          const child = spawn('script', ['-qfec', command, '/dev/null'], {
-            cwd: ROOT,
-            env: { ...process.env, ...db.env, DATABASE_URL: db.env.DATABASE_URL ?? '' },
-          });
-          let output = '';
-          child.stdout.on('data', (d) => {
-            output += d;
-          });
-          child.on('exit', (code) => resolve({ code, output: output.replaceAll('\r', '') }));
+    // A pseudo-terminal from script(1) (util-linux, in every Debian): the bar is drawn only on a terminal.
+    const onTerminal = (...args: string[]) => {
+      const command = [process.execPath, CLI, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+      return new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn('script', ['-qfec', command, '/dev/null'], {
+          cwd: ROOT,
+          env: { ...process.env, ...db.env, DATABASE_URL: db.env.DATABASE_URL ?? '' },
         });
-      };
+        let output = '';
+        child.stdout.on('data', (d) => {
+          output += d;
+        });
+        child.on('exit', (code) => resolve({ code, output: output.replaceAll('\r', '') }));
+      });
+    };
+
+    it('seed --employees N on a terminal draws a progress bar and ends with a summary; with --json, only JSON', async () => {
       const run = await onTerminal('seed', '--employees', '130');
       assert.equal(run.code, 0, run.output);
       assert.match(run.output, /employees +\[[█░]+\] 130\/130 100%/);
@@ -335,6 +338,95 @@ for (const dialect of dialects()) {
         processes: 0,
         tasks: 0,
       });
+    });
+
+    it('hr import FILE imports a CSV into a client and waits for its end: counts, exit code, bar on a terminal', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-import-'));
+      try {
+        const orgs = path.join(dir, 'orgs.csv');
+        fs.writeFileSync(orgs, '\ufeffid;name\r\ncli-hq;"CLI; head office"\r\n');
+        const done = json<{ status: string; rows_count: number; created_objects_count: number }>(
+          await atrium(db.env, 'hr', 'import', '--client-id', acme.client_id, '--type', 'organization', orgs, '--json'),
+        );
+        assert.equal(done.status, 'success');
+        assert.equal(done.rows_count, 1);
+        assert.equal(done.created_objects_count, 1);
+
+        const employees = path.join(dir, 'employees.csv');
+        const rows = ['external_id;firstname;lastname;email;organization_id;employee_number'];
+        for (let i = 0; i < 40; i++) rows.push(`cli-${i};First${i};Last${i};cli.${i}@example.com;cli-hq;C${i}`);
+        rows.push('cli-bad;;Nobody;not-an-email;cli-hq;CX');
+        fs.writeFileSync(employees, `${rows.join('\n')}\n`);
+        // One bad row: partial_success, exit 1, the document on stdout all the same.
+        const partial = await atrium(
+          db.env,
+          'hr',
+          'import',
+          '--client-id',
+          acme.client_id,
+          '--type',
+          'employee',
+          employees,
+          '--json',
+        );
+        assert.equal(partial.code, 1, partial.stderr);
+        const result = JSON.parse(partial.stdout) as {
+          id: string;
+          status: string;
+          rows_count: number;
+          created_objects_count: number;
+          errors_count: number;
+        };
+        assert.deepEqual(
+          [result.status, result.rows_count, result.created_objects_count, result.errors_count],
+          ['partial_success', 41, 40, 1],
+        );
+        const t = await token(server.url, acme);
+        const listed = await fetch(`${server.url}/api/v2/client/employees?external_id=cli-7`, {
+          headers: { authorization: `Bearer ${t}` },
+        });
+        const [seven] = (await listed.json()) as { email: string }[];
+        assert.equal(seven?.email, 'cli.7@example.com');
+        const errors = await fetch(`${server.url}/api/v2/client/imports/${result.id}/errors_report`, {
+          headers: { authorization: `Bearer ${t}` },
+        });
+        assert.equal(errors.status, 200);
+        assert.match(await errors.text(), /cli-bad|line/);
+
+        // On a terminal: a bar, and the summary in words (the same rows again: updated).
+        const shown = await onTerminal('hr', 'import', '--client-id', acme.client_id, '--type', 'employee', employees);
+        assert.equal(shown.code, 1, shown.output);
+        assert.match(shown.output, /rows +\[[█░]+\] 41\/41 100%/);
+        assert.match(shown.output, /ended partial_success; 41 rows: 0 created, 40 updated, 1 failed\n/);
+        assert.match(shown.output, /errors_report/);
+
+        const unknown = await atrium(
+          db.env,
+          'hr',
+          'import',
+          '--client-id',
+          'no-such-client',
+          '--type',
+          'employee',
+          employees,
+        );
+        assert.equal(unknown.code, 1);
+        assert.match(unknown.stderr, /client "no-such-client" was not found/);
+        const missing = await atrium(
+          db.env,
+          'hr',
+          'import',
+          '--client-id',
+          acme.client_id,
+          '--type',
+          'employee',
+          path.join(dir, 'none.csv'),
+        );
+        assert.equal(missing.code, 1);
+        assert.match(missing.stderr, /cannot read .*none\.csv: ENOENT/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('revoke-application and rotate-signing-key take effect on the running server', async () => {

@@ -87,6 +87,7 @@ describe('atrium usage and help', () => {
         'hr create-application',
         'hr revoke-application',
         'hr rotate-signing-key',
+        'hr import',
         'tenants list',
         'jobs list',
         'jobs show',
@@ -153,6 +154,11 @@ describe('atrium usage and help', () => {
       [['serve', '--port', '70000'], /--port <N>' argument '70000' is invalid: must be a port number/],
       [['academy', 'rotate-key', '--acad-id', 'x'], /--acad-id <N>' argument 'x' is invalid: must be an academy id/],
       [['migrat'], /unknown command 'migrat' \(did you mean migrate\?\)/],
+      [
+        ['hr', 'import', '--client-id', 'c', '--type', 'robots', 'f.csv'],
+        /'--type <TYPE>' argument 'robots' is invalid: must be one of employee, manager, organization/,
+      ],
+      [['hr', 'import', '--client-id', 'c', '--type', 'employee'], /missing required argument 'FILE'/],
       [['seed', '--size', 'huge'], /'--size <SIZE>' argument 'huge' is invalid: must be small or large/],
       [
         ['seed', '--employees', '1000001'],

@@ -45,6 +45,11 @@ export class TenantsService {
     return { client_id: id };
   }
 
+  /** Throws NotFoundError unless the client exists (a CLI command's `--client-id`). */
+  async requireClient(clientId: string): Promise<void> {
+    if (!(await this.repo.findClient(clientId))) throw new NotFoundError('client', clientId);
+  }
+
   /** The client of that name, created when missing (used by `atrium seed`). */
   async ensureClient(name: string): Promise<{ client_id: string }> {
     const existing = await this.repo.findClientByName(name);
