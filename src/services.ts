@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { TimezoneRegistry } from './academy/content/timezones.js';
 import { createAcademy } from './academy/index.js';
 import type { AcademyServices } from './academy/plugin.js';
+import { type AdminServices, createAdmin } from './admin/index.js';
 import { createHr, type HrServices } from './hr/index.js';
 import { CursorCodec } from './hr/lists/cursor.js';
 import { Paginator } from './hr/lists/pagination.js';
@@ -22,7 +23,7 @@ import { newSecret } from './platform/security/secrets.js';
 import { Clock } from './platform/time.js';
 
 /** Every service, wired to one database. The CLI and the server share this. */
-export interface Services extends HrServices, AcademyServices {
+export interface Services extends HrServices, AcademyServices, AdminServices {
   /** The clock every time-derived state reads; tests move it. */
   clock: Clock;
   timezones: TimezoneRegistry;
@@ -69,6 +70,7 @@ export async function createServices(database: Database, config: Config, log?: L
     blobs,
     paginator,
     ...createAcademy({ database, db, clock, timezones, keyGraceSeconds: config.keyGraceSeconds }),
+    ...createAdmin({ db, clock }),
   };
 }
 

@@ -101,6 +101,8 @@ function layerOf(file: string): number {
   if (r.startsWith('hr/core/')) return 3;
   if (/^hr\/(documents|knowledge|people-assist|automation|integrations)\//.test(r)) return 4;
   if (r.startsWith('academy/')) return 3;
+  // The operators' side (tokens, the admin audit log): on the platform only, beside the APIs.
+  if (r.startsWith('admin/')) return 3;
   if (/^hr\/(index|plugin)\.ts$/.test(r)) return 5;
   if (r === 'app.ts' || r === 'services.ts') return 6;
   if (r.startsWith('cli/')) return 7;
