@@ -138,6 +138,9 @@ for (const dialect of dialects()) {
       // A path parameter cannot be an id: 404, as for any other impossible id.
       await error(await hr.call('GET', '/organizations/a%00b'), 404, 'not_found');
       await error(await hr.call('PATCH', '/organizations/a%00b', { name: 'x' }), 404, 'not_found');
+      // Also in a list under a parent (the lists' one implementation declares their path parameters).
+      await error(await hr.call('GET', '/webhooks/a%00b/deliveries'), 404, 'not_found');
+      await error(await hr.call('GET', '/datasets/a%00b/values'), 404, 'not_found');
       assert.equal((await hr.call('GET', '/organizations/nul')).status, 404, 'nothing was stored');
     });
 

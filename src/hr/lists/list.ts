@@ -82,6 +82,8 @@ export interface ListRouteOptions<Q extends TObject, F extends string> {
   countQuerystring?: TObject;
   /** Narrows the cursor scope per request (a parent's id, a mode). */
   qualifier?: (request: FastifyRequest<{ Querystring: Static<Q> }>) => string | undefined;
+  /** The path parameters' schema: required when the path has any (`/webhooks/:id/deliveries`). */
+  params?: TObject;
   /** Extra route options (`config`, `headers` schema). */
   config?: Record<string, unknown>;
   headers?: TSchema;
@@ -123,6 +125,10 @@ export function listRoute<Q extends TObject, F extends string, T>(
       (clientId, query) => count(clientId, query as Static<Q>),
     );
   }
+  // A path parameter is input like any other: its schema checks it (and refuses U+0000, which PostgreSQL cannot take).
+  if (options.path.includes('/:') && !options.params) {
+    throw new Error(`list route ${options.path}: its path parameters need a params schema`);
+  }
   const errors = options.errors ?? [403, 422];
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     options.path,
@@ -134,6 +140,7 @@ export function listRoute<Q extends TObject, F extends string, T>(
         ...(options.description ? { description: options.description } : {}),
         ...(options.deprecated ? { deprecated: true } : {}),
         ...(options.headers ? { headers: options.headers } : {}),
+        ...(options.params ? { params: options.params } : {}),
         querystring: options.querystring,
         response: {
           200: { ...Type.Array(options.item), headers: PaginationHeaders },

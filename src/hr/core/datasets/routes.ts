@@ -88,6 +88,7 @@ export async function datasetRoutes(
     paginator,
     {
       path: '/datasets/:id/values',
+      params: DatasetParams,
       tags: TAG,
       summary: 'List the values of a dataset',
       description:

@@ -147,6 +147,7 @@ export async function webhookRoutes(
     paginator,
     {
       path: '/webhooks/:id/deliveries',
+      params: WebhookParams,
       tags: ['Atrium extensions'],
       summary: 'List a webhook’s delivery attempts',
       description: `${EXTENSION} Newest first: each attempt's outcome, the receiver's status, its duration, the error and the first bytes of the answer.`,
