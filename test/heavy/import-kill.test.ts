@@ -1,7 +1,8 @@
 /**
  * A CSV import across SIGKILL (issue 19): the built server is killed in the middle of a 20,000-row employee import,
  * then restarted; the import finishes, and every row is applied exactly once (one employee, one audit event and one
- * settled row each). In `test:heavy`: it takes about a minute on SQLite and two on PostgreSQL.
+ * settled row each). And on PostgreSQL, two servers share the imports of two clients; the first dies in the middle,
+ * the second finishes both, each row once. In `test:heavy`: about a minute on SQLite and three on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -74,3 +75,71 @@ for (const dialect of dialects()) {
     });
   });
 }
+
+describe('CSV imports shared by two servers on PostgreSQL, one killed', {
+  skip: !dialects().includes('postgres'),
+}, () => {
+  let db: TestDatabase;
+  const servers: Served[] = [];
+  const env: Record<string, string> = {};
+
+  before(async () => {
+    db = await freshDatabase('postgres');
+    Object.assign(env, db.env, FAST);
+  });
+  after(async () => {
+    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    await db.drop();
+  });
+
+  it('two clients’ imports of 5,000 rows, one posted to each server; the first server dies; both end once', async () => {
+    const clients = await tenants(env, 2);
+    const first = await serve(env);
+    const second = await serve(env);
+    servers.push(first, second);
+    const n = 5_000;
+    const ids: string[] = [];
+    for (const [i, hr] of clients.entries()) {
+      const url = i === 0 ? first.url : second.url;
+      await hr.login(url);
+      await hr.call(url, 'PUT', '/organizations/paris', { name: 'Paris' });
+      const uploaded = await hr.upload(url, Buffer.from(employeesCsv(n, `two${i}`)), 'employees.csv');
+      const created = await hr.call<{ id: string }>(url, 'POST', '/imports', {
+        type: 'employee',
+        uploaded_file: { file_id: uploaded },
+      });
+      assert.equal(created.status, 201);
+      ids.push(created.body.id);
+    }
+    const progress = async (i: number) =>
+      (
+        await (clients[i] as (typeof clients)[number]).call<{ status: string; created_objects_count: number }>(
+          second.url,
+          'GET',
+          `/imports/${ids[i]}`,
+        )
+      ).body;
+    await until(async () => (await progress(0)).created_objects_count >= 500, '500 rows of the first import');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await until(
+      async () => (await progress(0)).status === 'success' && (await progress(1)).status === 'success',
+      'both imports to end on the surviving server',
+      600_000,
+    );
+    for (const [i, hr] of clients.entries()) {
+      const done = await hr.call<Record<string, unknown>>(second.url, 'GET', `/imports/${ids[i]}`);
+      assert.deepEqual(
+        [
+          done.body.rows_count,
+          done.body.created_objects_count,
+          done.body.updated_objects_count,
+          done.body.errors_count,
+        ],
+        [n, n, 0, 0],
+      );
+      await appliedOnce(env, hr.clientId, n, `two${i}`);
+    }
+  });
+});
