@@ -94,13 +94,14 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     );
   }, IDEMPOTENCY_SWEEP_MS);
   idempotencySweep.unref();
-  // Audit events past ATRIUM_EVENT_RETENTION_DAYS go hourly, with webhook attempts of the same age, and the
-  // background jobs that finished more than a day ago.
+  // Audit events past ATRIUM_EVENT_RETENTION_DAYS go hourly, with webhook attempts of the same age, the bulk calls
+  // and imports' rows past ATRIUM_BULK_RETENTION_DAYS, and the background jobs that finished more than a day ago.
   const auditSweep = setInterval(() => {
     const now = services.clock.now();
     Promise.all([
       services.auditEvents.sweep(now, config.eventRetentionDays),
       services.webhooks.sweep(now, config.eventRetentionDays),
+      services.bulk.sweep(now, config.bulkRetentionDays),
       pruneJobs(database.db, now - FINISHED_JOB_RETENTION_MS),
     ]).catch((error: unknown) => server.log.warn({ err: error }, 'audit event sweep failed'));
   }, AUDIT_SWEEP_MS);

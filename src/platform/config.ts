@@ -54,6 +54,8 @@ export interface Config {
   jobLeaseMs: number;
   /** How long audit events are kept, in days (`ATRIUM_EVENT_RETENTION_DAYS`). */
   eventRetentionDays: number;
+  /** How long a finished bulk call's or import's rows are kept, in days (`ATRIUM_BULK_RETENTION_DAYS`). */
+  bulkRetentionDays: number;
   /** Whether webhooks may call loopback, private and link-local addresses (`ATRIUM_WEBHOOK_ALLOW_PRIVATE`). */
   webhookAllowPrivate: boolean;
   /** How long a receiver has to answer a callback, in ms (`ATRIUM_WEBHOOK_TIMEOUT_MS`). */
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     jobPollMs: integer(env, 'ATRIUM_JOB_POLL_MS', 500, 10, 3_600_000),
     jobLeaseMs: integer(env, 'ATRIUM_JOB_LEASE_MS', 60_000, 1000, 86_400_000),
     eventRetentionDays: integer(env, 'ATRIUM_EVENT_RETENTION_DAYS', 90, 1, 36_500),
+    bulkRetentionDays: integer(env, 'ATRIUM_BULK_RETENTION_DAYS', 30, 1, 36_500),
     webhookAllowPrivate: flag(env, 'ATRIUM_WEBHOOK_ALLOW_PRIVATE', true),
     webhookTimeoutMs: integer(env, 'ATRIUM_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookRetryForSeconds: integer(env, 'ATRIUM_WEBHOOK_RETRY_FOR', 86_400, 0, 2_592_000),

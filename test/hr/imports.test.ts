@@ -305,5 +305,60 @@ for (const dialect of dialects()) {
       }
       assert.deepEqual(await json(await other.call('GET', '/organizations'), 200), []);
     });
+
+    it('rows are deleted ATRIUM_BULK_RETENTION_DAYS after the end: the import keeps its counts, its reports are 404', async () => {
+      const done = await run('organization', 'id;name\r\nret-1;Kept one\r\nret-2;Kept two\r\n');
+      assert.equal(done.status, 'success');
+      // Another client's bulk call, swept by the same (platform-wide) sweep.
+      const { request_id } = await json<{ request_id: string }>(
+        await other.call('POST', '/users/bulk', [{ firstname: 'Ret', lastname: 'Ention', email: 'ret@example.com' }]),
+        200,
+      );
+      await until(
+        async () =>
+          (await json<{ summary: { status: string } }>(await other.call('GET', `/users/bulk/${request_id}`), 200))
+            .summary.status === 'completed',
+        'the bulk call to complete',
+      );
+      const operationId = (
+        await db().selectFrom('hr_imports').select('operation_id').where('id', '=', done.id).executeTakeFirstOrThrow()
+      ).operation_id;
+      const rowsOf = async (id: string) =>
+        Number(
+          (
+            await db()
+              .selectFrom('hr_bulk_items')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('operation_id', '=', id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      assert.equal(await rowsOf(operationId), 2);
+      const bulk = server.app.services.bulk;
+      const day = 86_400_000;
+      // 29 days on: kept.
+      await bulk.sweep(Date.now() + 29 * day, 30);
+      assert.equal(await rowsOf(operationId), 2);
+      await xml(done.id, 'report');
+      await json(await other.call('GET', `/users/bulk/${request_id}`), 200);
+      // 31 days on: the rows and the operations are gone.
+      assert.ok((await bulk.sweep(Date.now() + 31 * day, 30)) >= 2);
+      assert.equal(await rowsOf(operationId), 0);
+      assert.equal(await rowsOf(request_id), 0);
+      const kept = await json<Import>(await hr.call('GET', `/imports/${done.id}`), 200);
+      assert.deepEqual(
+        [kept.status, kept.rows_count, kept.created_objects_count, kept.errors_count],
+        ['success', 2, 2, 0],
+        'the import keeps its counts',
+      );
+      for (const name of ['report', 'errors_report']) {
+        const gone = await json<ErrorBody>(await hr.call('GET', `/imports/${done.id}/${name}`), 404);
+        assert.equal(gone.code, 'not_found');
+        assert.match(gone.message, /deleted after the retention period \(ATRIUM_BULK_RETENTION_DAYS\)/);
+      }
+      await json(await other.call('GET', `/users/bulk/${request_id}`), 404);
+      // What the rows made stays.
+      await json(await hr.call('GET', '/organizations/ret-1'), 200);
+    });
   });
 }

@@ -269,6 +269,37 @@ export class BulkRepository {
     return true;
   }
 
+  /**
+   * Deletes every client's calls completed before `cutoff`, with their items, a batch of calls at a time (not one
+   * tenant's work). An import keeps its own row (its counts); its operation and rows go. Answers the calls deleted.
+   */
+  async sweep(cutoff: number, batch = 100): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const done = await this.db
+        .selectFrom('hr_bulk_operations')
+        .select(['client_id', 'id'])
+        .where('status', '=', 'completed')
+        .where('finished_at', '<', cutoff)
+        .limit(batch)
+        .execute();
+      for (const op of done) {
+        await this.db
+          .deleteFrom('hr_bulk_items')
+          .where('client_id', '=', op.client_id)
+          .where('operation_id', '=', op.id)
+          .execute();
+        await this.db
+          .deleteFrom('hr_bulk_operations')
+          .where('client_id', '=', op.client_id)
+          .where('id', '=', op.id)
+          .execute();
+      }
+      total += done.length;
+      if (done.length < batch) return total;
+    }
+  }
+
   /** The items settled so far, in the call's order. */
   async settled(clientId: string, id: string): Promise<SettledBulkItem[]> {
     const rows = await this.tenant(clientId)

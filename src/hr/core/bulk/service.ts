@@ -175,6 +175,14 @@ export class BulkService {
     return { operation, items: await this.work.read.bulk.settled(clientId, id) };
   }
 
+  /**
+   * Deletes the calls (and imports' rows) that ended more than `retentionDays` ago (`ATRIUM_BULK_RETENTION_DAYS`):
+   * their status is then not found, an import's reports too. Run hourly by the server.
+   */
+  sweep(now: number, retentionDays: number): Promise<number> {
+    return this.work.read.bulk.sweep(now - retentionDays * 86_400_000);
+  }
+
   /** The job queue's handler: applies the pending items of a call, in order, as the caller who made it. */
   queue(): QueueOptions<BulkPayload> {
     return { handle: (job, context) => this.run(job, context), maxAttempts: MANY_ROWS_MAX_ATTEMPTS };

@@ -157,6 +157,14 @@ export class ImportsService {
           )
         : new ForbiddenError('report_file_not_ready', 'The import has not ended: its report is not ready yet.');
     }
+    // Its rows are deleted with its bulk operation once ATRIUM_BULK_RETENTION_DAYS have passed (the counts stay).
+    if (record.loaded && !(await this.work.read.bulk.find(clientId, record.operationId))) {
+      throw new NotFoundError(
+        'report',
+        id,
+        'The rows of this import were deleted after the retention period (ATRIUM_BULK_RETENTION_DAYS); its counts remain.',
+      );
+    }
     return {
       record,
       rows: (afterIndex, limit) =>
