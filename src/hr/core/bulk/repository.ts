@@ -284,16 +284,9 @@ export class BulkRepository {
         .limit(batch)
         .execute();
       for (const op of done) {
-        await this.db
-          .deleteFrom('hr_bulk_items')
-          .where('client_id', '=', op.client_id)
-          .where('operation_id', '=', op.id)
-          .execute();
-        await this.db
-          .deleteFrom('hr_bulk_operations')
-          .where('client_id', '=', op.client_id)
-          .where('id', '=', op.id)
-          .execute();
+        const tenant = this.tenant(op.client_id);
+        await tenant.deleteFrom('hr_bulk_items as i').where('i.operation_id', '=', op.id).execute();
+        await tenant.deleteFrom('hr_bulk_operations as o').where('o.id', '=', op.id).execute();
       }
       total += done.length;
       if (done.length < batch) return total;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../database.js';
 import { withSerialKey } from './0001_foundation.js';
+import { textColumnsCollateC } from './0010_collation.js';
 
 type AnyDb = Kysely<Record<string, unknown>>;
 
@@ -24,4 +25,5 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('target', 'varchar(255)')
     .addColumn('detail', 'text', (c) => c.notNull())
     .execute();
+  if (dialect === 'postgres') await textColumnsCollateC(db);
 }
