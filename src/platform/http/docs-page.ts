@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
@@ -98,7 +99,9 @@ export async function docsPage(app: FastifyInstance): Promise<void> {
   app.get('/docs/static/swagger-initializer.js', hide, async (_request, reply) =>
     page(reply, 'application/javascript; charset=utf-8', INITIALIZER),
   );
-  app.get<{ Params: { file: string } }>('/docs/static/:file', hide, async (request, reply) => {
+  // The name is checked like any path parameter (an asset's name is short; U+0000 never reaches the file system).
+  const asset = { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } };
+  app.get<{ Params: { file: string } }>('/docs/static/:file', asset, async (request, reply) => {
     const { file } = request.params;
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) return reply.callNotFound();

@@ -396,6 +396,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     done(null, parsed);
   });
 
+  // A path parameter is input like any other: every route with one declares its schema, which checks it (U+0000,
+  // lengths) before a handler or a database sees it. Checked as routes register, so a route without one never starts.
+  app.addHook('onRoute', (route) => {
+    if (route.url.includes(':') && !(route.schema as { params?: unknown } | undefined)?.params) {
+      throw new Error(`${route.method} ${route.url}: its path parameters need a params schema`);
+    }
+  });
+
   // OpenAPI wants a response's headers as a map of header name → schema; routes declare them as one TypeBox
   // object (validation's shape). Turned into the map here, once, before the document reads the route.
   app.addHook('onRoute', (route) => {
