@@ -82,7 +82,7 @@ export interface ListRouteOptions<Q extends TObject, F extends string> {
   countQuerystring?: TObject;
   /** Narrows the cursor scope per request (a parent's id, a mode). */
   qualifier?: (request: FastifyRequest<{ Querystring: Static<Q> }>) => string | undefined;
-  /** The path parameters' schema: required when the path has any (`/webhooks/:id/deliveries`). */
+  /** The path parameters' schema: required when the path has any (the server refuses such a route without one). */
   params?: TObject;
   /** Extra route options (`config`, `headers` schema). */
   config?: Record<string, unknown>;
@@ -124,10 +124,6 @@ export function listRoute<Q extends TObject, F extends string, T>(
       // A count query holds the list's filters (a subset of the list query).
       (clientId, query) => count(clientId, query as Static<Q>),
     );
-  }
-  // A path parameter is input like any other: its schema checks it (and refuses U+0000, which PostgreSQL cannot take).
-  if (options.path.includes('/:') && !options.params) {
-    throw new Error(`list route ${options.path}: its path parameters need a params schema`);
   }
   const errors = options.errors ?? [403, 422];
   app.withTypeProvider<TypeBoxTypeProvider>().get(
