@@ -20,6 +20,15 @@ function nonEmpty(value: string): string {
   return value;
 }
 
+/** A non-empty value of at most `max` characters (the column that stores it). */
+function textUpTo(max: number) {
+  return (value: string): string => {
+    nonEmpty(value);
+    if (value.length > max) throw new InvalidArgumentError(`must be at most ${max} characters`);
+    return value;
+  };
+}
+
 function integerIn(min: number, max: number, what: string) {
   return (value: string): number => {
     if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
@@ -458,7 +467,7 @@ may run the import instead: either way, once).
     .addHelpText('after', examples('atrium admin create-token --name ci --json', 'atrium admin list-tokens'));
 
   command(admin, 'create-token', '--name NAME [--json]', 'create an operator token and print it, once')
-    .requiredOption('--name <NAME>', "the token's name (who or what uses it)", nonEmpty)
+    .requiredOption('--name <NAME>', "the token's name (who or what uses it), up to 255 characters", textUpTo(255))
     .option('--json', 'print {"token_id", "name", "created_at", "revoked_at", "token"}')
     .addHelpText(
       'after',

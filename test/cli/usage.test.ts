@@ -163,6 +163,10 @@ describe('atrium usage and help', () => {
         /'--type <TYPE>' argument 'robots' is invalid: must be one of employee, manager, organization/,
       ],
       [['hr', 'import', '--client-id', 'c', '--type', 'employee'], /missing required argument 'FILE'/],
+      [
+        ['admin', 'create-token', '--name', 'n'.repeat(256)],
+        /'--name <NAME>' argument '.*' is invalid: must be at most 255 characters/,
+      ],
       [['seed', '--size', 'huge'], /'--size <SIZE>' argument 'huge' is invalid: must be small or large/],
       [
         ['seed', '--employees', '1000001'],
