@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import { academyErrorBody } from './academy/errors.js';
 import { ACADEMY_DOCUMENTATION } from './academy/openapi.js';
 import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
-import { hrErrorBody } from './hr/errors.js';
+import { ADMIN_DOCUMENTATION } from './admin/openapi.js';
+import { ADMIN_PREFIX, adminApi } from './admin/plugin.js';
+import { HrError, hrErrorBody } from './hr/errors.js';
 import { HR_DOCUMENTATION } from './hr/openapi.js';
 import { HR_PREFIX, hrApi } from './hr/plugin.js';
 import { buildInfo } from './platform/build-info.js';
@@ -12,6 +14,7 @@ import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { sweepIdempotencyKeys } from './platform/http/idempotency.js';
 import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
+import { listenSecondPort, onSecondPort, type SecondPort } from './platform/http/second-port.js';
 import { createServer } from './platform/http/server.js';
 import { pruneJobs } from './platform/jobs/index.js';
 import type { Metrics } from './platform/metrics.js';
@@ -27,15 +30,22 @@ export interface App {
   rateLimits: RateLimits;
   /** This process's Prometheus metrics when `ATRIUM_METRICS_PORT` is set (served by `atrium serve`); else none. */
   metrics: Metrics | undefined;
+  /**
+   * With `ATRIUM_ADMIN_PORT`, starts the admin API's own port (the API's `HOST`); `atrium serve` calls it after the
+   * main port listens. Without it: undefined, and the admin API answers on the main port.
+   */
+  listenAdmin(): Promise<SecondPort | undefined>;
   close(): Promise<void>;
 }
 
 /** The `api` label of a route or URL: which API's prefix it is under, else the server's own (`platform`). */
-export function apiOf(url: string): 'hr' | 'academy' | 'platform' {
+export function apiOf(url: string): 'hr' | 'academy' | 'admin' | 'platform' {
   const under = (prefix: string) =>
     url.startsWith(prefix) &&
     (url.length === prefix.length || url[prefix.length] === '/' || url[prefix.length] === '?');
-  return under(HR_PREFIX) ? 'hr' : under(ACADEMY_PREFIX) ? 'academy' : 'platform';
+  if (under(HR_PREFIX)) return 'hr';
+  if (under(ACADEMY_PREFIX)) return 'academy';
+  return under(ADMIN_PREFIX) ? 'admin' : 'platform';
 }
 
 /**
@@ -69,11 +79,20 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     ...(metrics ? { metrics, apiOf } : {}),
     clientErrorBody: (path, status, message) =>
       path.startsWith(ACADEMY_PREFIX) ? academyErrorBody(status, message) : hrErrorBody(status, message),
-    documentation: [HR_DOCUMENTATION, ACADEMY_DOCUMENTATION],
+    documentation: [HR_DOCUMENTATION, ACADEMY_DOCUMENTATION, ADMIN_DOCUMENTATION],
     // The HR API ignores unknown body members at every level (docs/hr-api.md); the academy API keeps its checks.
     unknownBodyFields: (url) => (apiOf(url) === 'hr' ? 'drop' : 'refuse'),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  // With a port of its own, the admin API answers there only, and that port serves nothing else (not even /docs).
+  const adminPort = config.adminPort;
+  if (adminPort !== undefined) {
+    server.addHook('onRequest', async (request) => {
+      if ((apiOf(request.url) === 'admin') !== onSecondPort(request)) {
+        throw new HrError(404, 'not_found', `No resource at ${request.url.split('?', 1)[0]}.`);
+      }
+    });
+  }
   const services = await createServices(database, config, server.log as unknown as Logger);
   for (const finding of checkDataPermissions(config)) {
     if (!finding.ok) {
@@ -107,10 +126,12 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
   }, AUDIT_SWEEP_MS);
   auditSweep.unref();
   services.jobs.start();
+  await services.clocks.start();
   const limits = rateLimits(config.rateLimit, config.authFailureLimit, () => services.clock.now());
   await server.register(hrApi, {
     prefix: HR_PREFIX,
     auth: services.auth,
+    clock: services.clock,
     modules: services.hrModules,
     rateLimits: limits,
     idempotency,
@@ -124,6 +145,14 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     rateLimits: limits,
     idempotency,
   });
+  await server.register(adminApi, {
+    prefix: ADMIN_PREFIX,
+    adminTokens: services.adminTokens,
+    adminTenants: services.adminTenants,
+    clocks: services.clocks,
+    rateLimits: limits,
+  });
+  let adminListener: SecondPort | undefined;
   let closed = false;
   return {
     server,
@@ -131,15 +160,21 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     services,
     rateLimits: limits,
     metrics,
+    async listenAdmin() {
+      if (adminPort === undefined) return undefined;
+      adminListener ??= await listenSecondPort(server, adminPort, config.host);
+      return adminListener;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      services.clocks.stop();
       clearInterval(idempotencySweep);
       clearInterval(auditSweep);
       await services.jobs.stop({ timeoutMs: JOBS_DRAIN_MS });
       services.auth.stop();
       await services.uploads.stop();
-      await server.close();
+      await Promise.all([server.close(), adminListener?.close()]);
       await database.close();
     },
   };

@@ -60,6 +60,7 @@ export async function createServices(database: Database, config: Config, log?: L
   });
   const sealed = await hr.services.auth.sealPlaintextKeys();
   if (sealed > 0) log?.info({ sealed }, 'signing keys stored in plain text were encrypted with the master key');
+  const academy = createAcademy({ database, db, clock, timezones, keyGraceSeconds: config.keyGraceSeconds });
   return {
     ...hr.services,
     hrModules: hr.modules,
@@ -69,8 +70,8 @@ export async function createServices(database: Database, config: Config, log?: L
     timezones,
     blobs,
     paginator,
-    ...createAcademy({ database, db, clock, timezones, keyGraceSeconds: config.keyGraceSeconds }),
-    ...createAdmin({ db, clock }),
+    ...academy,
+    ...createAdmin({ db, clock, tenants: hr.services.tenants, academies: academy.academies }),
   };
 }
 

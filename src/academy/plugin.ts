@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../platform/db/database.js';
 import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
-import type { Clock } from '../platform/time.js';
+import { tenantTime } from '../platform/http/tenant-time.js';
+import { type Clock, now } from '../platform/time.js';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
 import { AcademyRateLimiter } from './auth/rate-limit.js';
@@ -69,10 +70,16 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
 
   const perMinute = options.rateLimit;
   const clock = options.clock;
-  const limiter = perMinute > 0 ? new AcademyRateLimiter(perMinute, () => clock?.now() ?? Date.now()) : undefined;
+  const limiter = perMinute > 0 ? new AcademyRateLimiter(perMinute, () => clock?.now() ?? now()) : undefined;
 
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', academyGuard(options.academies, options.rateLimits));
+    // The rest of the call runs in the academy's time: its onRequest hooks, then (the body read) its handler.
+    if (options.clock) {
+      const academyTime = tenantTime(options.clock, (request) => `academy:${request.academy.academyId}`);
+      guarded.addHook('onRequest', academyTime);
+      guarded.addHook('preHandler', academyTime);
+    }
     // Counted per authenticated academy, so nobody can use up another academy's allowance with bad keys.
     if (limiter) guarded.addHook('onRequest', async (request) => limiter.take(request.academy.academyId));
     idempotentPosts(guarded, { ...options.idempotency, tenantOf: (request) => `academy:${request.academy.academyId}` });

@@ -1,23 +1,36 @@
+import type { AcademiesService } from '../academy/academies/service.js';
+import type { TenantsService } from '../hr/core/tenants/service.js';
 import type { Db } from '../platform/db/database.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Clock } from '../platform/time.js';
 import { AdminAuditRepository } from './audit/repository.js';
 import { AdminAuditService } from './audit/service.js';
+import { TenantClocksRepository } from './clocks/repository.js';
+import { ClocksService } from './clocks/service.js';
+import { AdminTenantsService } from './tenants/service.js';
 import { AdminTokensRepository } from './tokens/repository.js';
 import { AdminTokensService } from './tokens/service.js';
 
 /**
- * The admin side of Atrium (docs/admin.md): operators' tokens and the admin audit log. The admin API (`/admin/v1`)
- * will be served on them.
+ * The admin side of Atrium (docs/admin.md): operators' tokens, the admin audit log, the tenants as the admin API
+ * addresses them, and their clocks. The admin API (`/admin/v1`, plugin.ts) is served on them.
  */
-export function createAdmin(context: { db: Db; clock: Clock }) {
+export function createAdmin(context: {
+  db: Db;
+  clock: Clock;
+  tenants: Pick<TenantsService, 'list' | 'requireClient'>;
+  academies: Pick<AcademiesService, 'list' | 'requireAcademy'>;
+}) {
   const work = new UnitOfWork(context.db, (db) => ({
     tokens: new AdminTokensRepository(db),
     audit: new AdminAuditRepository(db),
+    clocks: new TenantClocksRepository(db),
   }));
   return {
     adminTokens: new AdminTokensService(work, context.clock),
     adminAudit: new AdminAuditService(work.read.audit),
+    adminTenants: new AdminTenantsService(context.tenants, context.academies),
+    clocks: new ClocksService(work, context.clock),
   };
 }
 

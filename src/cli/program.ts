@@ -185,10 +185,20 @@ export function buildProgram(): Command {
       `${ENVIRONMENT}\n${examples('atrium serve --port 8080', 'atrium hr create-client --name Acme --json', 'atrium hr create-application --help')}`,
     );
 
-  command(program, 'serve', '[--port N] [--host H] [--workers N]', 'serve both APIs (what npm start runs)')
+  command(
+    program,
+    'serve',
+    '[--port N] [--host H] [--workers N] [--admin-port N]',
+    'serve both APIs (what npm start runs)',
+  )
     .option('--port <N>', 'TCP port (PORT; default 8080; 0: any free port)', portNumber)
     .option('--host <H>', 'interface to bind (HOST; default 127.0.0.1; 0.0.0.0 for every interface)', nonEmpty)
     .option('--workers <N>', 'server processes on one port (ATRIUM_WORKERS; default 1; docs/SCALING.md)', workerCount)
+    .option(
+      '--admin-port <N>',
+      'serve the admin API on this port only (ATRIUM_ADMIN_PORT; default: the main port)',
+      portNumber,
+    )
     .addHelpText(
       'after',
       examples(
@@ -197,8 +207,9 @@ export function buildProgram(): Command {
         'DATABASE_URL=postgres://atrium@db/atrium atrium serve --workers 4',
       ),
     )
-    .action(async (options: { port?: number; host?: string; workers?: number }) => {
+    .action(async (options: { port?: number; host?: string; workers?: number; adminPort?: number }) => {
       const overrides: Partial<Config> = {};
+      if (options.adminPort !== undefined) overrides.adminPort = options.adminPort;
       if (options.port !== undefined) overrides.port = options.port;
       if (options.host !== undefined) overrides.host = options.host;
       if (options.workers !== undefined) overrides.workers = options.workers;

@@ -17,11 +17,12 @@ const GRACE_EXTRA_MS = 10_000;
 /** A worker that dies is started again after this pause (not during start-up: that is a fatal error). */
 const RESTART_DELAY_MS = 1000;
 
-function banner(url: string, dialect: string, workers: number, metricsUrl?: string): string {
+function banner(url: string, dialect: string, workers: number, metricsUrl?: string, adminUrl?: string): string {
   const base = url.replace('[::1]', 'localhost');
   const processes = workers > 1 ? `, ${workers} workers` : '';
   const metrics = metricsUrl ? `; metrics at ${metricsUrl.replace('[::1]', 'localhost')}/metrics` : '';
-  return `Atrium listening on ${base} (${dialect}${processes}); API reference at ${base}/docs${metrics}\n`;
+  const admin = adminUrl ? `; admin API at ${adminUrl.replace('[::1]', 'localhost')}/admin/v1` : '';
+  return `Atrium listening on ${base} (${dialect}${processes}); API reference at ${base}/docs${metrics}${admin}\n`;
 }
 
 /**
@@ -58,6 +59,7 @@ async function serveOne(config: Config, printBanner: boolean): Promise<void> {
   if (cluster.isWorker && config.metricsPort !== undefined) (await metricsModule()).answerPrimary(undefined);
   const app = await buildApp(config);
   const address = await app.server.listen({ port: config.port, host: config.host });
+  const admin = await app.listenAdmin();
   let metricsServer: MetricsServer | undefined;
   if (app.metrics && cluster.isWorker) (await metricsModule()).answerPrimary(app.metrics);
   else if (app.metrics) {
@@ -65,7 +67,7 @@ async function serveOne(config: Config, printBanner: boolean): Promise<void> {
     const { processSource } = await metricsModule();
     metricsServer = await metricsEndpoint(config, async () => processSource(metrics), app.server.log);
   }
-  if (printBanner) process.stdout.write(banner(address, app.database.dialect, 1, metricsServer?.url));
+  if (printBanner) process.stdout.write(banner(address, app.database.dialect, 1, metricsServer?.url, admin?.url));
   // Route schemas compile on first use; compile the rest now, in the background, so first requests are fast.
   compilePendingSchemas().catch((err: unknown) => app.server.log.error({ err }, 'a route schema does not compile'));
   let stopping = false;
@@ -132,6 +134,8 @@ async function supervise(config: Config): Promise<void> {
   });
   await new Promise<void>((resolve, reject) => {
     cluster.on('listening', (worker, address) => {
+      // A worker's first port is the API's; a second one is the admin API's (ATRIUM_ADMIN_PORT).
+      if (listening.has(worker)) return;
       listening.add(worker);
       const host = address.address.includes(':') ? `[${address.address}]` : address.address;
       url = `http://${host}:${address.port}`;
@@ -162,5 +166,6 @@ async function supervise(config: Config): Promise<void> {
   });
   // Scraped here, in the primary: it asks every worker for its metrics and sums them.
   const metricsServer = await metricsEndpoint(config, async () => (await metricsModule()).clusterSource(), log);
-  process.stdout.write(banner(url, dialect, config.workers, metricsServer?.url));
+  const adminUrl = config.adminPort ? url.replace(/:\d+$/, `:${config.adminPort}`) : undefined;
+  process.stdout.write(banner(url, dialect, config.workers, metricsServer?.url, adminUrl));
 }

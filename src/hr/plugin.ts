@@ -3,6 +3,8 @@ import FindMyWay from 'find-my-way';
 import type { Db } from '../platform/db/database.js';
 import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
+import { tenantTime } from '../platform/http/tenant-time.js';
+import type { Clock } from '../platform/time.js';
 import { actingAs, type Caller } from './audit/actor.js';
 import { bearerGuard } from './core/auth/guard.js';
 import type { AuthService } from './core/auth/service.js';
@@ -14,6 +16,8 @@ export const HR_PREFIX = '/api/v2/client';
 /** What the HR API plugin is given: the auth service its guard uses, and every module of every area. */
 export interface HrApiOptions {
   auth: AuthService;
+  /** The clock whose tenant time each authenticated call runs in (the admin API can move a client's). */
+  clock: Clock;
   modules: readonly HrModule[];
   rateLimits?: RateLimits | undefined;
   /** Where `Idempotency-Key`s are kept, and the clock of their retention. */
@@ -132,6 +136,10 @@ export async function hrApi(app: FastifyInstance, options: HrApiOptions): Promis
   }
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', bearerGuard(options.auth, options.rateLimits));
+    // The rest of the call runs in the client's time: its onRequest hooks, then (the body read) its handler.
+    const clientTime = tenantTime(options.clock, (request) => `hr:${request.hrAuth.clientId}`);
+    guarded.addHook('onRequest', clientTime);
+    guarded.addHook('preHandler', clientTime);
     // Every write is served as its caller, the author of the audit events it records (audit/actor.ts).
     guarded.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];

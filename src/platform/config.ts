@@ -94,6 +94,12 @@ export interface Config {
   metricsPort: number | undefined;
   /** Interface the metrics endpoint binds (`ATRIUM_METRICS_HOST`). */
   metricsHost: string;
+  /**
+   * Port of the admin API, `/admin/v1` (`ATRIUM_ADMIN_PORT`, `serve --admin-port`); undefined (the default): the
+   * admin API shares the main port. Set, the admin API answers on that port only, and that port serves nothing
+   * else; it binds the same interface as the API (`HOST`).
+   */
+  adminPort: number | undefined;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -202,6 +208,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     strict: flag(env, 'ATRIUM_STRICT', false),
     metricsPort: env.ATRIUM_METRICS_PORT?.trim() ? integer(env, 'ATRIUM_METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.ATRIUM_METRICS_HOST?.trim() || '127.0.0.1',
+    adminPort: env.ATRIUM_ADMIN_PORT?.trim() ? integer(env, 'ATRIUM_ADMIN_PORT', 0, 0, 65535) : undefined,
   };
 
   config.masterKeyFile = path.resolve(
@@ -212,6 +219,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new ConfigError(
       `ATRIUM_METRICS_PORT must differ from PORT (${merged.port}): metrics have a port of their own`,
     );
+  }
+  if (merged.adminPort !== undefined && merged.adminPort !== 0 && merged.adminPort === merged.port) {
+    throw new ConfigError(`ATRIUM_ADMIN_PORT must differ from PORT (${merged.port}); leave it unset to share PORT`);
+  }
+  if (merged.adminPort !== undefined && merged.adminPort !== 0 && merged.adminPort === merged.metricsPort) {
+    throw new ConfigError('ATRIUM_ADMIN_PORT must differ from ATRIUM_METRICS_PORT');
   }
   return merged;
 }

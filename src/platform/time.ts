@@ -8,6 +8,8 @@
  * Instants are carried internally as epoch milliseconds (UTC).
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -113,25 +115,97 @@ export function formatDate(date: CalendarDate): string {
   return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
 }
 
-/** The current instant, in epoch milliseconds. One seam for tests that need a fixed clock. */
-export function now(): number {
+/**
+ * A tenant's own time (the admin API's clock control): an offset from the installation's clock, or an instant it
+ * stands still at. `frozenAt` wins over `offsetMs`.
+ */
+export interface TenantTime {
+  offsetMs: number;
+  frozenAt: number | null;
+}
+
+/** The tenant a piece of work is done for, and the clock it reads: one per request, once it is authenticated. */
+interface TimeScope {
+  clock: Clock;
+  tenant: string;
+}
+
+const timeScope = new AsyncLocalStorage<TimeScope>();
+
+/**
+ * The installation's wall clock, whatever tenant's work this is: for what belongs to no tenant (the age of a
+ * staged file, a process's own timers). The one read of `Date.now()` outside this module's `Clock`.
+ */
+export function wallClock(): number {
   return Date.now();
 }
 
 /**
- * An injectable clock: services that derive state from the current time
- * (event status, registration deadlines) read it here, so tests can move time.
+ * The current instant, in epoch milliseconds: the tenant's own time inside a tenant's request (`Clock.runAs`),
+ * else the wall clock. Services that are not handed a `Clock` read the time here.
+ */
+export function now(): number {
+  const scope = timeScope.getStore();
+  return scope ? scope.clock.nowOf(scope.tenant) : wallClock();
+}
+
+/**
+ * The one clock of Atrium: every time-derived state reads it (docs/admin.md, "Clock"). It is the installation's
+ * clock (the wall clock, which tests may move with `set`), and per tenant (`hr:<client_id>`, `academy:<acadId>`)
+ * the time the admin API set for that tenant. Inside a tenant's request `now()` answers that tenant's time; a
+ * tenant whose clock nobody moved reads the installation's.
  */
 export class Clock {
   private offsetMs = 0;
+  private tenants = new Map<string, TenantTime>();
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    const scope = timeScope.getStore();
+    return scope?.clock === this ? this.nowOf(scope.tenant) : this.wall();
+  }
+
+  /** The installation's time, whatever tenant's request this is. */
+  wall(): number {
+    return wallClock() + this.offsetMs;
+  }
+
+  /** A tenant's time. */
+  nowOf(tenant: string): number {
+    const time = this.tenants.get(tenant);
+    if (!time) return this.wall();
+    return time.frozenAt ?? this.wall() + time.offsetMs;
+  }
+
+  /** A tenant's clock setting, if it is moved or frozen. */
+  timeOf(tenant: string): TenantTime | undefined {
+    return this.tenants.get(tenant);
+  }
+
+  /** Sets (or, with undefined, resets) one tenant's time in this process. */
+  setTenant(tenant: string, time: TenantTime | undefined): void {
+    if (time) this.tenants.set(tenant, time);
+    else this.tenants.delete(tenant);
+  }
+
+  /** Replaces every tenant's time (what another process set, read back from the database). */
+  replaceTenants(times: ReadonlyMap<string, TenantTime>): void {
+    this.tenants = new Map(times);
+  }
+
+  /** Runs `fn` as work of `tenant`: `now()` and this clock's `now()` answer that tenant's time inside it. */
+  runAs<T>(tenant: string, fn: () => T): T {
+    return timeScope.run({ clock: this, tenant }, fn);
+  }
+
+  /** The tenant whose time `now()` answers here, if any. */
+  currentTenant(): string | undefined {
+    const scope = timeScope.getStore();
+    return scope?.clock === this ? scope.tenant : undefined;
   }
 
   /** Makes `now()` answer `epochMs` from this moment on (time keeps flowing from there). */
   set(epochMs: number): void {
-    this.offsetMs = epochMs - Date.now();
+    this.offsetMs = epochMs - wallClock();
   }
 
   reset(): void {

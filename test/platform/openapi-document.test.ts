@@ -29,7 +29,7 @@ type Document = OpenApiDocument & {
 };
 
 /** `requests.comments.list` → `hr_requests_comments_list` (the convention, README "OpenAPI document"). */
-const idOf = (api: 'hr' | 'academy', method: string) => `${api}_${method.replaceAll('.', '_')}`;
+const idOf = (api: 'hr' | 'academy' | 'admin', method: string) => `${api}_${method.replaceAll('.', '_')}`;
 
 describe('OpenAPI document for tools', () => {
   let server: TestServer;
@@ -53,8 +53,8 @@ describe('OpenAPI document for tools', () => {
     assert.equal(new Set(ids.values()).size, ids.size, 'operationIds are unique');
 
     const wrong: string[] = [];
-    for (const api of ['hr', 'academy'] as const) {
-      const templates = operations(doc)
+    for (const api of ['hr', 'academy', 'admin'] as const) {
+      const templates = operations(doc, [api])
         .filter((o) => o.api === api)
         .map((o) => `${o.method} ${o.path}`);
       const { byOperation, strays } = await sdkOperations(api, templates);

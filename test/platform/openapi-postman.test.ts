@@ -132,7 +132,7 @@ describe('Postman collection', () => {
         (item) =>
           `${item.request?.method} /${(item.request?.url.path ?? []).map((s) => s.replace(/^:(.+)$/, '{$1}')).join('/')}`,
       );
-      const documented = operations(doc).map((o) => `${o.method} ${o.path}`);
+      const documented = operations(doc, ['hr', 'academy', 'admin']).map((o) => `${o.method} ${o.path}`);
       assert.equal(requests.length, documented.length, 'as many requests as operations (npm run build after a change)');
       assert.deepEqual([...requests].sort(), [...documented].sort());
       const variables = Object.fromEntries((collection.variable ?? []).map((v) => [v.key, v.value]));

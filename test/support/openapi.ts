@@ -9,11 +9,16 @@ export interface Parameter {
   schema: JsonSchema;
 }
 
+/** The three APIs of the document, by their path prefix. */
+export type Api = 'hr' | 'academy' | 'admin';
+
+const PREFIXES: Record<Api, string> = { hr: '/api/v2/client', academy: '/v1', admin: '/admin/v1' };
+
 export interface Operation {
   method: string;
   /** The path template as documented: `/api/v2/client/organizations/{id}`. */
   path: string;
-  api: 'hr' | 'academy';
+  api: Api;
   parameters: Parameter[];
   /** Request body media types and their schemas. */
   body: { contentType: string; schema: JsonSchema }[];
@@ -49,11 +54,14 @@ export async function fetchOpenApi(baseUrl: string): Promise<OpenApiDocument> {
   return (await res.json()) as OpenApiDocument;
 }
 
-/** Every operation of both APIs (HR under /api/v2/client, Academy under /v1). */
-export function operations(doc: OpenApiDocument): Operation[] {
+/**
+ * Every operation of the tenant APIs (HR under /api/v2/client, Academy under /v1), or of the APIs named (the admin
+ * API under /admin/v1).
+ */
+export function operations(doc: OpenApiDocument, apis: readonly Api[] = ['hr', 'academy']): Operation[] {
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    const api = path.startsWith('/api/v2/client') ? 'hr' : path.startsWith('/v1') ? 'academy' : undefined;
+    const api = apis.find((a) => path.startsWith(`${PREFIXES[a]}/`));
     if (!api) continue;
     for (const [method, raw] of Object.entries(item)) {
       const op = resolveRefs(raw, doc) as Record<string, unknown>;

@@ -4,7 +4,7 @@
  * matched to the OpenAPI document's path templates. The parity test (test/client/openapi-parity.test.ts) and the
  * operationId test (test/platform/openapi-document.test.ts) read the SDK through this.
  */
-import { AcademyClient, AutoPager, type FetchLike, HrClient } from '@atrium/client';
+import { AcademyClient, AdminClient, AutoPager, type FetchLike, HrClient } from '@atrium/client';
 
 /** Operations the SDK deliberately has no method for, each with the reason. Keep it short. */
 export const NOT_IN_SDK: Record<string, { aliasOf: string }> = {
@@ -90,11 +90,15 @@ function methodsOf(client: object): { name: string; call: (...args: unknown[]) =
  * Calls each method with placeholders; answers which requests each one sent, by method name (with the choice
  * appended for a method called once per choice: `roles.permissions.retrieve.core`).
  */
-export async function exercise(client: object, sent: Sent[]): Promise<Map<string, Sent[]>> {
+export async function exercise(
+  client: object,
+  sent: Sent[],
+  firstArg: unknown = placeholder,
+): Promise<Map<string, Sent[]>> {
   const byMethod = new Map<string, Sent[]>();
   for (const { name, call } of methodsOf(client)) {
     for (const choice of CHOICES[name] ?? [undefined]) {
-      const args = Array.from({ length: 6 }, () => placeholder);
+      const args = Array.from({ length: 6 }, (_, i) => (i === 0 ? firstArg : placeholder));
       // The choice replaces the argument after the ids (the module of a role's permissions).
       if (choice !== undefined) args[1] = choice;
       const before = sent.length;
@@ -134,29 +138,35 @@ export function templateOf(templates: string[], sent: Sent, prefix: string): str
 
 /** Each SDK method, by the document's operations ("GET /api/v2/client/organizations") it sends, of one client. */
 export async function sdkOperations(
-  api: 'hr' | 'academy',
+  api: 'hr' | 'academy' | 'admin',
   templates: string[],
 ): Promise<{ byMethod: Map<string, Sent[]>; byOperation: Map<string, Set<string>>; strays: string[] }> {
   const sent: Sent[] = [];
-  const prefix = api === 'hr' ? '/api/v2/client' : '/v1';
-  const client =
-    api === 'hr'
-      ? new HrClient({
-          baseUrl: 'http://sdk.test',
-          applicationId: 'app',
-          applicationSecret: 'secret',
-          clientId: 'client',
-          fetch: recorder(prefix, sent),
-          maxRetries: 0,
-        })
-      : new AcademyClient({
-          baseUrl: 'http://sdk.test',
-          acadId: 1,
-          apiKey: 'key',
-          fetch: recorder(prefix, sent),
-          maxRetries: 0,
-        });
-  const byMethod = await exercise(client, sent);
+  const prefix = api === 'hr' ? '/api/v2/client' : api === 'admin' ? '/admin/v1' : '/v1';
+  const transport = { fetch: recorder(prefix, sent), maxRetries: 0 };
+  let byMethod: Map<string, Sent[]>;
+  if (api === 'hr') {
+    const client = new HrClient({
+      baseUrl: 'http://sdk.test',
+      applicationId: 'app',
+      applicationSecret: 'secret',
+      clientId: 'client',
+      ...transport,
+    });
+    byMethod = await exercise(client, sent);
+  } else if (api === 'academy') {
+    byMethod = await exercise(
+      new AcademyClient({ baseUrl: 'http://sdk.test', acadId: 1, apiKey: 'key', ...transport }),
+      sent,
+    );
+  } else {
+    // Each admin method takes a tenant first: `hr:<client_id>`.
+    byMethod = await exercise(
+      new AdminClient({ baseUrl: 'http://sdk.test', token: 'token', ...transport }),
+      sent,
+      'hr:x',
+    );
+  }
   const byOperation = new Map<string, Set<string>>();
   const strays: string[] = [];
   for (const [name, requests] of byMethod) {

@@ -3,6 +3,7 @@
  *
  * - {@link HrClient}: the HR service delivery client API (`/api/v2/client`), server-side only.
  * - {@link AcademyClient}: the Academy events API (`/v1`), for servers and browsers.
+ * - {@link AdminClient}: the admin API (`/admin/v1`): tenants and sandbox controls, server-side only.
  * - {@link verifyWebhookSignature}: checks an HR webhook callback's `X-Event-Signature` and answers its event.
  *
  * It uses `fetch` (the built-in one or an injected one) and has no dependency: parameter and result types are the
@@ -10,6 +11,7 @@
  *
  * @packageDocumentation
  */
+
 export { AcademyClient } from './academy/client.js';
 export { type AcademyClientOptions, type AcademyListParams, academyApiRoot } from './academy/core.js';
 export type {
@@ -21,6 +23,17 @@ export type {
   VcCreateBody,
   VcEditBody,
 } from './academy/events.js';
+export {
+  AdminApiError,
+  AdminClient,
+  type AdminClientOptions,
+  type AdminTenant,
+  type AdminTenantClock,
+  type ClockAdvance,
+  type ClockChange,
+  type TenantAddress,
+  tenantPath,
+} from './admin/client.js';
 export * from './errors.js';
 export { HrClient, type HrRawRequest } from './hr/client.js';
 export {

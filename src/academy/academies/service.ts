@@ -105,6 +105,11 @@ export class AcademiesService {
     return { acadId: existing.id, apikey, superAdminId: existing.super_admin_id };
   }
 
+  /** Throws NotFoundError unless the academy exists (the admin API's `/tenants/academy/{acadId}`). */
+  async requireAcademy(acadId: number): Promise<void> {
+    if (!(await this.repo.find(acadId))) throw new NotFoundError('academy', String(acadId));
+  }
+
   /** A new key; the academy's other keys keep working for the grace period, then stop. */
   async rotateKey(acadId: number): Promise<{ acadId: number; apikey: string; previousKeysExpireAt: string }> {
     if (!(await this.repo.find(acadId))) throw new NotFoundError('academy', String(acadId));
@@ -138,7 +143,8 @@ export class AcademiesService {
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(hash, entry);
     }
-    const expired = entry.expiresAt !== null && entry.expiresAt <= at;
+    // A rotated key's grace runs on the academy's own time (the admin API can move it).
+    const expired = entry.expiresAt !== null && entry.expiresAt <= this.clock.nowOf(`academy:${entry.academyId}`);
     // Both comparisons always run, so the time taken does not tell which one failed.
     const sameKey = safeEqual(entry.keyHash, hash);
     const sameAcademy = safeEqual(String(entry.academyId), acadIdText.replace(/^0+(?=\d)/, ''));

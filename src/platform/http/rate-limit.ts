@@ -1,3 +1,5 @@
+import { wallClock } from '../time.js';
+
 /** Forget finished windows once this many keys are tracked. */
 const PRUNE_AT = 10_000;
 /** Never track more keys than this: past it, the oldest windows are forgotten (a flood of new keys). */
@@ -19,7 +21,7 @@ export class WindowLimiter {
     /** Events allowed per window; 0 turns the limiter off. */
     readonly limit: number,
     readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = wallClock,
   ) {}
 
   private current(key: string, at: number): Window | undefined {
@@ -81,7 +83,7 @@ export interface RateLimits {
   credentialFailures: WindowLimiter;
 }
 
-export function rateLimits(perSecond: number, failuresPerMinute: number, now: () => number = Date.now): RateLimits {
+export function rateLimits(perSecond: number, failuresPerMinute: number, now: () => number = wallClock): RateLimits {
   return {
     perCredential: new WindowLimiter(perSecond, 1000, now),
     authFailures: new WindowLimiter(failuresPerMinute, 60_000, now),

@@ -423,7 +423,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         title: 'Atrium',
         version: running.version,
         description:
-          'The HR service delivery client API (`/api/v2/client`) and the Academy events API (`/v1`), as served by this Atrium instance.',
+          "The HR service delivery client API (`/api/v2/client`) and the Academy events API (`/v1`), as served by this Atrium instance, and its admin API (`/admin/v1`): the operators' view of every tenant and the sandbox controls.",
         // The project has no public repository or issue tracker URL yet (package.json has none): a name only.
         contact: { name: 'Atrium maintainers' },
         license: { name: 'MIT', identifier: 'MIT' },
@@ -451,6 +451,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
             in: 'query',
             name: 'apikey',
             description: 'Academy API (/v1): the academy’s API key, with its acadId in the query.',
+          },
+          adminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'Admin API (/admin/v1): an operator token, `atrium_admin_…`, from `atrium admin create-token`.',
           },
           academyApiKeyHeader: {
             type: 'apiKey',

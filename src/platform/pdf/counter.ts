@@ -94,7 +94,7 @@ export class PdfPageCounter {
     this.current ??= await this.start();
     const running = this.current;
     if (!running) return null;
-    const started = Date.now();
+    const started = performance.now();
     const { count, reason } = await new Promise<{ count: number | null; reason?: string }>((resolve) => {
       const timer = setTimeout(() => running.pending?.(null, 'timeout'), this.options.timeoutMs).unref();
       running.pending = (count, reason) => {
@@ -108,7 +108,10 @@ export class PdfPageCounter {
     });
     if (reason !== undefined) {
       // The worker may still be busy or broken: stop it; the next count starts a fresh one.
-      this.settings.log?.info({ reason, ms: Date.now() - started, size: bytes.length }, 'PDF page count unavailable');
+      this.settings.log?.info(
+        { reason, ms: Math.round(performance.now() - started), size: bytes.length },
+        'PDF page count unavailable',
+      );
       if (this.current === running) void this.stop();
     }
     return count;

@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { Logger } from 'pino';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
@@ -142,6 +142,25 @@ export class AuthService {
     return this.clock.now();
   }
 
+  /** A client's own time (the admin API can move it): what its tokens are issued and checked against. */
+  private nowOf(clientId: string): number {
+    return this.clock.nowOf(`hr:${clientId}`);
+  }
+
+  /**
+   * The time a token is checked against: its client's, read from the claims before the signature is (the
+   * signature still decides; a forged `cid` only picks whose clock the check reads).
+   */
+  private tokenNow(token: string): number {
+    try {
+      const { cid } = decodeJwt(token);
+      if (typeof cid === 'string') return this.nowOf(cid);
+    } catch {
+      // Malformed: the verification refuses it.
+    }
+    return this.now();
+  }
+
   /**
    * Seals signing keys stored in plain text by an earlier release (run at every start, by the server and the CLI;
    * a row sealed meanwhile by another process is left alone).
@@ -275,7 +294,7 @@ export class AuthService {
     const kid = this.currentKid;
     const key = kid ? this.keys.get(kid)?.key : undefined;
     if (!kid || !key) throw new Error('no signing key loaded');
-    const issuedAt = Math.floor(this.now() / 1000);
+    const issuedAt = Math.floor(this.nowOf(app.clientId) / 1000);
     const ttl = this.options.tokenTtlSeconds;
     const token = signJwt(
       key,
@@ -317,7 +336,7 @@ export class AuthService {
     if (cached) return cached;
     if (token.length > MAX_TOKEN_LENGTH) throw invalidToken('The access token is malformed.');
     const kid = this.headerKid(token);
-    const at = this.now();
+    const at = this.tokenNow(token);
     let payload: Record<string, unknown>;
     try {
       const result = await jwtVerify(
@@ -387,7 +406,7 @@ export class AuthService {
   /** Checks a bearer token on every call: signature, expiry, key still valid, revocation, application standing. */
   async authenticate(token: string): Promise<AuthContext> {
     const claims = await this.verify(token);
-    const at = this.now();
+    const at = this.nowOf(claims.cid);
     if (claims.exp * 1000 <= at) {
       this.verified.delete(token);
       throw invalidToken('The access token has expired.');
@@ -419,7 +438,7 @@ export class AuthService {
     if (claims.sub !== app.id) {
       throw new HrError(400, 'invalid_request', 'This token was not issued to this application.');
     }
-    const at = this.now();
+    const at = this.nowOf(claims.cid);
     if (claims.exp * 1000 <= at) return;
     await this.repo.recordTokenRevocation(claims.jti, claims.exp * 1000, at);
     this.revokedJtis.set(claims.jti, claims.exp * 1000);

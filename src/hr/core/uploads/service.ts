@@ -7,7 +7,7 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
 import type { PdfPageCounter } from '../../../platform/pdf/counter.js';
-import type { Clock } from '../../../platform/time.js';
+import { type Clock, wallClock } from '../../../platform/time.js';
 import type { AuditTrail } from '../../audit/trail.js';
 import type { Audited } from '../../module.js';
 import { uploadEvents } from './events.js';
@@ -269,7 +269,7 @@ export class UploadsService {
       }
       if (batch.length < SWEEP_BATCH) break;
     }
-    await this.blobs.sweepStaging(Date.now() - this.options.stagingStaleMs);
+    await this.blobs.sweepStaging(wallClock() - this.options.stagingStaleMs);
     return result;
   }
 
@@ -280,7 +280,7 @@ export class UploadsService {
   async start(): Promise<void> {
     if (this.timer) return;
     const removed = await this.blobs
-      .sweepStaging(Date.now() - this.options.stagingStaleMs)
+      .sweepStaging(wallClock() - this.options.stagingStaleMs)
       .catch((err: unknown) => this.options.log?.warn({ err }, 'removing stale staged uploads failed'));
     if (removed) this.options.log?.info({ removed }, 'staged uploads left by a stopped process removed');
     this.timer = setInterval(() => {

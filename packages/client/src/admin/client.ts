@@ -1,0 +1,163 @@
+/**
+ * The admin API (`/admin/v1`) client: an operator's view of every tenant and the sandbox controls of each (the
+ * server's docs/admin.md). For integration tests and operators' scripts, server-side: its token reaches every tenant.
+ */
+import { AtriumApiError, AtriumUsageError, errorInitOf } from '../errors.js';
+import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
+
+/** Constructor options of {@link AdminClient}. */
+export interface AdminClientOptions extends HttpOptions {
+  /** The admin API's origin, for example `http://127.0.0.1:8080` (or `ATRIUM_ADMIN_PORT`'s); `/admin/v1` is added. */
+  baseUrl: string;
+  /** An operator token, `atrium_admin_…` (`atrium admin create-token`). Sent as a bearer token, never logged. */
+  token: string;
+}
+
+/** An error answer of the admin API: the body `{code, message, errors?}`. */
+export class AdminApiError extends AtriumApiError {
+  override name = 'AdminApiError';
+}
+
+/**
+ * A tenant: `{kind: 'hr', id: clientId}`, `{kind: 'academy', id: acadId}`, or the same as one string,
+ * `'hr:<client_id>'` or `'academy:<acadId>'`.
+ */
+export type TenantAddress = { kind: 'hr' | 'academy'; id: string | number } | string;
+
+/** A tenant's clock, as the admin API shows it. */
+export interface AdminTenantClock {
+  /** The tenant's time (datetime). */
+  now: string;
+  /** The installation's time, read at the same moment. */
+  installation_now: string;
+  /** The tenant's time minus the installation's. */
+  offset_seconds: number;
+  frozen: boolean;
+  /** Whether the tenant has a time of its own. */
+  moved: boolean;
+}
+
+/** One tenant of either API, never with a secret. */
+export interface AdminTenant {
+  kind: 'hr' | 'academy';
+  id: string;
+  name: string;
+  created_at: string;
+  clock: AdminTenantClock;
+  applications?: {
+    application_id: string;
+    name: string;
+    read_only: boolean;
+    created_at: string;
+    revoked_at: string | null;
+  }[];
+  keys?: { key_id: number; created_at: string; expires_at: string | null; state: 'current' | 'grace' | 'expired' }[];
+}
+
+/** `PUT …/clock`: an instant or an offset (not both), frozen or flowing; what is left out stays as it is. */
+export interface ClockChange {
+  now?: string;
+  offset_seconds?: number;
+  frozen?: boolean;
+}
+
+/** `POST …/clock/advance`: amounts that add up (negative: back). */
+export interface ClockAdvance {
+  days?: number;
+  hours?: number;
+  minutes?: number;
+  seconds?: number;
+}
+
+/** `/tenants/{kind}/{id}` of a tenant address. */
+export function tenantPath(tenant: TenantAddress): string {
+  const { kind, id } =
+    typeof tenant === 'string'
+      ? { kind: tenant.slice(0, Math.max(tenant.indexOf(':'), 0)), id: tenant.slice(tenant.indexOf(':') + 1) }
+      : tenant;
+  if (kind !== 'hr' && kind !== 'academy') {
+    throw new AtriumUsageError(`A tenant is "hr:<client_id>" or "academy:<acadId>"; got ${JSON.stringify(tenant)}.`);
+  }
+  return `/tenants/${kind}/${encodeURIComponent(String(id))}`;
+}
+
+/**
+ * A client of the admin API.
+ *
+ * @example
+ * ```ts
+ * const admin = new AdminClient({ baseUrl, token: process.env.ATRIUM_ADMIN_TOKEN });
+ * await admin.clock.advance('hr:' + clientId, { days: 31 });
+ * ```
+ */
+export class AdminClient {
+  /** The transport, the API root and the token (one private property, as in the other clients). */
+  private readonly core: { http: HttpTransport; root: string; token: string };
+  /** Every tenant of both APIs (`/tenants`). */
+  readonly tenants: {
+    list(options?: RequestOptions): Promise<AdminTenant[]>;
+    retrieve(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenant>;
+  };
+  /** A tenant's clock (`/tenants/{kind}/{id}/clock`). */
+  readonly clock: {
+    retrieve(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenantClock>;
+    set(tenant: TenantAddress, change: ClockChange, options?: RequestOptions): Promise<AdminTenantClock>;
+    advance(tenant: TenantAddress, by: ClockAdvance, options?: RequestOptions): Promise<AdminTenantClock>;
+    reset(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenantClock>;
+  };
+
+  /** @throws {AtriumUsageError} without `baseUrl` or `token`. */
+  constructor(options: AdminClientOptions) {
+    if (typeof options?.baseUrl !== 'string' || options.baseUrl === '') {
+      throw new AtriumUsageError('AdminClient needs the option "baseUrl".');
+    }
+    if (typeof options.token !== 'string' || options.token === '') {
+      throw new AtriumUsageError('AdminClient needs the option "token".');
+    }
+    this.core = { http: new HttpTransport(options), root: apiRoot(options.baseUrl, '/admin/v1'), token: options.token };
+    this.tenants = {
+      list: async (opts) => (await this.request<{ tenants: AdminTenant[] }>('GET', '/tenants', {}, opts)).tenants,
+      retrieve: (tenant, opts) => this.request('GET', tenantPath(tenant), {}, opts),
+    };
+    this.clock = {
+      retrieve: (tenant, opts) => this.request('GET', `${tenantPath(tenant)}/clock`, {}, opts),
+      set: (tenant, change, opts) => this.request('PUT', `${tenantPath(tenant)}/clock`, { body: change }, opts),
+      advance: (tenant, by, opts) =>
+        this.request('POST', `${tenantPath(tenant)}/clock/advance`, { body: by, idempotent: false }, opts),
+      reset: (tenant, opts) => this.request('DELETE', `${tenantPath(tenant)}/clock`, {}, opts),
+    };
+  }
+
+  /** The API root the client calls, `…/admin/v1`. */
+  get apiRoot(): string {
+    return this.core.root;
+  }
+
+  /** Any call of the admin API: `path` is relative to `/admin/v1`. Resolves with the parsed JSON body. */
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    init: { body?: unknown; idempotent?: boolean } = {},
+    options?: RequestOptions,
+  ): Promise<T> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.core.token}`,
+      accept: 'application/json',
+    };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const request: HttpRequest = {
+      method: method.toUpperCase(),
+      url: `${this.core.root}${path.startsWith('/') ? path : `/${path}`}`,
+      headers,
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.idempotent !== undefined ? { idempotent: init.idempotent } : {}),
+    };
+    const { response, text = '' } = await this.core.http.send(request, options);
+    if (!response.ok) {
+      throw new AdminApiError(
+        errorInitOf(request, response, text, (status) => (status === 401 ? 'invalid_token' : `http_${status}`)),
+      );
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}

@@ -1,0 +1,58 @@
+import type { ApiDocumentation, OperationContext } from '../platform/http/openapi.js';
+
+export const ADMIN_PREFIX = '/admin/v1';
+
+/**
+ * The SDK method of each admin operation (`AdminClient`), by `METHOD /path` after `/admin/v1`: the operationId is
+ * `admin_<method>` (`admin_clock_advance`).
+ */
+const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
+  'GET /tenants': 'tenants.list',
+  'GET /tenants/{kind}/{id}': 'tenants.retrieve',
+  'GET /tenants/{kind}/{id}/clock': 'clock.retrieve',
+  'PUT /tenants/{kind}/{id}/clock': 'clock.set',
+  'POST /tenants/{kind}/{id}/clock/advance': 'clock.advance',
+  'DELETE /tenants/{kind}/{id}/clock': 'clock.reset',
+};
+
+const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+  'GET /tenants': { 200: 'Every tenant: HR clients with their applications, then academies with their key ids.' },
+  'GET /tenants/{kind}/{id}': { 200: 'The tenant, with its clock.' },
+  'GET /tenants/{kind}/{id}/clock': { 200: "The tenant's clock." },
+  'PUT /tenants/{kind}/{id}/clock': {
+    200: "The tenant's clock, as set.",
+    400: 'Both `now` and `offset_seconds`, a move of more than 100 years, or a body that is not a JSON object (`invalid_request`).',
+  },
+  'POST /tenants/{kind}/{id}/clock/advance': {
+    200: "The tenant's clock, advanced.",
+    400: 'A move of more than 100 years in all, or a body that is not a JSON object (`invalid_request`).',
+  },
+  'DELETE /tenants/{kind}/{id}/clock': { 200: "The tenant's clock: the installation's time again." },
+};
+
+function describeError(status: number, op: OperationContext): string | undefined {
+  switch (status) {
+    case 400:
+      return 'The body is not a JSON object (`invalid_request`).';
+    case 401:
+      return 'No valid operator token: missing, unknown or revoked; tenant credentials are refused here (`invalid_token`).';
+    case 404:
+      return op.path.includes('{kind}') ? 'No tenant of this kind and id (`not_found`).' : undefined;
+    case 429:
+      return 'Too many failed authentications from this address: retry after `Retry-After` seconds (`rate_limited`).';
+    case 422:
+      return 'A field of the body breaks the schema or a rule: `errors` names each field (`validation_error`).';
+    default:
+      return undefined;
+  }
+}
+
+/** The admin API's part of the OpenAPI document (platform/http/openapi.ts). */
+export const ADMIN_DOCUMENTATION: ApiDocumentation = {
+  prefix: ADMIN_PREFIX,
+  idPrefix: 'admin',
+  operations: ADMIN_OPERATIONS,
+  nouns: { tenants: ['tenant', 'tenants'] },
+  responses: RESPONSES,
+  describeError,
+};
