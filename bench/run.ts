@@ -44,6 +44,7 @@ const { values: args } = parseArgs({
     'no-peers': { type: 'boolean' },
     'no-webhooks': { type: 'boolean' },
     'no-imports': { type: 'boolean' },
+    'no-request-log': { type: 'boolean' },
   },
 });
 
@@ -1037,6 +1038,52 @@ try {
         `[imports] bulk PUT of ${result.bulk.items}: ${result.bulk.rowsPerSecond.toFixed(0)} rows/s; single PUTs: ${result.single.rowsPerSecond.toFixed(0)} rows/s; ratio ${result.bulkOverSingle.toFixed(2)}`,
       );
     }
+
+    // The request log (issue 21): the employee GET and the requests list with the log off, then on, each on a
+    // server of its own; the log's batched writes run in the measured process, so they are in its CPU per call.
+    const logWanted =
+      !args['main-only'] &&
+      !args['no-request-log'] &&
+      (!args.only || args.only.split(',').some((part) => 'request-log'.startsWith(part)));
+    if (!logWanted) extras.requestLog = { skipped: args['no-request-log'] ? '--no-request-log' : 'not selected' };
+    else {
+      const measured = SCENARIOS.filter((x) => x.id === 'employee-get' || x.id === 'requests-page1');
+      const base = passes[0]?.baselineJson ?? 'one';
+      const off = await runPass(
+        'request-log-off',
+        main,
+        measured,
+        settings,
+        () => startAtrium(main, undefined, { ATRIUM_REQUEST_LOG: '0' }),
+        base,
+      );
+      const on = await runPass(
+        'request-log-on',
+        main,
+        measured,
+        settings,
+        () => startAtrium(main, undefined, { ATRIUM_REQUEST_LOG: '1' }),
+        base,
+      );
+      passes.push(off, on);
+      extras.requestLog = {
+        rows: measured.map((x) => {
+          const a = off.rows.find((r) => r.id === x.id);
+          const b = on.rows.find((r) => r.id === x.id);
+          return {
+            id: x.id,
+            label: x.label,
+            cpuUsPerCallOff: a?.cpuUsPerCall,
+            cpuUsPerCallOn: b?.cpuUsPerCall,
+            reqPerSecOff: a?.reqPerSec,
+            reqPerSecOn: b?.reqPerSec,
+            // On over off: 1 means the log costs nothing; the target is ≥ 0.9.
+            cpuRatio: a && b ? a.cpuUsPerCall / b.cpuUsPerCall : null,
+            throughputRatio: a && b ? b.reqPerSec / a.reqPerSec : null,
+          };
+        }),
+      };
+    }
   } finally {
     await main.drop();
   }
@@ -1077,6 +1124,8 @@ interface Target {
 }
 
 const mainPass = passes.find((p) => p.name === 'main') as PassResult;
+const logRows = (extras.requestLog as { rows?: { label: string; cpuRatio: number | null }[] } | undefined)?.rows;
+
 const row = (p: PassResult | undefined, id: string) => p?.rows.find((r) => r.id === id);
 const targets: Target[] = [];
 // Issue 23's yardstick: the server's CPU time per call, as a ratio to Atrium's own `/healthz` in the same pass.
@@ -1274,6 +1323,15 @@ cpuTarget('event-get', 1.6);
       met: null,
       note: imp && 'skipped' in imp ? imp.skipped : 'not run',
     });
+}
+for (const r of logRows ?? []) {
+  targets.push({
+    what: `request log on / off, CPU per call: ${r.label}`,
+    target: '≥ 0.9',
+    value: r.cpuRatio,
+    met: r.cpuRatio === null ? null : r.cpuRatio >= 0.9,
+    note: 'CPU per call with the log off over with it on (its batched writes included)',
+  });
 }
 const tokenVerification: unknown[] = [];
 for (const [authed, bare] of [

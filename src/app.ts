@@ -1,10 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { AcademyContext } from './academy/academies/service.js';
 import { academyErrorBody } from './academy/errors.js';
 import { ACADEMY_DOCUMENTATION } from './academy/openapi.js';
 import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
 import { ADMIN_DOCUMENTATION } from './admin/openapi.js';
 import { ADMIN_PREFIX, adminApi } from './admin/plugin.js';
+import { type Caller, requestLogCapture } from './admin/request-log/capture.js';
+import type { AuthContext } from './hr/core/auth/service.js';
 import { HrError, hrErrorBody } from './hr/errors.js';
 import { HR_DOCUMENTATION } from './hr/openapi.js';
 import { HR_PREFIX, hrApi } from './hr/plugin.js';
@@ -13,6 +16,7 @@ import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { sweepIdempotencyKeys } from './platform/http/idempotency.js';
+import { operationIndex } from './platform/http/openapi.js';
 import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
 import { listenSecondPort, onSecondPort, type SecondPort } from './platform/http/second-port.js';
 import { createServer } from './platform/http/server.js';
@@ -46,6 +50,22 @@ export function apiOf(url: string): 'hr' | 'academy' | 'admin' | 'platform' {
   if (under(HR_PREFIX)) return 'hr';
   if (under(ACADEMY_PREFIX)) return 'academy';
   return under(ADMIN_PREFIX) ? 'admin' : 'platform';
+}
+
+/** Who made a call of a tenant API (the request log's `identify`): none for unauthenticated calls and the rest. */
+function tenantCaller(request: FastifyRequest): Caller | undefined {
+  const r = request as Partial<{
+    hrAuth: AuthContext;
+    oauthApplication: { id: string; clientId: string };
+    academy: AcademyContext;
+  }>;
+  if (r.hrAuth) return { tenant: `hr:${r.hrAuth.clientId}`, credentialId: r.hrAuth.applicationId };
+  if (r.oauthApplication) return { tenant: `hr:${r.oauthApplication.clientId}`, credentialId: r.oauthApplication.id };
+  if (r.academy) {
+    const key = r.academy.keyId;
+    return { tenant: `academy:${r.academy.academyId}`, credentialId: key === undefined ? null : String(key) };
+  }
+  return undefined;
 }
 
 /**
@@ -122,11 +142,25 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       services.webhooks.sweep(now, config.eventRetentionDays),
       services.bulk.sweep(now, config.bulkRetentionDays),
       pruneJobs(database.db, now - FINISHED_JOB_RETENTION_MS),
+      services.requestLog.sweep(),
     ]).catch((error: unknown) => server.log.warn({ err: error }, 'audit event sweep failed'));
   }, AUDIT_SWEEP_MS);
   auditSweep.unref();
   services.jobs.start();
   await services.clocks.start();
+  await services.faults.start();
+  services.requestLog.start();
+  const operationIdOf = operationIndex([HR_DOCUMENTATION, ACADEMY_DOCUMENTATION]);
+  const faults = { source: services.faults, operationIdOf };
+  // Every call of a tenant API goes to the request log (docs/admin.md), hooked here, on the whole server.
+  const capture = requestLogCapture(services.requestLog, {
+    identify: tenantCaller,
+    operationIdOf,
+    clock: services.clock,
+  });
+  server.addHook('preValidation', capture.preValidation);
+  server.addHook('onSend', capture.onSend);
+  server.addHook('onResponse', capture.onResponse);
   const limits = rateLimits(config.rateLimit, config.authFailureLimit, () => services.clock.now());
   await server.register(hrApi, {
     prefix: HR_PREFIX,
@@ -135,6 +169,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     modules: services.hrModules,
     rateLimits: limits,
     idempotency,
+    faults,
     strict: config.strict,
   });
   await server.register(academyApi, {
@@ -144,12 +179,17 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     ...services,
     rateLimits: limits,
     idempotency,
+    faults,
   });
   await server.register(adminApi, {
     prefix: ADMIN_PREFIX,
     adminTokens: services.adminTokens,
     adminTenants: services.adminTenants,
     clocks: services.clocks,
+    faults: services.faults,
+    requestLog: services.requestLog,
+    reports: services.reports,
+    clock: services.clock,
     rateLimits: limits,
   });
   let adminListener: SecondPort | undefined;
@@ -169,6 +209,8 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       if (closed) return;
       closed = true;
       services.clocks.stop();
+      await services.faults.stop();
+      await services.requestLog.stop();
       clearInterval(idempotencySweep);
       clearInterval(auditSweep);
       await services.jobs.stop({ timeoutMs: JOBS_DRAIN_MS });

@@ -5,17 +5,20 @@
 import type { Logger } from 'pino';
 import { TimezoneRegistry } from './academy/content/timezones.js';
 import { createAcademy } from './academy/index.js';
+import { ACADEMY_DOCUMENTATION } from './academy/openapi.js';
 import type { AcademyServices } from './academy/plugin.js';
 import { type AdminServices, createAdmin } from './admin/index.js';
 import { createHr, type HrServices } from './hr/index.js';
 import { CursorCodec } from './hr/lists/cursor.js';
 import { Paginator } from './hr/lists/pagination.js';
 import type { HrModule } from './hr/module.js';
+import { HR_DOCUMENTATION } from './hr/openapi.js';
 import { blobDirectory, openBlobStore } from './platform/blobs/open.js';
 import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
 import { type Database, sqlitePath } from './platform/db/database.js';
 import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
+import { operationIds } from './platform/http/openapi.js';
 import { createJobRunner, type JobRunner } from './platform/jobs/index.js';
 import { checkPermissions, type PermissionFinding } from './platform/security/permissions.js';
 import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
@@ -71,7 +74,20 @@ export async function createServices(database: Database, config: Config, log?: L
     blobs,
     paginator,
     ...academy,
-    ...createAdmin({ db, clock, tenants: hr.services.tenants, academies: academy.academies }),
+    ...createAdmin({
+      db,
+      clock,
+      tenants: hr.services.tenants,
+      academies: academy.academies,
+      operationIds: () => operationIds([HR_DOCUMENTATION, ACADEMY_DOCUMENTATION]),
+      requestLog: {
+        enabled: config.requestLog,
+        bodyBytes: config.requestLogBodyBytes,
+        maxRows: config.requestLogMaxRows,
+        retentionHours: config.requestLogRetentionHours,
+      },
+      log,
+    }),
   };
 }
 

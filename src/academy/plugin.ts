@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../platform/db/database.js';
+import { type FaultSource, faultInjection } from '../platform/http/faults.js';
 import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import { tenantTime } from '../platform/http/tenant-time.js';
@@ -27,6 +28,8 @@ export interface AcademyServices {
 }
 
 export interface AcademyOptions extends AcademyServices {
+  /** The admin API's fault rules, and the operationId of a route (a rule may name one). */
+  faults?: { source: FaultSource; operationIdOf(method: string, routeUrl: string): string | undefined } | undefined;
   /** Origins allowed to call `/v1` from a browser; empty turns CORS off. */
   corsOrigins: string[];
   /** Requests per minute per academy, counted in this process (`ATRIUM_ACADEMY_RATE_LIMIT`); 0 turns the limit off. */
@@ -79,6 +82,17 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
       const academyTime = tenantTime(options.clock, (request) => `academy:${request.academy.academyId}`);
       guarded.addHook('onRequest', academyTime);
       guarded.addHook('preHandler', academyTime);
+      if (options.faults) {
+        const faults = faultInjection({
+          ...options.faults,
+          clock: options.clock,
+          prefix: ACADEMY_PREFIX,
+          tenantOf: (request) => `academy:${request.academy.academyId}`,
+          errorBody: (status, code, message) => ({ status, code, message }),
+        });
+        guarded.addHook('onRequest', faults.onRequest);
+        guarded.addHook('onSend', faults.onSend);
+      }
     }
     // Counted per authenticated academy, so nobody can use up another academy's allowance with bad keys.
     if (limiter) guarded.addHook('onRequest', async (request) => limiter.take(request.academy.academyId));

@@ -7,30 +7,44 @@ import { AdminAuditRepository } from './audit/repository.js';
 import { AdminAuditService } from './audit/service.js';
 import { TenantClocksRepository } from './clocks/repository.js';
 import { ClocksService } from './clocks/service.js';
+import { TenantFaultsRepository } from './faults/repository.js';
+import { FaultsService } from './faults/service.js';
+import { ReportService } from './report/service.js';
+import { RequestLogRepository } from './request-log/repository.js';
+import { RequestLogService, type RequestLogSettings } from './request-log/service.js';
 import { AdminTenantsService } from './tenants/service.js';
 import { AdminTokensRepository } from './tokens/repository.js';
 import { AdminTokensService } from './tokens/service.js';
 
 /**
  * The admin side of Atrium (docs/admin.md): operators' tokens, the admin audit log, the tenants as the admin API
- * addresses them, and their clocks. The admin API (`/admin/v1`, plugin.ts) is served on them.
+ * addresses them, their clocks, their fault rules and the request log. The admin API (`/admin/v1`, plugin.ts) is served on them.
  */
 export function createAdmin(context: {
   db: Db;
   clock: Clock;
   tenants: Pick<TenantsService, 'list' | 'requireClient'>;
   academies: Pick<AcademiesService, 'list' | 'requireAcademy'>;
+  /** Every operationId of the tenant APIs (a fault rule may name one). */
+  operationIds: () => ReadonlySet<string>;
+  requestLog: RequestLogSettings;
+  log?: { warn(obj: object, msg: string): void } | undefined;
 }) {
   const work = new UnitOfWork(context.db, (db) => ({
     tokens: new AdminTokensRepository(db),
     audit: new AdminAuditRepository(db),
     clocks: new TenantClocksRepository(db),
+    faults: new TenantFaultsRepository(db),
   }));
+  const requestLog = new RequestLogRepository(context.db);
   return {
     adminTokens: new AdminTokensService(work, context.clock),
     adminAudit: new AdminAuditService(work.read.audit),
     adminTenants: new AdminTenantsService(context.tenants, context.academies),
     clocks: new ClocksService(work, context.clock),
+    faults: new FaultsService(work, context.clock, context.operationIds),
+    requestLog: new RequestLogService(requestLog, context.requestLog, context.clock, context.log),
+    reports: new ReportService(requestLog),
   };
 }
 

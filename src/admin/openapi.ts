@@ -13,6 +13,15 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'PUT /tenants/{kind}/{id}/clock': 'clock.set',
   'POST /tenants/{kind}/{id}/clock/advance': 'clock.advance',
   'DELETE /tenants/{kind}/{id}/clock': 'clock.reset',
+  'GET /tenants/{kind}/{id}/faults': 'faults.list',
+  'POST /tenants/{kind}/{id}/faults': 'faults.create',
+  'DELETE /tenants/{kind}/{id}/faults': 'faults.clear',
+  'GET /tenants/{kind}/{id}/faults/{fault_id}': 'faults.retrieve',
+  'DELETE /tenants/{kind}/{id}/faults/{fault_id}': 'faults.del',
+  'GET /tenants/{kind}/{id}/requests': 'requests.list',
+  'GET /tenants/{kind}/{id}/requests/tail': 'requests.tail',
+  'GET /tenants/{kind}/{id}/requests/{seq}': 'requests.retrieve',
+  'GET /tenants/{kind}/{id}/report': 'reports.retrieve',
 };
 
 const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
@@ -28,6 +37,24 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
     400: 'A move of more than 100 years in all, or a body that is not a JSON object (`invalid_request`).',
   },
   'DELETE /tenants/{kind}/{id}/clock': { 200: "The tenant's clock: the installation's time again." },
+  'GET /tenants/{kind}/{id}/faults': { 200: "The tenant's fault rules, spent ones too, oldest first." },
+  'POST /tenants/{kind}/{id}/faults': {
+    201: 'The fault rule, created: it applies from now on, in every process within a second.',
+    409: 'The tenant has 100 fault rules already (`too_many_faults`).',
+  },
+  'DELETE /tenants/{kind}/{id}/faults': { 204: 'Every fault rule of the tenant is deleted; no body.' },
+  'GET /tenants/{kind}/{id}/faults/{fault_id}': { 200: 'The fault rule.' },
+  'DELETE /tenants/{kind}/{id}/faults/{fault_id}': { 204: 'The fault rule is deleted; no body.' },
+  'GET /tenants/{kind}/{id}/requests': {
+    200: "A page of the tenant's logged calls, newest first; `next_cursor` leads to older ones.",
+    400: "The cursor is not one of this log's (`invalid_request`).",
+  },
+  'GET /tenants/{kind}/{id}/requests/tail': { 200: 'The stream of calls, until the client leaves.' },
+  'GET /tenants/{kind}/{id}/requests/{seq}': { 200: 'The logged call.' },
+  'GET /tenants/{kind}/{id}/report': {
+    200: "The tenant's integration report over the range.",
+    400: 'A malformed or unknown query parameter, or `since` not before `until` (`invalid_request`).',
+  },
 };
 
 function describeError(status: number, op: OperationContext): string | undefined {
@@ -37,6 +64,9 @@ function describeError(status: number, op: OperationContext): string | undefined
     case 401:
       return 'No valid operator token: missing, unknown or revoked; tenant credentials are refused here (`invalid_token`).';
     case 404:
+      if (op.path.includes('{seq}')) return 'No tenant of this kind and id, or no such call in its log (`not_found`).';
+      if (op.path.includes('{fault_id}'))
+        return 'No tenant of this kind and id, or no such fault rule on it (`not_found`).';
       return op.path.includes('{kind}') ? 'No tenant of this kind and id (`not_found`).' : undefined;
     case 429:
       return 'Too many failed authentications from this address: retry after `Retry-After` seconds (`rate_limited`).';
@@ -52,7 +82,11 @@ export const ADMIN_DOCUMENTATION: ApiDocumentation = {
   prefix: ADMIN_PREFIX,
   idPrefix: 'admin',
   operations: ADMIN_OPERATIONS,
-  nouns: { tenants: ['tenant', 'tenants'] },
+  nouns: {
+    tenants: ['tenant', 'tenants'],
+    faults: ['fault rule', 'fault rules'],
+    requests: ['logged call', 'logged calls'],
+  },
   responses: RESPONSES,
   describeError,
 };

@@ -1,9 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorBody, errorResponses, HrError, sendHrError } from '../hr/errors.js';
 import { type RateLimits, underFailureLimits } from '../platform/http/rate-limit.js';
+import type { Clock } from '../platform/time.js';
 import { clockRoutes } from './clocks/routes.js';
 import { clockSchemas } from './clocks/schemas.js';
 import type { ClocksService } from './clocks/service.js';
+import { faultRoutes } from './faults/routes.js';
+import { faultSchemas } from './faults/schemas.js';
+import type { FaultsService } from './faults/service.js';
+import { reportRoutes } from './report/routes.js';
+import { reportSchemas } from './report/schemas.js';
+import type { ReportService } from './report/service.js';
+import { requestLogRoutes } from './request-log/routes.js';
+import { requestLogSchemas } from './request-log/schemas.js';
+import type { RequestLogService } from './request-log/service.js';
 import { tenantRoutes } from './tenants/routes.js';
 import { tenantSchemas } from './tenants/schemas.js';
 import type { AdminTenantsService } from './tenants/service.js';
@@ -23,6 +33,10 @@ export interface AdminApiOptions {
   adminTokens: AdminTokensService;
   adminTenants: AdminTenantsService;
   clocks: ClocksService;
+  faults: FaultsService;
+  requestLog: RequestLogService;
+  reports: ReportService;
+  clock: Clock;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
 }
@@ -83,7 +97,8 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
       ...(response ? { response: { ...response, ...errorResponses(429) } } : {}),
     };
   });
-  for (const schema of [...clockSchemas, ...tenantSchemas]) app.addSchema(schema);
+  for (const schema of [...clockSchemas, ...tenantSchemas, ...faultSchemas, ...requestLogSchemas, ...reportSchemas])
+    app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
     sendHrError(
@@ -96,4 +111,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   const resolve = (kind: string, id: string) => options.adminTenants.resolve(kind, id);
   await app.register(tenantRoutes, { adminTenants: options.adminTenants, clocks: options.clocks });
   await app.register(clockRoutes, { resolve, clocks: options.clocks, actorOf });
+  await app.register(faultRoutes, { resolve, faults: options.faults, actorOf });
+  await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog });
+  await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
 }

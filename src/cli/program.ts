@@ -68,6 +68,13 @@ function importType(value: string): ImportKind {
   return value as ImportKind;
 }
 
+/** `hr:<client_id>` or `academy:<acadId>`: the kind and the id, as the admin API's paths take them. */
+function tenantAddress(value: string): [string, string] {
+  const match = /^(hr|academy):(.+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('must be hr:<client_id> or academy:<acadId>');
+  return [match[1] as string, match[2] as string];
+}
+
 function seedSize(value: string): SeedSize {
   if (value !== 'small' && value !== 'large') throw new InvalidArgumentError('must be small or large');
   return value;
@@ -471,6 +478,38 @@ may run the import instead: either way, once).
       );
       output(json, result, formatHrImport(result));
       if (result.status !== 'success') process.exitCode = 1;
+    });
+
+  command(
+    program,
+    'report',
+    '--tenant hr:ID|academy:ID [--since D] [--until D] [--json]',
+    "a tenant's integration report",
+  )
+    .requiredOption('--tenant <TENANT>', 'hr:<client_id> or academy:<acadId>', tenantAddress)
+    .option('--since <DATETIME>', 'from this instant (default: 24 hours before --until)', nonEmpty)
+    .option('--until <DATETIME>', 'up to this instant (default: now)', nonEmpty)
+    .option('--json', 'print the report as GET /admin/v1/tenants/{kind}/{id}/report answers it')
+    .addHelpText(
+      'after',
+      `${examples('atrium report --tenant hr:0b6e…', 'atrium report --tenant academy:12 --since 2026-11-01T00:00:00Z > report.md')}
+From the tenant's request log (docs/admin.md, "Report"): each operation called, with counts, error rate and
+latency, then what would not work on the real service (Atrium extensions, deprecated operations, parameters the
+real API does not take). Markdown, unless --json.
+`,
+    )
+    .action(async (options: { tenant: [string, string]; since?: string; until?: string; json?: boolean }) => {
+      const json = options.json === true;
+      const [{ presentReport, reportMarkdown }, { reportRange }] = await Promise.all([
+        import('../admin/report/presenter.js'),
+        import('../admin/report/service.js'),
+      ]);
+      const report = await withServices(json, async (services) => {
+        const tenant = await services.adminTenants.resolve(...options.tenant);
+        const range = reportRange({ since: options.since, until: options.until }, services.clock.wall());
+        return presentReport(await services.reports.report(tenant, range.since, range.until));
+      });
+      process.stdout.write(json ? `${JSON.stringify(report)}\n` : reportMarkdown(report));
     });
 
   const admin = command(program, 'admin', '<command> [options]', 'operators of the admin API: tokens, audit log')

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Db } from '../platform/db/database.js';
+import { type FaultSource, faultInjection } from '../platform/http/faults.js';
 import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import { tenantTime } from '../platform/http/tenant-time.js';
@@ -22,6 +23,8 @@ export interface HrApiOptions {
   rateLimits?: RateLimits | undefined;
   /** Where `Idempotency-Key`s are kept, and the clock of their retention. */
   idempotency: { db: Db; now(): number };
+  /** The admin API's fault rules, and the operationId of a route (a rule may name one). */
+  faults?: { source: FaultSource; operationIdOf(method: string, routeUrl: string): string | undefined } | undefined;
   /** `ATRIUM_STRICT`: refuse unknown query parameters and an over-large `per_page` instead of ignoring or clamping them. */
   strict?: boolean | undefined;
 }
@@ -77,6 +80,7 @@ function checkQuery(strict: boolean) {
     const max = rules?.maxPerPage;
     if (max !== undefined && typeof perPage === 'string' && /^[0-9]+$/.test(perPage) && Number(perPage) > max) {
       query.per_page = String(max);
+      request.ignoredParameters = [...(request.ignoredParameters ?? []), `per_page>${max}`];
     }
   };
 }
@@ -140,6 +144,17 @@ export async function hrApi(app: FastifyInstance, options: HrApiOptions): Promis
     const clientTime = tenantTime(options.clock, (request) => `hr:${request.hrAuth.clientId}`);
     guarded.addHook('onRequest', clientTime);
     guarded.addHook('preHandler', clientTime);
+    if (options.faults) {
+      const faults = faultInjection({
+        ...options.faults,
+        clock: options.clock,
+        prefix: HR_PREFIX,
+        tenantOf: (request) => `hr:${request.hrAuth.clientId}`,
+        errorBody: (_status, code, message) => ({ code, message }),
+      });
+      guarded.addHook('onRequest', faults.onRequest);
+      guarded.addHook('onSend', faults.onSend);
+    }
     // Every write is served as its caller, the author of the audit events it records (audit/actor.ts).
     guarded.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];

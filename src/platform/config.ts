@@ -100,6 +100,14 @@ export interface Config {
    * else; it binds the same interface as the API (`HOST`).
    */
   adminPort: number | undefined;
+  /** `ATRIUM_REQUEST_LOG`: record every call of the tenant APIs in the request log (docs/admin.md); on by default. */
+  requestLog: boolean;
+  /** `ATRIUM_REQUEST_LOG_BODY_BYTES`: the most of each request and response body the log keeps (16 KiB). */
+  requestLogBodyBytes: number;
+  /** `ATRIUM_REQUEST_LOG_MAX_ROWS`: the most calls the log keeps per tenant (the oldest go first). */
+  requestLogMaxRows: number;
+  /** `ATRIUM_REQUEST_LOG_RETENTION_HOURS`: calls older than this leave the log. */
+  requestLogRetentionHours: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -209,6 +217,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     metricsPort: env.ATRIUM_METRICS_PORT?.trim() ? integer(env, 'ATRIUM_METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.ATRIUM_METRICS_HOST?.trim() || '127.0.0.1',
     adminPort: env.ATRIUM_ADMIN_PORT?.trim() ? integer(env, 'ATRIUM_ADMIN_PORT', 0, 0, 65535) : undefined,
+    requestLog: flag(env, 'ATRIUM_REQUEST_LOG', true),
+    requestLogBodyBytes: integer(env, 'ATRIUM_REQUEST_LOG_BODY_BYTES', 16_384, 0, 1_048_576),
+    requestLogMaxRows: integer(env, 'ATRIUM_REQUEST_LOG_MAX_ROWS', 10_000, 1, 10_000_000),
+    requestLogRetentionHours: integer(env, 'ATRIUM_REQUEST_LOG_RETENTION_HOURS', 168, 1, 87_600),
   };
 
   config.masterKeyFile = path.resolve(

@@ -88,6 +88,7 @@ describe('atrium usage and help', () => {
         'hr revoke-application',
         'hr rotate-signing-key',
         'hr import',
+        'report',
         'admin create-token',
         'admin revoke-token',
         'admin list-tokens',

@@ -36,6 +36,18 @@ describe('SDK examples run against a server they start', () => {
     assert.match(stdout, /^done$/m);
   });
 
+  it('examples/sandbox.mjs', async () => {
+    const { code, stdout, stderr } = await run('sandbox.mjs');
+    assert.equal(code, 0, `exit code; stderr: ${stderr}`);
+    assert.match(stdout, /^created at: 2031-02-01T09:00:00\+00:00$/m);
+    assert.match(stdout, /^clock: 2031-03-04T09:00:00\+00:00 \(frozen\)$/m);
+    assert.match(stdout, /^without retries: 503 service_unavailable$/m);
+    assert.match(stdout, /^with retries: acme$/m);
+    assert.match(stdout, /^request log: \d+ calls, 2 faulted, authorization Bearer \[REDACTED\]$/m);
+    assert.match(stdout, /^report: \d+ calls; organizations list 3 calls, 2 errors$/m);
+    assert.match(stdout, /^done$/m);
+  });
+
   it('examples/academy.mjs', async () => {
     const { code, stdout, stderr } = await run('academy.mjs');
     assert.equal(code, 0, `exit code; stderr: ${stderr}`);

@@ -105,7 +105,9 @@ export async function exercise(
       try {
         const result = call(...args);
         if (result instanceof AutoPager) for await (const _ of result) break;
-        else await result;
+        else if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
+          for await (const _ of result as AsyncIterable<unknown>) break;
+        } else await result;
       } catch {
         // The placeholder answers are not always what the method reads back; only the request matters here.
       }

@@ -31,6 +31,12 @@ export {
   type AdminTenantClock,
   type ClockAdvance,
   type ClockChange,
+  type FaultEffect,
+  type FaultRule,
+  type IntegrationReport,
+  type LoggedCall,
+  type NewFaultRule,
+  type RequestLogFilter,
   type TenantAddress,
   tenantPath,
 } from './admin/client.js';

@@ -96,11 +96,13 @@ export class AcademiesRepository {
 
   findKey(
     keyHash: string,
-  ): Promise<{ key_hash: string; academy_id: number; expires_at: number | null; super_admin_id: number } | undefined> {
+  ): Promise<
+    { id: number; key_hash: string; academy_id: number; expires_at: number | null; super_admin_id: number } | undefined
+  > {
     return this.db
       .selectFrom('academy_api_keys as k')
       .innerJoin('academies as a', 'a.id', 'k.academy_id')
-      .select(['k.key_hash', 'k.academy_id', 'k.expires_at', 'a.super_admin_id'])
+      .select(['k.id', 'k.key_hash', 'k.academy_id', 'k.expires_at', 'a.super_admin_id'])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
   }

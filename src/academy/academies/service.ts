@@ -25,9 +25,12 @@ export interface ListedAcademy {
 export interface AcademyContext {
   academyId: number;
   superAdminId: number;
+  /** The id of the key used (`atrium tenants list` shows it; the request log records it); none for a command's work. */
+  keyId?: number;
 }
 
 interface CachedKey {
+  keyId: number;
   /** The hash as stored in the database. */
   keyHash: string;
   academyId: number;
@@ -134,6 +137,7 @@ export class AcademiesService {
         throw refuse();
       }
       entry = {
+        keyId: Number(row.id),
         keyHash: row.key_hash,
         academyId: row.academy_id,
         superAdminId: row.super_admin_id,
@@ -149,6 +153,6 @@ export class AcademiesService {
     const sameKey = safeEqual(entry.keyHash, hash);
     const sameAcademy = safeEqual(String(entry.academyId), acadIdText.replace(/^0+(?=\d)/, ''));
     if (!sameKey || !sameAcademy || expired) throw refuse();
-    return { academyId: entry.academyId, superAdminId: entry.superAdminId };
+    return { academyId: entry.academyId, superAdminId: entry.superAdminId, keyId: entry.keyId };
   }
 }

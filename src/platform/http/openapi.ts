@@ -243,3 +243,33 @@ export function finishDocument(doc: OpenApiDocument, apis: readonly ApiDocumenta
 export function noSuch(owners: string[], where: string): string {
   return `No such ${either(owners)} ${where}.`;
 }
+
+/**
+ * The operationId of a served route, from the APIs' documentation: `GET` and `/api/v2/client/employees/:id` →
+ * `hr_employees_retrieve`. A `HEAD` the API does not document is its `GET`'s. Undefined for a route no API names.
+ */
+export function operationIndex(
+  apis: readonly ApiDocumentation[],
+): (method: string, routeUrl: string) => string | undefined {
+  const ids = new Map<string, string>();
+  for (const api of apis) {
+    for (const [key, sdk] of Object.entries(api.operations)) {
+      const [method, path] = key.split(' ') as [string, string];
+      ids.set(`${method} ${api.prefix}${path}`, operationId(api.idPrefix, sdk));
+    }
+  }
+  const cache = new Map<string, string | undefined>();
+  return (method, routeUrl) => {
+    const key = `${method} ${routeUrl}`;
+    if (cache.has(key)) return cache.get(key);
+    const template = routeUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/$/, '');
+    const found = ids.get(`${method} ${template}`) ?? (method === 'HEAD' ? ids.get(`GET ${template}`) : undefined);
+    if (cache.size < 10_000) cache.set(key, found);
+    return found;
+  };
+}
+
+/** Every operationId the APIs' documentation names. */
+export function operationIds(apis: readonly ApiDocumentation[]): ReadonlySet<string> {
+  return new Set(apis.flatMap((api) => Object.values(api.operations).map((sdk) => operationId(api.idPrefix, sdk))));
+}

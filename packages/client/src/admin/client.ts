@@ -4,6 +4,7 @@
  */
 import { AtriumApiError, AtriumUsageError, errorInitOf } from '../errors.js';
 import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
+import { AutoPager } from '../pagination.js';
 
 /** Constructor options of {@link AdminClient}. */
 export interface AdminClientOptions extends HttpOptions {
@@ -69,6 +70,125 @@ export interface ClockAdvance {
   seconds?: number;
 }
 
+/** What a fault rule does (`effect`). */
+export type FaultEffect =
+  | { type: 'latency'; latency_ms: number }
+  | { type: 'status'; status: 429 | 500 | 502 | 503 | 504; retry_after_seconds?: number }
+  | { type: 'reset' }
+  | { type: 'slow_body'; bytes_per_second: number };
+
+/** `POST …/faults`: which calls, what happens to them, how often, for how long. */
+export interface NewFaultRule {
+  match?: { api?: 'hr' | 'academy'; method?: string; operation_id?: string; path?: string };
+  effect: FaultEffect;
+  probability?: number;
+  remaining_count?: number;
+  until?: string;
+}
+
+/** A fault rule, as the admin API shows it. */
+export interface FaultRule {
+  id: string;
+  match: { api: 'hr' | 'academy'; method: string | null; operation_id: string | null; path: string | null };
+  effect: FaultEffect;
+  probability: number;
+  remaining_count: number | null;
+  until: string | null;
+  applied_count: number;
+  created_at: string;
+}
+
+/** One call of a tenant API, as the request log keeps it (secrets redacted, bodies capped). */
+export interface LoggedCall {
+  seq: number;
+  at: string;
+  credential_id: string | null;
+  method: string;
+  path: string;
+  operation_id: string | null;
+  status: number;
+  duration_ms: number;
+  request: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
+  response: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
+  fault_id: string | null;
+  extension: boolean;
+  deprecated: boolean;
+  ignored_parameters: string[];
+}
+
+/** Which logged calls `requests.list` reads (`limit` is the page size). */
+export interface RequestLogFilter {
+  method?: string;
+  /** A status (`503`) or a class (`'5xx'`). */
+  status?: number | string;
+  operation_id?: string;
+  /** Calls whose path starts with this. */
+  path?: string;
+  since?: string;
+  until?: string;
+  faulted?: boolean;
+  limit?: number;
+}
+
+/** Reads Server-Sent Events from a streamed body: each event's name, id and data. */
+async function* serverSentEvents(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<{ event: string; id?: string; data: string }, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let event = 'message';
+        let id: string | undefined;
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) continue;
+          const colon = line.indexOf(':');
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'event') event = text;
+          else if (field === 'id') id = text;
+          else if (field === 'data') data.push(text);
+        }
+        if (data.length > 0) yield { event, ...(id !== undefined ? { id } : {}), data: data.join('\n') };
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** A tenant's integration report: each operation called, and what would not work on the real service. */
+export interface IntegrationReport {
+  tenant: string;
+  since: string;
+  until: string;
+  calls: number;
+  errors: number;
+  error_rate: number;
+  operations: {
+    operation_id: string | null;
+    method: string;
+    example_path: string;
+    calls: number;
+    errors: number;
+    error_rate: number;
+    statuses: Record<string, number>;
+    latency_ms: { p50: number; p95: number; p99: number; max: number };
+    faulted: number;
+    extension: boolean;
+    deprecated: boolean;
+    ignored_parameters: Record<string, number>;
+  }[];
+}
+
 /** `/tenants/{kind}/{id}` of a tenant address. */
 export function tenantPath(tenant: TenantAddress): string {
   const { kind, id } =
@@ -105,6 +225,34 @@ export class AdminClient {
     advance(tenant: TenantAddress, by: ClockAdvance, options?: RequestOptions): Promise<AdminTenantClock>;
     reset(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenantClock>;
   };
+  /** A tenant's request log (`/tenants/{kind}/{id}/requests`). */
+  readonly requests: {
+    /** Every logged call that passes the filter, newest first, page after page. */
+    list(tenant: TenantAddress, filter?: RequestLogFilter, options?: RequestOptions): AutoPager<LoggedCall>;
+    retrieve(tenant: TenantAddress, seq: number, options?: RequestOptions): Promise<LoggedCall>;
+    /**
+     * The calls logged from now on (or after `after`), as they come, until `options.signal` aborts (the iteration
+     * then ends quietly) or the server closes the stream.
+     */
+    tail(tenant: TenantAddress, options?: RequestOptions & { after?: number }): AsyncIterable<LoggedCall>;
+  };
+  /** A tenant's integration report (`/tenants/{kind}/{id}/report`). */
+  readonly reports: {
+    retrieve(
+      tenant: TenantAddress,
+      range?: { since?: string; until?: string },
+      options?: RequestOptions,
+    ): Promise<IntegrationReport>;
+  };
+  /** A tenant's fault rules (`/tenants/{kind}/{id}/faults`). */
+  readonly faults: {
+    list(tenant: TenantAddress, options?: RequestOptions): Promise<FaultRule[]>;
+    create(tenant: TenantAddress, rule: NewFaultRule, options?: RequestOptions): Promise<FaultRule>;
+    retrieve(tenant: TenantAddress, id: string, options?: RequestOptions): Promise<FaultRule>;
+    del(tenant: TenantAddress, id: string, options?: RequestOptions): Promise<void>;
+    /** Deletes every rule of the tenant. */
+    clear(tenant: TenantAddress, options?: RequestOptions): Promise<void>;
+  };
 
   /** @throws {AtriumUsageError} without `baseUrl` or `token`. */
   constructor(options: AdminClientOptions) {
@@ -125,6 +273,78 @@ export class AdminClient {
       advance: (tenant, by, opts) =>
         this.request('POST', `${tenantPath(tenant)}/clock/advance`, { body: by, idempotent: false }, opts),
       reset: (tenant, opts) => this.request('DELETE', `${tenantPath(tenant)}/clock`, {}, opts),
+    };
+    const requests = (tenant: TenantAddress) => `${tenantPath(tenant)}/requests`;
+    this.requests = {
+      list: (tenant, filter = {}, opts = {}) => {
+        const query = (cursor: string | undefined) => {
+          const params = new URLSearchParams();
+          for (const [name, value] of Object.entries(filter)) if (value !== undefined) params.set(name, String(value));
+          if (cursor !== undefined) params.set('cursor', cursor);
+          const text = params.toString();
+          return text ? `?${text}` : '';
+        };
+        return new AutoPager<LoggedCall>(async (cursor, o) => {
+          const page = await this.request<{ requests: LoggedCall[]; next_cursor: string | null }>(
+            'GET',
+            `${requests(tenant)}${query(cursor)}`,
+            {},
+            o,
+          );
+          return { items: page.requests, ...(page.next_cursor ? { nextCursor: page.next_cursor } : {}) };
+        }, opts);
+      },
+      retrieve: (tenant, seq, opts) =>
+        this.request('GET', `${requests(tenant)}/${encodeURIComponent(String(seq))}`, {}, opts),
+      tail: (tenant, opts = {}) => {
+        const { after, ...options } = opts;
+        const core = this.core;
+        return {
+          async *[Symbol.asyncIterator]() {
+            const request: HttpRequest = {
+              method: 'GET',
+              url: `${core.root}${requests(tenant)}/tail${after === undefined ? '' : `?after=${after}`}`,
+              headers: { authorization: `Bearer ${core.token}`, accept: 'text/event-stream' },
+            };
+            let response: Response;
+            try {
+              ({ response } = await core.http.send(request, options, true));
+            } catch (error) {
+              if (options.signal?.aborted) return;
+              throw error;
+            }
+            if (!response.ok || !response.body) {
+              throw new AdminApiError(errorInitOf(request, response, await response.text(), (s) => `http_${s}`));
+            }
+            try {
+              for await (const event of serverSentEvents(response.body)) {
+                if (event.event === 'request') yield JSON.parse(event.data) as LoggedCall;
+              }
+            } catch (error) {
+              if (options.signal?.aborted) return;
+              throw error;
+            }
+          },
+        };
+      },
+    };
+    this.reports = {
+      retrieve: (tenant, range = {}, opts) => {
+        const params = new URLSearchParams();
+        if (range.since !== undefined) params.set('since', range.since);
+        if (range.until !== undefined) params.set('until', range.until);
+        const query = params.toString();
+        return this.request('GET', `${tenantPath(tenant)}/report${query ? `?${query}` : ''}`, {}, opts);
+      },
+    };
+    const faults = (tenant: TenantAddress) => `${tenantPath(tenant)}/faults`;
+    this.faults = {
+      list: async (tenant, opts) =>
+        (await this.request<{ faults: FaultRule[] }>('GET', faults(tenant), {}, opts)).faults,
+      create: (tenant, rule, opts) => this.request('POST', faults(tenant), { body: rule, idempotent: false }, opts),
+      retrieve: (tenant, id, opts) => this.request('GET', `${faults(tenant)}/${encodeURIComponent(id)}`, {}, opts),
+      del: (tenant, id, opts) => this.request('DELETE', `${faults(tenant)}/${encodeURIComponent(id)}`, {}, opts),
+      clear: (tenant, opts) => this.request('DELETE', faults(tenant), {}, opts),
     };
   }
 

@@ -1,0 +1,157 @@
+import type { Db } from '../../platform/db/database.js';
+import type { FaultEffect } from '../../platform/http/faults.js';
+
+/** A fault rule as the domain sees it. */
+export interface FaultRecord {
+  id: string;
+  tenant: string;
+  method: string | null;
+  operationId: string | null;
+  path: string | null;
+  effect: FaultEffect;
+  probability: number;
+  remainingCount: number | null;
+  until: number | null;
+  appliedCount: number;
+  createdAt: number;
+}
+
+const COLUMNS = [
+  'id',
+  'tenant',
+  'method',
+  'operation_id',
+  'path',
+  'effect',
+  'probability',
+  'remaining_count',
+  'until',
+  'applied_count',
+  'created_at',
+] as const;
+
+type Row = {
+  id: string;
+  tenant: string;
+  method: string | null;
+  operation_id: string | null;
+  path: string | null;
+  effect: string;
+  probability: number;
+  remaining_count: number | null;
+  until: number | null;
+  applied_count: number;
+  created_at: number;
+};
+
+function record(row: Row): FaultRecord {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    method: row.method,
+    operationId: row.operation_id,
+    path: row.path,
+    effect: JSON.parse(row.effect) as FaultEffect,
+    probability: Number(row.probability),
+    remainingCount: row.remaining_count === null ? null : Number(row.remaining_count),
+    until: row.until === null ? null : Number(row.until),
+    appliedCount: Number(row.applied_count),
+    createdAt: Number(row.created_at),
+  };
+}
+
+/** The fault rules: written by the admin API, read back by every process, spent by the tenant APIs' calls. */
+export class TenantFaultsRepository {
+  constructor(readonly db: Db) {}
+
+  /** Every live rule of every tenant, oldest first (a counted rule with no use left is not live). */
+  async all(): Promise<FaultRecord[]> {
+    const rows = await this.db
+      .selectFrom('tenant_faults')
+      .select(COLUMNS)
+      .where((eb) => eb.or([eb('remaining_count', 'is', null), eb('remaining_count', '>', 0)]))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(record);
+  }
+
+  /** A tenant's rules, spent ones too, oldest first. */
+  async list(tenant: string): Promise<FaultRecord[]> {
+    const rows = await this.db
+      .selectFrom('tenant_faults')
+      .select(COLUMNS)
+      .where('tenant', '=', tenant)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(record);
+  }
+
+  async find(tenant: string, id: string): Promise<FaultRecord | undefined> {
+    const row = await this.db
+      .selectFrom('tenant_faults')
+      .select(COLUMNS)
+      .where('tenant', '=', tenant)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && record(row);
+  }
+
+  async count(tenant: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('tenant_faults')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant', '=', tenant)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(fault: FaultRecord): Promise<void> {
+    await this.db
+      .insertInto('tenant_faults')
+      .values({
+        id: fault.id,
+        tenant: fault.tenant,
+        method: fault.method,
+        operation_id: fault.operationId,
+        path: fault.path,
+        effect: JSON.stringify(fault.effect),
+        probability: fault.probability,
+        remaining_count: fault.remainingCount,
+        until: fault.until,
+        applied_count: 0,
+        created_at: fault.createdAt,
+      })
+      .execute();
+  }
+
+  /** Deletes one rule (`id`) or every rule of the tenant; answers how many. */
+  async remove(tenant: string, id?: string): Promise<number> {
+    let q = this.db.deleteFrom('tenant_faults').where('tenant', '=', tenant);
+    if (id !== undefined) q = q.where('id', '=', id);
+    return Number((await q.executeTakeFirst()).numDeletedRows);
+  }
+
+  /** Takes one use of a counted rule, unless none is left (another process may have taken the last). */
+  async consume(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tenant_faults')
+      .set((eb) => ({
+        remaining_count: eb('remaining_count', '-', 1),
+        applied_count: eb('applied_count', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where('remaining_count', '>', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async applied(id: string, uses: number): Promise<void> {
+    await this.db
+      .updateTable('tenant_faults')
+      .set((eb) => ({ applied_count: eb('applied_count', '+', uses) }))
+      .where('id', '=', id)
+      .execute();
+  }
+}

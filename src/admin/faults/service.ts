@@ -1,0 +1,224 @@
+import type { Tables } from '../../platform/db/schema.js';
+import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
+import { ConflictError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
+import type { ActiveFault, FaultEffect, FaultSource } from '../../platform/http/faults.js';
+import { newId } from '../../platform/security/secrets.js';
+import { type Clock, parseDateTime } from '../../platform/time.js';
+import type { AdminAuditRepository } from '../audit/repository.js';
+import type { TenantRef } from '../tenant-ref.js';
+import type { FaultRecord, TenantFaultsRepository } from './repository.js';
+
+export interface FaultsWork {
+  faults: TenantFaultsRepository;
+  audit: AdminAuditRepository;
+}
+
+/** A new rule, as the admin API takes it. */
+export interface NewFault {
+  match?: { api?: 'hr' | 'academy'; method?: string; operation_id?: string; path?: string };
+  effect: FaultEffect;
+  probability?: number;
+  remaining_count?: number;
+  until?: string;
+}
+
+/** The most rules a tenant may have at once. */
+export const MAX_FAULTS_PER_TENANT = 100;
+/** How often each process reads back the rules other processes set, and writes the uses it counted. */
+const REFRESH_MS = 1000;
+
+/**
+ * `/employees/*` → a pattern of the path after the API's prefix: `*` is one segment, `**` any rest; a trailing
+ * slash is optional.
+ */
+export function compilePath(pattern: string): RegExp {
+  const body = pattern
+    .replace(/\/+$/, '')
+    .split('/')
+    .map((segment) =>
+      segment === '**'
+        ? '.*'
+        : segment
+            .split('*')
+            .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+            .join('[^/]*'),
+    )
+    .join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+function active(rule: FaultRecord): ActiveFault {
+  return {
+    id: rule.id,
+    method: rule.method,
+    operationId: rule.operationId,
+    path: rule.path === null ? null : compilePath(rule.path),
+    effect: rule.effect,
+    probability: rule.probability,
+    remainingCount: rule.remainingCount,
+    until: rule.until,
+  };
+}
+
+/**
+ * The fault rules of every tenant (docs/admin.md, "Faults"): kept in `tenant_faults`, applied at once in the process
+ * that serves the change, read back by every other one each second. A counted rule's uses are taken in the
+ * database, one statement each, so that several processes never apply it more often than counted.
+ */
+export class FaultsService implements FaultSource {
+  private rules = new Map<string, ActiveFault[]>();
+  private version = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** Uses of uncounted rules not yet written. */
+  private uses = new Map<string, number>();
+
+  constructor(
+    private readonly work: UnitOfWork<Tables, FaultsWork>,
+    private readonly clock: Clock,
+    /** Every operationId of the tenant APIs, to refuse a rule that names none. */
+    private readonly operationIds: () => ReadonlySet<string>,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => {
+      this.refresh().catch(() => {
+        // The database is away for a moment: the rules known stay.
+      });
+    }, REFRESH_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flushUses().catch(() => {});
+  }
+
+  async refresh(): Promise<void> {
+    await this.flushUses();
+    const version = this.version;
+    const all = await this.work.read.faults.all();
+    if (version !== this.version) return;
+    const byTenant = new Map<string, ActiveFault[]>();
+    for (const rule of all) byTenant.set(rule.tenant, [...(byTenant.get(rule.tenant) ?? []), active(rule)]);
+    this.rules = byTenant;
+  }
+
+  private async flushUses(): Promise<void> {
+    if (this.uses.size === 0) return;
+    const uses = this.uses;
+    this.uses = new Map();
+    for (const [id, n] of uses) await this.work.read.faults.applied(id, n);
+  }
+
+  rulesOf(tenant: string): readonly ActiveFault[] {
+    return this.rules.get(tenant) ?? [];
+  }
+
+  async consume(rule: ActiveFault): Promise<boolean> {
+    const taken = await this.work.read.faults.consume(rule.id);
+    if (!taken) {
+      // Spent: drop it here until the next refresh confirms it.
+      const tenantRules = [...this.rules].find(([, rules]) => rules.includes(rule));
+      if (tenantRules)
+        this.rules.set(
+          tenantRules[0],
+          tenantRules[1].filter((r) => r !== rule),
+        );
+    }
+    return taken;
+  }
+
+  applied(rule: ActiveFault): void {
+    this.uses.set(rule.id, (this.uses.get(rule.id) ?? 0) + 1);
+  }
+
+  async list(tenant: TenantRef): Promise<FaultRecord[]> {
+    await this.flushUses();
+    return this.work.read.faults.list(tenant.key);
+  }
+
+  async get(tenant: TenantRef, id: string): Promise<FaultRecord> {
+    await this.flushUses();
+    const found = await this.work.read.faults.find(tenant.key, id);
+    if (!found) throw new NotFoundError('fault', id, `No fault rule ${id} on this tenant.`);
+    return found;
+  }
+
+  async create(tenant: TenantRef, body: NewFault, actor: string): Promise<FaultRecord> {
+    const match = body.match ?? {};
+    const fields: { field: string; code: string; message: string }[] = [];
+    if (match.api !== undefined && match.api !== tenant.kind) {
+      fields.push({ field: 'match.api', code: 'invalid', message: `This tenant is of the ${tenant.kind} API.` });
+    }
+    if (match.operation_id !== undefined) {
+      const ids = this.operationIds();
+      if (!ids.has(match.operation_id) || !match.operation_id.startsWith(`${tenant.kind}_`)) {
+        fields.push({
+          field: 'match.operation_id',
+          code: 'not_found',
+          message: `No operation of the ${tenant.kind} API has this operationId (see /openapi.json).`,
+        });
+      }
+    }
+    let until: number | null = null;
+    if (body.until !== undefined) {
+      const at = parseDateTime(body.until);
+      if (at === undefined) {
+        fields.push({ field: 'until', code: 'invalid', message: 'Must be a datetime: YYYY-MM-DDThh:mm:ss±hh:mm.' });
+      } else until = at;
+    }
+    if (fields.length > 0) throw new FieldValidationError(fields);
+    const rule: FaultRecord = {
+      id: newId(),
+      tenant: tenant.key,
+      method: match.method ?? null,
+      operationId: match.operation_id ?? null,
+      path: match.path ?? null,
+      effect: body.effect,
+      probability: body.probability ?? 1,
+      remainingCount: body.remaining_count ?? null,
+      until,
+      appliedCount: 0,
+      createdAt: this.clock.wall(),
+    };
+    await this.work.run(async ({ faults, audit }) => {
+      if ((await faults.count(tenant.key)) >= MAX_FAULTS_PER_TENANT) {
+        throw new ConflictError(
+          `A tenant has at most ${MAX_FAULTS_PER_TENANT} fault rules; delete some first.`,
+          'too_many_faults',
+        );
+      }
+      await faults.insert(rule);
+      await audit.record({
+        at: rule.createdAt,
+        actor,
+        action: 'tenant.fault_created',
+        target: tenant.key,
+        detail: { id: rule.id, ...body },
+      });
+    });
+    this.version++;
+    this.rules.set(tenant.key, [...this.rulesOf(tenant.key), active(rule)]);
+    return rule;
+  }
+
+  /** Deletes one rule, or (without `id`) every rule of the tenant. */
+  async remove(tenant: TenantRef, actor: string, id?: string): Promise<void> {
+    await this.work.run(async ({ faults, audit }) => {
+      const removed = await faults.remove(tenant.key, id);
+      if (id !== undefined && removed === 0)
+        throw new NotFoundError('fault', id, `No fault rule ${id} on this tenant.`);
+      await audit.record({
+        at: this.clock.wall(),
+        actor,
+        action: id === undefined ? 'tenant.faults_cleared' : 'tenant.fault_deleted',
+        target: tenant.key,
+        detail: id === undefined ? { deleted: removed } : { id },
+      });
+    });
+    this.version++;
+    this.rules.set(tenant.key, id === undefined ? [] : this.rulesOf(tenant.key).filter((rule) => rule.id !== id));
+  }
+}

@@ -1,0 +1,244 @@
+import type { Db } from '../../platform/db/database.js';
+import type { RequestLogTable } from './tables.js';
+
+/** One logged call, as the domain sees it. */
+export interface LoggedCall {
+  seq: number;
+  tenant: string;
+  credentialId: string | null;
+  at: number;
+  method: string;
+  path: string;
+  operationId: string | null;
+  status: number;
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  requestBody: string | null;
+  responseHeaders: Record<string, string>;
+  responseBody: string | null;
+  faultId: string | null;
+  flags: CallFlags;
+}
+
+/** What the report reads of a call beyond its status and duration. */
+export interface CallFlags {
+  /** The operation is an Atrium extension (its OpenAPI tags say so): the real service has no such call. */
+  extension: boolean;
+  /** The real API marks the operation deprecated (its OpenAPI `deprecated`). */
+  deprecated: boolean;
+  /** Query parameters the operation ignored (undeclared ones, dropped), and `per_page` clamped. */
+  ignored: string[];
+  requestTruncated: boolean;
+  responseTruncated: boolean;
+}
+
+export type NewLoggedCall = Omit<LoggedCall, 'seq'>;
+
+/** Which calls a listing shows. */
+export interface CallFilter {
+  method?: string;
+  /** One status, or a class: `5` for 5xx. */
+  status?: number;
+  statusClass?: number;
+  operationId?: string;
+  /** Calls whose path starts with this. */
+  pathPrefix?: string;
+  since?: number;
+  until?: number;
+  faulted?: boolean;
+  /** Older than this `seq` (the page before). */
+  beforeSeq?: number;
+  /** Newer than this `seq` (a tail). */
+  afterSeq?: number;
+}
+
+type Row = {
+  [K in keyof RequestLogTable]: RequestLogTable[K] extends { __select__: infer S } ? S : RequestLogTable[K];
+};
+
+const COLUMNS = [
+  'seq',
+  'tenant',
+  'credential_id',
+  'at',
+  'method',
+  'path',
+  'operation_id',
+  'status',
+  'duration_ms',
+  'request_headers',
+  'request_body',
+  'response_headers',
+  'response_body',
+  'fault_id',
+  'flags',
+] as const;
+
+function parseFlags(text: string): CallFlags {
+  const flags = JSON.parse(text) as Partial<CallFlags>;
+  return {
+    extension: flags.extension === true,
+    deprecated: flags.deprecated === true,
+    ignored: flags.ignored ?? [],
+    requestTruncated: flags.requestTruncated === true,
+    responseTruncated: flags.responseTruncated === true,
+  };
+}
+
+function call(row: Row): LoggedCall {
+  return {
+    seq: Number(row.seq),
+    tenant: row.tenant,
+    credentialId: row.credential_id,
+    at: Number(row.at),
+    method: row.method,
+    path: row.path,
+    operationId: row.operation_id,
+    status: Number(row.status),
+    durationMs: Number(row.duration_ms),
+    requestHeaders: JSON.parse(row.request_headers) as Record<string, string>,
+    requestBody: row.request_body,
+    responseHeaders: JSON.parse(row.response_headers) as Record<string, string>,
+    responseBody: row.response_body,
+    faultId: row.fault_id,
+    flags: parseFlags(row.flags),
+  };
+}
+
+/** Rows per INSERT: 15 columns each, under SQLite's 999 bound parameters. */
+const BATCH = 50;
+
+export class RequestLogRepository {
+  constructor(readonly db: Db) {}
+
+  /** Writes calls in one transaction, a few dozen rows per statement. */
+  async insert(calls: readonly NewLoggedCall[]): Promise<void> {
+    if (calls.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < calls.length; i += BATCH) {
+        await trx
+          .insertInto('request_log')
+          .values(
+            calls.slice(i, i + BATCH).map((c) => ({
+              tenant: c.tenant,
+              credential_id: c.credentialId,
+              at: c.at,
+              method: c.method,
+              path: c.path,
+              operation_id: c.operationId,
+              status: c.status,
+              duration_ms: c.durationMs,
+              request_headers: JSON.stringify(c.requestHeaders),
+              request_body: c.requestBody,
+              response_headers: JSON.stringify(c.responseHeaders),
+              response_body: c.responseBody,
+              fault_id: c.faultId,
+              flags: JSON.stringify(c.flags),
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  /** A tenant's calls that pass the filter: newest first, or (with `afterSeq`) oldest first. */
+  async list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCall[]> {
+    let q = this.db.selectFrom('request_log').select(COLUMNS).where('tenant', '=', tenant);
+    if (filter.method !== undefined) q = q.where('method', '=', filter.method);
+    if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+    if (filter.statusClass !== undefined) {
+      q = q.where('status', '>=', filter.statusClass * 100).where('status', '<', filter.statusClass * 100 + 100);
+    }
+    if (filter.operationId !== undefined) q = q.where('operation_id', '=', filter.operationId);
+    if (filter.pathPrefix !== undefined) {
+      q = q.where('path', '>=', filter.pathPrefix).where('path', '<', `${filter.pathPrefix}\uFFFF`);
+    }
+    if (filter.since !== undefined) q = q.where('at', '>=', filter.since);
+    if (filter.until !== undefined) q = q.where('at', '<', filter.until);
+    if (filter.faulted === true) q = q.where('fault_id', 'is not', null);
+    if (filter.faulted === false) q = q.where('fault_id', 'is', null);
+    if (filter.beforeSeq !== undefined) q = q.where('seq', '<', filter.beforeSeq);
+    if (filter.afterSeq !== undefined) q = q.where('seq', '>', filter.afterSeq);
+    const rows = await q
+      .orderBy('seq', filter.afterSeq !== undefined ? 'asc' : 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => call(r as Row));
+  }
+
+  async find(tenant: string, seq: number): Promise<LoggedCall | undefined> {
+    const row = await this.db
+      .selectFrom('request_log')
+      .select(COLUMNS)
+      .where('tenant', '=', tenant)
+      .where('seq', '=', seq)
+      .executeTakeFirst();
+    return row && call(row as Row);
+  }
+
+  /** The newest `seq` of a tenant (0 when none). */
+  async lastSeq(tenant: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('request_log')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('tenant', '=', tenant)
+      .executeTakeFirst();
+    return Number(row?.seq ?? 0);
+  }
+
+  /** What a report reads: every call of a tenant in a time range, oldest first (bounded by the log's size). */
+  async forReport(
+    tenant: string,
+    since: number,
+    until: number,
+  ): Promise<Pick<LoggedCall, 'method' | 'path' | 'operationId' | 'status' | 'durationMs' | 'flags' | 'faultId'>[]> {
+    const rows = await this.db
+      .selectFrom('request_log')
+      .select(['method', 'path', 'operation_id', 'status', 'duration_ms', 'flags', 'fault_id'])
+      .where('tenant', '=', tenant)
+      .where('at', '>=', since)
+      .where('at', '<', until)
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => ({
+      method: r.method,
+      path: r.path,
+      operationId: r.operation_id,
+      status: Number(r.status),
+      durationMs: Number(r.duration_ms),
+      flags: parseFlags(r.flags),
+      faultId: r.fault_id,
+    }));
+  }
+
+  /** Deletes calls older than `before`, then each tenant's beyond its newest `maxRows`; answers how many. */
+  async sweep(before: number, maxRows: number): Promise<number> {
+    let deleted = Number(
+      (await this.db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst()).numDeletedRows,
+    );
+    const crowded = await this.db
+      .selectFrom('request_log')
+      .select(['tenant', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('tenant')
+      .having((eb) => eb.fn.countAll(), '>', maxRows)
+      .execute();
+    for (const { tenant } of crowded) {
+      const edge = await this.db
+        .selectFrom('request_log')
+        .select('seq')
+        .where('tenant', '=', tenant)
+        .orderBy('seq', 'desc')
+        .offset(maxRows)
+        .limit(1)
+        .executeTakeFirst();
+      if (!edge) continue;
+      const result = await this.db
+        .deleteFrom('request_log')
+        .where('tenant', '=', tenant)
+        .where('seq', '<=', edge.seq)
+        .executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    return deleted;
+  }
+}

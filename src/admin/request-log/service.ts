@@ -1,0 +1,223 @@
+import { EventEmitter } from 'node:events';
+import type { Clock } from '../../platform/time.js';
+import { redactBody, redactHeaders, redactUrl } from './redact.js';
+import type { CallFilter, LoggedCall, NewLoggedCall, RequestLogRepository } from './repository.js';
+
+/** A call as the capture hook hands it over: raw, so that the answer is not held up by the log's work. */
+export interface CapturedCall {
+  tenant: string;
+  credentialId: string | null;
+  at: number;
+  method: string;
+  /** The URL as received (path and query). */
+  url: string;
+  operationId: string | null;
+  status: number;
+  durationMs: number;
+  requestHeaders: Record<string, unknown>;
+  /** The body as received: its text (JSON, a form), bytes, or undefined (none, or a stream the route read). */
+  requestBody: string | Buffer | undefined;
+  responseHeaders: Record<string, unknown>;
+  /** The answer's payload as sent: text, bytes, or a stream (kept as a note). */
+  responsePayload: string | Buffer | 'stream' | null;
+  faultId: string | null;
+  extension: boolean;
+  deprecated: boolean;
+  ignored: string[];
+}
+
+export interface RequestLogSettings {
+  enabled: boolean;
+  bodyBytes: number;
+  maxRows: number;
+  retentionHours: number;
+}
+
+/** How often the buffer is written; at most this much of the log is lost to a SIGKILL. */
+const FLUSH_MS = 1000;
+/** Written at once past this many calls waiting. */
+const FLUSH_AT = 500;
+/** Calls kept waiting at most, if the database cannot keep up; beyond, the oldest are dropped (and counted). */
+const MAX_WAITING = 20_000;
+
+const TEXT_TYPE = /^(application\/([a-z.+-]*\+)?(json|xml|x-www-form-urlencoded)|text\/)/i;
+
+function contentType(headers: Record<string, unknown>): string {
+  const raw = headers['content-type'];
+  return typeof raw === 'string' ? raw : '';
+}
+
+/**
+ * The request log of the tenant APIs (docs/admin.md, "Request log"). Each call is handed over raw by the capture
+ * hook, kept in memory, and written in batches every second, in one transaction per batch: the API's answers never
+ * wait for it, and a SIGKILL loses at most the last second of log (never API data, written by the calls' own
+ * transactions). Secrets are redacted and bodies capped as the batch is written.
+ */
+export class RequestLogService {
+  private waiting: CapturedCall[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private readonly written = new EventEmitter();
+  private closed = false;
+  /** Calls dropped because the database could not keep up (a warning is logged). */
+  dropped = 0;
+
+  constructor(
+    private readonly repo: RequestLogRepository,
+    readonly settings: RequestLogSettings,
+    private readonly clock: Clock,
+    private readonly log?: { warn(obj: object, msg: string): void },
+  ) {
+    this.written.setMaxListeners(0);
+  }
+
+  get enabled(): boolean {
+    return this.settings.enabled && !this.closed;
+  }
+
+  start(): void {
+    if (!this.settings.enabled) return;
+    this.timer = setInterval(() => {
+      this.flush().catch((err: unknown) => this.log?.warn({ err }, 'request log write failed'));
+    }, FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Writes what is waiting, and ends every tail. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush().catch((err: unknown) => this.log?.warn({ err }, 'request log write failed'));
+    this.closed = true;
+    this.written.emit('closed');
+  }
+
+  record(call: CapturedCall): void {
+    if (!this.enabled) return;
+    this.waiting.push(call);
+    if (this.waiting.length > MAX_WAITING) {
+      this.waiting.shift();
+      if (this.dropped++ % 1000 === 0) this.log?.warn({ dropped: this.dropped }, 'request log behind: calls dropped');
+    }
+    if (this.waiting.length === FLUSH_AT) {
+      this.flush().catch((err: unknown) => this.log?.warn({ err }, 'request log write failed'));
+    }
+  }
+
+  /** Writes the calls waiting now (one write at a time). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.waiting.length === 0) return;
+    const batch = this.waiting;
+    this.waiting = [];
+    this.flushing = this.repo
+      .insert(batch.map((call) => this.prepareSafely(call)))
+      .then(() => {
+        this.written.emit('written');
+      })
+      .finally(() => {
+        this.flushing = undefined;
+      });
+    await this.flushing;
+  }
+
+  /** A call that cannot be prepared (a body of an unexpected kind) is kept without its bodies, not lost with its batch. */
+  private prepareSafely(call: CapturedCall): NewLoggedCall {
+    try {
+      return this.prepare(call);
+    } catch (err) {
+      this.log?.warn({ err }, 'request log: a call kept without its bodies');
+      return this.prepare({ ...call, requestBody: undefined, responsePayload: null });
+    }
+  }
+
+  /** A captured call as the log keeps it: headers and URL redacted, bodies capped then redacted. */
+  private prepare(call: CapturedCall): NewLoggedCall {
+    const cap = this.settings.bodyBytes;
+    const request = this.requestBody(call, cap);
+    const response = this.responseBody(call, cap);
+    return {
+      tenant: call.tenant,
+      credentialId: call.credentialId,
+      at: call.at,
+      method: call.method,
+      path: redactUrl(call.url),
+      operationId: call.operationId,
+      status: call.status,
+      durationMs: Math.round(call.durationMs * 1000) / 1000,
+      requestHeaders: redactHeaders(call.requestHeaders),
+      requestBody: request.text,
+      responseHeaders: redactHeaders(call.responseHeaders),
+      responseBody: response.text,
+      faultId: call.faultId,
+      flags: {
+        extension: call.extension,
+        deprecated: call.deprecated,
+        ignored: call.ignored,
+        requestTruncated: request.truncated,
+        responseTruncated: response.truncated,
+      },
+    };
+  }
+
+  private requestBody(call: CapturedCall, cap: number): { text: string | null; truncated: boolean } {
+    const body = call.requestBody;
+    const type = contentType(call.requestHeaders);
+    if (body === undefined) {
+      const length = Number(call.requestHeaders['content-length'] ?? 0);
+      return { text: length > 0 ? `[${length} bytes of ${type || 'a body'}, not kept]` : null, truncated: false };
+    }
+    if (Buffer.isBuffer(body))
+      return { text: `[${body.length} bytes of ${type || 'a body'}, not kept]`, truncated: false };
+    return redactBody(body, cap);
+  }
+
+  private responseBody(call: CapturedCall, cap: number): { text: string | null; truncated: boolean } {
+    const payload = call.responsePayload;
+    const type = contentType(call.responseHeaders);
+    if (payload === null || payload.length === 0) return { text: null, truncated: false };
+    if (payload === 'stream') return { text: `[a streamed ${type || 'body'}, not kept]`, truncated: false };
+    if (!TEXT_TYPE.test(type)) {
+      return { text: `[${Buffer.byteLength(payload)} bytes of ${type || 'a body'}, not kept]`, truncated: false };
+    }
+    return redactBody(typeof payload === 'string' ? payload : payload.toString('utf8'), cap);
+  }
+
+  list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCall[]> {
+    return this.repo.list(tenant, filter, limit);
+  }
+
+  get(tenant: string, seq: number): Promise<LoggedCall | undefined> {
+    return this.repo.find(tenant, seq);
+  }
+
+  lastSeq(tenant: string): Promise<number> {
+    return this.repo.lastSeq(tenant);
+  }
+
+  /**
+   * Resolves when this process writes a batch, when `ms` pass (another process may have written), or when the log
+   * closes (answers false then).
+   */
+  nextWrite(ms: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (open: boolean) => {
+        clearTimeout(timer);
+        this.written.off('written', onWritten);
+        this.written.off('closed', onClosed);
+        resolve(open);
+      };
+      const onWritten = () => done(true);
+      const onClosed = () => done(false);
+      const timer = setTimeout(() => done(true), ms);
+      this.written.once('written', onWritten);
+      this.written.once('closed', onClosed);
+    });
+  }
+
+  /** Deletes calls past the retention, and each tenant's beyond its newest `ATRIUM_REQUEST_LOG_MAX_ROWS`. */
+  sweep(): Promise<number> {
+    return this.repo.sweep(this.clock.wall() - this.settings.retentionHours * 3_600_000, this.settings.maxRows);
+  }
+}

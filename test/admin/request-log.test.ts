@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AdminApiError, AdminClient, type LoggedCall } from '@atrium/client';
+import { type AcademyCaller, academyCaller } from '../support/academy.js';
+import { basic, dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+
+const REDACTED = '[REDACTED]';
+
+for (const dialect of dialects()) {
+  describe(`admin API: request log (${dialect})`, () => {
+    let server: TestServer;
+    let admin: AdminClient;
+    let hr: HrCaller;
+    let other: HrCaller;
+    let academy: AcademyCaller;
+    let tenant: string;
+
+    /** Every logged call of a tenant, newest first, once what was called so far is written. */
+    const logOf = async (of: string, filter = {}): Promise<LoggedCall[]> => {
+      await server.app.services.requestLog.flush();
+      return admin.requests.list(of, { limit: 200, ...filter }).toArray();
+    };
+
+    before(async () => {
+      server = await startServer(dialect, { ATRIUM_REQUEST_LOG_BODY_BYTES: '512', ATRIUM_RATE_LIMIT: '0' });
+      const { token } = await server.app.services.adminTokens.create('log', 'cli');
+      admin = new AdminClient({ baseUrl: server.url, token, maxRetries: 0 });
+      hr = await hrCaller(server);
+      other = await hrCaller(server);
+      academy = await academyCaller(server);
+      tenant = `hr:${hr.creds.client_id}`;
+    });
+    after(() => server.close());
+
+    it('records each call with its credential, operation, status, headers and bodies', async () => {
+      const put = await hr.call('PUT', '/organizations/paris', { name: 'Paris', nickname: 'ignored member' });
+      assert.equal(put.status, 201);
+      const get = await hr.call('GET', '/organizations/paris?color=blue');
+      assert.equal(get.status, 200);
+      await other.call('GET', '/organizations');
+      const calls = await logOf(tenant);
+      const [read, write] = calls;
+      assert.ok(read && write);
+      assert.equal(read.method, 'GET');
+      assert.equal(read.path, '/api/v2/client/organizations/paris?color=blue');
+      assert.equal(read.operation_id, 'hr_organizations_retrieve');
+      assert.equal(read.status, 200);
+      assert.equal(read.credential_id, hr.creds.application_id);
+      assert.deepEqual(read.ignored_parameters, ['color']);
+      assert.equal(read.response.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal((JSON.parse(read.response.body ?? '') as { id: string }).id, 'paris');
+      assert.ok(read.duration_ms >= 0);
+      assert.equal(write.operation_id, 'hr_organizations_upsert');
+      assert.equal(write.status, 201);
+      assert.deepEqual(JSON.parse(write.request.body ?? ''), { name: 'Paris', nickname: 'ignored member' });
+      assert.ok(
+        calls.every((c) => c.credential_id === hr.creds.application_id),
+        "only this tenant's calls",
+      );
+      const stored = await server.app.database.db
+        .selectFrom('request_log')
+        .select(['tenant', 'status', 'operation_id'])
+        .where('seq', '=', read.seq)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        { ...stored, status: Number(stored.status) },
+        {
+          tenant,
+          status: 200,
+          operation_id: 'hr_organizations_retrieve',
+        },
+      );
+      assert.deepEqual(await admin.requests.retrieve(tenant, read.seq), read);
+    });
+
+    it('redacts every kind of secret: Basic, Bearer, apikey in the query and a header, a secret in a body', async () => {
+      const form = new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'client',
+        client_id: hr.creds.client_id,
+        client_secret: hr.creds.application_secret,
+      });
+      const tokenRes = await fetch(`${server.url}/api/v2/client/tokens`, {
+        method: 'POST',
+        headers: { authorization: basic(hr.creds), 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      });
+      assert.equal(tokenRes.status, 200);
+      const { access_token } = (await tokenRes.json()) as { access_token: string };
+      await fetch(`${server.url}/api/v2/client/organizations?access_token=${access_token}`);
+      await hr.call('POST', '/users', {
+        firstname: 'Ada',
+        lastname: 'L',
+        email: 'ada@example.com',
+        application_secret: hr.creds.application_secret,
+      });
+      await academy.call('GET', '/users');
+      await fetch(`${server.url}/v1/users?acadId=${academy.acadId}`, { headers: { 'x-api-key': academy.apikey } });
+
+      const calls = await logOf(tenant);
+      const text = JSON.stringify(calls);
+      for (const secret of [hr.creds.application_secret, access_token, hr.token]) assert.ok(!text.includes(secret));
+      const tokenCall = calls.find((c) => c.operation_id === 'hr_tokens_create' || c.path === '/api/v2/client/tokens');
+      assert.ok(tokenCall, 'the token call is logged, as its client');
+      assert.equal(tokenCall.request.headers.authorization, `Basic ${REDACTED}`);
+      assert.match(tokenCall.request.body ?? '', new RegExp(`client_secret=${REDACTED.replace(/[[\]]/g, '\\$&')}`));
+      assert.match(tokenCall.response.body ?? '', /"access_token":"\[REDACTED\]"/);
+      const queried = calls.find((c) => c.path.startsWith('/api/v2/client/organizations?access_token='));
+      assert.equal(queried?.path, `/api/v2/client/organizations?access_token=${REDACTED}`);
+      const bearer = calls.find((c) => c.operation_id === 'hr_users_create');
+      assert.equal(bearer?.request.headers.authorization, `Bearer ${REDACTED}`);
+      assert.match(bearer?.request.body ?? '', /"application_secret":"\[REDACTED\]"/);
+
+      const academyCalls = await logOf(`academy:${academy.acadId}`);
+      const academyText = JSON.stringify(academyCalls);
+      assert.ok(!academyText.includes(academy.apikey));
+      assert.equal(academyCalls.length, 2);
+      assert.ok(academyCalls.some((c) => c.path.includes(`apikey=${REDACTED}`)));
+      assert.ok(academyCalls.some((c) => c.request.headers['x-api-key'] === REDACTED));
+      assert.ok(academyCalls.every((c) => c.credential_id !== null));
+    });
+
+    it('caps bodies at ATRIUM_REQUEST_LOG_BODY_BYTES, and says so', async () => {
+      const description = 'x'.repeat(250);
+      const fields = { name: 'Big', description, address1: description, address2: description, city: description };
+      assert.equal((await hr.call('PUT', '/organizations/big', fields)).status, 201);
+      const [call] = await logOf(tenant, { operation_id: 'hr_organizations_upsert', limit: 1 });
+      assert.ok(call);
+      assert.equal(call.request.body_truncated, true);
+      assert.equal(Buffer.byteLength(call.request.body ?? ''), 512);
+      assert.equal(call.response.body_truncated, true);
+      assert.ok(Buffer.byteLength(call.response.body ?? '') <= 512);
+    });
+
+    it('filters and pages; answers 4xx for a bad cursor, a bad date, an unknown tenant or call', async () => {
+      for (let i = 0; i < 5; i++) await hr.call('GET', `/organizations/missing-${i}`);
+      const missing = await logOf(tenant, { status: '4xx', operation_id: 'hr_organizations_retrieve' });
+      assert.equal(missing.length, 5);
+      assert.ok(missing.every((c) => c.status === 404));
+      assert.deepEqual(
+        missing.map((c) => c.path),
+        [4, 3, 2, 1, 0].map((i) => `/api/v2/client/organizations/missing-${i}`),
+      );
+      const pages = [];
+      for await (const page of admin.requests.list(tenant, { status: 404, limit: 2 }).pages())
+        pages.push(page.items.length);
+      assert.deepEqual(pages, [2, 2, 1]);
+      assert.equal((await logOf(tenant, { method: 'PUT' })).length, 2);
+      assert.equal((await logOf(tenant, { path: '/api/v2/client/organizations/missing-' })).length, 5);
+      assert.equal((await logOf(tenant, { since: '2999-01-01T00:00:00Z' })).length, 0);
+      const code = async (path: string) => {
+        const error = await admin.request('GET', path).catch((e: unknown) => e);
+        assert.ok(error instanceof AdminApiError, path);
+        return error.status;
+      };
+      const base = `/tenants/hr/${hr.creds.client_id}/requests`;
+      assert.equal(await code(`${base}?cursor=nope`), 400);
+      assert.equal(await code(`${base}?since=yesterday`), 400);
+      assert.equal(await code(`${base}?status=600`), 400);
+      assert.equal(await code(`${base}?limit=201`), 400);
+      assert.equal(await code(`${base}?color=red`), 400);
+      assert.equal(await code('/tenants/hr/nobody/requests'), 404);
+      assert.equal(await code(`${base}/999999999`), 404);
+      const otherSeq = (await logOf(`hr:${other.creds.client_id}`))[0]?.seq as number;
+      assert.equal(await code(`${base}/${otherSeq}`), 404, "another tenant's call is not found");
+    });
+
+    it('tails the log live (Server-Sent Events): a call made after subscribing arrives', async () => {
+      const controller = new AbortController();
+      const received: LoggedCall[] = [];
+      const tail = (async () => {
+        for await (const call of admin.requests.tail(tenant, { signal: controller.signal })) {
+          received.push(call);
+          if (call.path.endsWith('/organizations/tailed')) controller.abort();
+        }
+      })();
+      // The tail starts after the newest call: give it a moment to subscribe, then call.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await hr.call('PUT', '/organizations/tailed', { name: 'Tailed' });
+      await tail;
+      assert.equal(received.at(-1)?.path, '/api/v2/client/organizations/tailed');
+      assert.ok(
+        received.every((c) => !c.path.includes('missing-')),
+        'only calls after subscribing',
+      );
+      const raw = await fetch(`${server.url}/admin/v1/tenants/hr/nobody/requests/tail`, {
+        headers: { authorization: 'Bearer atrium_admin_x' },
+      });
+      assert.equal(raw.status, 401);
+    });
+
+    it('keeps at most ATRIUM_REQUEST_LOG_MAX_ROWS calls per tenant after a sweep', async () => {
+      const before = (await logOf(tenant)).length;
+      assert.ok(before > 5);
+      const log = server.app.services.requestLog;
+      const saved = log.settings.maxRows;
+      log.settings.maxRows = 5;
+      try {
+        await log.sweep();
+      } finally {
+        log.settings.maxRows = saved;
+      }
+      const kept = await logOf(tenant);
+      assert.equal(kept.length, 5);
+      assert.ok((await logOf(`hr:${other.creds.client_id}`)).length > 0, "another tenant's, under the cap, stay");
+    });
+  });
+}
+
+describe('admin API: request log off (ATRIUM_REQUEST_LOG=0)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer('sqlite', { ATRIUM_REQUEST_LOG: '0' });
+  });
+  after(() => server.close());
+
+  it('records nothing', async () => {
+    const hr = await hrCaller(server);
+    await hr.call('GET', '/organizations');
+    await server.app.services.requestLog.flush();
+    const rows = await server.app.database.db.selectFrom('request_log').selectAll().execute();
+    assert.deepEqual(rows, []);
+  });
+});
