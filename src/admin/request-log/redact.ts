@@ -11,6 +11,8 @@ const SECRET_NAME = '(?:[A-Za-z0-9_]*(?:secret|token|password|apikey|api_key)|si
 const QUERY_SECRET = new RegExp(`([?&]${SECRET_NAME}=)[^&#]*`, 'gi');
 /** `"name": "value"` in JSON text, also when the text was cut inside the value. */
 const JSON_SECRET = new RegExp(`("${SECRET_NAME}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*(?:"|$)`, 'gi');
+/** Whether a text may hold a secret at all: most bodies do not, and are kept as they are without the replacing. */
+const SECRET_HINT = /secret|token|password|api_?key|signing_key/i;
 /** `name=value` in a form body. */
 const FORM_SECRET = new RegExp(`(^|&)(${SECRET_NAME}=)[^&]*`, 'gi');
 
@@ -43,6 +45,7 @@ export function redactBody(text: string, cap: number): { text: string; truncated
         .toString('utf8')
         .replace(/\uFFFD$/, '')
     : text;
-  kept = kept.replace(JSON_SECRET, `$1"${REDACTED}"`).replace(FORM_SECRET, `$1$2${REDACTED}`);
+  if (SECRET_HINT.test(kept))
+    kept = kept.replace(JSON_SECRET, `$1"${REDACTED}"`).replace(FORM_SECRET, `$1$2${REDACTED}`);
   return { text: kept, truncated };
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { RequestLogTable } from './tables.js';
 
 /** One logged call, as the domain sees it. */
@@ -105,38 +106,52 @@ function call(row: Row): LoggedCall {
   };
 }
 
-/** Rows per INSERT: 15 columns each, under SQLite's 999 bound parameters. */
-const BATCH = 50;
+type Row14 = Omit<RequestLogTable, 'seq'>;
+
+// Every logged call is one run of this insert, built and compiled once (platform/db/prepared.ts).
+const insertCall = prepared((db: Db, p: Row14) =>
+  db.insertInto('request_log').values({
+    tenant: p.tenant,
+    credential_id: p.credential_id,
+    at: p.at,
+    method: p.method,
+    path: p.path,
+    operation_id: p.operation_id,
+    status: p.status,
+    duration_ms: p.duration_ms,
+    request_headers: p.request_headers,
+    request_body: p.request_body,
+    response_headers: p.response_headers,
+    response_body: p.response_body,
+    fault_id: p.fault_id,
+    flags: p.flags,
+  }),
+);
 
 export class RequestLogRepository {
   constructor(readonly db: Db) {}
 
-  /** Writes calls in one transaction, a few dozen rows per statement. */
+  /** Writes calls in one transaction, one prepared insert each. */
   async insert(calls: readonly NewLoggedCall[]): Promise<void> {
     if (calls.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < calls.length; i += BATCH) {
-        await trx
-          .insertInto('request_log')
-          .values(
-            calls.slice(i, i + BATCH).map((c) => ({
-              tenant: c.tenant,
-              credential_id: c.credentialId,
-              at: c.at,
-              method: c.method,
-              path: c.path,
-              operation_id: c.operationId,
-              status: c.status,
-              duration_ms: c.durationMs,
-              request_headers: JSON.stringify(c.requestHeaders),
-              request_body: c.requestBody,
-              response_headers: JSON.stringify(c.responseHeaders),
-              response_body: c.responseBody,
-              fault_id: c.faultId,
-              flags: JSON.stringify(c.flags),
-            })),
-          )
-          .execute();
+      for (const c of calls) {
+        await insertCall.execute(trx, {
+          tenant: c.tenant,
+          credential_id: c.credentialId,
+          at: c.at,
+          method: c.method,
+          path: c.path,
+          operation_id: c.operationId,
+          status: c.status,
+          duration_ms: c.durationMs,
+          request_headers: JSON.stringify(c.requestHeaders),
+          request_body: c.requestBody,
+          response_headers: JSON.stringify(c.responseHeaders),
+          response_body: c.responseBody,
+          fault_id: c.faultId,
+          flags: JSON.stringify(c.flags),
+        });
       }
     });
   }

@@ -26,6 +26,9 @@ export interface CapturedCall {
   ignored: string[];
 }
 
+/** A captured call as it waits for its batch (`compact`): a text answer cut to the cap, and the answer's size. */
+type Waiting = CapturedCall & { responseSize: number };
+
 export interface RequestLogSettings {
   enabled: boolean;
   bodyBytes: number;
@@ -34,7 +37,7 @@ export interface RequestLogSettings {
 }
 
 /** How often the buffer is written; at most this much of the log is lost to a SIGKILL. */
-const FLUSH_MS = 1000;
+const FLUSH_MS = 200;
 /** Written at once past this many calls waiting. */
 const FLUSH_AT = 500;
 /** Calls kept waiting at most, if the database cannot keep up; beyond, the oldest are dropped (and counted). */
@@ -49,12 +52,12 @@ function contentType(headers: Record<string, unknown>): string {
 
 /**
  * The request log of the tenant APIs (docs/admin.md, "Request log"). Each call is handed over raw by the capture
- * hook, kept in memory, and written in batches every second, in one transaction per batch: the API's answers never
+ * hook, kept in memory, and written in batches every 200 ms, in one transaction per batch: the API's answers never
  * wait for it, and a SIGKILL loses at most the last second of log (never API data, written by the calls' own
  * transactions). Secrets are redacted and bodies capped as the batch is written.
  */
 export class RequestLogService {
-  private waiting: CapturedCall[] = [];
+  private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private readonly written = new EventEmitter();
@@ -94,7 +97,7 @@ export class RequestLogService {
 
   record(call: CapturedCall): void {
     if (!this.enabled) return;
-    this.waiting.push(call);
+    this.waiting.push(this.compact(call));
     if (this.waiting.length > MAX_WAITING) {
       this.waiting.shift();
       if (this.dropped++ % 1000 === 0) this.log?.warn({ dropped: this.dropped }, 'request log behind: calls dropped');
@@ -102,6 +105,23 @@ export class RequestLogService {
     if (this.waiting.length === FLUSH_AT) {
       this.flush().catch((err: unknown) => this.log?.warn({ err }, 'request log write failed'));
     }
+  }
+
+  /**
+   * The call as it waits for its batch: a text answer cut to the cap now, into bytes outside the JavaScript heap, so
+   * that a large answer is not held (and copied by the garbage collector) until the batch is written; another kind
+   * of answer keeps its size only.
+   */
+  private compact(call: CapturedCall): Waiting {
+    const payload = call.responsePayload;
+    if (payload === null || payload === 'stream') return { ...call, responseSize: 0 };
+    const size = Buffer.byteLength(payload);
+    if (!TEXT_TYPE.test(contentType(call.responseHeaders)))
+      return { ...call, responsePayload: null, responseSize: size };
+    const kept = Math.min(size, this.settings.bodyBytes);
+    const head = Buffer.allocUnsafe(kept);
+    const written = typeof payload === 'string' ? head.write(payload, 0, kept, 'utf8') : payload.copy(head, 0, 0, kept);
+    return { ...call, responsePayload: head.subarray(0, written), responseSize: size };
   }
 
   /** Writes the calls waiting now (one write at a time). */
@@ -122,7 +142,7 @@ export class RequestLogService {
   }
 
   /** A call that cannot be prepared (a body of an unexpected kind) is kept without its bodies, not lost with its batch. */
-  private prepareSafely(call: CapturedCall): NewLoggedCall {
+  private prepareSafely(call: Waiting): NewLoggedCall {
     try {
       return this.prepare(call);
     } catch (err) {
@@ -132,7 +152,7 @@ export class RequestLogService {
   }
 
   /** A captured call as the log keeps it: headers and URL redacted, bodies capped then redacted. */
-  private prepare(call: CapturedCall): NewLoggedCall {
+  private prepare(call: Waiting): NewLoggedCall {
     const cap = this.settings.bodyBytes;
     const request = this.requestBody(call, cap);
     const response = this.responseBody(call, cap);
@@ -172,15 +192,15 @@ export class RequestLogService {
     return redactBody(body, cap);
   }
 
-  private responseBody(call: CapturedCall, cap: number): { text: string | null; truncated: boolean } {
+  private responseBody(call: Waiting, cap: number): { text: string | null; truncated: boolean } {
     const payload = call.responsePayload;
     const type = contentType(call.responseHeaders);
-    if (payload === null || payload.length === 0) return { text: null, truncated: false };
     if (payload === 'stream') return { text: `[a streamed ${type || 'body'}, not kept]`, truncated: false };
-    if (!TEXT_TYPE.test(type)) {
-      return { text: `[${Buffer.byteLength(payload)} bytes of ${type || 'a body'}, not kept]`, truncated: false };
-    }
-    return redactBody(typeof payload === 'string' ? payload : payload.toString('utf8'), cap);
+    if (call.responseSize === 0) return { text: null, truncated: false };
+    if (payload === null)
+      return { text: `[${call.responseSize} bytes of ${type || 'a body'}, not kept]`, truncated: false };
+    const { text } = redactBody(typeof payload === 'string' ? payload : payload.toString('utf8'), cap);
+    return { text, truncated: call.responseSize > cap };
   }
 
   list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCall[]> {
