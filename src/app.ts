@@ -150,6 +150,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     adminTokens: services.adminTokens,
     adminTenants: services.adminTenants,
     clocks: services.clocks,
+    snapshots: services.snapshots,
     rateLimits: limits,
   });
   let adminListener: SecondPort | undefined;

@@ -71,7 +71,19 @@ export async function createServices(database: Database, config: Config, log?: L
     blobs,
     paginator,
     ...academy,
-    ...createAdmin({ db, clock, tenants: hr.services.tenants, academies: academy.academies }),
+    ...createAdmin({
+      db,
+      clock,
+      tenants: hr.services.tenants,
+      academies: academy.academies,
+      blobs,
+      onTenantReplaced: (tenant, credentials) => {
+        if (tenant.kind === 'academy') {
+          academy.events.forgetTotals(Number(tenant.id));
+          if (credentials) academy.academies.forgetAcademy(Number(tenant.id));
+        } else if (credentials) hr.services.auth.forgetClient(tenant.id);
+      },
+    }),
   };
 }
 

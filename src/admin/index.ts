@@ -1,36 +1,46 @@
 import type { AcademiesService } from '../academy/academies/service.js';
 import type { TenantsService } from '../hr/core/tenants/service.js';
-import type { Db } from '../platform/db/database.js';
+import type { BlobStore } from '../platform/blobs/store.js';
+import { type Db, dialectOf } from '../platform/db/database.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Clock } from '../platform/time.js';
 import { AdminAuditRepository } from './audit/repository.js';
 import { AdminAuditService } from './audit/service.js';
 import { TenantClocksRepository } from './clocks/repository.js';
 import { ClocksService } from './clocks/service.js';
+import { SnapshotsRepository } from './snapshots/repository.js';
+import { SnapshotsService } from './snapshots/service.js';
+import type { TenantRef } from './tenant-ref.js';
 import { AdminTenantsService } from './tenants/service.js';
 import { AdminTokensRepository } from './tokens/repository.js';
 import { AdminTokensService } from './tokens/service.js';
 
 /**
  * The admin side of Atrium (docs/admin.md): operators' tokens, the admin audit log, the tenants as the admin API
- * addresses them, and their clocks. The admin API (`/admin/v1`, plugin.ts) is served on them.
+ * addresses them, their clocks and their snapshots. The admin API (`/admin/v1`, plugin.ts) is served on them.
  */
 export function createAdmin(context: {
   db: Db;
   clock: Clock;
   tenants: Pick<TenantsService, 'list' | 'requireClient'>;
   academies: Pick<AcademiesService, 'list' | 'requireAcademy'>;
+  blobs: Pick<BlobStore, 'deleteIfUnreferenced'>;
+  /** After a snapshot restore or a reset commits: this process's caches of the tenant forget it. */
+  onTenantReplaced?: (tenant: TenantRef, credentials: boolean) => void;
 }) {
+  const dialect = dialectOf(context.db);
   const work = new UnitOfWork(context.db, (db) => ({
     tokens: new AdminTokensRepository(db),
     audit: new AdminAuditRepository(db),
     clocks: new TenantClocksRepository(db),
+    snapshots: new SnapshotsRepository(db, dialect),
   }));
   return {
     adminTokens: new AdminTokensService(work, context.clock),
     adminAudit: new AdminAuditService(work.read.audit),
     adminTenants: new AdminTenantsService(context.tenants, context.academies),
     clocks: new ClocksService(work, context.clock),
+    snapshots: new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced),
   };
 }
 

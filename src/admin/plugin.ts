@@ -4,6 +4,9 @@ import { type RateLimits, underFailureLimits } from '../platform/http/rate-limit
 import { clockRoutes } from './clocks/routes.js';
 import { clockSchemas } from './clocks/schemas.js';
 import type { ClocksService } from './clocks/service.js';
+import { snapshotRoutes } from './snapshots/routes.js';
+import { snapshotSchemas } from './snapshots/schemas.js';
+import type { SnapshotsService } from './snapshots/service.js';
 import { tenantRoutes } from './tenants/routes.js';
 import { tenantSchemas } from './tenants/schemas.js';
 import type { AdminTenantsService } from './tenants/service.js';
@@ -23,6 +26,7 @@ export interface AdminApiOptions {
   adminTokens: AdminTokensService;
   adminTenants: AdminTenantsService;
   clocks: ClocksService;
+  snapshots: SnapshotsService;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
 }
@@ -83,7 +87,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
       ...(response ? { response: { ...response, ...errorResponses(429) } } : {}),
     };
   });
-  for (const schema of [...clockSchemas, ...tenantSchemas]) app.addSchema(schema);
+  for (const schema of [...clockSchemas, ...tenantSchemas, ...snapshotSchemas]) app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
     sendHrError(
@@ -96,4 +100,5 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   const resolve = (kind: string, id: string) => options.adminTenants.resolve(kind, id);
   await app.register(tenantRoutes, { adminTenants: options.adminTenants, clocks: options.clocks });
   await app.register(clockRoutes, { resolve, clocks: options.clocks, actorOf });
+  await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
 }

@@ -86,7 +86,13 @@ for (const dialect of dialects()) {
       const database = open();
       try {
         const nobody = { list: async () => [], requireClient: async () => {}, requireAcademy: async () => {} };
-        const admin = createAdmin({ db: database.db, clock: new Clock(), tenants: nobody, academies: nobody });
+        const admin = createAdmin({
+          db: database.db,
+          clock: new Clock(),
+          tenants: nobody,
+          academies: nobody,
+          blobs: { deleteIfUnreferenced: async () => false },
+        });
         assert.equal((await admin.adminTokens.verify(made.token))?.id, made.token_id);
         assert.equal(await admin.adminTokens.verify(`${made.token.slice(0, -1)}x`), undefined, 'one character off');
         assert.equal(await admin.adminTokens.verify(made.token.slice(13)), undefined, 'without its prefix');

@@ -27,10 +27,13 @@ export {
   AdminApiError,
   AdminClient,
   type AdminClientOptions,
+  type AdminSnapshot,
   type AdminTenant,
   type AdminTenantClock,
+  type AdminTenantReplaced,
   type ClockAdvance,
   type ClockChange,
+  type SnapshotRestoreOptions,
   type TenantAddress,
   tenantPath,
 } from './admin/client.js';
