@@ -24,7 +24,10 @@ export interface TenantSnapshotTablesTable {
   /** JSON array of the column names, in the order of `rows`' values (SQLite), or of the saved members (PostgreSQL). */
   columns: string;
   row_count: number;
-  /** JSON array of the rows: arrays of values in `columns`' order (SQLite), objects (PostgreSQL, `json_agg`). */
+  /**
+   * The rows as one JSON array: of arrays of values in `columns`' order, as JSONB (SQLite's binary JSON, a blob in
+   * this text column); of objects as JSON text (PostgreSQL, `json_agg`). Read by SQL only.
+   */
   rows: string;
 }
 
