@@ -1312,7 +1312,7 @@ cpuTarget('event-get', 1.6);
       target: `< ${RESTORE_TARGET_SECONDS}`,
       value: snap.medianRestoreSeconds,
       met: (snap.counts.requests ?? 0) >= 50_000 ? snap.maxRestoreSeconds < RESTORE_TARGET_SECONDS : null,
-      note: `median of ${snap.restoreSeconds.length}, max ${snap.maxRestoreSeconds.toFixed(2)} s; save ${snap.saveSeconds.toFixed(2)} s, reset ${snap.resetSeconds.toFixed(2)} s, ${(snap.sizeBytes / 1e6).toFixed(0)} MB saved`,
+      note: `after a reset (every row written), median of ${snap.restoreSeconds.length}, max ${snap.maxRestoreSeconds.toFixed(2)} s; as saved ${snap.unchangedRestoreSeconds.toFixed(2)} s; save ${snap.saveSeconds.toFixed(2)} s, reset ${snap.resetSeconds.toFixed(2)} s, ${(snap.sizeBytes / 1e6).toFixed(0)} MB saved`,
     });
   } else
     targets.push({

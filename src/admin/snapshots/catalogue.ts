@@ -9,6 +9,10 @@ export interface TableInfo {
   columns: string[];
   /** Its foreign keys: `columns` refer to `refColumns` of `table`. */
   foreignKeys: { columns: string[]; table: string; refColumns: string[] }[];
+  /** Its primary key's columns (a virtual table's: `rowid`); read on SQLite only, empty on PostgreSQL. */
+  primaryKey: string[];
+  /** The declared type of each of `columns` (SQLite only, for a staging table of the same affinities). */
+  types: string[];
 }
 
 /**
@@ -22,6 +26,10 @@ export interface SnapshotTable {
   name: string;
   columns: string[];
   scope: Scope;
+  /** The primary key's columns (SQLite; empty on PostgreSQL): a restore on SQLite merges by them. */
+  primaryKey: string[];
+  /** The columns' declared types (SQLite; empty on PostgreSQL). */
+  types: string[];
   /** Kept across a restore or a reset unless credentials are asked for (an HR client's applications, academy keys). */
   credentials: boolean;
 }
@@ -80,7 +88,13 @@ export async function readSchema(db: Db, dialect: DialectName): Promise<Map<stri
       where table_schema = current_schema() and is_generated = 'NEVER'
       order by table_name, ordinal_position`.execute(db);
     for (const c of columns.rows) {
-      const info = tables.get(c.table_name) ?? { name: c.table_name, columns: [], foreignKeys: [] };
+      const info = tables.get(c.table_name) ?? {
+        name: c.table_name,
+        columns: [],
+        foreignKeys: [],
+        primaryKey: [],
+        types: [],
+      };
       info.columns.push(c.column_name);
       tables.set(c.table_name, info);
     }
@@ -105,15 +119,24 @@ export async function readSchema(db: Db, dialect: DialectName): Promise<Map<stri
   for (const { name } of master.rows) {
     // A virtual table's shadow tables (`<name>_data`, …) are its storage: its own rows are what is saved.
     if (virtual.some((v) => name.startsWith(`${v}_`))) continue;
-    const cols = await sql<{ name: string; hidden: number }>`
-      select name, hidden from pragma_table_xinfo(${name}) order by cid`.execute(db);
+    const cols = await sql<{ name: string; type: string; hidden: number; pk: number }>`
+      select name, type, hidden, pk from pragma_table_xinfo(${name}) order by cid`.execute(db);
     const info: TableInfo = {
       name,
       // hidden: 1 a virtual table's hidden column, 2 and 3 generated columns.
       columns: cols.rows.filter((c) => c.hidden === 0).map((c) => c.name),
+      types: cols.rows.filter((c) => c.hidden === 0).map((c) => c.type),
       foreignKeys: [],
+      primaryKey: cols.rows
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name),
     };
-    if (virtual.includes(name)) info.columns.unshift('rowid');
+    if (virtual.includes(name)) {
+      info.columns.unshift('rowid');
+      info.types.unshift('integer');
+      info.primaryKey = ['rowid'];
+    }
     const fks = await sql<{ id: number; table: string; from: string; to: string }>`
       select id, "table", "from", "to" from pragma_foreign_key_list(${name}) order by id, seq`.execute(db);
     const byId = new Map<number, TableInfo['foreignKeys'][number]>();
@@ -186,6 +209,8 @@ export function planFor(kind: TenantKind, schema: Map<string, TableInfo>): Snaps
     tables: ordered.map((name) => ({
       name,
       columns: (schema.get(name) as TableInfo).columns,
+      primaryKey: (schema.get(name) as TableInfo).primaryKey,
+      types: (schema.get(name) as TableInfo).types,
       scope: scopes.get(name) as Scope,
       credentials: credentials.includes(name),
     })),
