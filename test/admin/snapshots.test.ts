@@ -214,6 +214,13 @@ for (const dialect of dialects()) {
       });
       await ok(extra);
       for (const id of a.ids['/employees'] ?? []) await a.caller.call('DELETE', `/employees/${id}`);
+      // An organization deleted and made again under the same id: a new key, its group membership unchanged.
+      await server.app.database.db
+        .updateTable('hr_organizations')
+        .set((eb) => ({ pk: eb('pk', '+', 1_000_000) }))
+        .where('client_id', '=', a.caller.creds.client_id)
+        .where('id', '=', 'paris')
+        .execute();
       assert.notDeepEqual(await dump('hr', a.caller.creds.client_id), before);
       const otherChanged = await dump('hr', b.caller.creds.client_id);
 

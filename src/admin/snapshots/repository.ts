@@ -321,6 +321,10 @@ export class SnapshotsRepository {
     const key = (table: SnapshotTable) => table.primaryKey.map((k) => table.columns.indexOf(k));
     let deleted = 0;
     let written = 0;
+    // Foreign keys checked at the commit, when the tenant is the snapshot again: on the way, a row deleted because
+    // its key is new (an organization made again under the same id) may still be referred to by a row as saved.
+    // SQLite turns this off again at the end of the transaction.
+    await sql`pragma defer_foreign_keys = on`.execute(this.db);
     try {
       for (const { table, temp } of staged) {
         // The columns' own types: their affinities, so that the key's index serves the comparisons with the table.
