@@ -432,6 +432,15 @@ for (const dialect of dialects()) {
       await err(await admin('POST', `${tenant}/snapshots/dup/restore`, { extra: true }), 422, 'validation_error');
       await err(await admin('POST', `${tenant}/snapshots`, '[1]'), 400, 'invalid_request');
       assert.equal((await admin('GET', `${tenant}/snapshots/dup`)).status, 200);
+      // A snapshot saved with another schema (a column since added or dropped) is not restored: 409.
+      const db = server.app.database.db;
+      await db
+        .updateTable('tenant_snapshot_tables')
+        .set({ columns: '["pk","client_id","id"]' })
+        .where('table_name', '=', 'hr_roles')
+        .where('snapshot_id', 'in', db.selectFrom('tenant_snapshots').select('id').where('name', '=', 'dup'))
+        .execute();
+      await err(await admin('POST', `${tenant}/snapshots/dup/restore`), 409, 'conflict');
       await json(await admin('DELETE', `${tenant}/snapshots/dup`), 204);
     });
 
