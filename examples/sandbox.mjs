@@ -16,6 +16,8 @@ try {
 
   const admin = new AdminClient({ baseUrl: server.baseUrl, token });
   const tenant = `hr:${client_id}`;
+  // A snapshot of the empty tenant, to go back to after the run.
+  await admin.snapshots.create(tenant, 'baseline');
   const hrClient = (options = {}) =>
     new HrClient({
       baseUrl: server.baseUrl,
@@ -66,7 +68,11 @@ try {
   const list = report.operations.find((o) => o.operation_id === 'hr_organizations_list');
   console.log(`report: ${report.calls} calls; organizations list ${list?.calls} calls, ${list?.errors} errors`);
 
+  // Back to the baseline: the organization made above is gone, the credentials still work.
+  await admin.snapshots.restore(tenant, 'baseline');
   await admin.clock.reset(tenant);
+  const after = await hrClient().organizations.list().toArray();
+  console.log('after restore:', after.length, 'organizations');
   console.log('done');
 } finally {
   await server.stop();

@@ -190,6 +190,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     requestLog: services.requestLog,
     reports: services.reports,
     clock: services.clock,
+    snapshots: services.snapshots,
     rateLimits: limits,
   });
   let adminListener: SecondPort | undefined;

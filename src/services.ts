@@ -87,6 +87,13 @@ export async function createServices(database: Database, config: Config, log?: L
         retentionHours: config.requestLogRetentionHours,
       },
       log,
+      blobs,
+      onTenantReplaced: (tenant, credentials) => {
+        if (tenant.kind === 'academy') {
+          academy.events.forgetTotals(Number(tenant.id));
+          if (credentials) academy.academies.forgetAcademy(Number(tenant.id));
+        } else if (credentials) hr.services.auth.forgetClient(tenant.id);
+      },
     }),
   };
 }

@@ -1,6 +1,7 @@
 import type { AcademiesService } from '../academy/academies/service.js';
 import type { TenantsService } from '../hr/core/tenants/service.js';
-import type { Db } from '../platform/db/database.js';
+import type { BlobStore } from '../platform/blobs/store.js';
+import { type Db, dialectOf } from '../platform/db/database.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Clock } from '../platform/time.js';
 import { AdminAuditRepository } from './audit/repository.js';
@@ -12,13 +13,17 @@ import { FaultsService } from './faults/service.js';
 import { ReportService } from './report/service.js';
 import { RequestLogRepository } from './request-log/repository.js';
 import { RequestLogService, type RequestLogSettings } from './request-log/service.js';
+import { SnapshotsRepository } from './snapshots/repository.js';
+import { SnapshotsService } from './snapshots/service.js';
+import type { TenantRef } from './tenant-ref.js';
 import { AdminTenantsService } from './tenants/service.js';
 import { AdminTokensRepository } from './tokens/repository.js';
 import { AdminTokensService } from './tokens/service.js';
 
 /**
  * The admin side of Atrium (docs/admin.md): operators' tokens, the admin audit log, the tenants as the admin API
- * addresses them, their clocks, their fault rules and the request log. The admin API (`/admin/v1`, plugin.ts) is served on them.
+ * addresses them, their clocks, their fault rules, the request log and their snapshots. The admin API (`/admin/v1`,
+ * plugin.ts) is served on them.
  */
 export function createAdmin(context: {
   db: Db;
@@ -29,12 +34,17 @@ export function createAdmin(context: {
   operationIds: () => ReadonlySet<string>;
   requestLog: RequestLogSettings;
   log?: { warn(obj: object, msg: string): void } | undefined;
+  blobs: Pick<BlobStore, 'deleteIfUnreferenced'>;
+  /** After a snapshot restore or a reset commits: this process's caches of the tenant forget it. */
+  onTenantReplaced?: (tenant: TenantRef, credentials: boolean) => void;
 }) {
+  const dialect = dialectOf(context.db);
   const work = new UnitOfWork(context.db, (db) => ({
     tokens: new AdminTokensRepository(db),
     audit: new AdminAuditRepository(db),
     clocks: new TenantClocksRepository(db),
     faults: new TenantFaultsRepository(db),
+    snapshots: new SnapshotsRepository(db, dialect),
   }));
   const requestLog = new RequestLogRepository(context.db);
   return {
@@ -45,6 +55,7 @@ export function createAdmin(context: {
     faults: new FaultsService(work, context.clock, context.operationIds),
     requestLog: new RequestLogService(requestLog, context.requestLog, context.clock, context.log),
     reports: new ReportService(requestLog),
+    snapshots: new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced),
   };
 }
 

@@ -22,6 +22,12 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /tenants/{kind}/{id}/requests/tail': 'requests.tail',
   'GET /tenants/{kind}/{id}/requests/{seq}': 'requests.retrieve',
   'GET /tenants/{kind}/{id}/report': 'reports.retrieve',
+  'POST /tenants/{kind}/{id}/reset': 'tenants.reset',
+  'GET /tenants/{kind}/{id}/snapshots': 'snapshots.list',
+  'POST /tenants/{kind}/{id}/snapshots': 'snapshots.create',
+  'GET /tenants/{kind}/{id}/snapshots/{name}': 'snapshots.retrieve',
+  'DELETE /tenants/{kind}/{id}/snapshots/{name}': 'snapshots.del',
+  'POST /tenants/{kind}/{id}/snapshots/{name}/restore': 'snapshots.restore',
 };
 
 const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
@@ -55,6 +61,26 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
     200: "The tenant's integration report over the range.",
     400: 'A malformed or unknown query parameter, or `since` not before `until` (`invalid_request`).',
   },
+  'POST /tenants/{kind}/{id}/reset': { 200: 'The tenant emptied: what was deleted.' },
+  'GET /tenants/{kind}/{id}/snapshots': { 200: "The tenant's snapshots, oldest first." },
+  'POST /tenants/{kind}/{id}/snapshots': {
+    201: 'The snapshot saved, with the rows of each table.',
+    409: 'The tenant has a snapshot of this name already (`conflict`).',
+    422: 'The name breaks its pattern (`^[A-Za-z0-9._-]{1,64}$`), or the body has an unknown member (`validation_error`).',
+  },
+  'GET /tenants/{kind}/{id}/snapshots/{name}': {
+    200: 'The snapshot, with the rows of each table.',
+    404: 'No tenant of this kind and id, or the tenant has no snapshot of this name, a name outside the pattern included (`not_found`).',
+  },
+  'DELETE /tenants/{kind}/{id}/snapshots/{name}': {
+    404: 'No tenant of this kind and id, or the tenant has no snapshot of this name, a name outside the pattern included (`not_found`).',
+  },
+  'POST /tenants/{kind}/{id}/snapshots/{name}/restore': {
+    200: 'The tenant restored: what was deleted and put back.',
+    404: 'No tenant of this kind and id, or the tenant has no snapshot of this name, a name outside the pattern included (`not_found`).',
+    409: 'The snapshot was saved with another database schema (`conflict`): save it again.',
+    422: 'The body has an unknown member, or a `credentials` other than `keep` and `restore` (`validation_error`).',
+  },
 };
 
 function describeError(status: number, op: OperationContext): string | undefined {
@@ -86,6 +112,7 @@ export const ADMIN_DOCUMENTATION: ApiDocumentation = {
     tenants: ['tenant', 'tenants'],
     faults: ['fault rule', 'fault rules'],
     requests: ['logged call', 'logged calls'],
+    snapshots: ['snapshot', 'snapshots'],
   },
   responses: RESPONSES,
   describeError,

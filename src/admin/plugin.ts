@@ -14,6 +14,9 @@ import type { ReportService } from './report/service.js';
 import { requestLogRoutes } from './request-log/routes.js';
 import { requestLogSchemas } from './request-log/schemas.js';
 import type { RequestLogService } from './request-log/service.js';
+import { snapshotRoutes } from './snapshots/routes.js';
+import { snapshotSchemas } from './snapshots/schemas.js';
+import type { SnapshotsService } from './snapshots/service.js';
 import { tenantRoutes } from './tenants/routes.js';
 import { tenantSchemas } from './tenants/schemas.js';
 import type { AdminTenantsService } from './tenants/service.js';
@@ -37,6 +40,7 @@ export interface AdminApiOptions {
   requestLog: RequestLogService;
   reports: ReportService;
   clock: Clock;
+  snapshots: SnapshotsService;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
 }
@@ -97,8 +101,15 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
       ...(response ? { response: { ...response, ...errorResponses(429) } } : {}),
     };
   });
-  for (const schema of [...clockSchemas, ...tenantSchemas, ...faultSchemas, ...requestLogSchemas, ...reportSchemas])
-    app.addSchema(schema);
+  const schemas = [
+    ...clockSchemas,
+    ...tenantSchemas,
+    ...faultSchemas,
+    ...requestLogSchemas,
+    ...reportSchemas,
+    ...snapshotSchemas,
+  ];
+  for (const schema of schemas) app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
     sendHrError(
@@ -114,4 +125,5 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(faultRoutes, { resolve, faults: options.faults, actorOf });
   await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog });
   await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
+  await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
 }

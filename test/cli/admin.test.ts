@@ -93,6 +93,7 @@ for (const dialect of dialects()) {
           academies: nobody,
           operationIds: () => new Set(),
           requestLog: { enabled: false, bodyBytes: 0, maxRows: 1, retentionHours: 1 },
+          blobs: { deleteIfUnreferenced: async () => false },
         });
         assert.equal((await admin.adminTokens.verify(made.token))?.id, made.token_id);
         assert.equal(await admin.adminTokens.verify(`${made.token.slice(0, -1)}x`), undefined, 'one character off');

@@ -45,6 +45,7 @@ describe('SDK examples run against a server they start', () => {
     assert.match(stdout, /^with retries: acme$/m);
     assert.match(stdout, /^request log: \d+ calls, 2 faulted, authorization Bearer \[REDACTED\]$/m);
     assert.match(stdout, /^report: \d+ calls; organizations list 3 calls, 2 errors$/m);
+    assert.match(stdout, /^after restore: 0 organizations$/m);
     assert.match(stdout, /^done$/m);
   });
 

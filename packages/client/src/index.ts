@@ -27,8 +27,10 @@ export {
   AdminApiError,
   AdminClient,
   type AdminClientOptions,
+  type AdminSnapshot,
   type AdminTenant,
   type AdminTenantClock,
+  type AdminTenantReplaced,
   type ClockAdvance,
   type ClockChange,
   type FaultEffect,
@@ -37,6 +39,7 @@ export {
   type LoggedCall,
   type NewFaultRule,
   type RequestLogFilter,
+  type SnapshotRestoreOptions,
   type TenantAddress,
   tenantPath,
 } from './admin/client.js';

@@ -123,6 +123,11 @@ export class AcademiesService {
     return { acadId, apikey, previousKeysExpireAt: new Date(until).toISOString() };
   }
 
+  /** Forgets the academy's keys known to this process (a snapshot restored its credentials): read again. */
+  forgetAcademy(academyId: number): void {
+    for (const [hash, entry] of this.cache) if (entry.academyId === academyId) this.cache.delete(hash);
+  }
+
   /** Checks `apikey` + `acadId`; any mismatch is a 401 that says nothing about which part was wrong. */
   async authenticate(acadIdText: string | undefined, apikey: string | undefined): Promise<AcademyContext> {
     const refuse = () => new AcademyError(401, 'unauthorized', 'Missing or invalid apikey or acadId.');

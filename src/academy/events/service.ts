@@ -142,8 +142,8 @@ export class EventsService {
     this.repo = work.read.events;
   }
 
-  /** Forgets the academy's list totals after a write that may change them. */
-  private forgetTotals(academyId: number): void {
+  /** Forgets the academy's list totals after a write that may change them (or a snapshot restored). */
+  forgetTotals(academyId: number): void {
     const prefix = `${academyId}:`;
     for (const key of this.totals.keys()) if (key.startsWith(prefix)) this.totals.delete(key);
   }

@@ -189,6 +189,40 @@ export interface IntegrationReport {
   }[];
 }
 
+/** A tenant's saved state (`/tenants/{kind}/{id}/snapshots`). */
+export interface AdminSnapshot {
+  /** Unique within its tenant: letters, digits, `.`, `_` and `-`, 1 to 64. */
+  name: string;
+  /** `hr:<client_id>` or `academy:<acadId>`. */
+  tenant: string;
+  created_at: string;
+  /** The operator token that saved it. */
+  created_by: string;
+  rows_count: number;
+  files_count: number;
+  /** Bytes of saved rows. */
+  size: number;
+  /** Rows saved of each table (`retrieve` and `create` only). */
+  tables?: Record<string, number>;
+}
+
+/** What a restore or a reset did. */
+export interface AdminTenantReplaced {
+  tenant: string;
+  /** The snapshot restored; null for a reset. */
+  snapshot: string | null;
+  credentials: 'keep' | 'restore';
+  deleted_rows: number;
+  restored_rows: number;
+  cancelled_jobs: number;
+  deleted_files: number;
+}
+
+/** `POST …/snapshots/{name}/restore`: the credentials (HR applications, academy keys) kept (default) or restored. */
+export interface SnapshotRestoreOptions {
+  credentials?: 'keep' | 'restore';
+}
+
 /** `/tenants/{kind}/{id}` of a tenant address. */
 export function tenantPath(tenant: TenantAddress): string {
   const { kind, id } =
@@ -217,6 +251,30 @@ export class AdminClient {
   readonly tenants: {
     list(options?: RequestOptions): Promise<AdminTenant[]>;
     retrieve(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenant>;
+    /** Empties the tenant: every row but its own and its credentials; its snapshots stay. */
+    reset(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenantReplaced>;
+  };
+  /**
+   * A tenant's snapshots (`/tenants/{kind}/{id}/snapshots`): its whole state saved under a name, and restored.
+   *
+   * @example
+   * ```ts
+   * await admin.snapshots.create(tenant, 'baseline');
+   * // … the test changes things …
+   * await admin.snapshots.restore(tenant, 'baseline');
+   * ```
+   */
+  readonly snapshots: {
+    list(tenant: TenantAddress, options?: RequestOptions): Promise<AdminSnapshot[]>;
+    create(tenant: TenantAddress, name: string, options?: RequestOptions): Promise<AdminSnapshot>;
+    retrieve(tenant: TenantAddress, name: string, options?: RequestOptions): Promise<AdminSnapshot>;
+    del(tenant: TenantAddress, name: string, options?: RequestOptions): Promise<void>;
+    restore(
+      tenant: TenantAddress,
+      name: string,
+      restore?: SnapshotRestoreOptions,
+      options?: RequestOptions,
+    ): Promise<AdminTenantReplaced>;
   };
   /** A tenant's clock (`/tenants/{kind}/{id}/clock`). */
   readonly clock: {
@@ -266,6 +324,22 @@ export class AdminClient {
     this.tenants = {
       list: async (opts) => (await this.request<{ tenants: AdminTenant[] }>('GET', '/tenants', {}, opts)).tenants,
       retrieve: (tenant, opts) => this.request('GET', tenantPath(tenant), {}, opts),
+      reset: (tenant, opts) => this.request('POST', `${tenantPath(tenant)}/reset`, { idempotent: true }, opts),
+    };
+    const snapshot = (tenant: TenantAddress, name: string) =>
+      `${tenantPath(tenant)}/snapshots/${encodeURIComponent(name)}`;
+    this.snapshots = {
+      list: async (tenant, opts) =>
+        (await this.request<{ snapshots: AdminSnapshot[] }>('GET', `${tenantPath(tenant)}/snapshots`, {}, opts))
+          .snapshots,
+      create: (tenant, name, opts) =>
+        this.request('POST', `${tenantPath(tenant)}/snapshots`, { body: { name }, idempotent: false }, opts),
+      retrieve: (tenant, name, opts) => this.request('GET', snapshot(tenant, name), {}, opts),
+      del: async (tenant, name, opts) => {
+        await this.request('DELETE', snapshot(tenant, name), {}, opts);
+      },
+      restore: (tenant, name, restore, opts) =>
+        this.request('POST', `${snapshot(tenant, name)}/restore`, { body: restore ?? {}, idempotent: true }, opts),
     };
     this.clock = {
       retrieve: (tenant, opts) => this.request('GET', `${tenantPath(tenant)}/clock`, {}, opts),

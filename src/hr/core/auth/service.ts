@@ -254,6 +254,11 @@ export class AuthService {
     return entry.retiredAt === null || at < entry.retiredAt + this.options.tokenTtlSeconds * 1000;
   }
 
+  /** Forgets the client's applications known to this process (a snapshot restored its credentials): read again. */
+  forgetClient(clientId: string): void {
+    for (const [id, app] of this.apps) if (app.clientId === clientId) this.apps.delete(id);
+  }
+
   private async application(id: string): Promise<AppInfo | undefined> {
     const cached = this.apps.get(id);
     if (cached) return cached;
