@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { enqueue } from '../../src/platform/jobs/index.js';
 import { type AcademyCaller, academyCaller, type Detail, eventBody } from '../support/academy.js';
 import { dialects, getToken, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { fullHrTenant } from '../support/tenants.js';
@@ -280,6 +281,40 @@ for (const dialect of dialects()) {
       assert.equal(theirEvent.status, 'Upcoming');
       await json(await admin('DELETE', clockOf('hr', tenant.caller.creds.client_id)), 200);
       await json(await admin('DELETE', clockOf('academy', academy.acadId)), 200);
+    });
+
+    it("advancing a client's clock brings its waiting jobs forward, and no one else's", async () => {
+      const at = Date.now();
+      const mine = await enqueue(server.app.database.db, {
+        queue: 'test.nothing',
+        tenant: hr.creds.client_id,
+        payload: {},
+        runAt: at + 3_600_000,
+        giveUpAt: at + 7_200_000,
+      });
+      const theirs = await enqueue(server.app.database.db, {
+        queue: 'test.nothing',
+        tenant: other.creds.client_id,
+        payload: {},
+        runAt: at + 3_600_000,
+      });
+      await json(await admin('POST', `${clockOf('hr', hr.creds.client_id)}/advance`, { hours: 2 }), 200);
+      const rows = await server.app.database.db
+        .selectFrom('jobs')
+        .select(['id', 'run_at', 'give_up_at'])
+        .where('id', 'in', [mine, theirs])
+        .orderBy('id')
+        .execute();
+      const [a, b] = rows.map((r) => ({
+        runAt: Number(r.run_at),
+        giveUpAt: r.give_up_at === null ? null : Number(r.give_up_at),
+      }));
+      assert.ok(a && b);
+      assert.ok(Math.abs(a.runAt - (at - 3_600_000)) < 60_000, "due an hour ago, in the installation's time");
+      assert.ok(Math.abs((a.giveUpAt ?? 0) - at) < 60_000, 'its deadline moved as much');
+      assert.equal(b.runAt, at + 3_600_000, "another client's job is untouched");
+      await server.app.database.db.deleteFrom('jobs').where('id', 'in', [mine, theirs]).execute();
+      await json(await admin('DELETE', clockOf('hr', hr.creds.client_id)), 200);
     });
 
     it('a second server reads the clock another one set, within its refresh', async () => {

@@ -8,7 +8,8 @@ const SECRET_HEADERS = new Set(['proxy-authorization', 'cookie', 'set-cookie', '
  * `token`, `password`, `apikey` or `api_key` (`client_secret`, `access_token`, `saml_token`…), and `signing_key`.
  */
 const SECRET_NAME = '(?:[A-Za-z0-9_]*(?:secret|token|password|apikey|api_key)|signing_key)';
-const QUERY_SECRET = new RegExp(`([?&]${SECRET_NAME}=)[^&#]*`, 'gi');
+/** `name=value` in a query, `name[]=value` too (`apikey[]`, as some clients send it), in any case. */
+const QUERY_SECRET = new RegExp(`([?&]${SECRET_NAME}(?:\\[\\]|%5B%5D)?=)[^&#]*`, 'gi');
 /** `"name": "value"` in JSON text, also when the text was cut inside the value. */
 const JSON_SECRET = new RegExp(`("${SECRET_NAME}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*(?:"|$)`, 'gi');
 /** Whether a text may hold a secret at all: most bodies do not, and are kept as they are without the replacing. */
