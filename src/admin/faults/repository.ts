@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/database.js';
 import type { FaultEffect } from '../../platform/http/faults.js';
+import type { TenantFaultsTable } from './tables.js';
 
 /** A fault rule as the domain sees it. */
 export interface FaultRecord {
@@ -30,21 +31,7 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-type Row = {
-  id: string;
-  tenant: string;
-  method: string | null;
-  operation_id: string | null;
-  path: string | null;
-  effect: string;
-  probability: number;
-  remaining_count: number | null;
-  until: number | null;
-  applied_count: number;
-  created_at: number;
-};
-
-function record(row: Row): FaultRecord {
+function record(row: TenantFaultsTable): FaultRecord {
   return {
     id: row.id,
     tenant: row.tenant,

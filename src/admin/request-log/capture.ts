@@ -81,8 +81,9 @@ export function requestLogCapture(
       if (!log.enabled) return;
       const caller = options.identify(request);
       if (!caller) return;
-      const route = request.routeOptions.url;
-      const docs = (request.routeOptions.schema ?? {}) as RouteDocs;
+      // Fastify builds routeOptions on each read: once here.
+      const { url: route, schema } = request.routeOptions;
+      const docs = (schema ?? {}) as RouteDocs;
       log.record({
         tenant: caller.tenant,
         credentialId: caller.credentialId,

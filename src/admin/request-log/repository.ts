@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
 import type { RequestLogTable } from './tables.js';
@@ -53,9 +54,7 @@ export interface CallFilter {
   afterSeq?: number;
 }
 
-type Row = {
-  [K in keyof RequestLogTable]: RequestLogTable[K] extends { __select__: infer S } ? S : RequestLogTable[K];
-};
+type Row = Selectable<RequestLogTable>;
 
 const COLUMNS = [
   'seq',
