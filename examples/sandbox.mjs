@@ -1,6 +1,7 @@
 /**
  * Testing an integration with Atrium's sandbox controls (README, "Testing your integration with Atrium"): a
- * tenant's clock, a fault, the request log and the integration report, through `AdminClient`.
+ * fresh tenant and its credentials, its clock, a fault, the request log and the integration report, through
+ * `AdminClient`.
  *
  *   npm run build && node examples/sandbox.mjs
  */
@@ -9,13 +10,16 @@ import { startAtrium } from './server.mjs';
 
 const server = await startAtrium();
 try {
-  const { client_id } = server.atrium('hr', 'create-client', '--name', 'Acme');
-  const app = server.atrium('hr', 'create-application', '--client-id', client_id, '--name', 'Integration tests');
   // An operator token: printed once by the CLI, kept as a hash by Atrium.
   const { token } = server.atrium('admin', 'create-token', '--name', 'integration tests');
-
   const admin = new AdminClient({ baseUrl: server.baseUrl, token });
+
+  // A fresh HR client for this run, and an application of it (its secret is in this answer only).
+  const { tenant: made } = await admin.tenants.createHr('Acme');
+  const client_id = made.id;
   const tenant = `hr:${client_id}`;
+  const app = await admin.tenants.createApplication(tenant, { name: 'Integration tests' });
+  console.log('tenant:', made.kind, made.name, `(${app.application_secret.length}-character secret)`);
   // A snapshot of the empty tenant, to go back to after the run.
   await admin.snapshots.create(tenant, 'baseline');
   const hrClient = (options = {}) =>

@@ -94,6 +94,10 @@ export async function createServices(database: Database, config: Config, log?: L
           if (credentials) academy.academies.forgetAcademy(Number(tenant.id));
         } else if (credentials) hr.services.auth.forgetClient(tenant.id);
       },
+      onCredentialsChanged: async (tenant) => {
+        if (tenant.kind === 'academy') academy.academies.forgetAcademy(Number(tenant.id));
+        else await hr.services.auth.refresh();
+      },
     }),
   };
 }

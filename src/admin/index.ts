@@ -1,5 +1,3 @@
-import type { AcademiesService } from '../academy/academies/service.js';
-import type { TenantsService } from '../hr/core/tenants/service.js';
 import type { BlobStore } from '../platform/blobs/store.js';
 import { type Db, dialectOf } from '../platform/db/database.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -16,7 +14,7 @@ import { RequestLogService, type RequestLogSettings } from './request-log/servic
 import { SnapshotsRepository } from './snapshots/repository.js';
 import { SnapshotsService } from './snapshots/service.js';
 import type { TenantRef } from './tenant-ref.js';
-import { AdminTenantsService } from './tenants/service.js';
+import { type AcademyTenants, AdminTenantsService, type HrTenants } from './tenants/service.js';
 import { AdminTokensRepository } from './tokens/repository.js';
 import { AdminTokensService } from './tokens/service.js';
 
@@ -28,8 +26,8 @@ import { AdminTokensService } from './tokens/service.js';
 export function createAdmin(context: {
   db: Db;
   clock: Clock;
-  tenants: Pick<TenantsService, 'list' | 'requireClient'>;
-  academies: Pick<AcademiesService, 'list' | 'requireAcademy'>;
+  tenants: HrTenants;
+  academies: AcademyTenants;
   /** Every operationId of the tenant APIs (a fault rule may name one). */
   operationIds: () => ReadonlySet<string>;
   requestLog: RequestLogSettings;
@@ -37,6 +35,8 @@ export function createAdmin(context: {
   blobs: Pick<BlobStore, 'deleteIfUnreferenced'>;
   /** After a snapshot restore or a reset commits: this process's caches of the tenant forget it. */
   onTenantReplaced?: (tenant: TenantRef, credentials: boolean) => void;
+  /** After the admin API revokes or rotates a tenant's credential: this process's credential caches catch up. */
+  onCredentialsChanged?: (tenant: TenantRef) => Promise<void> | void;
 }) {
   const dialect = dialectOf(context.db);
   const work = new UnitOfWork(context.db, (db) => ({
@@ -50,7 +50,13 @@ export function createAdmin(context: {
   return {
     adminTokens: new AdminTokensService(work, context.clock),
     adminAudit: new AdminAuditService(work.read.audit),
-    adminTenants: new AdminTenantsService(context.tenants, context.academies),
+    adminTenants: new AdminTenantsService(
+      context.tenants,
+      context.academies,
+      work.read.audit,
+      context.clock,
+      context.onCredentialsChanged,
+    ),
     clocks: new ClocksService(work, context.clock),
     faults: new FaultsService(work, context.clock, context.operationIds),
     requestLog: new RequestLogService(requestLog, context.requestLog, context.clock, context.log),

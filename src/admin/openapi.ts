@@ -9,6 +9,11 @@ export const ADMIN_PREFIX = '/admin/v1';
 const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /tenants': 'tenants.list',
   'GET /tenants/{kind}/{id}': 'tenants.retrieve',
+  'POST /tenants/hr': 'tenants.createHr',
+  'POST /tenants/academy': 'tenants.createAcademy',
+  'POST /tenants/hr/{id}/applications': 'tenants.createApplication',
+  'DELETE /tenants/hr/{id}/applications/{application_id}': 'tenants.revokeApplication',
+  'POST /tenants/academy/{id}/keys': 'tenants.rotateAcademyKey',
   'GET /tenants/{kind}/{id}/clock': 'clock.retrieve',
   'PUT /tenants/{kind}/{id}/clock': 'clock.set',
   'POST /tenants/{kind}/{id}/clock/advance': 'clock.advance',
@@ -33,6 +38,17 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
 const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   'GET /tenants': { 200: 'Every tenant: HR clients with their applications, then academies with their key ids.' },
   'GET /tenants/{kind}/{id}': { 200: 'The tenant, with its clock.' },
+  'POST /tenants/hr': { 201: 'The HR client, created (`tenant`): no application yet.' },
+  'POST /tenants/academy': { 201: 'The academy, created, with its first API key (shown only now).' },
+  'POST /tenants/hr/{id}/applications': {
+    201: 'The application, created, with its secret (shown only now): it can get tokens at once.',
+  },
+  'DELETE /tenants/hr/{id}/applications/{application_id}': {
+    204: 'The application is revoked: its tokens are refused by every process within a second.',
+  },
+  'POST /tenants/academy/{id}/keys': {
+    201: "The academy's new API key (shown only now); its other keys work until `previous_keys_expire_at`.",
+  },
   'GET /tenants/{kind}/{id}/clock': { 200: "The tenant's clock." },
   'PUT /tenants/{kind}/{id}/clock': {
     200: "The tenant's clock, as set.",
@@ -93,6 +109,10 @@ function describeError(status: number, op: OperationContext): string | undefined
       if (op.path.includes('{seq}')) return 'No tenant of this kind and id, or no such call in its log (`not_found`).';
       if (op.path.includes('{fault_id}'))
         return 'No tenant of this kind and id, or no such fault rule on it (`not_found`).';
+      if (op.path.includes('{application_id}'))
+        return 'No HR client of this id, or no application of this id on it (`not_found`).';
+      if (op.path.startsWith('/tenants/hr/')) return 'No HR client of this id (`not_found`).';
+      if (op.path.startsWith('/tenants/academy/')) return 'No academy of this id (`not_found`).';
       return op.path.includes('{kind}') ? 'No tenant of this kind and id (`not_found`).' : undefined;
     case 429:
       return 'Too many failed authentications from this address: retry after `Retry-After` seconds (`rate_limited`).';

@@ -120,7 +120,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   );
   app.addHook('onRequest', adminGuard(options.adminTokens, options.rateLimits));
   const resolve = (kind: string, id: string) => options.adminTenants.resolve(kind, id);
-  await app.register(tenantRoutes, { adminTenants: options.adminTenants, clocks: options.clocks });
+  await app.register(tenantRoutes, { adminTenants: options.adminTenants, clocks: options.clocks, actorOf });
   await app.register(clockRoutes, { resolve, clocks: options.clocks, actorOf });
   await app.register(faultRoutes, { resolve, faults: options.faults, actorOf });
   await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog });

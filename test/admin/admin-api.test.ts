@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { enqueue } from '../../src/platform/jobs/index.js';
 import { type AcademyCaller, academyCaller, type Detail, eventBody } from '../support/academy.js';
+import { adminCaller, expectJson } from '../support/admin.js';
 import { dialects, getToken, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { fullHrTenant } from '../support/tenants.js';
 
@@ -39,20 +40,11 @@ for (const dialect of dialects()) {
     let other: HrCaller;
     let academy: AcademyCaller;
 
-    const admin = (method: string, path: string, body?: unknown, bearer = token) =>
-      fetch(`${server.url}/admin/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${bearer}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-    const json = async <T>(res: Response, status: number): Promise<T> => {
-      const text = await res.text();
-      assert.equal(res.status, status, text);
-      return JSON.parse(text) as T;
-    };
+    const admin = adminCaller(
+      () => server,
+      () => token,
+    );
+    const json = expectJson;
     const clockOf = (kind: string, id: string | number) => `/tenants/${kind}/${id}/clock`;
     /** Calls the HR API as this caller's application, with a token issued now (in its client's time). */
     const as = async (caller: HrCaller, on: TestServer = server) => {

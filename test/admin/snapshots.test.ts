@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { NOT_TENANT_DATA, planFor, readSchema } from '../../src/admin/snapshots/catalogue.js';
 import { sqlitePath } from '../../src/platform/db/database.js';
 import { type AcademyCaller, academyCaller } from '../support/academy.js';
+import { adminCaller, expectJson } from '../support/admin.js';
 import {
   dialects,
   getToken,
@@ -46,20 +47,11 @@ for (const dialect of dialects()) {
     let academy: AcademyCaller;
     let otherAcademy: AcademyCaller;
 
-    const admin = (method: string, path: string, body?: unknown, bearer: string | null = token) =>
-      fetch(`${server.url}/admin/v1${path}`, {
-        method,
-        headers: {
-          ...(bearer !== null ? { authorization: `Bearer ${bearer}` } : {}),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-      });
-    const json = async <T>(res: Response, status: number): Promise<T> => {
-      const text = await res.text();
-      assert.equal(res.status, status, text);
-      return (text ? JSON.parse(text) : undefined) as T;
-    };
+    const admin = adminCaller(
+      () => server,
+      () => token,
+    );
+    const json = expectJson;
     const hrPath = (caller: HrCaller) => `/tenants/hr/${caller.creds.client_id}`;
     const ok = async <T>(res: Response): Promise<T> => {
       const text = await res.text();

@@ -85,7 +85,19 @@ for (const dialect of dialects()) {
       );
       const database = open();
       try {
-        const nobody = { list: async () => [], requireClient: async () => {}, requireAcademy: async () => {} };
+        const unused = async (): Promise<never> => {
+          throw new Error('not used here');
+        };
+        const nobody = {
+          list: async () => [],
+          requireClient: async () => {},
+          requireAcademy: async () => {},
+          createClient: unused,
+          createApplication: unused,
+          revokeApplication: unused,
+          create: unused,
+          rotateKey: unused,
+        };
         const admin = createAdmin({
           db: database.db,
           clock: new Clock(),

@@ -39,6 +39,7 @@ describe('SDK examples run against a server they start', () => {
   it('examples/sandbox.mjs', async () => {
     const { code, stdout, stderr } = await run('sandbox.mjs');
     assert.equal(code, 0, `exit code; stderr: ${stderr}`);
+    assert.match(stdout, /^tenant: hr Acme \(\d{2,}-character secret\)$/m);
     assert.match(stdout, /^created at: 2031-02-01T09:00:00\+00:00$/m);
     assert.match(stdout, /^clock: 2031-03-04T09:00:00\+00:00 \(frozen\)$/m);
     assert.match(stdout, /^without retries: 503 service_unavailable$/m);

@@ -93,12 +93,14 @@ function methodsOf(client: object): { name: string; call: (...args: unknown[]) =
 export async function exercise(
   client: object,
   sent: Sent[],
-  firstArg: unknown = placeholder,
+  /** The first argument of every method, or of each method by name. */
+  firstArg: unknown | ((method: string) => unknown) = placeholder,
 ): Promise<Map<string, Sent[]>> {
   const byMethod = new Map<string, Sent[]>();
   for (const { name, call } of methodsOf(client)) {
     for (const choice of CHOICES[name] ?? [undefined]) {
-      const args = Array.from({ length: 6 }, (_, i) => (i === 0 ? firstArg : placeholder));
+      const first = typeof firstArg === 'function' ? (firstArg as (method: string) => unknown)(name) : firstArg;
+      const args = Array.from({ length: 6 }, (_, i) => (i === 0 ? first : placeholder));
       // The choice replaces the argument after the ids (the module of a role's permissions).
       if (choice !== undefined) args[1] = choice;
       const before = sent.length;
@@ -162,11 +164,11 @@ export async function sdkOperations(
       sent,
     );
   } else {
-    // Each admin method takes a tenant first: `hr:<client_id>`.
+    // Each admin method takes a tenant first: `hr:<client_id>`, or an academy for the academies' own operations.
     byMethod = await exercise(
       new AdminClient({ baseUrl: 'http://sdk.test', token: 'token', ...transport }),
       sent,
-      'hr:x',
+      (method: string) => (/Academy/.test(method) && method !== 'tenants.createAcademy' ? 'academy:1' : 'hr:x'),
     );
   }
   const byOperation = new Map<string, Set<string>>();

@@ -33,7 +33,10 @@ const serializerCache = new Map<string, (data: unknown) => string>();
 
 /** Fastify's own serializer compiler, deferred: each route's serializer is built when it first answers. */
 const lazySerializers = ((...args: Parameters<SerializerFactory>) => {
-  const compile = SerializerSelector()(...args);
+  // A factory per serializer: Fastify's compiler deletes a response schema's own `$id` from the shared schemas of
+  // the factory it is given, so one factory shared by a scope loses that schema for every route compiled after
+  // (a route answering `AdminTenant` itself, then one answering an object that references it).
+  const compile = (route: Parameters<ReturnType<SerializerFactory>>[0]) => SerializerSelector()(...args)(route);
   // Each shared schema has one $id, so the ids in scope tell what a $ref resolves to.
   const scope = Object.keys(args[0] ?? {})
     .sort()

@@ -55,6 +55,28 @@ export interface AdminTenant {
   keys?: { key_id: number; created_at: string; expires_at: string | null; state: 'current' | 'grace' | 'expired' }[];
 }
 
+/** `POST /tenants/hr/{id}/applications`: the application, with its secret (shown only in this answer). */
+export interface AdminCreatedApplication {
+  client_id: string;
+  application_id: string;
+  name: string;
+  read_only: boolean;
+  application_secret: string;
+}
+
+/** `POST /tenants/academy`: the academy, with its first API key (shown only in this answer). */
+export interface AdminCreatedAcademy {
+  tenant: AdminTenant;
+  apikey: string;
+  super_admin_id: number;
+}
+
+/** `POST /tenants/academy/{id}/keys`: the new key; the academy's other keys work until `previous_keys_expire_at`. */
+export interface AdminRotatedAcademyKey {
+  apikey: string;
+  previous_keys_expire_at: string;
+}
+
 /** `PUT …/clock`: an instant or an offset (not both), frozen or flowing; what is left out stays as it is. */
 export interface ClockChange {
   now?: string;
@@ -253,6 +275,20 @@ export class AdminClient {
     retrieve(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenant>;
     /** Empties the tenant: every row but its own and its credentials; its snapshots stay. */
     reset(tenant: TenantAddress, options?: RequestOptions): Promise<AdminTenantReplaced>;
+    /** A new HR client, with no application yet. */
+    createHr(name: string, options?: RequestOptions): Promise<{ tenant: AdminTenant }>;
+    /** A new academy, with its first API key. */
+    createAcademy(name: string, options?: RequestOptions): Promise<AdminCreatedAcademy>;
+    /** A new application of an HR client (`'hr:<client_id>'`), with its secret. */
+    createApplication(
+      tenant: TenantAddress,
+      application: { name: string; read_only?: boolean },
+      options?: RequestOptions,
+    ): Promise<AdminCreatedApplication>;
+    /** Revokes an application of an HR client, and its tokens. */
+    revokeApplication(tenant: TenantAddress, applicationId: string, options?: RequestOptions): Promise<void>;
+    /** A new API key of an academy (`'academy:<acadId>'`); its other keys keep working for the grace period. */
+    rotateAcademyKey(tenant: TenantAddress, options?: RequestOptions): Promise<AdminRotatedAcademyKey>;
   };
   /**
    * A tenant's snapshots (`/tenants/{kind}/{id}/snapshots`): its whole state saved under a name, and restored.
@@ -325,6 +361,21 @@ export class AdminClient {
       list: async (opts) => (await this.request<{ tenants: AdminTenant[] }>('GET', '/tenants', {}, opts)).tenants,
       retrieve: (tenant, opts) => this.request('GET', tenantPath(tenant), {}, opts),
       reset: (tenant, opts) => this.request('POST', `${tenantPath(tenant)}/reset`, { idempotent: true }, opts),
+      createHr: (name, opts) => this.request('POST', '/tenants/hr', { body: { name }, idempotent: false }, opts),
+      createAcademy: (name, opts) =>
+        this.request('POST', '/tenants/academy', { body: { name }, idempotent: false }, opts),
+      createApplication: (tenant, application, opts) =>
+        this.request('POST', `${tenantPath(tenant)}/applications`, { body: application, idempotent: false }, opts),
+      revokeApplication: async (tenant, applicationId, opts) => {
+        await this.request(
+          'DELETE',
+          `${tenantPath(tenant)}/applications/${encodeURIComponent(applicationId)}`,
+          {},
+          opts,
+        );
+      },
+      rotateAcademyKey: (tenant, opts) =>
+        this.request('POST', `${tenantPath(tenant)}/keys`, { idempotent: false }, opts),
     };
     const snapshot = (tenant: TenantAddress, name: string) =>
       `${tenantPath(tenant)}/snapshots/${encodeURIComponent(name)}`;
