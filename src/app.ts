@@ -191,6 +191,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     reports: services.reports,
     clock: services.clock,
     snapshots: services.snapshots,
+    sessions: services.adminSessions,
     rateLimits: limits,
   });
   let adminListener: SecondPort | undefined;

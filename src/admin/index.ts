@@ -11,6 +11,8 @@ import { FaultsService } from './faults/service.js';
 import { ReportService } from './report/service.js';
 import { RequestLogRepository } from './request-log/repository.js';
 import { RequestLogService, type RequestLogSettings } from './request-log/service.js';
+import { AdminSessionsRepository } from './sessions/repository.js';
+import { AdminSessionsService } from './sessions/service.js';
 import { SnapshotsRepository } from './snapshots/repository.js';
 import { SnapshotsService } from './snapshots/service.js';
 import type { TenantRef } from './tenant-ref.js';
@@ -45,10 +47,13 @@ export function createAdmin(context: {
     clocks: new TenantClocksRepository(db),
     faults: new TenantFaultsRepository(db),
     snapshots: new SnapshotsRepository(db, dialect),
+    sessions: new AdminSessionsRepository(db),
   }));
   const requestLog = new RequestLogRepository(context.db);
+  const adminTokens = new AdminTokensService(work, context.clock);
   return {
-    adminTokens: new AdminTokensService(work, context.clock),
+    adminTokens,
+    adminSessions: new AdminSessionsService(work, adminTokens, context.clock),
     adminAudit: new AdminAuditService(work.read.audit),
     adminTenants: new AdminTenantsService(
       context.tenants,

@@ -33,9 +33,24 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /tenants/{kind}/{id}/snapshots/{name}': 'snapshots.retrieve',
   'DELETE /tenants/{kind}/{id}/snapshots/{name}': 'snapshots.del',
   'POST /tenants/{kind}/{id}/snapshots/{name}/restore': 'snapshots.restore',
+  'POST /session': 'sessions.create',
+  'GET /session': 'sessions.retrieve',
+  'DELETE /session': 'sessions.del',
 };
 
 const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+  'POST /session': {
+    201: 'Signed in: the session, with its CSRF token; `Set-Cookie` carries the session cookie.',
+    401: 'The operator token is unknown or revoked (`invalid_token`): no cookie is set.',
+  },
+  'GET /session': {
+    200: 'The session of the cookie, with its CSRF token.',
+    404: 'The call came with an operator token, not a session cookie (`not_found`).',
+  },
+  'DELETE /session': {
+    204: 'Signed out: the session has ended and `Set-Cookie` clears the cookie.',
+    403: 'The call came with the session cookie but without its `X-CSRF-Token` (`csrf_refused`).',
+  },
   'GET /tenants': { 200: 'Every tenant: HR clients with their applications, then academies with their key ids.' },
   'GET /tenants/{kind}/{id}': { 200: 'The tenant, with its clock.' },
   'POST /tenants/hr': { 201: 'The HR client, created (`tenant`): no application yet.' },
@@ -104,7 +119,9 @@ function describeError(status: number, op: OperationContext): string | undefined
     case 400:
       return 'The body is not a JSON object (`invalid_request`).';
     case 401:
-      return 'No valid operator token: missing, unknown or revoked; tenant credentials are refused here (`invalid_token`).';
+      return 'No valid operator token or session: missing, unknown, revoked or ended; tenant credentials are refused here (`invalid_token`).';
+    case 403:
+      return 'The call came with the session cookie but without its `X-CSRF-Token` (`csrf_refused`).';
     case 404:
       if (op.path.includes('{seq}')) return 'No tenant of this kind and id, or no such call in its log (`not_found`).';
       if (op.path.includes('{fault_id}'))

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorBody, errorResponses, HrError, sendHrError } from '../hr/errors.js';
 import { type RateLimits, underFailureLimits } from '../platform/http/rate-limit.js';
@@ -14,6 +15,9 @@ import type { ReportService } from './report/service.js';
 import { requestLogRoutes } from './request-log/routes.js';
 import { requestLogSchemas } from './request-log/schemas.js';
 import type { RequestLogService } from './request-log/service.js';
+import { SESSION_COOKIE, sessionRoutes } from './sessions/routes.js';
+import { sessionSchemas } from './sessions/schemas.js';
+import type { AdminSessionsService } from './sessions/service.js';
 import { snapshotRoutes } from './snapshots/routes.js';
 import { snapshotSchemas } from './snapshots/schemas.js';
 import type { SnapshotsService } from './snapshots/service.js';
@@ -41,6 +45,7 @@ export interface AdminApiOptions {
   reports: ReportService;
   clock: Clock;
   snapshots: SnapshotsService;
+  sessions: AdminSessionsService;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
 }
@@ -56,33 +61,76 @@ export function actorOf(request: FastifyRequest): string {
   return `token ${request.adminToken.id} (${request.adminToken.name})`;
 }
 
-/**
- * The admin guard: `Authorization: Bearer atrium_admin_…`, an operator token that is neither unknown nor revoked
- * (docs/admin.md). Anything else (no header, an HR bearer token, an academy key) is a 401. Failures count against
- * the caller's address like any failed authentication.
- */
-function adminGuard(tokens: AdminTokensService, limits: RateLimits | undefined) {
-  return async function guard(request: FastifyRequest): Promise<void> {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header) : null;
-    if (!match?.[1]) throw unauthorized('An operator token is required: Authorization: Bearer atrium_admin_….');
-    const presented = match[1];
-    request.adminToken = await underFailureLimits(
+/** Methods that change nothing: a call with the session cookie needs no CSRF token for them. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a route's method may change something (a call with the session cookie then needs its CSRF token). */
+function changes(method: string | string[]): boolean {
+  return (Array.isArray(method) ? method : [method]).some((m) => !SAFE_METHODS.has(m.toUpperCase()));
+}
+
+/** Runs an authentication, counting its failure (a 401) against the caller's address; 429 past the limit. */
+function limited(limits: RateLimits | undefined) {
+  return <T>(request: FastifyRequest, attempt: () => Promise<T>): Promise<T> =>
+    underFailureLimits(
       limits,
       request.ip,
       undefined,
-      async () => {
-        const token = await tokens.verify(presented);
-        if (!token) throw unauthorized('The operator token is unknown or revoked.');
-        return token;
-      },
+      attempt,
       (error) => error instanceof HrError && error.statusCode === 401,
       (retryAfter) =>
         new HrError(429, 'rate_limited', `Too many failed authentications. Retry in ${retryAfter} s.`, {
           'Retry-After': String(retryAfter),
         }),
     );
+}
+
+/**
+ * The admin guard (docs/admin.md): `Authorization: Bearer atrium_admin_…`, an operator token that is neither
+ * unknown nor revoked; or, without an `Authorization` header, the cookie of a live session (signing in, `POST
+ * /session`), with `X-CSRF-Token` on every call that changes something. Anything else (no credentials, an HR bearer
+ * token, an academy key, an ended session) is a 401, and a missing or wrong CSRF token a 403. Failures count against
+ * the caller's address like any failed authentication.
+ */
+function adminGuard(tokens: AdminTokensService, sessions: AdminSessionsService, limits: RateLimits | undefined) {
+  const underLimits = limited(limits);
+  return async function guard(request: FastifyRequest): Promise<void> {
+    if (request.routeOptions.config?.adminPublic === true) return;
+    const header = request.headers.authorization;
+    const cookie = header === undefined ? request.cookies[SESSION_COOKIE] : undefined;
+    if (cookie !== undefined) {
+      const open = await underLimits(request, async () => {
+        const found = await sessions.check(cookie);
+        if (!found)
+          throw unauthorized('The session has ended (signed out, idle, expired or its token revoked): sign in again.');
+        return found;
+      });
+      if (!SAFE_METHODS.has(request.method) && !sessions.csrfMatches(open, headerText(request, 'x-csrf-token'))) {
+        throw new HrError(
+          403,
+          'csrf_refused',
+          'A call with the session cookie that changes something must send X-CSRF-Token (from POST or GET /admin/v1/session).',
+        );
+      }
+      request.adminToken = open.session.token;
+      request.adminSession = open;
+      return;
+    }
+    const match = typeof header === 'string' ? /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header) : null;
+    if (!match?.[1]) throw unauthorized('An operator token is required: Authorization: Bearer atrium_admin_….');
+    const presented = match[1];
+    request.adminToken = await underLimits(request, async () => {
+      const token = await tokens.verify(presented);
+      if (!token) throw unauthorized('The operator token is unknown or revoked.');
+      return token;
+    });
   };
+}
+
+/** A header's value as one string (the first, if it came several times). */
+function headerText(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
@@ -91,14 +139,29 @@ function adminGuard(tokens: AdminTokensService, limits: RateLimits | undefined) 
  */
 export async function adminApi(app: FastifyInstance, options: AdminApiOptions): Promise<void> {
   app.addSchema(ErrorBody);
-  // Every admin operation takes an operator token (the document's `adminToken` scheme), and may answer 429.
+  // Every admin operation takes an operator token or a session (the document's `adminToken` and `adminSession`
+  // schemes), and may answer 429.
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     const response = schema.response as Record<string, unknown> | undefined;
+    // An operator token, or the cookie of a session opened with one; signing in takes neither (`security: []`).
+    const security = (schema.security as { [scheme: string]: string[] }[] | undefined) ?? [
+      { adminToken: [] },
+      { adminSession: [] },
+    ];
     route.schema = {
       ...schema,
-      security: [{ adminToken: [] }],
-      ...(response ? { response: { ...response, ...errorResponses(429) } } : {}),
+      security,
+      // A change made with the session cookie without its CSRF token is a 403 (signing in has no session yet).
+      ...(response
+        ? {
+            response: {
+              ...response,
+              ...(changes(route.method) && route.config?.adminPublic !== true ? errorResponses(403) : {}),
+              ...errorResponses(429),
+            },
+          }
+        : {}),
     };
   });
   const schemas = [
@@ -108,6 +171,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
     ...requestLogSchemas,
     ...reportSchemas,
     ...snapshotSchemas,
+    ...sessionSchemas,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
@@ -118,7 +182,8 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
       reply,
     ),
   );
-  app.addHook('onRequest', adminGuard(options.adminTokens, options.rateLimits));
+  await app.register(cookie);
+  app.addHook('onRequest', adminGuard(options.adminTokens, options.sessions, options.rateLimits));
   const resolve = (kind: string, id: string) => options.adminTenants.resolve(kind, id);
   await app.register(tenantRoutes, { adminTenants: options.adminTenants, clocks: options.clocks, actorOf });
   await app.register(clockRoutes, { resolve, clocks: options.clocks, actorOf });
@@ -126,4 +191,5 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog });
   await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
   await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
+  await app.register(sessionRoutes, { sessions: options.sessions, underLimits: limited(options.rateLimits) });
 }

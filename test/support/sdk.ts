@@ -17,6 +17,16 @@ export const NOT_IN_SDK: Record<string, { aliasOf: string }> = {
   'GET /v1/events/vc/{eventid}/usersAttendanceData': { aliasOf: 'GET /v1/events/vc/{eventid}/users-attendance-data' },
 };
 
+/**
+ * Operations for browsers only, with no SDK method: a session is a cookie that a browser keeps (the console); the SDK
+ * authenticates each call with the operator token instead.
+ */
+export const BROWSER_ONLY: Record<string, string> = {
+  'POST /admin/v1/session': 'sign in (a cookie)',
+  'GET /admin/v1/session': 'the session of the cookie',
+  'DELETE /admin/v1/session': 'sign out (clears the cookie)',
+};
+
 /** Arguments that must be one of a few values: each value is called once. */
 const CHOICES: Record<string, unknown[]> = {
   'roles.permissions.retrieve': ['core', 'efm', 'audit', 'webhook'],

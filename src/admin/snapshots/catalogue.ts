@@ -73,6 +73,7 @@ export const NOT_TENANT_DATA: readonly string[] = [
   'kysely_migration_lock',
   'admin_tokens',
   'admin_audit',
+  'admin_sessions',
   'tenant_clocks',
   'tenant_faults',
   'request_log',

@@ -461,6 +461,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
             description:
               'Admin API (/admin/v1): an operator token, `atrium_admin_…`, from `atrium admin create-token`.',
           },
+          adminSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'atrium_admin_session',
+            description:
+              'Admin API (/admin/v1): the cookie of a session opened with an operator token (POST /admin/v1/session), with `X-CSRF-Token` on every call that changes something.',
+          },
           academyApiKeyHeader: {
             type: 'apiKey',
             in: 'header',
