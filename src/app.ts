@@ -7,6 +7,7 @@ import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
 import { ADMIN_DOCUMENTATION } from './admin/openapi.js';
 import { ADMIN_PREFIX, adminApi } from './admin/plugin.js';
 import { type Caller, requestLogCapture } from './admin/request-log/capture.js';
+import { consolePage, underConsole } from './console/plugin.js';
 import type { AuthContext } from './hr/core/auth/service.js';
 import { HrError, hrErrorBody } from './hr/errors.js';
 import { HR_DOCUMENTATION } from './hr/openapi.js';
@@ -104,11 +105,13 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     unknownBodyFields: (url) => (apiOf(url) === 'hr' ? 'drop' : 'refuse'),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  // With a port of its own, the admin API answers there only, and that port serves nothing else (not even /docs).
+  // With a port of its own, the admin API (and the console, its page) answers there only, and that port serves
+  // nothing else (not even /docs).
   const adminPort = config.adminPort;
   if (adminPort !== undefined) {
     server.addHook('onRequest', async (request) => {
-      if ((apiOf(request.url) === 'admin') !== onSecondPort(request)) {
+      const adminSide = apiOf(request.url) === 'admin' || underConsole(request.url);
+      if (adminSide !== onSecondPort(request)) {
         throw new HrError(404, 'not_found', `No resource at ${request.url.split('?', 1)[0]}.`);
       }
     });
@@ -181,6 +184,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     idempotency,
     faults,
   });
+  await server.register(consolePage);
   await server.register(adminApi, {
     prefix: ADMIN_PREFIX,
     adminTokens: services.adminTokens,

@@ -103,6 +103,8 @@ function layerOf(file: string): number {
   if (r.startsWith('academy/')) return 3;
   // The operators' side (tokens, the admin audit log): on the platform only, beside the APIs.
   if (r.startsWith('admin/')) return 3;
+  // The console's page (the single-page app is built from console/, outside src/): on the platform only.
+  if (r.startsWith('console/')) return 3;
   if (/^hr\/(index|plugin)\.ts$/.test(r)) return 5;
   if (r === 'app.ts' || r === 'services.ts') return 6;
   if (r.startsWith('cli/')) return 7;

@@ -1,0 +1,136 @@
+/**
+ * The console's one way to the server: the admin API (`/admin/v1`), with the session cookie the browser keeps and
+ * the session's CSRF token on every change. The console has no other back door.
+ */
+
+/** An error answer of the admin API: `{code, message}`, with the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Session {
+  token: { token_id: string; name: string };
+  created_at: string;
+  expires_at: string;
+  csrf_token: string;
+}
+
+export interface Application {
+  application_id: string;
+  name: string;
+  read_only: boolean;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AcademyKey {
+  key_id: number;
+  created_at: string;
+  expires_at: string | null;
+  state: 'current' | 'grace' | 'expired';
+}
+
+export interface Tenant {
+  kind: 'hr' | 'academy';
+  id: string;
+  name: string;
+  created_at: string;
+  clock: { now: string; moved: boolean; frozen: boolean };
+  applications?: Application[];
+  keys?: AcademyKey[];
+}
+
+export interface CreatedApplication {
+  client_id: string;
+  application_id: string;
+  name: string;
+  read_only: boolean;
+  application_secret: string;
+}
+
+const ROOT = '/admin/v1';
+const SAFE = new Set(['GET', 'HEAD']);
+let csrf: string | undefined;
+/** Called when a call finds the session ended (401): the page goes back to signing in. */
+let onSignedOut: () => void = () => {};
+
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (!SAFE.has(method) && csrf) headers['x-csrf-token'] = csrf;
+  const res = await fetch(`${ROOT}${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!res.ok) {
+    const failure = (parsed ?? {}) as { code?: string; message?: string };
+    if (res.status === 401 && path !== '/session') {
+      csrf = undefined;
+      onSignedOut();
+    }
+    throw new ApiError(res.status, failure.code ?? `http_${res.status}`, failure.message ?? res.statusText);
+  }
+  return parsed as T;
+}
+
+/** The current session, or undefined when signed out (it also learns the CSRF token again after a reload). */
+export async function currentSession(): Promise<Session | undefined> {
+  try {
+    const session = await call<Session>('GET', '/session');
+    csrf = session.csrf_token;
+    return session;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return undefined;
+    throw error;
+  }
+}
+
+export async function signIn(token: string): Promise<Session> {
+  const session = await call<Session>('POST', '/session', { token });
+  csrf = session.csrf_token;
+  return session;
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await call<void>('DELETE', '/session');
+  } finally {
+    csrf = undefined;
+  }
+}
+
+export const tenants = {
+  list: async () => (await call<{ tenants: Tenant[] }>('GET', '/tenants')).tenants,
+  createHr: (name: string) => call<{ tenant: Tenant }>('POST', '/tenants/hr', { name }),
+  createAcademy: (name: string) =>
+    call<{ tenant: Tenant; apikey: string; super_admin_id: number }>('POST', '/tenants/academy', { name }),
+  createApplication: (clientId: string, name: string, readOnly: boolean) =>
+    call<CreatedApplication>('POST', `/tenants/hr/${encodeURIComponent(clientId)}/applications`, {
+      name,
+      read_only: readOnly,
+    }),
+  revokeApplication: (clientId: string, applicationId: string) =>
+    call<void>(
+      'DELETE',
+      `/tenants/hr/${encodeURIComponent(clientId)}/applications/${encodeURIComponent(applicationId)}`,
+    ),
+  rotateKey: (acadId: string) =>
+    call<{ apikey: string; previous_keys_expire_at: string }>(
+      'POST',
+      `/tenants/academy/${encodeURIComponent(acadId)}/keys`,
+    ),
+};

@@ -1,0 +1,112 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** Where `npm run build` writes the console (console/vite.config.ts), from this file in src/ or in dist/. */
+const BUILT = fileURLToPath(new URL('../../dist/web/console/', import.meta.url));
+
+/** The console's prefix; its page answers every path under it that is not an asset. */
+export const CONSOLE_PREFIX = '/console';
+
+/** Whether a URL is the console's (`/console`, `/console/…`, `/console?…`). */
+export function underConsole(url: string): boolean {
+  const next = url[CONSOLE_PREFIX.length];
+  return url.startsWith(CONSOLE_PREFIX) && (next === undefined || next === '/' || next === '?');
+}
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Everything from this server, nothing inline: the console's bundle needs no more. It calls only this origin (the
+ * admin API and, later, the tenant APIs), and no other site may frame it.
+ */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+interface Built {
+  index: Buffer;
+  assets: Map<string, { type: string; bytes: Buffer }>;
+}
+
+/** The built console, read once; undefined when it was not built (a checkout that never ran `npm run build`). */
+async function readBuilt(): Promise<Built | undefined> {
+  let index: Buffer;
+  try {
+    index = await readFile(path.join(BUILT, 'index.html'));
+  } catch {
+    return undefined;
+  }
+  const assets = new Map<string, { type: string; bytes: Buffer }>();
+  const dir = path.join(BUILT, 'assets');
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const type = TYPES[path.extname(name)];
+    if (type) assets.set(name, { type, bytes: await readFile(path.join(dir, name)) });
+  }
+  return { index, assets };
+}
+
+function secured(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('Content-Security-Policy', CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'no-referrer');
+}
+
+/**
+ * The web console, `/console` (README, "The console"): a single page built from console/ into dist/web/console,
+ * served from memory. Its assets have content-hashed names and are cached for a year; the page itself is not
+ * cached, so a new release is picked up at the next load. The page talks only to the admin API (`/admin/v1`,
+ * signed in with a session cookie) and the public APIs.
+ */
+export async function consolePage(app: FastifyInstance): Promise<void> {
+  const built = await readBuilt();
+  const hide = { schema: { hide: true } };
+  const page = async (_request: unknown, reply: FastifyReply) => {
+    if (!built) {
+      return secured(reply)
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The console is not built: run `npm run build` (npm install does it in a clone).\n');
+    }
+    return secured(reply).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(built.index);
+  };
+  // `/console` without its slash: the page's relative links need the folder.
+  app.get(CONSOLE_PREFIX, hide, async (request, reply) =>
+    (request.url.split('?', 1)[0] as string).endsWith('/')
+      ? page(request, reply)
+      : reply.redirect(`${CONSOLE_PREFIX}/`),
+  );
+  const asset = { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 128 }) }) } };
+  app.get<{ Params: { file: string } }>(`${CONSOLE_PREFIX}/assets/:file`, asset, async (request, reply) => {
+    const found = built?.assets.get(request.params.file);
+    if (!found) return reply.callNotFound();
+    return secured(reply)
+      .type(found.type)
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .send(found.bytes);
+  });
+  // Nothing else under assets/ is a page: a broken asset link gets a 404, not the page as a script.
+  const noAsset = async (_request: unknown, reply: FastifyReply) => reply.callNotFound();
+  app.get(`${CONSOLE_PREFIX}/assets`, hide, noAsset);
+  app.get(`${CONSOLE_PREFIX}/assets/*`, hide, noAsset);
+  // Any other path under the console is one of its pages: the page routes itself.
+  app.get(`${CONSOLE_PREFIX}/*`, hide, page);
+}
