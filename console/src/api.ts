@@ -134,3 +134,65 @@ export const tenants = {
       `/tenants/academy/${encodeURIComponent(acadId)}/keys`,
     ),
 };
+
+export interface Clock {
+  now: string;
+  installation_now: string;
+  offset_seconds: number;
+  frozen: boolean;
+  moved: boolean;
+}
+
+export interface FaultRule {
+  id: string;
+  match: { api: string; method: string | null; operation_id: string | null; path: string | null };
+  effect: { type: string; status?: number; latency_ms?: number; bytes_per_second?: number };
+  probability: number;
+  remaining_count: number | null;
+  until: string | null;
+  applied_count: number;
+  created_at: string;
+}
+
+export interface Snapshot {
+  name: string;
+  created_at: string;
+  created_by: string;
+  rows_count: number;
+  files_count: number;
+  size: number;
+}
+
+export interface Replaced {
+  snapshot: string | null;
+  credentials: string;
+  deleted_rows: number;
+  restored_rows: number;
+}
+
+/** `/tenants/{kind}/{id}` of a tenant. */
+const at = (kind: string, id: string) => `/tenants/${encodeURIComponent(kind)}/${encodeURIComponent(id)}`;
+
+export const controls = {
+  tenant: (kind: string, id: string) => call<Tenant>('GET', at(kind, id)),
+  clock: (kind: string, id: string) => call<Clock>('GET', `${at(kind, id)}/clock`),
+  setClock: (kind: string, id: string, change: { now?: string; frozen?: boolean }) =>
+    call<Clock>('PUT', `${at(kind, id)}/clock`, change),
+  advance: (kind: string, id: string, by: { days?: number; hours?: number }) =>
+    call<Clock>('POST', `${at(kind, id)}/clock/advance`, by),
+  resetClock: (kind: string, id: string) => call<Clock>('DELETE', `${at(kind, id)}/clock`),
+  faults: async (kind: string, id: string) =>
+    (await call<{ faults: FaultRule[] }>('GET', `${at(kind, id)}/faults`)).faults,
+  addFault: (kind: string, id: string, rule: unknown) => call<FaultRule>('POST', `${at(kind, id)}/faults`, rule),
+  deleteFault: (kind: string, id: string, faultId: string) =>
+    call<void>('DELETE', `${at(kind, id)}/faults/${encodeURIComponent(faultId)}`),
+  snapshots: async (kind: string, id: string) =>
+    (await call<{ snapshots: Snapshot[] }>('GET', `${at(kind, id)}/snapshots`)).snapshots,
+  saveSnapshot: (kind: string, id: string, name: string) =>
+    call<Snapshot>('POST', `${at(kind, id)}/snapshots`, { name }),
+  restoreSnapshot: (kind: string, id: string, name: string, credentials: 'keep' | 'restore') =>
+    call<Replaced>('POST', `${at(kind, id)}/snapshots/${encodeURIComponent(name)}/restore`, { credentials }),
+  deleteSnapshot: (kind: string, id: string, name: string) =>
+    call<void>('DELETE', `${at(kind, id)}/snapshots/${encodeURIComponent(name)}`),
+  reset: (kind: string, id: string) => call<Replaced>('POST', `${at(kind, id)}/reset`),
+};

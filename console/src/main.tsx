@@ -2,15 +2,14 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { currentSession, type Session, signOut, whenSignedOut } from './api';
 import { Alert } from './components';
-import { PAGES } from './pages/index';
+import { PAGES, route } from './pages/index';
 import { SignIn } from './pages/sign-in';
 
 const BASE = '/console/';
 
 /** The page of the current address (`/console/<path>`); the first page for `/console/` itself. */
 function pageOf(pathname: string) {
-  const path = pathname.startsWith(BASE) ? pathname.slice(BASE.length).replace(/\/$/, '') : '';
-  return PAGES.find((p) => p.path === path) ?? PAGES[0];
+  return route(pathname.startsWith(BASE) ? pathname.slice(BASE.length) : '');
 }
 
 function App() {
@@ -31,15 +30,24 @@ function App() {
   if (session === null) return <p class="muted loading">Loading…</p>;
   if (session === undefined) return <SignIn onSignedIn={setSession} />;
 
-  const page = pageOf(path);
+  const { page, params } = pageOf(path);
   const go = (to: string) => (event: Event) => {
     event.preventDefault();
     history.pushState(null, '', `${BASE}${to}`);
     setPath(location.pathname);
   };
-  const Current = page?.component;
+  // Links within the console move without reloading the page.
+  const onClick = (event: MouseEvent) => {
+    const link = (event.target as Element | null)?.closest?.('a');
+    const href = link?.getAttribute('href');
+    if (!link || !href?.startsWith(BASE) || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    go(href.slice(BASE.length))(event);
+  };
+  const Current = page.component;
   return (
-    <>
+    // biome-ignore lint/a11y/noStaticElementInteractions: one listener for every link within the console
+    // biome-ignore lint/a11y/useKeyWithClickEvents: links are activated by the keyboard as clicks
+    <div onClick={onClick}>
       <header class="top">
         <a class="brand" href={BASE}>
           Atrium console
@@ -67,8 +75,10 @@ function App() {
           Sign out
         </button>
       </header>
-      <main>{Current && <Current />}</main>
-    </>
+      <main>
+        <Current params={params} />
+      </main>
+    </div>
   );
 }
 

@@ -1,14 +1,39 @@
 import type { ComponentType } from 'preact';
+import { TenantPage } from './tenant';
 import { TenantsPage } from './tenants';
 
 /**
- * The console's pages: a path under `/console/`, a title for the navigation, and a component. A new page is one
- * entry here and its own file (the server serves the console's page for any path under `/console/`).
+ * The console's pages: a path under `/console/` (`:name` segments are parameters), a title for the navigation
+ * (none: not in it), and a component given the parameters. A new page is one entry here and its own file; the
+ * server serves the console for any path under `/console/`.
  */
 export interface Page {
   path: string;
-  title: string;
-  component: ComponentType;
+  title?: string;
+  component: ComponentType<{ params: Record<string, string> }>;
 }
 
-export const PAGES: readonly Page[] = [{ path: 'tenants', title: 'Tenants', component: TenantsPage }];
+export const PAGES: readonly Page[] = [
+  { path: 'tenants', title: 'Tenants', component: TenantsPage },
+  { path: 'tenants/:kind/:id', component: TenantPage },
+];
+
+/** The page of a path under `/console/`, with its parameters; the first page for an unknown path. */
+export function route(path: string): { page: Page; params: Record<string, string> } {
+  const parts = path.split('/').filter(Boolean);
+  for (const page of PAGES) {
+    const pattern = page.path.split('/');
+    if (pattern.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const ok = pattern.every((segment, i) => {
+      const part = parts[i] ?? '';
+      if (segment.startsWith(':')) {
+        params[segment.slice(1)] = decodeURIComponent(part);
+        return true;
+      }
+      return segment === part;
+    });
+    if (ok) return { page, params };
+  }
+  return { page: PAGES[0] as Page, params: {} };
+}

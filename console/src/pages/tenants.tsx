@@ -68,7 +68,9 @@ export function TenantsPage() {
       {hr.map((t) => (
         <article class="tenant" key={t.id} aria-label={`HR client ${t.name}`}>
           <header>
-            <h3>{t.name}</h3>
+            <h3>
+              <a href={`/console/tenants/hr/${encodeURIComponent(t.id)}`}>{t.name}</a>
+            </h3>
             <code class="muted">client_id {t.id}</code>
           </header>
           <table>
@@ -134,7 +136,9 @@ export function TenantsPage() {
       {academies.map((t) => (
         <article class="tenant" key={t.id} aria-label={`Academy ${t.name}`}>
           <header>
-            <h3>{t.name}</h3>
+            <h3>
+              <a href={`/console/tenants/academy/${encodeURIComponent(t.id)}`}>{t.name}</a>
+            </h3>
             <code class="muted">acadId {t.id}</code>
           </header>
           <ul class="keys">
