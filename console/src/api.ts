@@ -196,3 +196,32 @@ export const controls = {
     call<void>('DELETE', `${at(kind, id)}/snapshots/${encodeURIComponent(name)}`),
   reset: (kind: string, id: string) => call<Replaced>('POST', `${at(kind, id)}/reset`),
 };
+
+export interface LoggedCall {
+  seq: number;
+  at: string;
+  credential_id: string | null;
+  method: string;
+  path: string;
+  operation_id: string | null;
+  status: number;
+  duration_ms: number;
+  request: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
+  response: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
+  fault_id: string | null;
+  extension: boolean;
+  deprecated: boolean;
+  ignored_parameters: string[];
+}
+
+export const requestLog = {
+  list: async (kind: string, id: string, filter: { status?: string; operation_id?: string }) => {
+    const query = new URLSearchParams({ limit: '50' });
+    if (filter.status) query.set('status', filter.status);
+    if (filter.operation_id) query.set('operation_id', filter.operation_id);
+    return (await call<{ requests: LoggedCall[] }>('GET', `${at(kind, id)}/requests?${query}`)).requests;
+  },
+  /** The calls logged after `after`, as they come: the browser sends the session cookie with it. */
+  tail: (kind: string, id: string, after: number) =>
+    new EventSource(`${ROOT}${at(kind, id)}/requests/tail?after=${after}`),
+};

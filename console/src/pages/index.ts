@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import { RequestLogPage } from './request-log';
 import { TenantPage } from './tenant';
 import { TenantsPage } from './tenants';
 
@@ -16,6 +17,7 @@ export interface Page {
 export const PAGES: readonly Page[] = [
   { path: 'tenants', title: 'Tenants', component: TenantsPage },
   { path: 'tenants/:kind/:id', component: TenantPage },
+  { path: 'tenants/:kind/:id/log', component: RequestLogPage },
 ];
 
 /** The page of a path under `/console/`, with its parameters; the first page for an unknown path. */

@@ -79,7 +79,8 @@ export function TenantPage(props: { params: Record<string, string> }) {
       <p class="muted">
         <code>
           {kind}:{id}
-        </code>
+        </code>{' '}
+        · <a href={`/console/tenants/${kind}/${encodeURIComponent(id)}/log`}>Request log</a>
       </p>
       {error && <Alert>{error}</Alert>}
       {notice && <Alert kind="info">{notice}</Alert>}
