@@ -225,3 +225,32 @@ export const requestLog = {
   tail: (kind: string, id: string, after: number) =>
     new EventSource(`${ROOT}${at(kind, id)}/requests/tail?after=${after}`),
 };
+
+export interface ReportLine {
+  operation_id: string | null;
+  method: string;
+  example_path: string;
+  calls: number;
+  errors: number;
+  error_rate: number;
+  latency_ms: { p50: number; p95: number; p99: number; max: number };
+  faulted: number;
+  extension: boolean;
+  deprecated: boolean;
+  ignored_parameters: Record<string, number>;
+}
+
+export interface Report {
+  since: string;
+  until: string;
+  calls: number;
+  errors: number;
+  error_rate: number;
+  operations: ReportLine[];
+  timeline: { bucket_seconds: number; points: { at: string; calls: number; errors: number }[] };
+}
+
+export const reports = {
+  retrieve: (kind: string, id: string, since: string) =>
+    call<Report>('GET', `${at(kind, id)}/report?since=${encodeURIComponent(since)}`),
+};

@@ -65,6 +65,21 @@ for (const dialect of dialects()) {
       assert.equal(deliveries.extension, true, 'an extension, even answered 404');
       assert.equal(deliveries.deprecated, false);
       assert.equal(line(report, 'hr_organizations_upsert', 'PUT').calls, 1);
+
+      // The timeline: 30-minute points over the default 24 hours, every call and error in one of them.
+      assert.equal(report.timeline.bucket_seconds, 1800);
+      assert.ok(report.timeline.points.length >= 48 && report.timeline.points.length <= 49);
+      const sum = (key: 'calls' | 'errors') => report.timeline.points.reduce((n, p) => n + p[key], 0);
+      assert.equal(sum('calls'), 10);
+      assert.equal(sum('errors'), 3);
+      const newest = report.timeline.points.slice(-2).reduce((n, p) => n + p.calls, 0);
+      assert.equal(newest, 10, 'the calls just made are in the newest point (or the one before, across a boundary)');
+      const starts = report.timeline.points.map((p) => Date.parse(p.at));
+      assert.ok(
+        starts.every((at, i) => i === 0 || at - (starts[i - 1] as number) === 1_800_000),
+        'evenly spaced',
+      );
+      assert.equal((starts[0] as number) % 1_800_000, 0, 'aligned on the bucket');
     });
 
     it('reads a time range, and answers 400 for a bad one and 404 for an unknown tenant', async () => {
@@ -74,6 +89,15 @@ for (const dialect of dialects()) {
       });
       assert.equal(empty.calls, 0);
       assert.deepEqual(empty.operations, []);
+      assert.equal(empty.timeline.points.length, 48);
+      assert.ok(empty.timeline.points.every((p) => p.calls === 0 && p.errors === 0));
+      const hour = await admin.reports.retrieve(tenant, {
+        since: '2001-01-01T00:00:00Z',
+        until: '2001-01-01T01:00:00Z',
+      });
+      assert.equal(hour.timeline.bucket_seconds, 60, 'a minute per point over an hour');
+      assert.equal(hour.timeline.points.length, 60);
+      assert.equal(hour.timeline.points[0]?.at, '2001-01-01T00:00:00+00:00');
       const fail = async (call: Promise<unknown>, status: number) => {
         const error = await call.catch((e: unknown) => e);
         assert.ok(error instanceof AdminApiError);

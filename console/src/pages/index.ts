@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import { ReportPage } from './report';
 import { RequestLogPage } from './request-log';
 import { TenantPage } from './tenant';
 import { TenantsPage } from './tenants';
@@ -18,6 +19,7 @@ export const PAGES: readonly Page[] = [
   { path: 'tenants', title: 'Tenants', component: TenantsPage },
   { path: 'tenants/:kind/:id', component: TenantPage },
   { path: 'tenants/:kind/:id/log', component: RequestLogPage },
+  { path: 'tenants/:kind/:id/report', component: ReportPage },
 ];
 
 /** The page of a path under `/console/`, with its parameters; the first page for an unknown path. */

@@ -80,7 +80,8 @@ export function TenantPage(props: { params: Record<string, string> }) {
         <code>
           {kind}:{id}
         </code>{' '}
-        · <a href={`/console/tenants/${kind}/${encodeURIComponent(id)}/log`}>Request log</a>
+        · <a href={`/console/tenants/${kind}/${encodeURIComponent(id)}/log`}>Request log</a> ·{' '}
+        <a href={`/console/tenants/${kind}/${encodeURIComponent(id)}/report`}>Report</a>
       </p>
       {error && <Alert>{error}</Alert>}
       {notice && <Alert kind="info">{notice}</Alert>}

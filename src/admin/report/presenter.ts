@@ -32,6 +32,10 @@ export function presentReport(report: IntegrationReport): Report {
       deprecated: line.deprecated,
       ignored_parameters: line.ignored,
     })),
+    timeline: {
+      bucket_seconds: report.timeline.bucketMs / 1000,
+      points: report.timeline.points.map((p) => ({ at: formatDateTime(p.at), calls: p.calls, errors: p.errors })),
+    },
   };
 }
 

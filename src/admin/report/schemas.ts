@@ -38,6 +38,22 @@ export const Report = Type.Object(
     errors: Type.Integer(),
     error_rate: Type.Number(),
     operations: Type.Array(Line, { description: 'Most called first.' }),
+    timeline: Type.Object(
+      {
+        bucket_seconds: Type.Integer({
+          description: 'The width of each point: a minute up to a week, the narrowest that keeps 60 points or fewer.',
+        }),
+        points: Type.Array(
+          Type.Object({
+            at: Type.String({ description: "The bucket's start (datetime)." }),
+            calls: Type.Integer(),
+            errors: Type.Integer({ description: 'Calls answered 400 or more.' }),
+          }),
+          { description: 'Every bucket from `since` to `until`, oldest first, empty ones included.' },
+        ),
+      },
+      { description: 'Calls and errors over time (the console draws it).' },
+    ),
   },
   { $id: 'AdminReport', title: 'AdminReport' },
 );

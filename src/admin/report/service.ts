@@ -45,6 +45,12 @@ export interface OperationLine {
   ignored: Record<string, number>;
 }
 
+/** Calls and errors over time: one point per bucket from `since` to `until`, empty ones included. */
+export interface Timeline {
+  bucketMs: number;
+  points: { at: number; calls: number; errors: number }[];
+}
+
 export interface IntegrationReport {
   tenant: TenantRef;
   since: number;
@@ -52,6 +58,23 @@ export interface IntegrationReport {
   calls: number;
   errors: number;
   operations: OperationLine[];
+  timeline: Timeline;
+}
+
+/** Bucket widths a timeline may use, smallest first: a minute up to a week. */
+const BUCKETS_MS = [1, 5, 15, 30, 60, 180, 360, 720, 1440, 10_080].map((minutes) => minutes * 60_000);
+/** A timeline has at most this many points. */
+const MAX_POINTS = 60;
+
+/** The empty timeline of a range: the narrowest bucket that keeps it within 60 points, aligned on the bucket. */
+function emptyTimeline(since: number, until: number): Timeline {
+  const bucketMs =
+    BUCKETS_MS.find((width) => Math.ceil(until / width) - Math.floor(since / width) <= MAX_POINTS) ??
+    Math.ceil((until - since) / MAX_POINTS / 60_000) * 60_000;
+  const points: Timeline['points'] = [];
+  for (let at = Math.floor(since / bucketMs) * bucketMs; at < until; at += bucketMs)
+    points.push({ at, calls: 0, errors: 0 });
+  return { bucketMs, points };
 }
 
 /** The nearest-rank percentile of sorted values. */
@@ -73,7 +96,14 @@ export class ReportService {
   async report(tenant: TenantRef, since: number, until: number): Promise<IntegrationReport> {
     const calls = await this.log.forReport(tenant.key, since, until);
     const lines = new Map<string, OperationLine & { durations: number[] }>();
+    const timeline = emptyTimeline(since, until);
+    const first = timeline.points[0]?.at ?? since;
     for (const call of calls) {
+      const point = timeline.points[Math.floor((call.at - first) / timeline.bucketMs)];
+      if (point) {
+        point.calls++;
+        if (call.status >= 400) point.errors++;
+      }
       const key = `${call.method} ${call.operationId ?? '?'}`;
       let line = lines.get(key);
       if (!line) {
@@ -122,6 +152,7 @@ export class ReportService {
       calls: calls.length,
       errors: operations.reduce((n, line) => n + line.errors, 0),
       operations,
+      timeline,
     };
   }
 }

@@ -205,16 +205,19 @@ export class RequestLogRepository {
     tenant: string,
     since: number,
     until: number,
-  ): Promise<Pick<LoggedCall, 'method' | 'path' | 'operationId' | 'status' | 'durationMs' | 'flags' | 'faultId'>[]> {
+  ): Promise<
+    Pick<LoggedCall, 'at' | 'method' | 'path' | 'operationId' | 'status' | 'durationMs' | 'flags' | 'faultId'>[]
+  > {
     const rows = await this.db
       .selectFrom('request_log')
-      .select(['method', 'path', 'operation_id', 'status', 'duration_ms', 'flags', 'fault_id'])
+      .select(['at', 'method', 'path', 'operation_id', 'status', 'duration_ms', 'flags', 'fault_id'])
       .where('tenant', '=', tenant)
       .where('at', '>=', since)
       .where('at', '<', until)
       .orderBy('seq')
       .execute();
     return rows.map((r) => ({
+      at: Number(r.at),
       method: r.method,
       path: r.path,
       operationId: r.operation_id,

@@ -209,6 +209,8 @@ export interface IntegrationReport {
     deprecated: boolean;
     ignored_parameters: Record<string, number>;
   }[];
+  /** Calls and errors over time, a point per bucket (at most 60), empty ones included. */
+  timeline: { bucket_seconds: number; points: { at: string; calls: number; errors: number }[] };
 }
 
 /** A tenant's saved state (`/tenants/{kind}/{id}/snapshots`). */
