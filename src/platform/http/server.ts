@@ -13,6 +13,7 @@ import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../
 import { loggerOptions } from '../logger.js';
 import type { Metrics, RouteMetrics } from '../metrics.js';
 import { docsPage } from './docs-page.js';
+import { landingPage } from './landing-page.js';
 import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
 import {
   deferSchemaCompile,
@@ -220,6 +221,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     schemaErrorFormatter,
     // `request.ip` (the address failed authentications are counted by) comes from X-Forwarded-For only through
     // the proxies ATRIUM_TRUST_PROXY trusts (a hop count or their addresses); by default, the connection's address.
+    // Likewise `request.protocol` from X-Forwarded-Proto (the web pages' policy, web-page.ts).
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (
@@ -480,6 +482,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       ),
   });
   await app.register(docsPage);
+  await app.register(landingPage, { version: running.version });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The Postman collection of the document, built with the package (`npm run build`: scripts/build-openapi.ts), since
