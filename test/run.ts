@@ -4,11 +4,15 @@
  * each test file creates its own database) or from a throwaway cluster
  * started from /usr/lib/postgresql/15/bin. Without either, the PostgreSQL
  * half is skipped loudly; with CI set, that is a failure instead.
+ * The browser tests (test/browser/) run in a Chromium found by
+ * test/support/browser.ts; without one they are skipped, said in one line;
+ * with ATRIUM_REQUIRE_BROWSER=1, that is a failure instead.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BROWSER_REQUIRED, findChromium, INSTALL_HINT } from './support/browser.js';
 import { type Cluster, postgresAvailable, startCluster } from './support/postgres.js';
 
 function findTests(dir: string): string[] {
@@ -43,8 +47,23 @@ const filters = process.argv.slice(2).filter((a) => a !== '--heavy');
 const isHeavy = (f: string) => f.includes(`${path.sep}heavy${path.sep}`);
 const files = findTests(root)
   .filter((f) => isHeavy(f) === heavy)
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  // Matched against the path under test/, so that a word in the checkout's own path selects nothing by itself.
+  .filter((f) => filters.length === 0 || filters.some((x) => path.relative(root, f).includes(x)))
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+
+const browserTests = files.filter((f) => path.relative(root, f).startsWith(`browser${path.sep}`)).length;
+if (browserTests > 0) {
+  const chromium = findChromium();
+  if ('path' in chromium) {
+    console.log(`test: browser tests (${browserTests} file(s)) run in ${chromium.path}`);
+  } else {
+    console.error(`test: browser tests SKIPPED (${browserTests} file(s)): ${chromium.missing}; ${INSTALL_HINT}.`);
+    if (BROWSER_REQUIRED) {
+      console.error('ATRIUM_REQUIRE_BROWSER=1 is set: failing instead of skipping the browser tests.');
+      process.exit(1);
+    }
+  }
+}
 
 let cluster: Cluster | undefined;
 const env: NodeJS.ProcessEnv = { ...process.env };

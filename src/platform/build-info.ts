@@ -26,16 +26,25 @@ function readText(file: string): string | undefined {
 
 const SHA = /^[0-9a-f]{40}$/;
 
-/** The commit `HEAD` names in a `.git` directory: detached, a loose ref, or a packed one. */
+/**
+ * The commit `HEAD` names in a `.git` directory: detached, a loose ref, or a packed one. `.git` may also be a file
+ * (`gitdir: <dir>`, in a `git worktree` checkout): its `HEAD` is read there, and the refs also in the repository's
+ * common directory (the `commondir` file), where branches live.
+ */
 export function commitOf(gitDir: string): string | null {
+  const pointer = /^gitdir: (.+)$/.exec(readText(gitDir) ?? '')?.[1];
+  if (pointer) gitDir = path.resolve(path.dirname(gitDir), pointer);
+  const common = path.resolve(gitDir, readText(path.join(gitDir, 'commondir')) ?? '.');
   const head = readText(path.join(gitDir, 'HEAD'));
   if (!head) return null;
   if (SHA.test(head)) return head;
   const ref = /^ref: (\S+)$/.exec(head)?.[1];
   if (!ref || ref.includes('..')) return null;
-  const loose = readText(path.join(gitDir, ref));
-  if (loose && SHA.test(loose)) return loose;
-  for (const line of (readText(path.join(gitDir, 'packed-refs')) ?? '').split('\n')) {
+  for (const dir of new Set([gitDir, common])) {
+    const loose = readText(path.join(dir, ref));
+    if (loose && SHA.test(loose)) return loose;
+  }
+  for (const line of (readText(path.join(common, 'packed-refs')) ?? '').split('\n')) {
     const [sha, name] = line.split(' ');
     if (name === ref && sha && SHA.test(sha)) return sha;
   }

@@ -80,5 +80,8 @@ describe('the console with the admin API on a port of its own', () => {
     assert.equal((await fetch(`${adminUrl}/console/`)).status, 200);
     assert.equal((await fetch(`${server.url}/console/`)).status, 404);
     assert.equal((await fetch(`${server.url}/console`)).status, 404);
+    const landing = await (await fetch(`${server.url}/`)).text();
+    assert.doesNotMatch(landing, /href="console\//, 'the landing page links only to what its port serves');
+    assert.match(landing, /href="docs"/);
   });
 });

@@ -346,12 +346,14 @@ for (const dialect of dialects()) {
       const html = await page.text();
       assert.match(html, /swagger-ui/);
       assert.doesNotMatch(html, /(src|href)="https?:/, 'no asset comes from another host');
+      // Atrium's, not Swagger's: the title, the icon (a data: URL), no top bar (the standalone preset).
+      assert.match(html, /<title>Atrium API reference<\/title>/);
+      assert.match(html, /<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/);
+      assert.doesNotMatch(html, /standalone-preset|favicon-\d/);
       const types: Record<string, RegExp> = {
         'swagger-ui-bundle.js': /^application\/javascript/,
-        'swagger-ui-standalone-preset.js': /^application\/javascript/,
         'swagger-ui.css': /^text\/css/,
         'index.css': /^text\/css/,
-        'favicon-32x32.png': /^image\/png/,
         'swagger-initializer.js': /^application\/javascript/,
       };
       for (const [asset, type] of Object.entries(types)) {
@@ -363,8 +365,17 @@ for (const dialect of dialects()) {
       const init = await (await fetch(`${server.url}/docs/static/swagger-initializer.js`)).text();
       assert.match(init, /url: '\.\.\/\.\.\/openapi\.json'/, 'the document of this server');
       assert.match(init, /validatorUrl: null/, 'no call to validator.swagger.io');
+      assert.match(init, /layout: 'BaseLayout'/, 'no top bar with the Swagger logo');
+      assert.doesNotMatch(init, /Standalone/);
       // Only the listed files of swagger-ui-dist: not its package.json, not a path out of the folder.
-      for (const other of ['package.json', 'README.md', '..%2Fpackage.json', 'oauth2-redirect.html']) {
+      for (const other of [
+        'package.json',
+        'README.md',
+        '..%2Fpackage.json',
+        'oauth2-redirect.html',
+        'swagger-ui-standalone-preset.js',
+        'favicon-32x32.png',
+      ]) {
         assert.equal((await fetch(`${server.url}/docs/static/${other}`)).status, 404, other);
       }
       const json = (await (await fetch(`${server.url}/docs/json`)).json()) as { openapi: string };

@@ -28,7 +28,7 @@ describe('GET /version', () => {
     assert.equal(body.commit, head);
   });
 
-  it('reads a detached HEAD, a loose ref and a packed ref; anything else is null', () => {
+  it('reads a detached HEAD, a loose ref and a packed ref, in a clone or a worktree checkout; anything else is null', () => {
     const git = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-git-'));
     try {
       const a = 'a'.repeat(40);
@@ -42,6 +42,19 @@ describe('GET /version', () => {
       fs.rmSync(path.join(git, 'refs/heads/main'));
       fs.writeFileSync(path.join(git, 'packed-refs'), `# pack-refs\n${a} refs/heads/main\n`);
       assert.equal(commitOf(git), a);
+      // A `git worktree` checkout: `.git` is a file naming its own directory, whose HEAD names a branch of the
+      // repository's common directory.
+      const worktree = path.join(git, 'worktrees/other');
+      fs.mkdirSync(worktree, { recursive: true });
+      fs.writeFileSync(path.join(worktree, 'HEAD'), 'ref: refs/heads/feature\n');
+      fs.writeFileSync(path.join(worktree, 'commondir'), '../..\n');
+      fs.writeFileSync(path.join(git, 'refs/heads/feature'), `${b}\n`);
+      const dotGit = path.join(git, 'checkout.git');
+      fs.writeFileSync(dotGit, 'gitdir: worktrees/other\n');
+      assert.equal(commitOf(dotGit), b);
+      fs.rmSync(path.join(git, 'refs/heads/feature'));
+      fs.appendFileSync(path.join(git, 'packed-refs'), `${a} refs/heads/feature\n`);
+      assert.equal(commitOf(dotGit), a, 'a packed ref of the common directory');
       fs.writeFileSync(path.join(git, 'HEAD'), 'ref: ../../etc/passwd\n');
       assert.equal(commitOf(git), null);
       assert.equal(commitOf(path.join(git, 'missing')), null);

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml, FAVICON, securePage } from './web-page.js';
 
 /**
  * The API reference page, `GET /docs`: Swagger UI over `/openapi.json`, served from the `swagger-ui-dist` package
@@ -14,6 +15,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * `/docs` and `/docs/` redirect to `/docs/static/index.html`, so that every link of the page is relative and the page
  * works behind a proxy that serves Atrium under a path of its own. `/docs/json` and `/docs/yaml` are the document,
  * as `@fastify/swagger-ui` served them.
+ *
+ * Branded Atrium: the page's title and icon are Atrium's, and Swagger UI runs in its base layout, without the
+ * standalone preset's top bar (the Swagger logo and a box to load another document's URL).
  */
 
 const DIST = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -21,11 +25,8 @@ const DIST = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dis
 /** The files of swagger-ui-dist the page uses, with their types; nothing else of the folder is served. */
 const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
   'swagger-ui.css': 'text/css; charset=utf-8',
   'index.css': 'text/css; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-  'favicon-16x16.png': 'image/png',
 };
 
 const INDEX = `<!DOCTYPE html>
@@ -35,33 +36,36 @@ const INDEX = `<!DOCTYPE html>
     <title>Atrium API reference</title>
     <link rel="stylesheet" type="text/css" href="./swagger-ui.css">
     <link rel="stylesheet" type="text/css" href="./index.css">
-    <link rel="icon" type="image/png" href="./favicon-32x32.png" sizes="32x32">
-    <link rel="icon" type="image/png" href="./favicon-16x16.png" sizes="16x16">
+    <link rel="icon" type="image/svg+xml" href="${escapeHtml(FAVICON)}">
   </head>
   <body>
     <div id="swagger-ui"></div>
     <script src="./swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="./swagger-ui-standalone-preset.js" charset="UTF-8"></script>
     <script src="./swagger-initializer.js" charset="UTF-8"></script>
   </body>
 </html>
 `;
 
-/** No validator badge (it would call validator.swagger.io), the document of this server, relative to the page. */
+/**
+ * No validator badge (it would call validator.swagger.io), the document of this server, relative to the page; the
+ * base layout, with no top bar.
+ */
 const INITIALIZER = `window.onload = function () {
   window.ui = SwaggerUIBundle({
     url: '../../openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
     validatorUrl: null,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
-    layout: 'StandaloneLayout',
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
   });
 };
 `;
 
-/** Everything from this server; Swagger UI sets inline styles and uses data: images for its icons. */
+/**
+ * Everything from this server; Swagger UI sets inline styles and uses data: images for its icons (and the page's
+ * favicon is one). `upgrade-insecure-requests` is added over https only (web-page.ts).
+ */
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -72,14 +76,10 @@ const CSP = [
   "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
-].join('; ');
+];
 
-function page(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
-  return reply
-    .type(type)
-    .header('Content-Security-Policy', CSP)
-    .header('Cache-Control', 'public, max-age=3600')
-    .send(body);
+function page(request: FastifyRequest, reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
+  return securePage(request, reply, CSP).type(type).header('Cache-Control', 'public, max-age=3600').send(body);
 }
 
 export async function docsPage(app: FastifyInstance): Promise<void> {
@@ -95,9 +95,11 @@ export async function docsPage(app: FastifyInstance): Promise<void> {
   app.get('/docs/yaml', hide, async (_request, reply) =>
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
   );
-  app.get('/docs/static/index.html', hide, async (_request, reply) => page(reply, 'text/html; charset=utf-8', INDEX));
-  app.get('/docs/static/swagger-initializer.js', hide, async (_request, reply) =>
-    page(reply, 'application/javascript; charset=utf-8', INITIALIZER),
+  app.get('/docs/static/index.html', hide, async (request, reply) =>
+    page(request, reply, 'text/html; charset=utf-8', INDEX),
+  );
+  app.get('/docs/static/swagger-initializer.js', hide, async (request, reply) =>
+    page(request, reply, 'application/javascript; charset=utf-8', INITIALIZER),
   );
   // The name is checked like any path parameter (an asset's name is short; U+0000 never reaches the file system).
   const asset = { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } };
@@ -110,6 +112,6 @@ export async function docsPage(app: FastifyInstance): Promise<void> {
       bytes = readFile(path.join(DIST, file));
       files.set(file, bytes);
     }
-    return page(reply, type, await bytes);
+    return page(request, reply, type, await bytes);
   });
 }

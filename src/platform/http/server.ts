@@ -13,6 +13,7 @@ import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../
 import { loggerOptions } from '../logger.js';
 import type { Metrics, RouteMetrics } from '../metrics.js';
 import { docsPage } from './docs-page.js';
+import { landingPage } from './landing-page.js';
 import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
 import {
   deferSchemaCompile,
@@ -223,6 +224,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     schemaErrorFormatter,
     // `request.ip` (the address failed authentications are counted by) comes from X-Forwarded-For only through
     // the proxies ATRIUM_TRUST_PROXY trusts (a hop count or their addresses); by default, the connection's address.
+    // Likewise `request.protocol` from X-Forwarded-Proto (the web pages' policy, web-page.ts).
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (
@@ -490,6 +492,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       ),
   });
   await app.register(docsPage);
+  // The console is linked where it is served: on this port, unless the admin API has a port of its own.
+  await app.register(landingPage, { version: running.version, console: options.config.adminPort === undefined });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The Postman collection of the document, built with the package (`npm run build`: scripts/build-openapi.ts), since
