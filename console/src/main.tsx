@@ -53,13 +53,8 @@ function App() {
           Atrium console
         </a>
         <nav aria-label="Console">
-          {PAGES.map((p) => (
-            <a
-              key={p.path}
-              href={`${BASE}${p.path}`}
-              aria-current={p === page ? 'page' : undefined}
-              onClick={go(p.path)}
-            >
+          {PAGES.filter((p) => p.title).map((p) => (
+            <a key={p.path} href={`${BASE}${p.path}`} aria-current={p === page ? 'page' : undefined}>
               {p.title}
             </a>
           ))}
