@@ -185,6 +185,7 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
     ).text();
     assert.ok(!listed.includes(secret), 'and from every listing');
     assert.deepEqual(unexpected(recorded), []);
+    assert.deepEqual(recorded.outside(origin), [], 'no request outside Atrium');
   });
 
   it('shows a call made by another client in the live log, and copies it as curl without its token', async () => {
@@ -203,6 +204,7 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
       /^curl -X GET 'http:\/\/atrium\.test:\d+\/api\/v2\/client\/organizations\?per_page=3' -H 'authorization: Bearer <access_token>'/,
     );
     assert.deepEqual(unexpected(recorded), []);
+    assert.deepEqual(recorded.outside(origin), [], 'no request outside Atrium');
   });
 
   it('sets the clock and adds a fault rule, and the API shows both; saves and restores a snapshot', async () => {
@@ -240,6 +242,7 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
     assert.equal((await tenant.call('GET', '/organizations/lyon')).status, 404, 'restored');
     assert.equal((await tenant.call('GET', '/organizations/paris')).status, 200);
     assert.deepEqual(unexpected(recorded), []);
+    assert.deepEqual(recorded.outside(origin), [], 'no request outside Atrium');
   });
 
   it('has no serious or critical accessibility violations, at 1280 and 390 px, light and dark', async () => {
@@ -253,7 +256,8 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
       [1280, true],
       [390, true],
     ] as const) {
-      const { page } = await newPage({ width, dark, axe: true });
+      const recorded = await newPage({ width, dark, axe: true });
+      const { page } = recorded;
       await page.goto(`${origin}/console/`);
       await page.getByLabel('Operator token').waitFor();
       for (const v of await seriousViolations(page)) found.push(`${width}${dark ? ' dark' : ''} sign-in: ${v}`);
@@ -273,6 +277,7 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
         )) as number;
         assert.ok(overflow <= 1, `${width} px ${path}: the page scrolls sideways by ${overflow} px`);
       }
+      assert.deepEqual(recorded.outside(origin), [], `${width} px: no request outside Atrium`);
       const background = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
       const [r = 0] = (background.match(/\d+/g) ?? []).map(Number);
       assert.equal(r < 60, dark, `${width} ${dark ? 'dark' : 'light'}: background ${background}`);

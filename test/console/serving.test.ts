@@ -3,7 +3,9 @@
  * built (`npm run build`, which `npm test` runs first).
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startServer, type TestServer } from '../support/harness.js';
 import { fetchOpenApi } from '../support/openapi.js';
 
@@ -56,6 +58,57 @@ describe('the console, /console', () => {
       assert.ok(res.status === 404, `${missing}: ${res.status}`);
       assert.doesNotMatch(await res.text(), /"name":\s*"atrium"/);
     }
+  });
+
+  /** A raw GET (fetch would decompress): status, headers and the bytes as sent. */
+  const raw = (path: string, acceptEncoding?: string) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http
+        .get(
+          `${server.url}${path}`,
+          { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
+          },
+        )
+        .on('error', reject);
+    });
+
+  it('compresses the page and its assets for a client that takes it (brotli, else gzip), the same bytes inside', async () => {
+    const html = (await raw('/console/')).body.toString('utf8');
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1] as string;
+    const plain = await raw(script);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers.vary, 'Accept-Encoding');
+    const br = await raw(script, 'gzip, deflate, br');
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(br.headers.vary, 'Accept-Encoding');
+    assert.ok(br.body.length < plain.body.length / 2, `${br.body.length} of ${plain.body.length}`);
+    assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+    const gz = await raw(script, 'br;q=0, gzip');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.deepEqual(gunzipSync(gz.body), plain.body);
+    assert.equal((await raw(script, 'identity')).headers['content-encoding'], undefined);
+    assert.equal((await raw(script, 'br;q=0')).headers['content-encoding'], undefined);
+    const again = await raw(script, 'br');
+    assert.deepEqual(again.body, br.body, 'made once, then kept');
+  });
+
+  it('loads in under 300 KB, compressed: the page, its script and its style (README, "The console")', async () => {
+    const page = await raw('/console/', 'br');
+    // The page itself is under a kilobyte: sent as it is.
+    const html = (page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.body).toString(
+      'utf8',
+    );
+    const assets = [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
+    let total = page.body.length;
+    for (const asset of assets) total += (await raw(asset, 'br')).body.length;
+    assert.ok(total < 300 * 1024, `first load: ${total} bytes`);
+    console.log(`console first load, brotli: ${(total / 1024).toFixed(1)} KB`);
   });
 
   it('is not an operation of the OpenAPI document', async () => {
