@@ -3,6 +3,28 @@
  * the session's CSRF token on every change. The console has no other back door.
  */
 
+import type {
+  AdminCreatedApplication,
+  AdminSnapshot,
+  AdminTenant,
+  AdminTenantClock,
+  AdminTenantReplaced,
+  IntegrationReport,
+  FaultRule as SdkFaultRule,
+  LoggedCall as SdkLoggedCall,
+} from '@atrium/client';
+
+/** The admin API's shapes, as the SDK types them (types only: nothing of the SDK is bundled). */
+export type Tenant = AdminTenant;
+export type Application = NonNullable<AdminTenant['applications']>[number];
+export type CreatedApplication = AdminCreatedApplication;
+export type Clock = AdminTenantClock;
+export type FaultRule = SdkFaultRule;
+export type Snapshot = AdminSnapshot;
+export type Replaced = AdminTenantReplaced;
+export type LoggedCall = SdkLoggedCall;
+export type Report = IntegrationReport;
+
 /** An error answer of the admin API: `{code, message}`, with the HTTP status. */
 export class ApiError extends Error {
   constructor(
@@ -19,39 +41,6 @@ export interface Session {
   created_at: string;
   expires_at: string;
   csrf_token: string;
-}
-
-export interface Application {
-  application_id: string;
-  name: string;
-  read_only: boolean;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-export interface AcademyKey {
-  key_id: number;
-  created_at: string;
-  expires_at: string | null;
-  state: 'current' | 'grace' | 'expired';
-}
-
-export interface Tenant {
-  kind: 'hr' | 'academy';
-  id: string;
-  name: string;
-  created_at: string;
-  clock: { now: string; moved: boolean; frozen: boolean };
-  applications?: Application[];
-  keys?: AcademyKey[];
-}
-
-export interface CreatedApplication {
-  client_id: string;
-  application_id: string;
-  name: string;
-  read_only: boolean;
-  application_secret: string;
 }
 
 const ROOT = '/admin/v1';
@@ -135,41 +124,6 @@ export const tenants = {
     ),
 };
 
-export interface Clock {
-  now: string;
-  installation_now: string;
-  offset_seconds: number;
-  frozen: boolean;
-  moved: boolean;
-}
-
-export interface FaultRule {
-  id: string;
-  match: { api: string; method: string | null; operation_id: string | null; path: string | null };
-  effect: { type: string; status?: number; latency_ms?: number; bytes_per_second?: number };
-  probability: number;
-  remaining_count: number | null;
-  until: string | null;
-  applied_count: number;
-  created_at: string;
-}
-
-export interface Snapshot {
-  name: string;
-  created_at: string;
-  created_by: string;
-  rows_count: number;
-  files_count: number;
-  size: number;
-}
-
-export interface Replaced {
-  snapshot: string | null;
-  credentials: string;
-  deleted_rows: number;
-  restored_rows: number;
-}
-
 /** `/tenants/{kind}/{id}` of a tenant. */
 const at = (kind: string, id: string) => `/tenants/${encodeURIComponent(kind)}/${encodeURIComponent(id)}`;
 
@@ -197,23 +151,6 @@ export const controls = {
   reset: (kind: string, id: string) => call<Replaced>('POST', `${at(kind, id)}/reset`),
 };
 
-export interface LoggedCall {
-  seq: number;
-  at: string;
-  credential_id: string | null;
-  method: string;
-  path: string;
-  operation_id: string | null;
-  status: number;
-  duration_ms: number;
-  request: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
-  response: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
-  fault_id: string | null;
-  extension: boolean;
-  deprecated: boolean;
-  ignored_parameters: string[];
-}
-
 export const requestLog = {
   list: async (kind: string, id: string, filter: { status?: string; operation_id?: string }) => {
     const query = new URLSearchParams({ limit: '50' });
@@ -225,30 +162,6 @@ export const requestLog = {
   tail: (kind: string, id: string, after: number) =>
     new EventSource(`${ROOT}${at(kind, id)}/requests/tail?after=${after}`),
 };
-
-export interface ReportLine {
-  operation_id: string | null;
-  method: string;
-  example_path: string;
-  calls: number;
-  errors: number;
-  error_rate: number;
-  latency_ms: { p50: number; p95: number; p99: number; max: number };
-  faulted: number;
-  extension: boolean;
-  deprecated: boolean;
-  ignored_parameters: Record<string, number>;
-}
-
-export interface Report {
-  since: string;
-  until: string;
-  calls: number;
-  errors: number;
-  error_rate: number;
-  operations: ReportLine[];
-  timeline: { bucket_seconds: number; points: { at: string; calls: number; errors: number }[] };
-}
 
 export const reports = {
   retrieve: (kind: string, id: string, since: string) =>
