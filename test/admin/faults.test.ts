@@ -11,6 +11,7 @@ import {
   HrRateLimitError,
   HrServerError,
 } from '@atrium/client';
+import pg from 'pg';
 import { type AcademyCaller, academyCaller } from '../support/academy.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 
@@ -229,6 +230,8 @@ for (const dialect of dialects()) {
       }
       // Binomial(1000, 0.3): mean 300, standard deviation 14.5; five deviations either way.
       assert.ok(faulted >= 228 && faulted <= 372, `${faulted} of 1000`);
+      // A read counts every use before it, even with the periodic flush of the counts under way (started here).
+      void server.app.services.faults.refresh();
       assert.equal((await admin.faults.retrieve(tenant, rule.id)).applied_count, faulted);
       await clear();
 
@@ -237,6 +240,40 @@ for (const dialect of dialects()) {
         until: '2001-01-01T00:00:00+00:00',
       });
       assert.equal((await hr.call('GET', '/organizations')).status, 200, 'a rule past its end applies no more');
+      await clear();
+    });
+
+    it('a read of a rule waits for a flush of its uses already under way (PostgreSQL: the flush held by a row lock)', {
+      skip: dialect !== 'postgres' && 'the flush is held by a row lock of another connection: PostgreSQL only',
+    }, async () => {
+      const rule = await admin.faults.create(tenant, {
+        match: { operation_id: 'hr_organizations_retrieve' },
+        effect: { type: 'status', status: 503 },
+      });
+      for (let i = 0; i < 5; i++) assert.equal((await hr.call('GET', '/organizations/paris')).status, 503);
+      const locker = new pg.Client({ connectionString: server.env.DATABASE_URL });
+      await locker.connect();
+      try {
+        await locker.query('begin');
+        await locker.query('select 1 from tenant_faults where id = $1 for update', [rule.id]);
+        // The periodic flush starts, and its UPDATE of the counts waits for the lock.
+        const flushing = server.app.services.faults.refresh();
+        for (;;) {
+          const waiting = await locker.query(
+            "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'update \"tenant_faults\"%'",
+          );
+          if (waiting.rowCount) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const read = admin.faults.retrieve(tenant, rule.id);
+        // Time enough for a read that does not wait to have answered, before the lock goes.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await locker.query('commit');
+        await flushing;
+        assert.equal((await read).applied_count, 5, 'the read saw every use counted before it');
+      } finally {
+        await locker.end();
+      }
       await clear();
     });
 

@@ -71,6 +71,8 @@ export class FaultsService implements FaultSource {
   private timer: NodeJS.Timeout | undefined;
   /** Uses of uncounted rules not yet written. */
   private uses = new Map<string, number>();
+  /** The flush under way (or the last one, settled): flushes run one after another. */
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly work: UnitOfWork<Tables, FaultsWork>,
@@ -105,11 +107,19 @@ export class FaultsService implements FaultSource {
     this.rules = byTenant;
   }
 
-  private async flushUses(): Promise<void> {
-    if (this.uses.size === 0) return;
-    const uses = this.uses;
-    this.uses = new Map();
-    for (const [id, n] of uses) await this.work.read.faults.applied(id, n);
+  /**
+   * Writes the uses counted since the last flush. Flushes run one after another: a read that flushes first (`list`,
+   * `get`) then waits for a flush already under way (the refresh's), so it sees every use counted before it.
+   */
+  private flushUses(): Promise<void> {
+    const run = this.flushing.then(async () => {
+      if (this.uses.size === 0) return;
+      const uses = this.uses;
+      this.uses = new Map();
+      for (const [id, n] of uses) await this.work.read.faults.applied(id, n);
+    });
+    this.flushing = run.catch(() => {});
+    return run;
   }
 
   rulesOf(tenant: string): readonly ActiveFault[] {
