@@ -256,15 +256,22 @@ for (const dialect of dialects()) {
       try {
         await locker.query('begin');
         await locker.query('select 1 from tenant_faults where id = $1 for update', [rule.id]);
+        // A first look at the statistics, before the flush (as on a slow machine): its snapshot must not hide the rest.
+        await locker.query('select count(*) from pg_stat_activity');
         // The periodic flush starts, and its UPDATE of the counts waits for the lock.
         const flushing = server.app.services.faults.refresh();
-        for (;;) {
+        // Seen from the locker's connection: inside its transaction, the statistics are a snapshot taken once, so
+        // each look clears it first. At most 500 looks: a failure here must not hold the lock for the next tests.
+        let seen = false;
+        for (let look = 0; look < 500 && !seen; look++) {
+          await locker.query('select pg_stat_clear_snapshot()');
           const waiting = await locker.query(
-            "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'update \"tenant_faults\"%'",
+            "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'update \"tenant_faults\"%'",
           );
-          if (waiting.rowCount) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          seen = (waiting.rowCount ?? 0) > 0;
+          if (!seen) await new Promise((resolve) => setTimeout(resolve, 20));
         }
+        assert.ok(seen, 'the flush waits for the lock');
         const read = admin.faults.retrieve(tenant, rule.id);
         // Time enough for a read that does not wait to have answered, before the lock goes.
         await new Promise((resolve) => setTimeout(resolve, 300));
