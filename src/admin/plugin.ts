@@ -92,8 +92,11 @@ function limited(limits: RateLimits | undefined) {
  * token, an academy key, an ended session) is a 401, and a missing or wrong CSRF token a 403. Failures count against
  * the caller's address like any failed authentication.
  */
-function adminGuard(tokens: AdminTokensService, sessions: AdminSessionsService, limits: RateLimits | undefined) {
-  const underLimits = limited(limits);
+function adminGuard(
+  tokens: AdminTokensService,
+  sessions: AdminSessionsService,
+  underLimits: ReturnType<typeof limited>,
+) {
   return async function guard(request: FastifyRequest): Promise<void> {
     if (request.routeOptions.config?.adminPublic === true) return;
     const header = request.headers.authorization;
@@ -183,7 +186,8 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
     ),
   );
   await app.register(cookie);
-  app.addHook('onRequest', adminGuard(options.adminTokens, options.sessions, options.rateLimits));
+  const underLimits = limited(options.rateLimits);
+  app.addHook('onRequest', adminGuard(options.adminTokens, options.sessions, underLimits));
   const resolve = (kind: string, id: string) => options.adminTenants.resolve(kind, id);
   await app.register(tenantRoutes, { adminTenants: options.adminTenants, clocks: options.clocks, actorOf });
   await app.register(clockRoutes, { resolve, clocks: options.clocks, actorOf });
@@ -191,5 +195,5 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog });
   await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
   await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
-  await app.register(sessionRoutes, { sessions: options.sessions, underLimits: limited(options.rateLimits) });
+  await app.register(sessionRoutes, { sessions: options.sessions, underLimits });
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../../hr/errors.js';
+import { NoBody } from '../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { TenantParams, type TenantRef } from '../tenant-ref.js';
 import { presentFault } from './presenter.js';
@@ -8,7 +9,6 @@ import { Fault, FaultCreate, FaultParams } from './schemas.js';
 import type { FaultsService } from './service.js';
 
 const tags = ['Admin: Faults'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** `/tenants/{kind}/{id}/faults`: a tenant's fault rules (docs/admin.md, "Faults"). */
 export async function faultRoutes(

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses, HrError } from '../../hr/errors.js';
+import { NoBody } from '../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { formatDateTime } from '../../platform/time.js';
 import { Session, SessionOpen } from './schemas.js';
 import type { AdminSessionsService, OpenSession } from './service.js';
 
 const tags = ['Admin: Sessions'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** The cookie of a console session: sent back to the admin API only. */
 export const SESSION_COOKIE = 'atrium_admin_session';

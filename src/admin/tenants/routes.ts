@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../../hr/errors.js';
+import { NoBody } from '../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { presentClock } from '../clocks/presenter.js';
 import type { ClocksService } from '../clocks/service.js';
@@ -22,7 +23,6 @@ import {
 import type { AdminTenantsService } from './service.js';
 
 const tags = ['Admin: Tenants'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /**
  * `/tenants` and `/tenants/{kind}/{id}`: every tenant of both APIs, with its clock; and making tenants and their

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
@@ -20,7 +21,6 @@ import {
 import { MAX_TASK_TEMPLATES, type ProcessTemplatesService } from './service.js';
 
 const TAG = ['Process templates'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** `/process_templates` and `/process_templates/{id}/task_templates` (reference §3f.2). */
 export async function processTemplateRoutes(

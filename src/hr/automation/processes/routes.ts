@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
@@ -9,7 +10,6 @@ import { Process, ProcessCreate, ProcessGetQuery, ProcessList, ProcessListQuery,
 import type { ProcessesService } from './service.js';
 
 const TAG = ['Processes'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** `/processes` (reference §3f.1). */
 export async function processRoutes(

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
+import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
@@ -25,7 +26,6 @@ import type { TasksService } from './service.js';
 
 const TAG = ['Tasks'];
 const EXTENSION = 'Atrium extension (not in the reference).';
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** `/tasks` (reference §3f.3) and the Atrium extension `POST /tasks/{id}/complete`. */
 export async function taskRoutes(

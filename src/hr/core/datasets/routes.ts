@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
@@ -20,7 +21,6 @@ import {
 import type { DatasetsService } from './service.js';
 
 const TAG = ['Datasets'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** `/datasets` and their values (reference §5.2). */
 export async function datasetRoutes(

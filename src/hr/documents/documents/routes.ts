@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
+import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
@@ -51,8 +52,6 @@ const SCHEMAS = {
     list: CompanyDocumentListQuery,
   },
 };
-
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /**
  * `/{employee|company}_documents` (reference §3c.2, §3c.3): create from an

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
@@ -19,7 +20,6 @@ import {
 import type { KbArticlesService } from './service.js';
 
 const tags = ['People Assist: Articles'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** `/kb_articles` and `/kb_tags` (reference §3e.2, §3e.3). */
 export async function kbArticleRoutes(

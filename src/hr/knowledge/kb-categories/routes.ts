@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
@@ -18,7 +19,6 @@ import {
 import type { KbCategoriesService } from './service.js';
 
 const tags = ['People Assist: Categories'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 
 /** `/kb_categories` (reference §3e.1): list, GET, PUT upsert, PATCH order, DELETE. */
 export async function kbCategoryRoutes(

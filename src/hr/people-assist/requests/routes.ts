@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import { InvalidRequestError } from '../../../platform/errors.js';
+import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
@@ -60,7 +61,6 @@ function embedsOf(text: string | undefined): Set<Embed> {
 }
 
 const TAG = ['People Assist: Requests'];
-const NoBody = { type: 'null', description: 'No body.' } as const;
 const fileHeaders = Type.Object({
   'Content-Type': Type.String(),
   'Content-Length': Type.Integer(),
