@@ -60,6 +60,8 @@ function tenantCaller(request: FastifyRequest): Caller | undefined {
     oauthApplication: { id: string; clientId: string };
     academy: AcademyContext;
   }>;
+  // The console browsing with a view pass: not the tenant's client, so not in its log.
+  if (request.viewPass) return undefined;
   if (r.hrAuth) return { tenant: `hr:${r.hrAuth.clientId}`, credentialId: r.hrAuth.applicationId };
   if (r.oauthApplication) return { tenant: `hr:${r.oauthApplication.clientId}`, credentialId: r.oauthApplication.id };
   if (r.academy) {
@@ -105,13 +107,16 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     unknownBodyFields: (url) => (apiOf(url) === 'hr' ? 'drop' : 'refuse'),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  // With a port of its own, the admin API (and the console, its page) answers there only, and that port serves
-  // nothing else (not even /docs).
+  // With a port of its own, the admin API (and the console, its page) answers there only. That port also answers
+  // the two tenant APIs, which the console's data browser reads with view passes on its own origin; nothing else
+  // (not /docs, not /healthz).
   const adminPort = config.adminPort;
   if (adminPort !== undefined) {
     server.addHook('onRequest', async (request) => {
-      const adminSide = apiOf(request.url) === 'admin' || underConsole(request.url);
-      if (adminSide !== onSecondPort(request)) {
+      const api = apiOf(request.url);
+      const adminSide = api === 'admin' || underConsole(request.url);
+      const served = onSecondPort(request) ? adminSide || api === 'hr' || api === 'academy' : !adminSide;
+      if (!served) {
         throw new HrError(404, 'not_found', `No resource at ${request.url.split('?', 1)[0]}.`);
       }
     });
@@ -196,6 +201,8 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     clock: services.clock,
     snapshots: services.snapshots,
     sessions: services.adminSessions,
+    viewPasses: services.viewPasses,
+    webhooks: services.adminWebhooks,
     rateLimits: limits,
   });
   let adminListener: SecondPort | undefined;

@@ -23,6 +23,7 @@ import { createJobRunner, type JobRunner } from './platform/jobs/index.js';
 import { checkPermissions, type PermissionFinding } from './platform/security/permissions.js';
 import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
 import { newSecret } from './platform/security/secrets.js';
+import { ViewPasses } from './platform/security/view-pass.js';
 import { Clock } from './platform/time.js';
 
 /** Every service, wired to one database. The CLI and the server share this. */
@@ -49,12 +50,14 @@ export async function createServices(database: Database, config: Config, log?: L
   await checkMasterKey(db, secretBox);
   // Secrets an earlier release stored in plain text are sealed now (the cursor secret on first read).
   const cursorSecret = await secretSettingOrCreate(db, secretBox, 'cursor_secret', () => newSecret());
+  // The admin API's view passes (the console's read-only access to a tenant API), accepted by every process.
+  const viewPasses = new ViewPasses(await secretSettingOrCreate(db, secretBox, 'view_pass_secret', () => newSecret()));
   const timezones = new TimezoneRegistry();
   const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
   const paginator = new Paginator(new CursorCodec(cursorSecret));
   let jobs: JobRunner | undefined;
   const wakeJobs = () => jobs?.wake();
-  const hr = createHr({ database, db, config, clock, blobs, paginator, secretBox, log, wakeJobs });
+  const hr = createHr({ database, db, config, clock, blobs, paginator, secretBox, viewPasses, log, wakeJobs });
   jobs = createJobRunner(database, config, {
     handlers: hr.jobs,
     clock,
@@ -63,7 +66,14 @@ export async function createServices(database: Database, config: Config, log?: L
   });
   const sealed = await hr.services.auth.sealPlaintextKeys();
   if (sealed > 0) log?.info({ sealed }, 'signing keys stored in plain text were encrypted with the master key');
-  const academy = createAcademy({ database, db, clock, timezones, keyGraceSeconds: config.keyGraceSeconds });
+  const academy = createAcademy({
+    database,
+    db,
+    clock,
+    timezones,
+    keyGraceSeconds: config.keyGraceSeconds,
+    viewPasses,
+  });
   return {
     ...hr.services,
     hrModules: hr.modules,
@@ -79,6 +89,8 @@ export async function createServices(database: Database, config: Config, log?: L
       clock,
       tenants: hr.services.tenants,
       academies: academy.academies,
+      webhooks: hr.services.webhooks,
+      viewPasses,
       operationIds: () => operationIds([HR_DOCUMENTATION, ACADEMY_DOCUMENTATION]),
       requestLog: {
         enabled: config.requestLog,

@@ -4,6 +4,7 @@
  */
 import type { Database, Db } from '../platform/db/database.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { ViewPasses } from '../platform/security/view-pass.js';
 import type { Clock } from '../platform/time.js';
 import { AcademiesRepository } from './academies/repository.js';
 import { AcademiesService } from './academies/service.js';
@@ -21,6 +22,8 @@ export interface AcademyContext {
   timezones: TimezoneRegistry;
   /** How long a replaced API key keeps working (`ATRIUM_KEY_GRACE_SECONDS`). */
   keyGraceSeconds: number;
+  /** The admin API's view passes (the console's read-only access), which the key guard accepts. */
+  viewPasses: ViewPasses;
 }
 
 export function createAcademy(ctx: AcademyContext): Omit<AcademyServices, 'timezones'> {
@@ -35,6 +38,7 @@ export function createAcademy(ctx: AcademyContext): Omit<AcademyServices, 'timez
       new UnitOfWork(db, (db) => ({ academies: new AcademiesRepository(db) })),
       clock,
       ctx.keyGraceSeconds,
+      ctx.viewPasses,
     ),
     directory: new DirectoryService(new UnitOfWork(db, (db) => ({ directory: new DirectoryRepository(db) })), clock),
   };

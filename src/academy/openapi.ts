@@ -36,11 +36,21 @@ export function documentAcademyRoute(route: RouteOptions): void {
     ? { ...qs, properties: { acadId: AcadId, ...qs.properties }, required: ['acadId', ...(qs.required ?? [])] }
     : Type.Object({ acadId: AcadId });
   const response = schema.response as Record<string, unknown> | undefined;
+  const writes = (Array.isArray(route.method) ? route.method : [route.method]).some((m) => m !== 'GET' && m !== 'HEAD');
   route.schema = {
     ...schema,
     querystring,
     security: ACADEMY_SECURITY,
-    ...(response ? { response: { ...response, 429: Type.Ref(AcademyErrorBody) } } : {}),
+    // A write refuses a view pass (the console's read-only access) with a 403.
+    ...(response
+      ? {
+          response: {
+            ...(writes ? { 403: Type.Ref(AcademyErrorBody) } : {}),
+            ...response,
+            429: Type.Ref(AcademyErrorBody),
+          },
+        }
+      : {}),
   };
 }
 
@@ -162,6 +172,8 @@ function describeError(status: number, op: OperationContext): string | undefined
       return 'A parameter or the body is not valid; the message names it (`bad_request`).';
     case 401:
       return '`acadId` or the API key is missing or wrong, or the key has expired (`unauthorized`).';
+    case 403:
+      return 'The key is a view pass of the admin API, which only reads (`forbidden`).';
     case 404: {
       const owners = op.owners.length > 0 ? op.owners : op.noun ? [op.noun[0]] : [];
       return owners.length > 0 ? noSuch(owners, 'in this academy') : undefined;

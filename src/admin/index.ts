@@ -1,6 +1,7 @@
 import type { BlobStore } from '../platform/blobs/store.js';
 import { type Db, dialectOf } from '../platform/db/database.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { ViewPasses } from '../platform/security/view-pass.js';
 import type { Clock } from '../platform/time.js';
 import { AdminAuditRepository } from './audit/repository.js';
 import { AdminAuditService } from './audit/service.js';
@@ -19,6 +20,8 @@ import type { TenantRef } from './tenant-ref.js';
 import { type AcademyTenants, AdminTenantsService, type HrTenants } from './tenants/service.js';
 import { AdminTokensRepository } from './tokens/repository.js';
 import { AdminTokensService } from './tokens/service.js';
+import { ViewPassesService } from './view-passes/service.js';
+import { AdminWebhooksService, type HrWebhooks } from './webhooks/service.js';
 
 /**
  * The admin side of Atrium (docs/admin.md): operators' tokens, the admin audit log, the tenants as the admin API
@@ -30,6 +33,10 @@ export function createAdmin(context: {
   clock: Clock;
   tenants: HrTenants;
   academies: AcademyTenants;
+  /** The HR API's webhooks (an operator's redelivery). */
+  webhooks: HrWebhooks;
+  /** The view passes the tenant APIs accept (the console's read-only access). */
+  viewPasses: ViewPasses;
   /** Every operationId of the tenant APIs (a fault rule may name one). */
   operationIds: () => ReadonlySet<string>;
   requestLog: RequestLogSettings;
@@ -67,6 +74,8 @@ export function createAdmin(context: {
     requestLog: new RequestLogService(requestLog, context.requestLog, context.clock, context.log),
     reports: new ReportService(requestLog),
     snapshots: new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced),
+    viewPasses: new ViewPassesService(context.viewPasses, context.clock),
+    adminWebhooks: new AdminWebhooksService(context.webhooks, work.read.audit, context.clock),
   };
 }
 

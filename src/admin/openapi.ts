@@ -14,6 +14,8 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /tenants/hr/{id}/applications': 'tenants.createApplication',
   'DELETE /tenants/hr/{id}/applications/{application_id}': 'tenants.revokeApplication',
   'POST /tenants/academy/{id}/keys': 'tenants.rotateAcademyKey',
+  'POST /tenants/{kind}/{id}/view_pass': 'tenants.viewPass',
+  'POST /tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': 'webhooks.redeliver',
   'GET /tenants/{kind}/{id}/clock': 'clock.retrieve',
   'PUT /tenants/{kind}/{id}/clock': 'clock.set',
   'POST /tenants/{kind}/{id}/clock/advance': 'clock.advance',
@@ -63,6 +65,13 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   },
   'POST /tenants/academy/{id}/keys': {
     201: "The academy's new API key (shown only now); its other keys work until `previous_keys_expire_at`.",
+  },
+  'POST /tenants/{kind}/{id}/view_pass': {
+    201: "A view pass of the tenant's API: it reads for ten minutes; writes made with it get 403.",
+  },
+  'POST /tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': {
+    202: 'Queued: the event goes again with the same body and `X-Event-Id`, signed anew; no body.',
+    404: 'No HR client of this id (an academy has no webhooks), or no such webhook or delivery of it (`not_found`).',
   },
   'GET /tenants/{kind}/{id}/clock': { 200: "The tenant's clock." },
   'PUT /tenants/{kind}/{id}/clock': {

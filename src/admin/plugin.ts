@@ -26,6 +26,11 @@ import { tenantSchemas } from './tenants/schemas.js';
 import type { AdminTenantsService } from './tenants/service.js';
 import type { AdminToken } from './tokens/repository.js';
 import type { AdminTokensService } from './tokens/service.js';
+import { viewPassRoutes } from './view-passes/routes.js';
+import { viewPassSchemas } from './view-passes/schemas.js';
+import type { ViewPassesService } from './view-passes/service.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import type { AdminWebhooksService } from './webhooks/service.js';
 
 export { ADMIN_PREFIX } from './openapi.js';
 
@@ -46,6 +51,8 @@ export interface AdminApiOptions {
   clock: Clock;
   snapshots: SnapshotsService;
   sessions: AdminSessionsService;
+  viewPasses: ViewPassesService;
+  webhooks: AdminWebhooksService;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
 }
@@ -175,6 +182,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
     ...reportSchemas,
     ...snapshotSchemas,
     ...sessionSchemas,
+    ...viewPassSchemas,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
@@ -196,4 +204,6 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
   await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
   await app.register(sessionRoutes, { sessions: options.sessions, underLimits });
+  await app.register(viewPassRoutes, { resolve, viewPasses: options.viewPasses });
+  await app.register(webhookRoutes, { resolve, webhooks: options.webhooks, actorOf });
 }

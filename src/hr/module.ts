@@ -9,6 +9,7 @@ import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import type { QueueOptions } from '../platform/jobs/index.js';
 import type { SecretBox } from '../platform/security/secret-box.js';
+import type { ViewPasses } from '../platform/security/view-pass.js';
 import type { Clock } from '../platform/time.js';
 import type { EventDeclaration } from './audit/catalogue.js';
 import { AuditTrail, type EventOutlet } from './audit/trail.js';
@@ -32,6 +33,8 @@ export interface HrContext {
   paginator: Paginator;
   /** Encryption at rest of reversible secrets (signing keys) under the master key. */
   secretBox: SecretBox;
+  /** The admin API's view passes (the console's read-only access), which the bearer guard accepts. */
+  viewPasses: ViewPasses;
   log?: Logger | undefined;
   /**
    * What recording an event also does in its transaction (the webhooks' outbox). Filled when the API is put

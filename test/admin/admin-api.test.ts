@@ -339,12 +339,18 @@ describe('admin API on a port of its own (ATRIUM_ADMIN_PORT)', () => {
   });
   after(() => server.close());
 
-  it('answers there only, and that port serves nothing else', async () => {
+  it('answers there only, and that port serves only the tenant APIs besides (for the console)', async () => {
     const auth = { authorization: `Bearer ${token}` };
     assert.equal((await fetch(`${adminUrl}/admin/v1/tenants`, { headers: auth })).status, 200);
     assert.equal((await fetch(`${server.url}/admin/v1/tenants`, { headers: auth })).status, 404);
-    assert.equal((await fetch(`${adminUrl}/api/v2/client/employees`)).status, 404);
+    // The tenant APIs answer there with their own guards (the console's view passes read them on its origin).
+    const hr = await fetch(`${adminUrl}/api/v2/client/employees`);
+    assert.equal(hr.status, 401);
+    assert.equal(((await hr.json()) as { code: string }).code, 'invalid_token');
+    assert.equal((await fetch(`${adminUrl}/v1/events/ilt?acadId=1`)).status, 401);
     assert.equal((await fetch(`${adminUrl}/healthz`)).status, 404);
+    assert.equal((await fetch(`${adminUrl}/docs`)).status, 404);
+    assert.equal((await fetch(`${adminUrl}/openapi.json`)).status, 404);
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
   });
 });

@@ -2,11 +2,13 @@
  * `atrium admin …`: operator tokens (printed once, stored as a hash, listed without secrets, revoked) and the admin
  * audit log, on both databases; and the tokens' verification, which the admin API's guard will use.
  */
+
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createAdmin } from '../../src/admin/index.js';
 import { openDatabase } from '../../src/platform/db/database.js';
+import { ViewPasses } from '../../src/platform/security/view-pass.js';
 import { Clock } from '../../src/platform/time.js';
 import { atrium, json } from '../support/cli.js';
 import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
@@ -103,6 +105,8 @@ for (const dialect of dialects()) {
           clock: new Clock(),
           tenants: nobody,
           academies: nobody,
+          webhooks: { redeliver: unused },
+          viewPasses: new ViewPasses('unused'),
           operationIds: () => new Set(),
           requestLog: { enabled: false, bodyBytes: 0, maxRows: 1, retentionHours: 1 },
           blobs: { deleteIfUnreferenced: async () => false },

@@ -34,6 +34,7 @@ export {
   type AdminTenant,
   type AdminTenantClock,
   type AdminTenantReplaced,
+  type AdminViewPass,
   type ClockAdvance,
   type ClockChange,
   type FaultEffect,

@@ -2,6 +2,7 @@ import type { Tables } from '../../platform/db/schema.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { hashSecret, newSecret, safeEqual } from '../../platform/security/secrets.js';
+import { isViewPass, type ViewPasses } from '../../platform/security/view-pass.js';
 import { type Clock, formatDateTime } from '../../platform/time.js';
 import { AcademyError } from '../errors.js';
 import type { AcademiesRepository } from './repository.js';
@@ -27,6 +28,8 @@ export interface AcademyContext {
   superAdminId: number;
   /** The id of the key used (`atrium tenants list` shows it; the request log records it); none for a command's work. */
   keyId?: number;
+  /** A view pass of the admin API (the console browsing), not a key: read-only, never logged. */
+  viewPass?: boolean;
 }
 
 interface CachedKey {
@@ -65,6 +68,7 @@ export class AcademiesService {
     private readonly work: UnitOfWork<Tables, AcademiesWork>,
     private readonly clock: Clock,
     private readonly graceSeconds: number,
+    private readonly viewPasses?: ViewPasses,
   ) {
     this.repo = work.read.academies;
   }
@@ -128,10 +132,24 @@ export class AcademiesService {
     for (const [hash, entry] of this.cache) if (entry.academyId === academyId) this.cache.delete(hash);
   }
 
+  /**
+   * A view pass (platform/security/view-pass.ts) in place of a key: it must name this `acadId`'s academy, which
+   * must exist. Its expiry is on the wall clock. The guard refuses it every write.
+   */
+  private async viewPass(acadIdText: string, pass: string, refuse: () => AcademyError): Promise<AcademyContext> {
+    const claims = this.viewPasses?.verify(pass, this.clock.wall());
+    const academyId = Number(acadIdText);
+    if (!claims || !safeEqual(claims.tenant, `academy:${academyId}`)) throw refuse();
+    const academy = await this.repo.find(academyId);
+    if (!academy) throw refuse();
+    return { academyId, superAdminId: academy.super_admin_id, viewPass: true };
+  }
+
   /** Checks `apikey` + `acadId`; any mismatch is a 401 that says nothing about which part was wrong. */
   async authenticate(acadIdText: string | undefined, apikey: string | undefined): Promise<AcademyContext> {
     const refuse = () => new AcademyError(401, 'unauthorized', 'Missing or invalid apikey or acadId.');
     if (!apikey || !acadIdText || !/^[0-9]{1,9}$/.test(acadIdText) || apikey.length > 256) throw refuse();
+    if (isViewPass(apikey)) return this.viewPass(acadIdText, apikey, refuse);
     const hash = hashSecret(apikey);
     const at = this.clock.now();
     let entry = this.cache.get(hash);

@@ -44,6 +44,12 @@ export function academyGuard(academies: AcademiesService, limits?: RateLimits) {
           wait,
         ),
     );
+    if (request.academy.viewPass) {
+      request.viewPass = true;
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        throw new AcademyError(403, 'forbidden', 'A view pass only reads: it cannot change anything.');
+      }
+    }
     const perSecond = limits?.perCredential.hit(`academy:${request.academy.academyId}`) ?? 0;
     if (perSecond > 0) {
       throw tooMany(`Too many requests: each academy may make ${limits?.perCredential.limit} per second.`, perSecond);

@@ -82,6 +82,7 @@ export function createCore(ctx: HrContext) {
     {
       tokenTtlSeconds: config.tokenTtlSeconds,
       refreshMs: config.authRefreshMs,
+      viewPasses: ctx.viewPasses,
       ...(ctx.log ? { log: ctx.log } : {}),
     },
   );

@@ -75,6 +75,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The first of a tenant's rules that matches this call and fires (its probability, its count, its end). */
 async function firing(request: FastifyRequest, options: FaultInjectionOptions): Promise<ActiveFault | undefined> {
+  // The console browsing with a view pass is never shaped, nor uses up a rule's count.
+  if (request.viewPass) return undefined;
   const tenant = options.tenantOf(request);
   const rules = options.source.rulesOf(tenant);
   if (rules.length === 0) return undefined;

@@ -77,6 +77,16 @@ export interface AdminRotatedAcademyKey {
   previous_keys_expire_at: string;
 }
 
+/**
+ * `POST /tenants/{kind}/{id}/view_pass`: a read-only credential of the tenant's own API for ten minutes (the HR
+ * API's bearer token, or the Academy API's `X-API-Key` with the `acadId`).
+ */
+export interface AdminViewPass {
+  pass: string;
+  expires_at: string;
+  expires_in: number;
+}
+
 /** `PUT …/clock`: an instant or an offset (not both), frozen or flowing; what is left out stays as it is. */
 export interface ClockChange {
   now?: string;
@@ -291,6 +301,13 @@ export class AdminClient {
     revokeApplication(tenant: TenantAddress, applicationId: string, options?: RequestOptions): Promise<void>;
     /** A new API key of an academy (`'academy:<acadId>'`); its other keys keep working for the grace period. */
     rotateAcademyKey(tenant: TenantAddress, options?: RequestOptions): Promise<AdminRotatedAcademyKey>;
+    /** A view pass: reads the tenant's own API for ten minutes, neither logged nor shaped by faults. */
+    viewPass(tenant: TenantAddress, options?: RequestOptions): Promise<AdminViewPass>;
+  };
+  /** An HR client's webhooks, as an operator (`/tenants/hr/{id}/webhooks/…`). */
+  readonly webhooks: {
+    /** Queues a delivery's event again (same body and `X-Event-Id`, signed anew), audited; resolves on 202. */
+    redeliver(tenant: TenantAddress, webhookId: string, deliveryId: string, options?: RequestOptions): Promise<void>;
   };
   /**
    * A tenant's snapshots (`/tenants/{kind}/{id}/snapshots`): its whole state saved under a name, and restored.
@@ -378,6 +395,13 @@ export class AdminClient {
       },
       rotateAcademyKey: (tenant, opts) =>
         this.request('POST', `${tenantPath(tenant)}/keys`, { idempotent: false }, opts),
+      viewPass: (tenant, opts) => this.request('POST', `${tenantPath(tenant)}/view_pass`, { idempotent: true }, opts),
+    };
+    this.webhooks = {
+      redeliver: async (tenant, webhookId, deliveryId, opts) => {
+        const path = `${tenantPath(tenant)}/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`;
+        await this.request('POST', path, { idempotent: false }, opts);
+      },
     };
     const snapshot = (tenant: TenantAddress, name: string) =>
       `${tenantPath(tenant)}/snapshots/${encodeURIComponent(name)}`;

@@ -99,8 +99,13 @@ export function bearerGuard(auth: AuthService, limits?: RateLimits) {
     if (wait > 0) {
       throw tooMany(`Too many requests: each application may make ${limits?.perCredential.limit} per second.`, wait);
     }
+    if (context.viewPass) request.viewPass = true;
     if (context.readOnly && !READ_METHODS.has(request.method) && request.routeOptions.config.readOnlySafe !== true) {
-      throw new HrError(403, 'insufficient_scope', 'This application is read-only.');
+      throw new HrError(
+        403,
+        'insufficient_scope',
+        context.viewPass ? 'A view pass only reads: it cannot change anything.' : 'This application is read-only.',
+      );
     }
     request.hrAuth = context;
   };

@@ -5,6 +5,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { isSealed, type SecretBox } from '../../../platform/security/secret-box.js';
 import { newId, newSecret, verifySecret } from '../../../platform/security/secrets.js';
+import { isViewPass, type ViewPasses } from '../../../platform/security/view-pass.js';
 import type { Clock } from '../../../platform/time.js';
 import { HrError } from '../../errors.js';
 import type { ApplicationRow, TenantsRepository } from '../tenants/repository.js';
@@ -27,6 +28,8 @@ export interface AuthContext {
   applicationId: string;
   readOnly: boolean;
   jti: string;
+  /** A view pass of the admin API (the console browsing), not an application's token: read-only, never logged. */
+  viewPass?: boolean;
 }
 
 export interface TokenResponse {
@@ -133,7 +136,7 @@ export class AuthService {
     private readonly tenants: TenantsRepository,
     private readonly box: SecretBox,
     private readonly clock: Clock,
-    private readonly options: { tokenTtlSeconds: number; refreshMs: number; log?: Logger },
+    private readonly options: { tokenTtlSeconds: number; refreshMs: number; log?: Logger; viewPasses?: ViewPasses },
   ) {
     this.repo = work.read.auth;
   }
@@ -410,6 +413,7 @@ export class AuthService {
 
   /** Checks a bearer token on every call: signature, expiry, key still valid, revocation, application standing. */
   async authenticate(token: string): Promise<AuthContext> {
+    if (isViewPass(token)) return this.viewPass(token);
     const claims = await this.verify(token);
     const at = this.nowOf(claims.cid);
     if (claims.exp * 1000 <= at) {
@@ -427,6 +431,19 @@ export class AuthService {
       throw invalidToken('The application of this access token no longer exists or was revoked.');
     }
     return { clientId: claims.cid, applicationId: app.id, readOnly: app.readOnly, jti: claims.jti };
+  }
+
+  /**
+   * A view pass (platform/security/view-pass.ts) of one HR client: read-only, as a read-only application's token
+   * is, and counted against a limit of its own. Its expiry is on the wall clock.
+   */
+  private viewPass(pass: string): AuthContext {
+    const claims = this.options.viewPasses?.verify(pass, this.clock.wall());
+    if (!claims?.tenant.startsWith('hr:')) {
+      throw invalidToken('The view pass is malformed, expired or not for this API.');
+    }
+    const clientId = claims.tenant.slice('hr:'.length);
+    return { clientId, applicationId: `view-pass:${clientId}`, readOnly: true, jti: 'view-pass', viewPass: true };
   }
 
   /**
