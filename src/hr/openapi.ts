@@ -207,6 +207,9 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /signers/{id}/sign': 'signers.sign',
   'POST /signers/{id}/refuse': 'signers.refuse',
   'GET /outbox': 'outbox.list',
+  'GET /inbox_items': 'inboxItems.list',
+  'POST /inbox_items': 'inboxItems.create',
+  'GET /inbox_items/{id}': 'inboxItems.retrieve',
   'GET /webhooks': 'webhooks.list',
   'POST /webhooks': 'webhooks.create',
   'GET /webhooks/{id}': 'webhooks.retrieve',
@@ -260,6 +263,7 @@ const NOUNS: Record<string, readonly [string, string]> = {
   signature_types: ['signature type', 'signature types'],
   signers: ['signer', 'signers'],
   outbox: ['outgoing mail', 'outgoing mails'],
+  inbox_items: ['inbox item', 'inbox items'],
   deliveries: ['delivery', 'deliveries'],
 };
 

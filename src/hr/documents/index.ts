@@ -19,6 +19,11 @@ import { FoldersRepository } from './folders/repository.js';
 import { folderRoutes } from './folders/routes.js';
 import { Folder } from './folders/schemas.js';
 import { FoldersService } from './folders/service.js';
+import { inboxItemEvents } from './inbox/events.js';
+import { InboxRepository } from './inbox/repository.js';
+import { inboxRoutes } from './inbox/routes.js';
+import { InboxItem } from './inbox/schemas.js';
+import { InboxService } from './inbox/service.js';
 import { signatureEvents, signerEvents } from './signatures/events.js';
 import { SigningLinks } from './signatures/links.js';
 import { signingPageRoutes } from './signatures/page.js';
@@ -78,7 +83,15 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       },
     },
   );
-  const s = { ...services, signatures };
+  const inbox = new InboxService(
+    unitOfWork(ctx, (db) => ({
+      inbox: new InboxRepository(db),
+      uploads: new UploadsRepository(db),
+      outbox: new OutboxRepository(db),
+    })),
+    core.uploads,
+  );
+  const s = { ...services, signatures, inbox };
   const modules: HrModule[] = [
     {
       schemas: [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument],
@@ -108,6 +121,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       },
     },
     { public: true, routes: (app) => signingPageRoutes(app, { signatures, blobs }) },
+    { schemas: [InboxItem], events: [inboxItemEvents], routes: (app) => inboxRoutes(app, { inbox, paginator }) },
   );
   return { services: s, modules, jobs: signatures.queues() } satisfies HrArea<typeof s>;
 }

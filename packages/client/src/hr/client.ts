@@ -18,6 +18,7 @@ import { employees } from './employees.js';
 import { events } from './events.js';
 import { folders } from './folders.js';
 import { imports } from './imports.js';
+import { inboxItems } from './inbox.js';
 import { kbArticles, kbTags } from './kb-articles.js';
 import { kbCategories } from './kb-categories.js';
 import { macros } from './macros.js';
@@ -128,6 +129,8 @@ export class HrClient {
   readonly signatureTypes: ReturnType<typeof signatureTypes>;
   /** Signers: CRUD in a draft, `remind`, `remindMany`, and the extensions `sign` and `refuse`. */
   readonly signers: ReturnType<typeof signers>;
+  /** Inbox items: `list`, `create`, `retrieve`. */
+  readonly inboxItems: ReturnType<typeof inboxItems>;
   /** The mail Atrium would have sent (Atrium extension): `list`. */
   readonly outbox: ReturnType<typeof outbox>;
 
@@ -178,6 +181,7 @@ export class HrClient {
     this.signatureTypes = signatureTypes(v);
     this.signers = signers(core, v);
     this.outbox = outbox(core);
+    this.inboxItems = inboxItems(v);
   }
 
   /** The API root the client calls, `…/api/v2/client`. */
