@@ -10,6 +10,8 @@ import { getFile, redeliver } from './tenant-api';
 
 /** Text files shown in the preview up to this size; the download has them whole. */
 const TEXT_PREVIEW = 100_000;
+/** Names of files shown as text when the API could not tell their type from their bytes. */
+const TEXT_NAME = /\.(txt|csv|tsv|json|xml|md|log)$/i;
 
 interface Loaded {
   url: string;
@@ -35,11 +37,15 @@ export function DocumentFile(props: { context: Context; item: string; body: Row 
       .then(async (got) => {
         if (!current) return;
         url = URL.createObjectURL(got.blob);
-        const textual = /^text\/|^application\/(json|xml|csv)$/.test(got.type);
+        const name = got.name ?? (text(props.body.name) || 'document');
+        // The API sniffs a type from the bytes, and text has no signature: its name tells.
+        const textual =
+          /^text\/|^application\/(json|xml|csv)$/.test(got.type) ||
+          (got.type === 'application/octet-stream' && TEXT_NAME.test(name));
         setFile({
           url,
           type: got.type,
-          name: got.name ?? (text(props.body.name) || 'document'),
+          name,
           size: got.blob.size,
           ...(textual ? { text: await got.blob.slice(0, TEXT_PREVIEW).text() } : {}),
         });

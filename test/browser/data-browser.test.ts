@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { seed } from '../../src/cli/seed.js';
 import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
@@ -45,6 +46,31 @@ async function shows(scope: Locator | Page, n: number): Promise<void> {
     .first()
     .waitFor();
   assert.equal(await scope.locator('tbody tr:not(:has(td[colspan]))').count(), n);
+}
+
+/** A PNG of one colour, `width` × `height` pixels: a real image for the preview. */
+function png(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = 2; // RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 interface Employee {
@@ -237,6 +263,56 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     assert.ok(original.subarray(0, 5).toString() === '%PDF-', 'the seeded document is a PDF');
     assert.ok(bytes.equals(original), 'the download is the document, byte for byte');
     assert.deepEqual(unexpected(recorded), []);
+    assert.deepEqual(outside(recorded), [], 'no request outside Atrium');
+  });
+
+  it("previews an image document in an <img> and a text document as text, under the page's CSP", async () => {
+    const employee = (await hr<Employee[]>('GET', '/employees?per_page=1')).body[0] as Employee;
+    await hr('PUT', '/employee_document_types/console-any', {
+      label: 'Anything',
+      localized_labels: [{ language_code: 'en', value: 'Anything' }],
+      folder_id: 'payroll.payslips',
+    });
+    const upload = async (bytes: Buffer, filename: string, title: string) => {
+      const res = await fetch(`${server.url}/api/v2/client/uploads`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await getToken(server, hrCredentials)}`,
+          'content-type': 'application/octet-stream',
+          'content-disposition': `attachment; filename="${filename}"`,
+        },
+        body: new Uint8Array(bytes),
+      });
+      assert.equal(res.status, 201, await res.clone().text());
+      const { id: fileId } = (await res.json()) as { id: string };
+      return (
+        await hr<{ id: string }>('POST', '/employee_documents', {
+          employee_id: employee.id,
+          document_type_id: 'console-any',
+          title,
+          uploaded_file: { file_id: fileId, filename },
+        })
+      ).body.id;
+    };
+    const image = await upload(png(40, 30, [200, 40, 40]), 'badge.png', 'Badge photo');
+    const note = await upload(Buffer.from('Welcome aboard.\nSecond line.\n'), 'welcome.txt', 'Welcome note');
+
+    const recorded = await newPage();
+    const { page } = recorded;
+    await signIn(page, data(`documents/${image}`));
+    const img = page.getByTestId('preview').getByRole('img', { name: 'Preview of badge.png' });
+    await img.waitFor();
+    // Decoded: the blob: image is allowed by the CSP and is the PNG sent.
+    let width = 0;
+    for (let i = 0; i < 200 && width === 0; i++) {
+      width = await img.evaluate((e) => (e as unknown as { naturalWidth: number }).naturalWidth);
+      if (width === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(width, 40);
+    await page.goto(`${origin}${data(`documents/${note}`)}`);
+    await page.getByTestId('preview').getByText('Welcome aboard.').waitFor();
+    assert.equal(await page.getByTestId('preview').locator('pre').textContent(), 'Welcome aboard.\nSecond line.\n');
+    assert.deepEqual(unexpected(recorded), [], 'no CSP violation');
     assert.deepEqual(outside(recorded), [], 'no request outside Atrium');
   });
 
