@@ -243,7 +243,12 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     await page.getByRole('heading', { name: doc.title, level: 1 }).waitFor();
     const frame = page.getByTestId('preview').locator('iframe');
     await frame.waitFor();
-    assert.match((await frame.getAttribute('src')) ?? '', /^blob:http:\/\/atrium\.test:\d+\//);
+    const src = (await frame.getAttribute('src')) ?? '';
+    assert.match(src, /^blob:http:\/\/atrium\.test:\d+\//);
+    // The frame shows the PDF (the browser's viewer), not an error page: the CSP lets the page frame its blob.
+    const shown = await (await frame.elementHandle()).contentFrame();
+    for (let i = 0; i < 200 && shown?.url() !== src; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(shown?.url(), src);
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
