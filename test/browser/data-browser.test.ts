@@ -471,6 +471,35 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     assert.deepEqual(unexpected(recorded), []);
   });
 
+  it('browses on the admin port (ATRIUM_ADMIN_PORT), where the console and the tenant APIs share one origin', async () => {
+    const apart = await startServer(dialect, { ATRIUM_ADMIN_PORT: '0' });
+    try {
+      const adminUrl = ((await apart.app.listenAdmin()) as { url: string }).url;
+      const adminOrigin = `http://${HOST}:${new URL(adminUrl).port}`;
+      const other = await seed(apart.app.services, {
+        employees: 3,
+        users: 1,
+        documents: 1,
+        requests: 1,
+        articles: 1,
+        processes: 1,
+      });
+      const operator = (await apart.app.services.adminTokens.create('admin port', 'cli')).token;
+      const recorded = await newPage();
+      const { page } = recorded;
+      await page.goto(`${adminOrigin}/console/tenants/hr/${other.hr.client_id}/data/employees`);
+      await page.getByLabel('Operator token').fill(operator);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Employees', exact: true }).waitFor();
+      await shows(page, 3);
+      assert.ok(recorded.requests.some((r) => r.url.startsWith(`${adminOrigin}/api/v2/client/employees?`)));
+      assert.deepEqual(unexpected(recorded), []);
+      assert.deepEqual(recorded.outside(adminOrigin), [], 'nothing but the admin port');
+    } finally {
+      await apart.close();
+    }
+  });
+
   it("leaves the tenant's request log alone: the browsing is not logged", async () => {
     await server.app.services.requestLog.flush();
     const { requests } = await admin<{ requests: { path: string; credential_id: string | null }[] }>(
