@@ -7,7 +7,7 @@
 import type { ComponentChildren, ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Alert } from './components';
-import { type Answer, getJson, type TenantKind } from './tenant-api';
+import { type Answer, apiPath, getJson, type TenantKind } from './tenant-api';
 
 /** An object of an API answer, as parsed: the columns pick what they show. */
 export type Row = Record<string, unknown>;
@@ -43,7 +43,7 @@ export interface ListSpec {
   paging: 'cursor' | 'offset';
   pageSize?: number;
   /** The list's own search parameter (`q`, `search`), shown as a search box. */
-  search?: { param: string; label: string; placeholder?: string };
+  search?: Filter;
   filters?: readonly Filter[];
   /** Query parameters always sent (a section's `employee_id`). */
   fixed?: Record<string, string>;
@@ -158,12 +158,18 @@ export function DataList(props: {
     setError(undefined);
     getJson(props.context.kind, props.context.id, path).then(
       (got) => current && setAnswer(got),
-      (err: unknown) => current && setError(err instanceof Error ? err.message : String(err)),
+      (err: unknown) => {
+        if (!current) return;
+        setAnswer(undefined);
+        setError(err instanceof Error ? err.message : String(err));
+      },
     );
     return () => {
       current = false;
     };
   }, [path, loads]);
+  // The rows shown are the previous page's until this one's answer comes.
+  const loading = !error && answer?.path !== apiPath(props.context.kind, props.context.id, path);
 
   const context: Context = { ...props.context, reload: () => setLoads((n) => n + 1) };
   const rows = answer ? rowsOf(spec, answer.body) : [];
@@ -181,12 +187,7 @@ export function DataList(props: {
     spec.paging === 'cursor'
       ? answer?.previousCursor && { ...query, cursor: answer.previousCursor }
       : start > 0 && { ...query, start: String(Math.max(0, start - size)) };
-  const filters = [
-    ...(spec.search
-      ? [{ param: spec.search.param, label: spec.search.label, placeholder: spec.search.placeholder }]
-      : []),
-    ...(spec.filters ?? []),
-  ] as Filter[];
+  const filters: Filter[] = [...(spec.search ? [spec.search] : []), ...(spec.filters ?? [])];
   const apply = (event: Event) => {
     event.preventDefault();
     const asked: Record<string, string> = {};
@@ -202,45 +203,14 @@ export function DataList(props: {
       {filters.length > 0 && (
         <form class="inline" aria-label={`Search ${props.label}`} onSubmit={apply}>
           {filters.map((f) => (
-            <label key={f.param} htmlFor={`${props.label.replace(/\W+/g, '-')}-${f.param}`}>
-              {f.label}
-              {f.options ? (
-                <select
-                  id={`${props.label.replace(/\W+/g, '-')}-${f.param}`}
-                  value={draft[f.param] ?? ''}
-                  onChange={(e) => setDraft({ ...draft, [f.param]: (e.target as HTMLSelectElement).value })}
-                >
-                  <option value="">any</option>
-                  {f.options.map((o) => (
-                    <option key={o} value={o}>
-                      {o}
-                    </option>
-                  ))}
-                </select>
-              ) : f.type === 'date' ? (
-                <input
-                  id={`${props.label.replace(/\W+/g, '-')}-${f.param}`}
-                  type="date"
-                  value={draft[f.param] ?? ''}
-                  onInput={(e) => setDraft({ ...draft, [f.param]: (e.target as HTMLInputElement).value })}
-                />
-              ) : spec.search?.param === f.param ? (
-                <input
-                  id={`${props.label.replace(/\W+/g, '-')}-${f.param}`}
-                  type="search"
-                  value={draft[f.param] ?? ''}
-                  placeholder={f.placeholder}
-                  onInput={(e) => setDraft({ ...draft, [f.param]: (e.target as HTMLInputElement).value })}
-                />
-              ) : (
-                <input
-                  id={`${props.label.replace(/\W+/g, '-')}-${f.param}`}
-                  value={draft[f.param] ?? ''}
-                  placeholder={f.placeholder}
-                  onInput={(e) => setDraft({ ...draft, [f.param]: (e.target as HTMLInputElement).value })}
-                />
-              )}
-            </label>
+            <FilterField
+              key={f.param}
+              filter={f}
+              id={`${props.label.replace(/\W+/g, '-')}-${f.param}`}
+              search={spec.search?.param === f.param}
+              value={draft[f.param] ?? ''}
+              onChange={(value) => setDraft({ ...draft, [f.param]: value })}
+            />
           ))}
           <button type="submit">Search</button>
         </form>
@@ -288,17 +258,19 @@ export function DataList(props: {
         <button
           type="button"
           class="secondary"
-          disabled={!previous}
+          disabled={!previous || loading}
           onClick={() => previous && props.onQuery(previous)}
         >
           Previous
         </button>
         <span class="muted" role="status">
-          {answer
-            ? `${rows.length} shown${typeof total === 'number' ? ` of ${total}` : ''}${spec.paging === 'offset' && start ? `, from ${start + 1}` : ''}`
-            : 'Loading…'}
+          {error
+            ? 'Not loaded.'
+            : loading || !answer
+              ? 'Loading…'
+              : `${rows.length} shown${typeof total === 'number' ? ` of ${total}` : ''}${spec.paging === 'offset' && start ? `, from ${start + 1}` : ''}`}
         </span>
-        <button type="button" class="secondary" disabled={!next} onClick={() => next && props.onQuery(next)}>
+        <button type="button" class="secondary" disabled={!next || loading} onClick={() => next && props.onQuery(next)}>
           Next
         </button>
       </nav>
@@ -322,5 +294,38 @@ export function Section(props: { title: string; spec: ListSpec; context: Omit<Co
         label={props.title.toLowerCase()}
       />
     </section>
+  );
+}
+
+/** A filter's label and control: a list of its values, a date, the search box, or a text. */
+function FilterField(props: {
+  filter: Filter;
+  id: string;
+  search: boolean;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const { filter, id, value } = props;
+  const onInput = (e: Event) => props.onChange((e.target as HTMLInputElement | HTMLSelectElement).value);
+  return (
+    <label htmlFor={id}>
+      {filter.label}
+      {filter.options ? (
+        <select id={id} value={value} onChange={onInput}>
+          <option value="">any</option>
+          {filter.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ) : filter.type === 'date' ? (
+        <input id={id} type="date" value={value} onInput={onInput} />
+      ) : props.search ? (
+        <input id={id} type="search" value={value} placeholder={filter.placeholder} onInput={onInput} />
+      ) : (
+        <input id={id} value={value} placeholder={filter.placeholder} onInput={onInput} />
+      )}
+    </label>
   );
 }

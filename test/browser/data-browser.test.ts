@@ -450,7 +450,7 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     assert.deepEqual(outside(recorded), [], 'no request outside Atrium');
   });
 
-  it('mints a new view pass when the API refuses the one it holds, and keeps it in no address', async () => {
+  it("mints a new view pass when the API refuses the one it holds, keeps it in no address, shows the API's errors", async () => {
     const recorded = await newPage();
     const { page } = recorded;
     let refused = 0;
@@ -468,7 +468,20 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     assert.equal(minted.length, 2, 'a pass, then another after the 401');
     assert.equal(refused, 2);
     assert.ok(!recorded.requests.some((r) => r.url.includes('atrium_view_')), 'no pass in any URL');
-    assert.deepEqual(unexpected(recorded), []);
+    // The API's own refusal is shown as it says it: a search of fewer than 3 letters is a 400.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('ab');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/^400: /)
+      .waitFor();
+    await page.getByRole('status').getByText('Not loaded.').waitFor();
+    assert.equal(await page.locator('tbody tr').count(), 0, 'no stale rows');
+    assert.deepEqual(
+      unexpected(recorded).filter((e) => !/status of 400 \(Bad Request\)/.test(e)),
+      [],
+      'no error but the refused search',
+    );
   });
 
   it('browses on the admin port (ATRIUM_ADMIN_PORT), where the console and the tenant APIs share one origin', async () => {
