@@ -43,7 +43,7 @@ export function createHr(context: Omit<HrContext, 'eventOutlets'>) {
     },
     modules,
     /** The background job queues of the API, by name. */
-    jobs: { ...core.jobs, ...integrations.jobs },
+    jobs: { ...core.jobs, ...documents.jobs, ...integrations.jobs },
   };
 }
 

@@ -192,11 +192,17 @@ describe('architecture', () => {
     assert.deepEqual(loaders, [], `import { Sqlite } from platform/db/database.ts instead:\n${loaders.join('\n')}`);
   });
 
-  it('loads the PDF library in one place (platform/pdf/pages.ts, run in a worker thread by platform/pdf/counter.ts)', () => {
+  it('loads the PDF library in one place (platform/pdf/pages.ts and stamp.ts, run in a worker thread by platform/pdf/runner.ts)', () => {
     const loaders = files
       .filter((file) => /(?:from\s+|import\s*\(\s*)['"]@cantoo\/pdf-lib['"]/.test(text.get(file) ?? ''))
+      .map(rel)
+      .sort();
+    assert.deepEqual(loaders, [path.join('platform', 'pdf', 'pages.ts'), path.join('platform', 'pdf', 'stamp.ts')]);
+    // Both are loaded by the worker only: nothing else imports them but for their types.
+    const importers = files
+      .filter((file) => /^import (?!type )[^;]*from '\.\.?\/[^']*(pages|stamp)\.js';/m.test(text.get(file) ?? ''))
       .map(rel);
-    assert.deepEqual(loaders, [path.join('platform', 'pdf', 'pages.ts')]);
+    assert.deepEqual(importers, [path.join('platform', 'pdf', 'worker.ts')]);
   });
 
   it('applies the tenant condition by construction (Tenant), never by hand', () => {

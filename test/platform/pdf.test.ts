@@ -1,11 +1,11 @@
 /**
- * platform/pdf: the page count itself (pages.ts, in this thread) and the worker that bounds its cost (counter.ts).
+ * platform/pdf: the page count itself (pages.ts, in this thread) and the worker that bounds its cost (runner.ts).
  * The HTTP side is test/hr/page-count.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { PdfPageCounter } from '../../src/platform/pdf/counter.js';
 import { countPdfPages } from '../../src/platform/pdf/pages.js';
+import { PdfWorker } from '../../src/platform/pdf/runner.js';
 import { bomb, CYCLIC, ENCRYPTED, pdf, sharedPageTree } from '../support/pdf.js';
 
 describe('PDF page count', () => {
@@ -36,7 +36,7 @@ describe('PDF page count', () => {
 });
 
 describe('PDF page counter (worker thread)', () => {
-  const counter = new PdfPageCounter({ timeoutMs: 500 });
+  const counter = new PdfWorker({ timeoutMs: 500 });
   after(() => counter.stop());
 
   it('stops a compression bomb at the timeout without blocking this thread, then counts again', async () => {
@@ -63,7 +63,7 @@ describe('PDF page counter (worker thread)', () => {
   });
 
   it('answers null past its queue', async () => {
-    const small = new PdfPageCounter({ maxQueued: 1 });
+    const small = new PdfWorker({ maxQueued: 1 });
     try {
       const one = await pdf(1);
       assert.deepEqual(await Promise.all([small.count(one), small.count(one), small.count(one)]), [1, 1, null]);

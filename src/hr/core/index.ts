@@ -1,4 +1,4 @@
-import { PdfPageCounter } from '../../platform/pdf/counter.js';
+import { PdfWorker } from '../../platform/pdf/runner.js';
 import type { HrArea, HrContext, HrModule } from '../module.js';
 import { unitOfWork } from '../module.js';
 import { AuthRepository } from './auth/repository.js';
@@ -48,6 +48,10 @@ import { OrganizationsRepository } from './organizations/repository.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { Organization } from './organizations/schemas.js';
 import { OrganizationsService } from './organizations/service.js';
+import { OutboxRepository } from './outbox/repository.js';
+import { outboxRoutes } from './outbox/routes.js';
+import { OutboxMail } from './outbox/schemas.js';
+import { OutboxService } from './outbox/service.js';
 import { PerimetersRepository } from './perimeters/repository.js';
 import { PerimetersService } from './perimeters/service.js';
 import { roleEvents } from './roles/events.js';
@@ -115,7 +119,7 @@ export function createCore(ctx: HrContext) {
         sweepMs: config.uploadSweepMs,
         stagingStaleMs: config.requestTimeoutMs + 60_000,
         clock: ctx.clock,
-        pages: new PdfPageCounter({ log: ctx.log }),
+        pages: new PdfWorker({ log: ctx.log }),
         ...(ctx.log ? { log: ctx.log } : {}),
       },
     ),
@@ -130,6 +134,7 @@ export function createCore(ctx: HrContext) {
     bulk,
     datasets: new DatasetsService(unitOfWork(ctx, (db) => ({ datasets: new DatasetsRepository(db) }))),
     perimeters: new PerimetersService(new PerimetersRepository(db)),
+    outbox: new OutboxService(new OutboxRepository(db)),
   };
   const datasetImports = new DatasetImportsService(
     unitOfWork(ctx, (db) => ({
@@ -200,6 +205,7 @@ export function createCore(ctx: HrContext) {
       events: [importEvents],
       routes: (app) => importRoutes(app, { imports, paginator, blobs: ctx.blobs }),
     },
+    { schemas: [OutboxMail], routes: (app) => outboxRoutes(app, { outbox: s.outbox, paginator }) },
     {
       schemas: [BulkOperationResult, EmployeeBulkStatus, UserBulkStatus],
       routes: async (app) => {

@@ -1,4 +1,8 @@
+import { buildInfo } from '../../platform/build-info.js';
+import { send } from '../../platform/http/outbound.js';
+import { PdfWorker } from '../../platform/pdf/runner.js';
 import type { CoreServices } from '../core/index.js';
+import { OutboxRepository } from '../core/outbox/repository.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { documentTypeEvents } from './document-types/events.js';
@@ -15,6 +19,14 @@ import { FoldersRepository } from './folders/repository.js';
 import { folderRoutes } from './folders/routes.js';
 import { Folder } from './folders/schemas.js';
 import { FoldersService } from './folders/service.js';
+import { signatureEvents, signerEvents } from './signatures/events.js';
+import { SigningLinks } from './signatures/links.js';
+import { signingPageRoutes } from './signatures/page.js';
+import { SignaturesRepository } from './signatures/repository.js';
+import { signatureProcessRoutes } from './signatures/routes.js';
+import { SignatureProcess, SignatureType, Signer } from './signatures/schemas.js';
+import { SignaturesService } from './signatures/service.js';
+import { signerRoutes } from './signatures/signer-routes.js';
 
 /** The Document manager: folders, document types and documents, each for employees and for the company. */
 export function createDocuments(ctx: HrContext, core: CoreServices) {
@@ -33,7 +45,40 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       core.users,
     ),
   };
-  const s = services;
+  const documents = services.documents;
+  const signatures = new SignaturesService(
+    unitOfWork(ctx, (db) => ({
+      signatures: new SignaturesRepository(db),
+      uploads: new UploadsRepository(db),
+      documents: new DocumentsRepository(db),
+      outbox: new OutboxRepository(db),
+    })),
+    {
+      uploads: core.uploads,
+      documents,
+      blobs,
+      pdf: new PdfWorker({ log: ctx.log }),
+      links: new SigningLinks(ctx.secretBox.deriveKey('signing-links')),
+      clock: ctx.clock,
+      wakeJobs: ctx.wakeJobs,
+      callbacks: {
+        send: (url, body) =>
+          send({
+            url,
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': `Atrium/${buildInfo().version} (+signatures)`,
+            },
+            timeoutMs: ctx.config.webhookTimeoutMs,
+            allowPrivate: ctx.config.webhookAllowPrivate,
+            now: () => performance.now(),
+          }),
+        retryForMs: ctx.config.webhookRetryForSeconds * 1000,
+      },
+    },
+  );
+  const s = { ...services, signatures };
   const modules: HrModule[] = [
     {
       schemas: [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument],
@@ -53,7 +98,18 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       },
     );
   }
-  return { services, modules } satisfies HrArea<typeof services>;
+  modules.push(
+    {
+      schemas: [SignatureProcess, Signer, SignatureType],
+      events: [signatureEvents, signerEvents],
+      routes: async (app) => {
+        await signatureProcessRoutes(app, { signatures, paginator, blobs });
+        await signerRoutes(app, { signatures });
+      },
+    },
+    { public: true, routes: (app) => signingPageRoutes(app, { signatures, blobs }) },
+  );
+  return { services: s, modules, jobs: signatures.queues() } satisfies HrArea<typeof s>;
 }
 
 export type DocumentsServices = ReturnType<typeof createDocuments>['services'];

@@ -1,3 +1,4 @@
+import { HEADERS } from '@atrium/client/wire';
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Page } from '../../platform/db/keyset.js';
@@ -80,6 +81,8 @@ export interface ListRouteOptions<Q extends TObject, F extends string> {
   count?: string;
   /** The count's querystring, when it differs from the list's (the filters without the page parameters). */
   countQuerystring?: TObject;
+  /** Every page also answers the list's count in `X-Total-Count` (the reference's page-numbered lists). */
+  totalCount?: boolean;
   /** Narrows the cursor scope per request (a parent's id, a mode). */
   qualifier?: (request: FastifyRequest<{ Querystring: Static<Q> }>) => string | undefined;
   /** The path parameters' schema: required when the path has any (the server refuses such a route without one). */
@@ -139,7 +142,15 @@ export function listRoute<Q extends TObject, F extends string, T>(
         ...(options.params ? { params: options.params } : {}),
         querystring: options.querystring,
         response: {
-          200: { ...Type.Array(options.item), headers: PaginationHeaders },
+          200: {
+            ...Type.Array(options.item),
+            headers: options.totalCount
+              ? Type.Composite([
+                  PaginationHeaders,
+                  Type.Object({ 'X-Total-Count': Type.Integer({ description: 'Number of matching items.' }) }),
+                ])
+              : PaginationHeaders,
+          },
           ...errorResponses(400, 401, ...errors),
         },
       },
@@ -150,6 +161,7 @@ export function listRoute<Q extends TObject, F extends string, T>(
       const typed = request as unknown as FastifyRequest<{ Querystring: Static<Q> }>;
       const call = listCall(paginator, options.list, clientId, query as PageQuery, options.qualifier?.(typed));
       const page = await handlers.page(clientId, query, call.request, typed);
+      if (options.totalCount && count) reply.header(HEADERS.totalCount, String(await count(clientId, query)));
       return sendPage(paginator, request, reply, page, call.scope).map((item) => handlers.present(item, query));
     },
   );

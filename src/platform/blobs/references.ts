@@ -33,6 +33,8 @@ export const BLOB_REFERENCES: readonly BlobReference[] = [
   { table: 'pa_request_files', column: 'sha256' },
   { table: 'hr_dataset_imports', column: 'sha256' },
   { table: 'hr_imports', column: 'sha256' },
+  { table: 'hr_signature_processes', column: 'sha256' },
+  { table: 'hr_signature_processes', column: 'signed_sha256' },
   // A tenant snapshot keeps the files of its rows (admin/snapshots, docs/admin.md "Snapshots").
   { table: 'tenant_snapshot_files', column: 'sha256' },
 ];

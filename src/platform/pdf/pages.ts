@@ -6,7 +6,7 @@ import { ParseSpeeds, PDFArray, PDFDict, PDFDocument, PDFName } from '@cantoo/pd
  *
  * The document is parsed without decrypting (`ignoreEncryption`: an encrypted PDF's page tree is not encrypted,
  * only its strings and streams), without touching its metadata (`updateMetadata: false`) and in one go
- * (`ParseSpeeds.Fastest`: it runs in a worker thread, see counter.ts, so it need not yield). The pages are then
+ * (`ParseSpeeds.Fastest`: it runs in a worker thread, see runner.ts, so it need not yield). The pages are then
  * counted by walking the page tree here rather than with `getPageCount()`, whose recursive walk follows a
  * reference each time it appears: a tree whose nodes refer to the same kids twice at every level would be walked
  * 2^depth times, and a cycle would recurse until the stack overflows. This walk visits each node once, without

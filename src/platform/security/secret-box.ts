@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -45,6 +45,14 @@ export class SecretBox {
   /** Short fingerprint of the key (not reversible), shown by `atrium doctor` to compare machines. */
   fingerprint(): string {
     return createHash('sha256').update('atrium-master-key-fingerprint').update(this.key).digest('hex').slice(0, 16);
+  }
+
+  /**
+   * A key of its own for one purpose (HKDF-SHA256 of the master key): for MACs that need no stored secret, such as
+   * the signers' links. It changes with the master key.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `atrium:${purpose}`, 32));
   }
 
   seal(purpose: string, plaintext: string): string {

@@ -27,6 +27,7 @@ import { processes } from './processes.js';
 import { requestForms } from './request-forms.js';
 import { requests } from './requests.js';
 import { roles } from './roles.js';
+import { outbox, signatureProcesses, signatureTypes, signers } from './signatures.js';
 import { tasks } from './tasks.js';
 import { uploads } from './uploads.js';
 import { users } from './users.js';
@@ -121,6 +122,14 @@ export class HrClient {
    * `redeliver`). Verify the callbacks with `verifyWebhookSignature`.
    */
   readonly webhooks: ReturnType<typeof webhooks>;
+  /** Signature processes: `list`, `create`, `cancel`, `retrieve`, `upsert`, `update`, `del`, `download`, `archive`, `send`. */
+  readonly signatureProcesses: ReturnType<typeof signatureProcesses>;
+  /** Signature types: `list`, `retrieve`. */
+  readonly signatureTypes: ReturnType<typeof signatureTypes>;
+  /** Signers: CRUD in a draft, `remind`, `remindMany`, and the extensions `sign` and `refuse`. */
+  readonly signers: ReturnType<typeof signers>;
+  /** The mail Atrium would have sent (Atrium extension): `list`. */
+  readonly outbox: ReturnType<typeof outbox>;
 
   /** @throws {AtriumUsageError} in a browser, or without the credentials. */
   constructor(options: HrClientOptions) {
@@ -165,6 +174,10 @@ export class HrClient {
     this.requests = requests(core, v);
     this.events = events(core, v);
     this.webhooks = webhooks(core, v);
+    this.signatureProcesses = signatureProcesses(core, v);
+    this.signatureTypes = signatureTypes(v);
+    this.signers = signers(core, v);
+    this.outbox = outbox(core);
   }
 
   /** The API root the client calls, `…/api/v2/client`. */

@@ -6,7 +6,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
-import type { PdfPageCounter } from '../../../platform/pdf/counter.js';
+import type { PdfWorker } from '../../../platform/pdf/runner.js';
 import { type Clock, wallClock } from '../../../platform/time.js';
 import type { AuditTrail } from '../../audit/trail.js';
 import type { Audited } from '../../module.js';
@@ -31,7 +31,7 @@ export interface UploadsOptions {
   /** The clock expiry is judged by (tests move it). */
   clock: Clock;
   /** Counts the pages of PDF uploads (`page_count`); without it, every upload's count is null. */
-  pages?: PdfPageCounter;
+  pages?: PdfWorker;
   log?: Logger;
 }
 
@@ -168,7 +168,7 @@ export class UploadsService {
 
   /**
    * The pages of a stored PDF upload, read back from the store and counted in a worker thread (bounded in time
-   * and memory: platform/pdf/counter.ts); null for any other file, and for a PDF the library cannot read. The
+   * and memory: platform/pdf/runner.ts); null for any other file, and for a PDF the library cannot read. The
    * upload's id is not yet known to the client, so nothing can consume it before the count is recorded.
    */
   private async countPages(row: UploadRow): Promise<number | null> {

@@ -522,6 +522,64 @@ export class DocumentsService {
     return this.get(clientId, kind, id);
   }
 
+  /**
+   * Files a document that Atrium made itself (a signed PDF, archived by its signature process) in the caller's
+   * transaction, with its `origin` and audit event, as `create` does for an upload. The bytes are a blob already
+   * stored (`sha256`); the caller's row keeps referring to them too.
+   */
+  async fileGenerated(
+    tx: Audited<DocumentsWork>,
+    clientId: string,
+    file: {
+      employeeId: string;
+      documentTypeId: string;
+      title: string | null;
+      filename: string;
+      sha256: string;
+      size: number;
+      pageCount: number | null;
+      date: string | null;
+      metadata: { code: string; value: string }[];
+      origin: 'signature';
+      organizationIds: string[];
+    },
+  ): Promise<string> {
+    const id = randomUUID();
+    const at = now();
+    const typeRow = await tx.documents.documentType(clientId, 'employee', file.documentTypeId);
+    const type = typeRow ? typeView(typeRow) : undefined;
+    await tx.documents.insert(
+      clientId,
+      'employee',
+      {
+        id,
+        employee_id: file.employeeId,
+        document_type_id: file.documentTypeId,
+        title: file.title,
+        filename: file.filename,
+        sha256: file.sha256,
+        size: file.size,
+        content_type: 'application/pdf',
+        page_count: file.pageCount,
+        date: file.date,
+        effective_date: file.date ?? dayOf(at),
+        metadata: file.metadata,
+        external_reference: null,
+        origin: file.origin,
+        origin_details: file.origin,
+        sender_id: null,
+        trashed_at: null,
+        expiry_date: type ? policyExpiryDate(type.settings, at, file.metadata) : null,
+        expiration_date: null,
+        created_at: at,
+        updated_at: at,
+      },
+      file.organizationIds,
+    );
+    await this.record(tx, clientId, 'employee', 'created', [await this.row(clientId, 'employee', id, tx.documents)]);
+    return id;
+  }
+
   /** PUT replaces the attributes (absent ones are cleared); PATCH changes only those sent. */
   async update(
     clientId: string,

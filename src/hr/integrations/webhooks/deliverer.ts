@@ -1,9 +1,10 @@
 import type { Db } from '../../../platform/db/database.js';
+import { send } from '../../../platform/http/outbound.js';
 import { type Job, type JobContext, type JobHandler, RetryJobError } from '../../../platform/jobs/index.js';
 import type { SecretBox } from '../../../platform/security/secret-box.js';
 import type { DeliveryPayload } from './outbox.js';
 import { WebhooksRepository } from './repository.js';
-import { send, signatureHeader } from './sender.js';
+import { signatureHeader } from './sender.js';
 import { SIGNATURE_KEY_PURPOSE } from './service.js';
 
 export interface DelivererSettings {

@@ -6,6 +6,10 @@ export type KbCategory = {
     created_at: string;
     updated_at: string;
     slug: string;
+    localized_description: {
+        value: string;
+        language_code: string;
+    }[];
     order: number;
     original_language_code: string;
     icon_class: string | null;
@@ -13,10 +17,6 @@ export type KbCategory = {
     default_form_id: string | null;
     visible_to_employee: boolean;
     localized_name: {
-        value: string;
-        language_code: string;
-    }[];
-    localized_description: {
         value: string;
         language_code: string;
     }[];
@@ -36,16 +36,16 @@ export type KbCategoryPatch = {
 };
 export type KbCategoryPut = {
     slug?: string | undefined;
+    localized_description?: {
+        value: string;
+        language_code: string;
+    }[] | undefined;
     order?: number | undefined;
     original_language_code?: string | undefined;
     icon_class?: string | null | undefined;
     disable_default_form?: boolean | undefined;
     default_form_id?: string | null | undefined;
     visible_to_employee?: boolean | undefined;
-    localized_description?: {
-        value: string;
-        language_code: string;
-    }[] | undefined;
     localized_name: {
         value: string;
         language_code: string;

@@ -129,8 +129,8 @@ export type RequestFull = {
     request_number: string;
     feedback: {
         created_at: string;
-        rate: number;
         comment: string | null;
+        rate: number;
     } | null;
     read_by_employee: boolean;
     public_comment_count: number;
@@ -205,8 +205,8 @@ export type RequestFullWithAttachments = {
     request_number: string;
     feedback: {
         created_at: string;
-        rate: number;
         comment: string | null;
+        rate: number;
     } | null;
     read_by_employee: boolean;
     public_comment_count: number;

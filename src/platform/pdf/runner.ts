@@ -1,7 +1,9 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { SignatureStamp } from './stamp.js';
+import type { PdfTask } from './worker.js';
 
-export interface PdfPageCounterOptions {
+export interface PdfWorkerOptions {
   /** How long one count may take before the worker is stopped and the count is null (ms). */
   timeoutMs?: number;
   /** How long the worker may take to start and load the PDF library (ms); past it the count is null. */
@@ -29,29 +31,33 @@ function startWorker(options: WorkerOptions): Worker {
   return new Worker(code, { ...options, eval: true });
 }
 
-/** A started worker, ready for a PDF: what it answers next is the count of the PDF sent to it. */
+/** A started worker, ready for a PDF: what it answers next is the answer to the task sent to it. */
 interface Running {
   worker: Worker;
-  /** Set while a count is out: receives the worker's answer, or null when it failed. */
-  pending?: (count: number | null, reason?: string) => void;
+  /** Set while a task is out: receives the worker's answer, or null when it failed. */
+  pending?: (answer: unknown, reason?: string) => void;
 }
 
+/** How long stamping signatures may take (ms): a larger document than a count reads, and written again. */
+const STAMP_TIMEOUT_MS = 15_000;
+
 /**
- * Counts a PDF's pages (pages.ts) in a worker thread, so that a hostile file costs a bounded time and memory, never
- * blocks the event loop and never takes the process down: a count that takes longer than `timeoutMs` (a
+ * Runs the PDF library's work (pages.ts: a page count; stamp.ts: signatures stamped) in a worker thread, so that a
+ * hostile file costs a bounded time and memory, never blocks the event loop and never takes the process down: a
+ * count that takes longer than `timeoutMs` (a
  * compression bomb in an object stream, a parse that does not end) stops the worker, its heap is capped
  * (`heapMb`), and a worker that fails in any way gives null. One count runs at a time (a PDF upload waits for the
  * ones before it, up to `maxQueued`). The worker is started by the first PDF and stopped when idle; the PDF
  * library is loaded in it only, never in the server's own thread.
  */
-export class PdfPageCounter {
-  private readonly options: Required<Omit<PdfPageCounterOptions, 'log'>>;
+export class PdfWorker {
+  private readonly options: Required<Omit<PdfWorkerOptions, 'log'>>;
   private busy = false;
   private readonly queue: (() => void)[] = [];
   private current: Running | undefined;
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly settings: PdfPageCounterOptions = {}) {
+  constructor(private readonly settings: PdfWorkerOptions = {}) {
     this.options = {
       timeoutMs: settings.timeoutMs ?? DEFAULTS.timeoutMs,
       startTimeoutMs: settings.startTimeoutMs ?? DEFAULTS.startTimeoutMs,
@@ -63,9 +69,26 @@ export class PdfPageCounter {
 
   /** The number of pages, or null (not a readable PDF, too slow, too big, too busy). Never rejects. */
   async count(bytes: Uint8Array): Promise<number | null> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() => this.runIn({ task: 'count', bytes: own }, this.options.timeoutMs));
+    return typeof answer === 'number' && Number.isSafeInteger(answer) && answer >= 0 ? answer : null;
+  }
+
+  /**
+   * The PDF with the signatures stamped on it and its audit page (stamp.ts), or null (not a PDF the library can
+   * write, encrypted, too slow, too big, too busy). Never rejects.
+   */
+  async stamp(bytes: Uint8Array, stamp: SignatureStamp): Promise<Uint8Array | null> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() => this.runIn({ task: 'stamp', bytes: own, stamp }, STAMP_TIMEOUT_MS));
+    return answer instanceof Uint8Array ? answer : null;
+  }
+
+  /** Runs one task at a time: a task waits for the ones before it, up to `maxQueued` (past that: null at once). */
+  private async queued(run: () => Promise<unknown>): Promise<unknown> {
     if (this.busy) {
       if (this.queue.length >= this.options.maxQueued) {
-        this.settings.log?.warn({ queued: this.queue.length }, 'PDF page count skipped: too many waiting');
+        this.settings.log?.warn({ queued: this.queue.length }, 'PDF task skipped: too many waiting');
         return null;
       }
       await new Promise<void>((resolve) => this.queue.push(resolve));
@@ -73,7 +96,7 @@ export class PdfPageCounter {
     this.busy = true;
     clearTimeout(this.idle);
     try {
-      return await this.countIn(bytes);
+      return await run();
     } finally {
       this.busy = false;
       const next = this.queue.shift();
@@ -89,32 +112,31 @@ export class PdfPageCounter {
     await running?.worker.terminate();
   }
 
-  private async countIn(bytes: Uint8Array): Promise<number | null> {
-    // Counts run one at a time, so no other count is starting a worker meanwhile.
+  private async runIn(task: PdfTask, timeoutMs: number): Promise<unknown> {
+    // Tasks run one at a time, so no other task is starting a worker meanwhile.
     this.current ??= await this.start();
     const running = this.current;
     if (!running) return null;
     const started = performance.now();
-    const { count, reason } = await new Promise<{ count: number | null; reason?: string }>((resolve) => {
-      const timer = setTimeout(() => running.pending?.(null, 'timeout'), this.options.timeoutMs).unref();
-      running.pending = (count, reason) => {
+    const { answer, reason } = await new Promise<{ answer: unknown; reason?: string }>((resolve) => {
+      const timer = setTimeout(() => running.pending?.(null, 'timeout'), timeoutMs).unref();
+      running.pending = (answer, reason) => {
         clearTimeout(timer);
         running.pending = undefined;
-        resolve(reason === undefined ? { count } : { count, reason });
+        resolve(reason === undefined ? { answer } : { answer, reason });
       };
-      // A copy of its own, moved to the worker: `bytes` may be a view on a shared buffer.
-      const own = new Uint8Array(bytes);
-      running.worker.postMessage(own, [own.buffer]);
+      // The bytes are a copy of the task's own (`bytes` may be a view on a shared buffer): moved to the worker.
+      running.worker.postMessage(task, [task.bytes.buffer as ArrayBuffer]);
     });
     if (reason !== undefined) {
-      // The worker may still be busy or broken: stop it; the next count starts a fresh one.
+      // The worker may still be busy or broken: stop it; the next task starts a fresh one.
       this.settings.log?.info(
-        { reason, ms: Math.round(performance.now() - started), size: bytes.length },
-        'PDF page count unavailable',
+        { task: task.task, reason, ms: Math.round(performance.now() - started), size: task.bytes.length },
+        'PDF task unavailable',
       );
       if (this.current === running) void this.stop();
     }
-    return count;
+    return answer;
   }
 
   /** A worker that has loaded the PDF library, or undefined when it could not start. */
@@ -146,8 +168,7 @@ export class PdfPageCounter {
           resolve(ready ? running : undefined);
           return;
         }
-        const valid = typeof message === 'number' && Number.isSafeInteger(message) && message >= 0;
-        running.pending?.(valid ? message : null);
+        running.pending?.(message);
       });
       worker.on('error', (err) => failed(err instanceof Error ? err.message : String(err)));
       worker.on('exit', (code) => {
