@@ -101,7 +101,7 @@ function events(kind: 'ilt' | 'vc', title: string): Resource {
         ['Starts', (body) => text(body.eventStartDate)],
         ['Ends', (body) => text(body.eventEndDate)],
         ['Time zone', (body) => text(body.timezone)],
-        ['Offers', (body) => text(body.canMultiReadable)],
+        ['Bundle', (body) => text(body.canMultiReadable)],
       ],
       sections: [
         {
