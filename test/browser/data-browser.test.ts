@@ -487,6 +487,30 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     );
   });
 
+  it('mints a new view pass once less than a minute of the one it holds is left', async () => {
+    const recorded = await newPage();
+    const { page } = recorded;
+    await page.clock.install();
+    await signIn(page, data('employees'));
+    await shows(page, 20);
+    const mints = () =>
+      recorded.requests.filter((r) => r.url.endsWith(`/admin/v1/tenants/hr/${clientId}/view_pass`)).length;
+    assert.equal(mints(), 1);
+    // Eight minutes on: the pass (ten minutes) is kept.
+    await page.clock.fastForward('08:00');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/cursor=/);
+    await shows(page, 20);
+    assert.equal(mints(), 1, 'kept while more than a minute is left');
+    // Nine and a half minutes after it was made: a new one before the next call.
+    await page.clock.fastForward('01:30');
+    const first = (await hr<Employee[]>('GET', '/employees?per_page=20')).body[0] as Employee;
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByRole('table', { name: 'Employees' }).getByText(first.email).waitFor();
+    assert.equal(mints(), 2, 'minted again');
+    assert.deepEqual(unexpected(recorded), []);
+  });
+
   it('browses on the admin port (ATRIUM_ADMIN_PORT), where the console and the tenant APIs share one origin', async () => {
     const apart = await startServer(dialect, { ATRIUM_ADMIN_PORT: '0' });
     try {
