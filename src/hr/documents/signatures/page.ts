@@ -93,7 +93,8 @@ function page(title: string, body: string): string {
 
 /** The signer's page for the state they and their process are in. */
 function render(token: string, process: ProcessView, signer: SignerView, error?: string): string {
-  const here = escapeHtml(encodeURIComponent(token));
+  // Relative to the page: the link itself (`…/signing/<token>`), or a form's answer (`…/signing/<token>/sign`).
+  const here = escapeHtml(`${error === undefined ? '' : '../'}${encodeURIComponent(token)}`);
   const p = process.process;
   const s = signer.signer;
   const name = `${s.firstName} ${s.lastName}`;

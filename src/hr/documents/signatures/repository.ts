@@ -619,12 +619,13 @@ export class SignaturesRepository {
     return row ? { firstName: row.firstname, lastName: row.lastname, email: row.email } : undefined;
   }
 
-  /** Makes a stamped PDF (a blob) the process's current file. */
-  async setSignedFile(clientId: string, id: string, sha256: string, size: number, at: number): Promise<void> {
-    await this.tenant(clientId)
+  /** Makes a stamped PDF (a blob) the process's current file; false when the process is gone. */
+  async setSignedFile(clientId: string, id: string, sha256: string, size: number, at: number): Promise<boolean> {
+    const result = await this.tenant(clientId)
       .updateTable('hr_signature_processes')
       .set({ signed_sha256: sha256, signed_size: size, updated_at: at })
       .where('id', '=', id)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -1030,11 +1030,24 @@ export class SignaturesService {
       return undefined;
     }
     const previous = view.process.signedSha256;
-    const { blob } = await this.deps.blobs.put(Readable.from([Buffer.from(stamped)]), {
-      // The reference is written with the blob, so it is never unreferenced.
-      attach: (trx, stored) =>
-        this.work.on(trx).read.signatures.setSignedFile(clientId, processId, stored.sha256, stored.size, this.now()),
-    });
+    const gone = new Error('the signature process was deleted meanwhile');
+    const stored = await this.deps.blobs
+      .put(Readable.from([Buffer.from(stamped)]), {
+        // The reference is written with the blob, so it is never unreferenced; a process deleted meanwhile leaves
+        // nothing behind (a throw here undoes the blob).
+        attach: async (trx, blob) => {
+          const set = await this.work
+            .on(trx)
+            .read.signatures.setSignedFile(clientId, processId, blob.sha256, blob.size, this.now());
+          if (!set) throw gone;
+        },
+      })
+      .catch((error: unknown) => {
+        if (error === gone) return undefined;
+        throw error;
+      });
+    if (!stored) return undefined;
+    const { blob } = stored;
     if (complete) {
       await this.work.run(async (tx) => {
         if (!(await tx.signatures.transition(clientId, processId, ['signed'], { state: 'done' }, this.now()))) return;
