@@ -8,36 +8,17 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { seed } from '../../src/cli/seed.js';
+import { seriousViolations } from '../support/axe.js';
 import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
 import { dialects, getToken, startServer, type TestServer } from '../support/harness.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const dialect = dialects()[0] ?? 'sqlite';
 const HOST = 'atrium.test';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = (await page.evaluate(
-    'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)',
-  )) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 /** Waits for a list within `scope` to show `n` rows, as its status line says, and checks that its table has them. */
 async function shows(scope: Locator | Page, n: number): Promise<void> {
   await scope
