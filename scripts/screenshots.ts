@@ -29,6 +29,7 @@ const atrium = (...args: string[]) =>
 fs.mkdirSync(out, { recursive: true });
 const seeded = atrium('seed', '--size', 'small') as {
   hr: { client_id: string; application_id: string; application_secret: string };
+  academy: { acadId: number; apikey: string };
 };
 const { token } = atrium('admin', 'create-token', '--name', 'screenshots') as { token: string };
 const server = await startProcess(process.execPath, [cli, 'serve', '--port', '0'], env);
@@ -48,14 +49,32 @@ try {
     await fetch(`${base}/api/v2/client${p}`, { headers: { authorization: `Bearer ${bearer}` } });
   }
   await new Promise((resolve) => setTimeout(resolve, 1500)); // the log is written within a second
+  // What the data pages show: a seeded document (a one-page PDF) and its employee, and the bundled workshop.
+  const documents = (await (
+    await fetch(`${base}/api/v2/client/employee_documents?per_page=1`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    })
+  ).json()) as { id: string; employee_id: string }[];
+  const document = documents[0];
+  const { acadId, apikey } = seeded.academy;
+  const { events } = (await (
+    await fetch(`${base}/v1/events/ilt?acadId=${acadId}&limit=100`, { headers: { 'x-api-key': apikey } })
+  ).json()) as { events: { id: number; title: string }[] };
+  const event = events.find((e) => e.title === 'Leadership workshop');
+  if (!document || !event) throw new Error('the seed made no document or no workshop');
 
   const tenant = `/console/tenants/hr/${hr.client_id}`;
+  const data = `${tenant}/data`;
   const pages: [string, string, string][] = [
     ['sign-in', '/console/', 'Operator token'],
     ['tenants', '/console/tenants', 'Tenants'],
     ['tenant', tenant, 'Clock'],
     ['request-log', `${tenant}/log`, 'Request log'],
     ['report', `${tenant}/report`, 'Integration report'],
+    ['employees', `${data}/employees`, 'Employees'],
+    ['employee', `${data}/employees/${document.employee_id}`, 'Documents'],
+    ['document', `${data}/documents/${document.id}`, 'File'],
+    ['event', `/console/tenants/academy/${acadId}/data/events-ilt/${event.id}`, 'Attendance'],
   ];
   for (const width of [1280, 390]) {
     const recorded = await openPage(browser, { viewport: { width, height: width > 800 ? 900 : 844 } });
@@ -68,13 +87,21 @@ try {
       if (name === 'tenants') await page.getByRole('article').first().waitFor();
       if (name === 'tenant') await page.getByTestId('clock-now').waitFor();
       if (name === 'report') await page.getByTestId('report-summary').waitFor();
+      // The data pages: every list loaded; the document's preview drawn by the browser's PDF viewer.
+      if (['employees', 'employee', 'event'].includes(name)) {
+        while ((await page.getByText('Loading').count()) > 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      if (name === 'document') {
+        await page.getByTestId('preview').locator('iframe').waitFor();
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
       if (name === 'request-log') {
         const row = page.getByRole('row').filter({ hasText: '/requests?per_page=20' });
         await row.getByRole('button').click();
       }
       await page.screenshot({
         path: path.join(out, `console-${name}-${width}.png`),
-        fullPage: name === 'tenant' || name === 'report',
+        fullPage: ['tenant', 'report', 'employee', 'event'].includes(name),
       });
       if (name === 'sign-in') {
         await page.getByLabel('Operator token').fill(token);
@@ -82,7 +109,10 @@ try {
         await page.getByRole('button', { name: 'Sign out' }).waitFor();
       }
     }
-    const outside = recorded.outside(base);
+    // But the page's own blob: URLs (the document's bytes) and the browser's built-in PDF viewer (chrome://).
+    const outside = recorded
+      .outside(base)
+      .filter((r) => !r.url.startsWith(`blob:${base}/`) && !/^chrome(-extension)?:\/\//.test(r.url));
     if (outside.length > 0) throw new Error(`requests outside ${base}: ${outside.map((r) => r.url).join(', ')}`);
     await recorded.close();
   }

@@ -2,8 +2,10 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { currentSession, type Session, signOut, whenSignedOut } from './api';
 import { Alert } from './components';
+import { navigate } from './navigate';
 import { PAGES, route } from './pages/index';
 import { SignIn } from './pages/sign-in';
+import { forgetPasses } from './tenant-api';
 
 const BASE = '/console/';
 
@@ -16,12 +18,19 @@ function App() {
   const [session, setSession] = useState<Session | undefined | null>(null);
   const [failure, setFailure] = useState<string | undefined>();
   const [path, setPath] = useState(location.pathname);
+  const [search, setSearch] = useState(location.search);
   useEffect(() => {
-    whenSignedOut(() => setSession(undefined));
+    whenSignedOut(() => {
+      forgetPasses();
+      setSession(undefined);
+    });
     currentSession()
       .then(setSession)
       .catch((err: unknown) => setFailure(err instanceof Error ? err.message : String(err)));
-    const onPop = () => setPath(location.pathname);
+    const onPop = () => {
+      setPath(location.pathname);
+      setSearch(location.search);
+    };
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);
@@ -33,8 +42,7 @@ function App() {
   const { page, params } = pageOf(path);
   const go = (to: string) => (event: Event) => {
     event.preventDefault();
-    history.pushState(null, '', `${BASE}${to}`);
-    setPath(location.pathname);
+    navigate(`${BASE}${to}`);
   };
   // Links within the console move without reloading the page.
   const onClick = (event: MouseEvent) => {
@@ -64,6 +72,7 @@ function App() {
           type="button"
           class="secondary"
           onClick={() => {
+            forgetPasses();
             void signOut().finally(() => setSession(undefined));
           }}
         >
@@ -71,7 +80,8 @@ function App() {
         </button>
       </header>
       <main>
-        <Current params={params} />
+        {/* A page of another path starts afresh (no state of the page before); a new query keeps the page. */}
+        <Current key={path} params={params} query={new URLSearchParams(search)} />
       </main>
     </div>
   );

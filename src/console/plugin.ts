@@ -29,13 +29,15 @@ const TYPES: Readonly<Record<string, string>> = {
 
 /**
  * Everything from this server, nothing inline: the console's bundle needs no more. It calls only this origin (the
- * admin API and, later, the tenant APIs), and no other site may frame it.
+ * admin API and the tenant APIs), and no other site may frame it. A document's preview is a `blob:` URL of bytes the
+ * page fetched itself (an image, or a PDF in a frame): nothing else is framed.
  */
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
+  'frame-src blob:',
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

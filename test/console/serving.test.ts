@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../support/harness.js';
 import { fetchOpenApi } from '../support/openapi.js';
 
 const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; frame-src blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 describe('the console, /console', () => {
   let server: TestServer;

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import { DataDetailPage, DataListPage } from './data';
 import { ReportPage } from './report';
 import { RequestLogPage } from './request-log';
 import { TenantPage } from './tenant';
@@ -12,7 +13,8 @@ import { TenantsPage } from './tenants';
 export interface Page {
   path: string;
   title?: string;
-  component: ComponentType<{ params: Record<string, string> }>;
+  /** Given the path's parameters and the address's query (`?q=…`), which the data pages keep their filters in. */
+  component: ComponentType<{ params: Record<string, string>; query: URLSearchParams }>;
 }
 
 export const PAGES: readonly Page[] = [
@@ -20,6 +22,9 @@ export const PAGES: readonly Page[] = [
   { path: 'tenants/:kind/:id', component: TenantPage },
   { path: 'tenants/:kind/:id/log', component: RequestLogPage },
   { path: 'tenants/:kind/:id/report', component: ReportPage },
+  // The data browser: every resource of console/src/resources.tsx, its list and its objects.
+  { path: 'tenants/:kind/:id/data/:resource', component: DataListPage },
+  { path: 'tenants/:kind/:id/data/:resource/:item', component: DataDetailPage },
 ];
 
 /** The page of a path under `/console/`, with its parameters; the first page for an unknown path. */

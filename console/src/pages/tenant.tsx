@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Clock, controls, type FaultRule, type Snapshot, type Tenant } from '../api';
 import { Alert, Confirm, useAction } from '../components';
+import { dataPath } from '../data-browser';
+import { RESOURCES } from '../resources';
 
 type Ask =
   | { kind: 'restore'; name: string }
@@ -83,6 +85,14 @@ export function TenantPage(props: { params: Record<string, string> }) {
         · <a href={`/console/tenants/${kind}/${encodeURIComponent(id)}/log`}>Request log</a> ·{' '}
         <a href={`/console/tenants/${kind}/${encodeURIComponent(id)}/report`}>Report</a>
       </p>
+      <nav class="data-links" aria-label="The tenant's data">
+        <span class="muted">Data:</span>{' '}
+        {RESOURCES.filter((r) => r.kind === kind).map((r) => (
+          <a key={r.name} href={dataPath(r.kind, id, r.name)}>
+            {r.title}
+          </a>
+        ))}
+      </nav>
       {error && <Alert>{error}</Alert>}
       {notice && <Alert kind="info">{notice}</Alert>}
 

@@ -1,0 +1,437 @@
+/**
+ * What the data browser shows of each resource (README, "The console"): which API list, with which of its own
+ * search and filter parameters, which columns, and the page of one object. A new resource is one entry of
+ * RESOURCES; the pages (pages/data.tsx) and the tenant page's links come from it.
+ */
+
+import {
+  type Column,
+  type Context,
+  dataPath,
+  type ListSpec,
+  pick,
+  type Resource,
+  type Row,
+  text,
+} from './data-browser';
+import { DocumentFile, Redeliver } from './data-parts';
+
+const column = (label: string, ...keys: (string | number)[]): Column => ({
+  label,
+  value: (row) => text(pick(row, ...keys)),
+});
+const id = (row: Row) => encodeURIComponent(text(row.id));
+const when = (label: string, key: string): Column => ({
+  label,
+  value: (row) =>
+    text(row[key])
+      .replace('T', ' ')
+      .replace(/\.\d+Z$|Z$/, ''),
+});
+const fullName = (row: unknown) =>
+  [text(pick(row, 'firstname')), text(pick(row, 'lastname'))].filter(Boolean).join(' ');
+
+const documentsList: ListSpec = {
+  path: '/employee_documents',
+  paging: 'cursor',
+  search: { param: 'q', label: 'Search', placeholder: 'title, file, employee' },
+  columns: [
+    { label: 'Title', value: (row) => text(row.title) || text(row.name) },
+    column('File', 'name'),
+    column('Type', 'document_type_id'),
+    column('Date', 'date'),
+  ],
+  link: (row) => `documents/${id(row)}`,
+  caption: 'Employee documents',
+  empty: 'No document.',
+};
+
+const tasksList: ListSpec = {
+  path: '/tasks',
+  paging: 'cursor',
+  filters: [
+    { param: 'status', label: 'Status', options: ['draft', 'to_do', 'blocked', 'completed', 'canceled'] },
+    {
+      param: 'type',
+      label: 'Type',
+      options: ['basic', 'acknowledgment', 'fill_form', 'fill_pdf', 'signature', 'validation'],
+    },
+  ],
+  columns: [column('Task', 'name'), column('Type', 'type'), column('Status', 'status'), column('Due', 'due_date')],
+  link: (row) => `tasks/${id(row)}`,
+  caption: 'Tasks',
+  empty: 'No task.',
+};
+
+/** An Academy event kind's resource: the list, and an event with its offers, participants and attendance. */
+function events(kind: 'ilt' | 'vc', title: string): Resource {
+  const people = (label: string): Column => ({
+    label,
+    value: (row) => [fullName(row), text(row.email)].filter(Boolean).join(', '),
+  });
+  return {
+    name: `events-${kind}`,
+    kind: 'academy',
+    title,
+    list: {
+      path: `/events/${kind}`,
+      paging: 'offset',
+      filters: [
+        { param: 'status', label: 'Status', options: ['active', 'archived', 'canceled'] },
+        { param: 'dateStart', label: 'Starting from', type: 'date' },
+        { param: 'dateEnd', label: 'Starting until', type: 'date' },
+      ],
+      items: (body) => pick(body, 'events'),
+      total: (body) => pick(body, 'all'),
+      columns: [
+        column('Event', 'title'),
+        column('Status', 'status'),
+        column('Starts', 'local_start_date'),
+        { label: 'Seats', value: (row) => `${text(row.registered)} registered, ${text(row.available_seats)} left` },
+      ],
+      link: (row) => `events-${kind}/${id(row)}`,
+      caption: title,
+      empty: 'No event.',
+    },
+    detail: {
+      path: (item) => `/events/${kind}/${encodeURIComponent(item)}`,
+      title: (body) => text(body.title),
+      fields: [
+        ['Status', (body) => text(body.status)],
+        ['Starts', (body) => text(body.eventStartDate)],
+        ['Ends', (body) => text(body.eventEndDate)],
+        ['Time zone', (body) => text(body.timezone)],
+        ['Bundle', (body) => text(body.canMultiReadable)],
+      ],
+      sections: [
+        {
+          title: 'Offers',
+          list: (item) => ({
+            path: `/events/${kind}/${encodeURIComponent(item)}/offers`,
+            paging: 'offset',
+            search: { param: 'search', label: 'Search offers' },
+            columns: [column('Offer', 'title'), column('Starts', 'eventStartDate'), column('Status', 'status')],
+            link: (row) => `events-${kind}/${id(row)}`,
+            caption: 'Offers of the event',
+            empty: 'No offer: not a bundle.',
+          }),
+        },
+        {
+          title: 'Participants',
+          list: (item) => ({
+            path: `/events/${kind}/${encodeURIComponent(item)}/users`,
+            paging: 'offset',
+            items: (body) => pick(body, 'users'),
+            total: (body) => pick(body, 'users_count'),
+            filters: [{ param: 'onlyCompleted', label: 'Completed only', options: ['true'] }],
+            columns: [
+              column('User', 'id'),
+              people('Name'),
+              column('Approved', 'approved'),
+              column('Certificate', 'certificate_date'),
+            ],
+            caption: 'Participants of the event',
+            empty: 'No participant.',
+          }),
+        },
+        {
+          title: 'Attendance',
+          list: (item) => ({
+            path: `/events/${kind}/${encodeURIComponent(item)}/users-attendance-data`,
+            paging: 'offset',
+            search: { param: 'search', label: 'Search attendance' },
+            items: (body) => pick(body, 'usersAttendanceData'),
+            columns: [column('User', 'userId'), people('Name'), column('Minutes', 'timeSpentInMinutes')],
+            caption: 'Attendance of the event',
+            empty: 'No attendance.',
+          }),
+        },
+      ],
+    },
+  };
+}
+
+export const RESOURCES: readonly Resource[] = [
+  {
+    name: 'employees',
+    kind: 'hr',
+    title: 'Employees',
+    list: {
+      path: '/employees',
+      paging: 'cursor',
+      search: { param: 'q', label: 'Search', placeholder: 'name, email, number' },
+      filters: [
+        { param: 'terminated', label: 'Terminated', options: ['false', 'true'] },
+        { param: 'organization_ids', label: 'Organizations', placeholder: 'ids, comma-separated' },
+      ],
+      columns: [
+        { label: 'Name', value: (row) => fullName(row) || text(row.id) },
+        column('Email', 'email'),
+        column('External id', 'external_id'),
+        column('Status', 'status'),
+      ],
+      link: (row) => `employees/${id(row)}`,
+      caption: 'Employees',
+      empty: 'No employee.',
+    },
+    detail: {
+      path: (item) => `/employees/${encodeURIComponent(item)}`,
+      title: (body) => fullName(body) || text(body.id),
+      fields: [
+        ['Id', (body) => <code>{text(body.id)}</code>],
+        ['Email', (body) => text(body.email)],
+        ['External id', (body) => text(body.external_id)],
+        ['Status', (body) => text(body.status)],
+        ['Starting date', (body) => text(body.starting_date)],
+        [
+          'Organizations',
+          (body) =>
+            text(
+              (Array.isArray(body.registration_references) ? body.registration_references : []).map((r) =>
+                pick(r, 'organization_id'),
+              ),
+            ),
+        ],
+      ],
+      sections: [{ title: 'Documents', list: (item) => ({ ...documentsList, fixed: { employee_id: item } }) }],
+    },
+  },
+  {
+    name: 'documents',
+    kind: 'hr',
+    title: 'Employee documents',
+    list: { ...documentsList, columns: [...documentsList.columns, column('Employee', 'employee_id')] },
+    detail: {
+      path: (item) => `/employee_documents/${encodeURIComponent(item)}`,
+      title: (body) => text(body.title) || text(body.name),
+      fields: [
+        ['File', (body) => text(body.name)],
+        ['Type', (body) => text(body.document_type_id)],
+        ['Date', (body) => text(body.date)],
+        [
+          'Employee',
+          (body, context) => (
+            <a href={dataPath(context.kind, context.id, `employees/${encodeURIComponent(text(body.employee_id))}`)}>
+              {text(body.employee_id)}
+            </a>
+          ),
+        ],
+        ['Uploaded', (body) => text(body.created_at)],
+      ],
+      extra: DocumentFile,
+    },
+  },
+  {
+    name: 'requests',
+    kind: 'hr',
+    title: 'Requests',
+    list: {
+      path: '/requests',
+      paging: 'cursor',
+      search: { param: 'q', label: 'Search', placeholder: 'words of the request' },
+      filters: [
+        { param: 'status', label: 'Status', options: ['created', 'opened', 'pending', 'closed', 'archived'] },
+        { param: 'priority', label: 'Priority', options: ['1', '2', '3'] },
+      ],
+      columns: [
+        column('Number', 'request_number'),
+        column('Name', 'name'),
+        column('Status', 'status'),
+        column('Priority', 'priority'),
+        column('Comments', 'total_comment_count'),
+      ],
+      link: (row) => `requests/${id(row)}`,
+      caption: 'Requests',
+      empty: 'No request.',
+    },
+    detail: {
+      path: (item) => `/requests/${encodeURIComponent(item)}`,
+      title: (body) => `Request ${text(body.request_number)}: ${text(body.name)}`,
+      fields: [
+        ['Status', (body) => text(body.status)],
+        ['Priority', (body) => text(body.priority)],
+        ['Employee', (body) => fullName(body.employee) || text(body.employee_id)],
+        ['Created', (body) => text(body.created_at)],
+        ['Due', (body) => text(body.due_date)],
+      ],
+      sections: [
+        {
+          title: 'Comments',
+          list: (item) => ({
+            path: `/requests/${encodeURIComponent(item)}/comments`,
+            paging: 'cursor',
+            fixed: { embed: 'creator' },
+            columns: [
+              column('When', 'created_at'),
+              { label: 'By', value: (row) => fullName(row.creator) || text(row.creator_id) },
+              column('Comment', 'content'),
+              { label: 'Internal', value: (row) => (row.is_internal ? 'yes' : 'no') },
+            ],
+            caption: 'Comments of the request',
+            empty: 'No comment.',
+          }),
+        },
+      ],
+    },
+  },
+  {
+    name: 'kb-articles',
+    kind: 'hr',
+    title: 'KB articles',
+    list: {
+      path: '/kb_articles',
+      paging: 'cursor',
+      search: { param: 'q', label: 'Search', placeholder: 'at least 3 letters' },
+      filters: [{ param: 'status', label: 'Status', options: ['draft', 'published', 'scheduled'] }],
+      columns: [
+        column('Title', 'versions', 0, 'title'),
+        column('Status', 'status'),
+        column('Categories', 'categories_ids'),
+        column('Updated', 'updated_at'),
+      ],
+      link: (row) => `kb-articles/${id(row)}`,
+      caption: 'Knowledge base articles',
+      empty: 'No article.',
+    },
+    detail: {
+      path: (item) => `/kb_articles/${encodeURIComponent(item)}`,
+      title: (body) => text(pick(body, 'versions', 0, 'title')) || text(body.id),
+      fields: [
+        ['Status', (body) => text(body.status)],
+        [
+          'Languages',
+          (body) => text((Array.isArray(body.versions) ? body.versions : []).map((v) => pick(v, 'language_code'))),
+        ],
+        ['Categories', (body) => text(body.categories_ids)],
+        ['Updated', (body) => text(body.updated_at)],
+      ],
+    },
+  },
+  {
+    name: 'processes',
+    kind: 'hr',
+    title: 'Processes',
+    list: {
+      path: '/processes',
+      paging: 'cursor',
+      filters: [
+        {
+          param: 'state',
+          label: 'State',
+          options: ['draft', 'publishing', 'pending', 'done', 'cancelled', 'finalizing', 'error'],
+        },
+        { param: 'employee_id', label: 'Employee id' },
+        { param: 'reference', label: 'Reference' },
+      ],
+      columns: [
+        column('Process', 'title'),
+        column('State', 'state'),
+        column('Employee', 'employee_id'),
+        {
+          label: 'Tasks done',
+          value: (row) =>
+            `${Number(row.done_employee_tasks_count) + Number(row.done_company_tasks_count)} of ${
+              Number(row.employee_tasks_count) + Number(row.company_tasks_count)
+            }`,
+        },
+      ],
+      link: (row) => `processes/${id(row)}`,
+      caption: 'Processes',
+      empty: 'No process.',
+    },
+    detail: {
+      path: (item) => `/processes/${encodeURIComponent(item)}`,
+      title: (body) => text(body.title),
+      fields: [
+        ['State', (body) => text(body.state)],
+        ['Employee', (body) => text(body.employee_id)],
+        ['Template', (body) => text(body.process_template_id)],
+        ['Due', (body) => text(body.due_date)],
+      ],
+      sections: [{ title: 'Tasks', list: (item) => ({ ...tasksList, fixed: { process_id: item } }) }],
+    },
+  },
+  {
+    name: 'tasks',
+    kind: 'hr',
+    title: 'Tasks',
+    list: {
+      ...tasksList,
+      filters: [...(tasksList.filters ?? []), { param: 'process_id', label: 'Process id' }],
+      columns: [...tasksList.columns, column('Process', 'process_id')],
+    },
+    detail: {
+      path: (item) => `/tasks/${encodeURIComponent(item)}`,
+      title: (body) => text(body.name),
+      fields: [
+        ['Type', (body) => text(body.type)],
+        ['Status', (body) => text(body.status)],
+        [
+          'Process',
+          (body, context) => (
+            <a href={dataPath(context.kind, context.id, `processes/${encodeURIComponent(text(body.process_id))}`)}>
+              {text(body.process_id)}
+            </a>
+          ),
+        ],
+        ['Due', (body) => text(body.due_date)],
+        ['Completed', (body) => text(body.completed_at)],
+      ],
+    },
+  },
+  {
+    name: 'webhooks',
+    kind: 'hr',
+    title: 'Webhooks',
+    list: {
+      path: '/webhooks',
+      paging: 'cursor',
+      columns: [
+        column('Webhook', 'name'),
+        column('Callback', 'callback_url'),
+        column('Events', 'events'),
+        { label: 'Active', value: (row) => (row.is_active ? 'yes' : 'no') },
+      ],
+      link: (row) => `webhooks/${id(row)}`,
+      caption: 'Webhooks',
+      empty: 'No webhook.',
+    },
+    detail: {
+      path: (item) => `/webhooks/${encodeURIComponent(item)}`,
+      title: (body) => `Webhook ${text(body.name) || text(body.id)}`,
+      fields: [
+        ['Callback', (body) => <code>{text(body.callback_url)}</code>],
+        ['Events', (body) => text(body.events)],
+        ['Active', (body) => (body.is_active ? 'yes' : 'no')],
+      ],
+      sections: [
+        {
+          title: 'Deliveries',
+          list: (item) => ({
+            path: `/webhooks/${encodeURIComponent(item)}/deliveries`,
+            paging: 'cursor',
+            columns: [
+              when('When', 'created_at'),
+              column('Event', 'event_type'),
+              column('Attempt', 'attempt'),
+              {
+                label: 'Result',
+                value: (row) => `${text(row.status)} ${text(row.response_code)} ${text(row.error)}`.trim(),
+              },
+              column('Delivery', 'delivery_status'),
+              { label: 'Redeliver', value: (row: Row, context: Context) => <Redeliver row={row} context={context} /> },
+            ],
+            caption: 'Delivery attempts, newest first',
+            empty: 'No delivery yet.',
+          }),
+        },
+      ],
+    },
+  },
+  events('ilt', 'In-class events'),
+  events('vc', 'Virtual classroom events'),
+];
+
+export function resourceOf(kind: string, name: string): Resource | undefined {
+  return RESOURCES.find((r) => r.kind === kind && r.name === name);
+}
