@@ -216,7 +216,9 @@ export function DataList(props: {
         </form>
       )}
       {error && <Alert>{error}</Alert>}
-      <div class="scroll">
+      {/* Focusable, so that a table wider than the screen scrolls from the keyboard too (even with no link in it). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus (WCAG 2.1.1). */}
+      <div class="scroll" tabIndex={0}>
         <table>
           <caption class="visually-hidden">{spec.caption}</caption>
           <thead>

@@ -28,6 +28,13 @@ const when = (label: string, key: string): Column => ({
       .replace('T', ' ')
       .replace(/\.\d+Z$|Z$/, ''),
 });
+const signersOf = (row: Row) =>
+  (Array.isArray(row.signers) ? row.signers : [])
+    .map(
+      (signer) =>
+        `${text(pick(signer, 'first_name'))} ${text(pick(signer, 'last_name'))} (${text(pick(signer, 'state'))})`,
+    )
+    .join(', ');
 const fullName = (row: unknown) =>
   [text(pick(row, 'firstname')), text(pick(row, 'lastname'))].filter(Boolean).join(' ');
 
@@ -377,6 +384,126 @@ export const RESOURCES: readonly Resource[] = [
         ['Due', (body) => text(body.due_date)],
         ['Completed', (body) => text(body.completed_at)],
       ],
+    },
+  },
+  {
+    name: 'signatures',
+    kind: 'hr',
+    title: 'Signature processes',
+    list: {
+      path: '/signature_processes',
+      paging: 'cursor',
+      search: { param: 'q', label: 'Search', placeholder: 'title, file number, signer' },
+      filters: [
+        {
+          param: 'state',
+          label: 'State',
+          options: ['draft', 'signing', 'signed', 'done', 'expired', 'rejected', 'canceled', 'error'],
+        },
+      ],
+      columns: [
+        column('Title', 'title'),
+        column('State', 'state'),
+        column('File number', 'file_number'),
+        column('Expires', 'expiry_date'),
+        { label: 'Signers', value: signersOf },
+      ],
+      link: (row) => `signatures/${id(row)}`,
+      caption: 'Signature processes',
+      empty: 'No signature process.',
+    },
+    detail: {
+      path: (item) => `/signature_processes/${encodeURIComponent(item)}`,
+      title: (body) => text(body.title),
+      fields: [
+        ['State', (body) => text(body.state)],
+        ['Reason', (body) => text(body.reason)],
+        ['File', (body) => text(body.name)],
+        ['File number', (body) => text(body.file_number)],
+        ['Expires', (body) => text(body.expiry_date)],
+        ['Callback', (body) => text(body.callback_url)],
+      ],
+      sections: [
+        {
+          title: 'Signers',
+          list: (item) => ({
+            path: '/signers',
+            paging: 'cursor',
+            fixed: { signature_process_id: item },
+            columns: [
+              column('Order', 'signing_order'),
+              { label: 'Signer', value: (row) => `${text(row.first_name)} ${text(row.last_name)}` },
+              column('State', 'state'),
+              when('Signed', 'signed_at'),
+              {
+                label: 'Signing page',
+                value: (row) =>
+                  typeof row.signing_url === 'string' ? (
+                    <a href={row.signing_url} target="_blank" rel="noreferrer">
+                      Open the signing page
+                    </a>
+                  ) : (
+                    ''
+                  ),
+              },
+            ],
+            caption: 'Signers, in signing order',
+            empty: 'No signer yet.',
+          }),
+        },
+      ],
+    },
+  },
+  {
+    name: 'inbox',
+    kind: 'hr',
+    title: 'Inbox items',
+    list: {
+      path: '/inbox_items',
+      paging: 'cursor',
+      search: { param: 'q', label: 'Search', placeholder: 'title, inbox, file' },
+      filters: [{ param: 'state', label: 'State', options: ['pending', 'processing', 'completed', 'refused'] }],
+      columns: [
+        column('Title', 'title'),
+        column('Type', 'type'),
+        column('Documents', 'documents_count'),
+        column('State', 'state'),
+        when('Created', 'created_at'),
+      ],
+      link: (row) => `inbox/${id(row)}`,
+      caption: 'Inbox items',
+      empty: 'No inbox item.',
+    },
+    detail: {
+      path: (item) => `/inbox_items/${encodeURIComponent(item)}`,
+      title: (body) => text(body.title),
+      fields: [
+        ['Type', (body) => text(body.type)],
+        ['To', (body) => text(body.to_users_ids) || text(body.to_inbox_id)],
+        ['Documents', (body) => text(body.documents_count)],
+        ['State', (body) => text(body.state)],
+      ],
+    },
+  },
+  {
+    name: 'outbox',
+    kind: 'hr',
+    title: 'Outbox (mail not sent)',
+    list: {
+      path: '/outbox',
+      paging: 'cursor',
+      columns: [
+        when('When', 'created_at'),
+        column('Kind', 'kind'),
+        {
+          label: 'To',
+          value: (row) => `${text(row.to_name)} ${text(row.to_address) ? `<${text(row.to_address)}>` : ''}`,
+        },
+        column('Subject', 'subject'),
+        column('Body', 'body'),
+      ],
+      caption: 'The mail Atrium would have sent, newest first',
+      empty: 'No mail.',
     },
   },
   {

@@ -6,34 +6,14 @@
  * from elsewhere.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from '../support/axe.js';
 import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
 import { dialects, getToken, startServer, type TestServer } from '../support/harness.js';
 
 const dialect = dialects()[0] ?? 'sqlite';
 const HOST = 'atrium.test';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** The serious and critical violations axe-core finds on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = (await page.evaluate(
-    'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)',
-  )) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
   let server: TestServer;

@@ -15,6 +15,7 @@ import { seed } from '../../src/cli/seed.js';
 import { seriousViolations } from '../support/axe.js';
 import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
 import { dialects, getToken, startServer, type TestServer } from '../support/harness.js';
+import { pdf } from '../support/pdf.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const dialect = dialects()[0] ?? 'sqlite';
@@ -327,6 +328,61 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     assert.deepEqual(outside(recorded), [], 'no request outside Atrium');
   });
 
+  it('shows a signature process with its signers and their signing page, and the outbox of its invitations', async () => {
+    const uploadRes = await fetch(`${server.url}/api/v2/client/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await getToken(server, hrCredentials)}`,
+        'content-type': 'application/octet-stream',
+        'content-disposition': 'attachment; filename="nda.pdf"',
+      },
+      body: await pdf(1),
+    });
+    assert.equal(uploadRes.status, 201);
+    const uploadId = ((await uploadRes.json()) as { id: string }).id;
+    const made = (
+      await hr<{ id: string }>('POST', '/signature_processes', {
+        signature_type_id: 'docusign',
+        title: 'Non-disclosure agreement',
+        reason: 'Onboarding',
+        upload_id: uploadId,
+      })
+    ).body;
+    await hr('POST', '/signers', {
+      signature_process_id: made.id,
+      first_name: 'Katherine',
+      last_name: 'Johnson',
+      email_address: 'katherine@example.com',
+    });
+    await hr('PATCH', `/signature_processes/${made.id}`, { state: 'signing' });
+
+    const recorded = await newPage();
+    const { page } = recorded;
+    await signIn(page, data('signatures'));
+    await page
+      .getByRole('table', { name: 'Signature processes' })
+      .getByRole('link', { name: 'Non-disclosure agreement' })
+      .click();
+    await page.getByRole('heading', { name: 'Non-disclosure agreement', level: 1 }).waitFor();
+    const signers = page.getByRole('region', { name: 'Signers' });
+    await signers.getByText('Katherine Johnson').waitFor();
+    await signers.getByRole('cell', { name: 'in_progress' }).waitFor();
+    // The signer's page is Atrium's own: on this origin, it signs.
+    const link = signers.getByRole('link', { name: 'Open the signing page' });
+    const href = (await link.getAttribute('href')) ?? '';
+    assert.ok(href.startsWith(`${origin}/api/v2/client/signing/`), href);
+    const signing = await newPage();
+    await signing.page.goto(href);
+    await signing.page.getByRole('button', { name: 'Sign the document' }).click();
+    await signing.page.getByText('You signed this document on').waitFor();
+
+    await page.goto(`${origin}${data('outbox')}`);
+    const outbox = page.getByRole('table', { name: 'The mail Atrium would have sent, newest first' });
+    await outbox.getByText('Please sign: Non-disclosure agreement').waitFor();
+    assert.deepEqual(unexpected(recorded), []);
+    assert.deepEqual(outside(recorded), [], 'no request outside Atrium');
+  });
+
   it('shows an Academy event with its offers, participants and attendance', async () => {
     interface Item {
       id: number;
@@ -558,6 +614,8 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
       [data(`processes/${process.id}`), 'Tasks'],
       [data('tasks'), 'Tasks'],
       ...(hooks[0] ? ([[data(`webhooks/${hooks[0].id}`), 'Deliveries']] as [string, string][]) : []),
+      [data('signatures'), 'Signature processes'],
+      [data('outbox'), 'Outbox (mail not sent)'],
       [academyData('events-ilt'), 'In-class events'],
       [academyData(`events-ilt/${event.id}`), 'Attendance'],
     ];

@@ -139,7 +139,11 @@ describe('the signing page in Chromium', { skip: skipWithoutBrowser() }, () => {
 
     for (const page of [first, second]) {
       assert.deepEqual(ownOrigin(page), [], 'nothing outside Atrium');
-      assert.deepEqual(page.failed, []);
+      // The browser's PDF viewer may abort its own requests when the page moves on: not the page's.
+      assert.deepEqual(
+        page.failed.filter((f) => !/^chrome(-extension)?:/.test(f)),
+        [],
+      );
       assert.deepEqual(page.errors, []);
     }
   });
