@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
+import {
+  launchBrowser,
+  lookOf,
+  openPage,
+  type PageLook,
+  type RecordedPage,
+  skipWithoutBrowser,
+} from '../support/browser.js';
 import { dialects, getToken, startServer, type TestServer } from '../support/harness.js';
 
 const dialect = dialects()[0] ?? 'sqlite';
@@ -23,13 +30,8 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
   const open: RecordedPage[] = [];
 
   /** A page of its own (no cookie shared), signed in when asked, at a width. */
-  const newPage = async (options: { width?: number; dark?: boolean; axe?: boolean } = {}) => {
-    const recorded = await openPage(browser, {
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-      // axe-core is injected as a script, which the console's CSP (rightly) refuses: only those pages bypass it.
-      bypassCSP: options.axe === true,
-    });
+  const newPage = async (options: PageLook = {}) => {
+    const recorded = await openPage(browser, lookOf(options));
     open.push(recorded);
     return recorded;
   };

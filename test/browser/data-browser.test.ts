@@ -13,7 +13,14 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { seed } from '../../src/cli/seed.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
+import {
+  launchBrowser,
+  lookOf,
+  openPage,
+  type PageLook,
+  type RecordedPage,
+  skipWithoutBrowser,
+} from '../support/browser.js';
 import { dialects, getToken, startServer, type TestServer } from '../support/harness.js';
 import { pdf } from '../support/pdf.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
@@ -74,13 +81,8 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
   let receiver: Receiver;
   const open: RecordedPage[] = [];
 
-  const newPage = async (options: { width?: number; dark?: boolean; axe?: boolean } = {}) => {
-    const recorded = await openPage(browser, {
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-      bypassCSP: options.axe === true,
-      acceptDownloads: true,
-    });
+  const newPage = async (options: PageLook = {}) => {
+    const recorded = await openPage(browser, { ...lookOf(options), acceptDownloads: true });
     open.push(recorded);
     return recorded;
   };

@@ -9,7 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import type { Browser } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
+import {
+  launchBrowser,
+  lookOf,
+  openPage,
+  type PageLook,
+  type RecordedPage,
+  skipWithoutBrowser,
+} from '../support/browser.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { pdf } from '../support/pdf.js';
 
@@ -37,12 +44,8 @@ describe('the signing page in Chromium', { skip: skipWithoutBrowser() }, () => {
   let origin: string;
   const open: RecordedPage[] = [];
 
-  const newPage = async (options: { width?: number; dark?: boolean; axe?: boolean } = {}) => {
-    const recorded = await openPage(browser, {
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-      bypassCSP: options.axe === true,
-    });
+  const newPage = async (options: PageLook = {}) => {
+    const recorded = await openPage(browser, lookOf(options));
     open.push(recorded);
     return recorded;
   };

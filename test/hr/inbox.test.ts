@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectJson as json } from '../support/admin.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { upload as uploadFile } from '../support/people-assist.js';
 
 interface Item {
   id: string;
@@ -33,18 +34,8 @@ for (const dialect of dialects()) {
     let other: HrCaller;
     let userId: string;
 
-    const upload = async (text: string, filename: string, caller = hr) => {
-      const res = await fetch(`${server.url}/api/v2/client/uploads`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${caller.token}`,
-          'content-type': 'application/octet-stream',
-          'content-disposition': `attachment; filename="${filename}"`,
-        },
-        body: text,
-      });
-      return (await json<{ id: string }>(res, 201)).id;
-    };
+    const upload = (text: string, filename: string, caller = hr) =>
+      uploadFile(server, caller, Buffer.from(text), filename);
     const consumed = async (id: string) =>
       (
         await server.app.database.db

@@ -12,6 +12,7 @@ import { PDFDocument, PDFName, PDFRawStream } from '@cantoo/pdf-lib';
 import { expectJson as json } from '../support/admin.js';
 import { dialects, getToken, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { pdf } from '../support/pdf.js';
+import { upload as uploadFile } from '../support/people-assist.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
 interface Process {
@@ -114,18 +115,8 @@ for (const dialect of dialects()) {
           },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         });
-    const upload = async (bytes: Buffer, filename = 'contract.pdf', caller = hr) => {
-      const res = await fetch(`${server.url}/api/v2/client/uploads`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${caller.token}`,
-          'content-type': 'application/octet-stream',
-          'content-disposition': `attachment; filename="${filename}"`,
-        },
-        body: bytes,
-      });
-      return (await json<{ id: string }>(res, 201)).id;
-    };
+    const upload = (bytes: Buffer, filename = 'contract.pdf', caller = hr) =>
+      uploadFile(server, caller, bytes, filename);
     const create = async (extra: Record<string, unknown> = {}) =>
       json<Process>(
         await hr.call('POST', '/signature_processes', {

@@ -138,3 +138,22 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
     close: () => context.close(),
   };
 }
+
+/** How a test looks at a page: its width (1280 by default), dark mode, and whether axe-core will be injected. */
+export interface PageLook {
+  width?: number;
+  dark?: boolean;
+  axe?: boolean;
+}
+
+/**
+ * A context's options for a look: the width and colour scheme, and `bypassCSP` for axe-core, which is injected as a
+ * script that the pages' own policies (rightly) refuse.
+ */
+export function lookOf(look: PageLook = {}): BrowserContextOptions {
+  return {
+    viewport: { width: look.width ?? 1280, height: 900 },
+    colorScheme: look.dark ? 'dark' : 'light',
+    bypassCSP: look.axe === true,
+  };
+}

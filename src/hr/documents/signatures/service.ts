@@ -739,23 +739,18 @@ export class SignaturesService {
     });
   }
 
-  private signerInput(s: SignerRecord): SignerPut {
-    return {
-      first_name: s.firstName,
-      last_name: s.lastName,
-      type: s.type as SignerPut['type'],
-      signature_positions: s.signaturePositions as SignerPut['signature_positions'],
-      user_id: s.userId,
-      employee_id: s.employeeId,
-      language: s.language,
-      email_address: s.emailAddress,
-      mobile_phone_number: s.mobilePhoneNumber,
-      signing_order: s.signingOrder,
-      sms_notification: s.smsNotification,
-      two_factor_auth: s.twoFactorAuth,
-      message: s.message,
-      send_signed_document: s.sendSignedDocument,
-    };
+  /** The signer as a PUT body (what its answer shows a client may set), to merge a PATCH over. */
+  private signerInput(signer: SignerRecord): SignerPut {
+    const {
+      id: _id,
+      signature_process_id: _process,
+      access_code: _code,
+      signing_url: _url,
+      signed_at: _at,
+      state: _state,
+      ...settable
+    } = presentSigner({ signer, processState: 'draft', clientId: '' }, NO_LINKS);
+    return settable;
   }
 
   async deleteSigner(clientId: string, id: string): Promise<void> {
