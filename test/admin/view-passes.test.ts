@@ -229,6 +229,16 @@ for (const dialect of dialects()) {
       assert.equal((await hr.call('PUT', '/organizations/rome', { name: 'Rome' })).status, 201);
       const [first] = await receiver.waitFor(1);
       const { pass } = await passOf('hr', hr.creds.client_id);
+      // A view pass never reads a webhook's signature key; the client's own token does.
+      const viewed = await json<{ signature_key: string }>(await withPass(pass, 'GET', `/webhooks/${hook.id}`), 200);
+      assert.equal(viewed.signature_key, '(hidden from view passes)');
+      const listed = await json<{ signature_key: string }[]>(await withPass(pass, 'GET', '/webhooks'), 200);
+      assert.deepEqual(
+        listed.map((w) => w.signature_key),
+        ['(hidden from view passes)'],
+      );
+      const own = await json<{ signature_key: string }>(await hr.call('GET', `/webhooks/${hook.id}`), 200);
+      assert.match(own.signature_key, /^[A-Za-z0-9_-]{20,}$/);
       const attempts = async () =>
         json<{ delivery_id: string }[]>(await withPass(pass, 'GET', `/webhooks/${hook.id}/deliveries`), 200);
       await until(async () => (await attempts()).length === 1, 'the first attempt');

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
@@ -21,6 +21,11 @@ import type { WebhooksService, WebhookView } from './service.js';
 const TAG = ['Webhooks'];
 const EXTENSION = 'Atrium extension (not in the reference).';
 const present = (view: WebhookView) => presentWebhook(view.webhook, view.signatureKey);
+/** What a view pass (the console, docs/admin.md "View passes") reads in place of a webhook's signature key. */
+export const HIDDEN_FROM_VIEW_PASSES = '(hidden from view passes)';
+/** A webhook as this caller may see it: a view pass never reads its signature key. */
+const shown = (request: FastifyRequest, view: WebhookView): WebhookView =>
+  request.viewPass ? { ...view, signatureKey: HIDDEN_FROM_VIEW_PASSES } : view;
 
 /** `/webhooks` (reference §3f.5), and the Atrium extensions that show and replay deliveries. */
 export async function webhookRoutes(
@@ -44,7 +49,13 @@ export async function webhookRoutes(
       list: WebhookList,
       errors: [403],
     },
-    { page: (clientId, _query, request) => webhooks.list(clientId, request), present },
+    {
+      page: async (clientId, _query, request, http) => {
+        const page = await webhooks.list(clientId, request);
+        return { ...page, items: page.items.map((view) => shown(http, view)) };
+      },
+      present,
+    },
   );
 
   api.post(
@@ -75,7 +86,7 @@ export async function webhookRoutes(
         response: { 200: full, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => present(await webhooks.get(request.hrAuth.clientId, request.params.id)),
+    async (request) => present(shown(request, await webhooks.get(request.hrAuth.clientId, request.params.id))),
   );
 
   api.put(
