@@ -245,6 +245,8 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
       for (const v of await seriousViolations(page)) found.push(`${width}${dark ? ' dark' : ''} sign-in: ${v}`);
       await page.getByLabel('Operator token').fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
+      // Signed in (the session cookie set) before going elsewhere: a page loaded earlier would be the sign-in form.
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
       for (const [path, ready] of [
         ['/console/tenants', 'Tenants'],
         [`/console/tenants/hr/${tenant.id}`, 'Clock'],
