@@ -92,6 +92,9 @@ describe('the signing page in Chromium', { skip: skipWithoutBrowser() }, () => {
   };
   /** Requests outside Atrium, but for the browser's own PDF viewer (`chrome-extension:`, `chrome:`), which shows the frame. */
   const ownOrigin = (page: RecordedPage) => page.outside(origin).filter((r) => !/^chrome(-extension)?:/.test(r.url));
+  /** Whether the page's frame has read the document to sign to its end. */
+  const documentShown = (page: RecordedPage, from = 0) =>
+    page.finished.slice(from).some((url) => url.endsWith('/document'));
   const state = async (id: string) =>
     (await json<{ state: string }>(await hr.call('GET', `/signature_processes/${id}`), 200)).state;
 
@@ -124,6 +127,8 @@ describe('the signing page in Chromium', { skip: skipWithoutBrowser() }, () => {
     await first.page.goto(p.links[0] as string);
     await first.page.getByRole('heading', { name: 'Offer for two' }).waitFor();
     assert.equal(await first.page.locator('iframe[title^="The document to sign"]').count(), 1);
+    // As a signer would, read the document before signing: a frame still loading when the form posts is aborted.
+    await until(async () => documentShown(first), 'the document in the frame');
     await first.page.getByLabel('Your name').fill('Augusta Ada King');
     await first.page.getByRole('button', { name: 'Sign the document' }).click();
     await first.page.getByText('You signed this document on').waitFor();
@@ -131,7 +136,9 @@ describe('the signing page in Chromium', { skip: skipWithoutBrowser() }, () => {
     const signer1 = await json<{ state: string }>(await hr.call('GET', `/signers/${p.signers[0]}`), 200);
     assert.equal(signer1.state, 'signed');
 
+    const readBefore = second.finished.length;
     await second.page.reload();
+    await until(async () => documentShown(second, readBefore), 'the document in the frame');
     await second.page.getByRole('button', { name: 'Sign the document' }).click();
     await second.page.getByText('You signed this document on').waitFor();
     await until(async () => (await state(p.id)) === 'done', 'the process to be done');

@@ -104,6 +104,8 @@ export interface RecordedPage {
   requests: RecordedRequest[];
   /** Requests that got no answer: `<url>: <error>`. */
   failed: string[];
+  /** The URLs of the requests whose answer was read to its end. */
+  finished: string[];
   /** Console errors (a blocked asset, a CSP violation) and uncaught exceptions of the page. */
   errors: string[];
   /** The requests whose URL is not under `origin` (`http://atrium.test:8080`); `data:` URLs are not requests. */
@@ -121,7 +123,9 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   const page = await context.newPage();
   const requests: RecordedRequest[] = [];
   const failed: string[] = [];
+  const finished: string[] = [];
   const errors: string[] = [];
+  page.on('requestfinished', (r) => finished.push(r.url()));
   page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), type: r.resourceType() }));
   page.on('requestfailed', (r) => failed.push(`${r.url()}: ${r.failure()?.errorText ?? 'failed'}`));
   page.on('console', (m) => {
@@ -133,6 +137,7 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
     context,
     requests,
     failed,
+    finished,
     errors,
     outside: (origin) => requests.filter((r) => !r.url.startsWith(`${origin}/`)),
     close: () => context.close(),
