@@ -151,6 +151,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       services.bulk.sweep(now, config.bulkRetentionDays),
       pruneJobs(database.db, now - FINISHED_JOB_RETENTION_MS),
       services.requestLog.sweep(),
+      services.renditions.sweep(),
     ]).catch((error: unknown) => server.log.warn({ err: error }, 'audit event sweep failed'));
   }, AUDIT_SWEEP_MS);
   auditSweep.unref();
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       await services.jobs.stop({ timeoutMs: JOBS_DRAIN_MS });
       services.auth.stop();
       await services.uploads.stop();
+      await services.renditions.stop();
       await Promise.all([server.close(), adminListener?.close()]);
       await database.close();
     },

@@ -20,6 +20,8 @@ import { type Database, sqlitePath } from './platform/db/database.js';
 import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
 import { operationIds } from './platform/http/openapi.js';
 import { createJobRunner, type JobRunner } from './platform/jobs/index.js';
+import { PdfWorker } from './platform/pdf/runner.js';
+import { Renditions } from './platform/renditions/renditions.js';
 import { checkPermissions, type PermissionFinding } from './platform/security/permissions.js';
 import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
 import { newSecret } from './platform/security/secrets.js';
@@ -33,6 +35,8 @@ export interface Services extends HrServices, AcademyServices, AdminServices {
   timezones: TimezoneRegistry;
   /** Stored files: a directory with SQLite, chunks in the database with PostgreSQL. */
   blobs: BlobStore;
+  /** Previews of stored files (PNG pages), cached as blobs. */
+  renditions: Renditions;
   /** Encryption at rest of reversible secrets (the master key); webhook keys will use it too. */
   secretBox: SecretBox;
   paginator: Paginator;
@@ -55,9 +59,27 @@ export async function createServices(database: Database, config: Config, log?: L
   const timezones = new TimezoneRegistry();
   const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
   const paginator = new Paginator(new CursorCodec(cursorSecret));
+  const renditions = new Renditions(
+    db,
+    blobs,
+    new PdfWorker({ log, renderTimeoutMs: config.renderTimeoutMs, preload: true }),
+    log,
+  );
   let jobs: JobRunner | undefined;
   const wakeJobs = () => jobs?.wake();
-  const hr = createHr({ database, db, config, clock, blobs, paginator, secretBox, viewPasses, log, wakeJobs });
+  const hr = createHr({
+    database,
+    db,
+    config,
+    clock,
+    blobs,
+    renditions,
+    paginator,
+    secretBox,
+    viewPasses,
+    log,
+    wakeJobs,
+  });
   jobs = createJobRunner(database, config, {
     handlers: hr.jobs,
     clock,
@@ -82,6 +104,7 @@ export async function createServices(database: Database, config: Config, log?: L
     secretBox,
     timezones,
     blobs,
+    renditions,
     paginator,
     ...academy,
     ...createAdmin({

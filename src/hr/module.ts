@@ -8,6 +8,7 @@ import type { Tables } from '../platform/db/schema.js';
 import { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import type { QueueOptions } from '../platform/jobs/index.js';
+import type { Renditions } from '../platform/renditions/renditions.js';
 import type { SecretBox } from '../platform/security/secret-box.js';
 import type { ViewPasses } from '../platform/security/view-pass.js';
 import type { Clock } from '../platform/time.js';
@@ -30,6 +31,8 @@ export interface HrContext {
   /** The clock every time-derived state reads; tests move it. */
   clock: Clock;
   blobs: BlobStore;
+  /** Previews of stored files (PNG pages of PDFs and images), cached as blobs. */
+  renditions: Renditions;
   paginator: Paginator;
   /** Encryption at rest of reversible secrets (signing keys) under the master key. */
   secretBox: SecretBox;

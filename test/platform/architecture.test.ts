@@ -205,6 +205,20 @@ describe('architecture', () => {
     assert.deepEqual(importers, [path.join('platform', 'pdf', 'worker.ts')]);
   });
 
+  it('loads the renderer (pdf.js, the canvas) in one place, platform/pdf/render.ts, run by the worker only', () => {
+    const loaders = files
+      .filter((file) =>
+        /(?:from\s+|import\s*\(\s*)['"](?:pdfjs-dist[^'"]*|@napi-rs\/canvas)['"]/.test(text.get(file) ?? ''),
+      )
+      .map(rel);
+    assert.deepEqual(loaders, [path.join('platform', 'pdf', 'render.ts')]);
+    const importers = files
+      .filter((file) => /^import (?!type )[^;]*from '\.\.?\/[^']*(render|text)\.js';/m.test(text.get(file) ?? ''))
+      .map(rel)
+      .sort();
+    assert.deepEqual(importers, [path.join('platform', 'pdf', 'text.ts'), path.join('platform', 'pdf', 'worker.ts')]);
+  });
+
   it('applies the tenant condition by construction (Tenant), never by hand', () => {
     const byHand: string[] = [];
     for (const file of files) {

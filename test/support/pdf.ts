@@ -1,6 +1,6 @@
-/** PDFs for the page count tests: made with the PDF library, or written by hand to be hostile. */
+/** PDFs for the page count, preview and signature tests: made with the PDF library, or written by hand to be hostile. */
 import { deflateSync } from 'node:zlib';
-import { PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDocument, rgb } from '@cantoo/pdf-lib';
 
 export async function pdf(pages: number, options: { objectStreams?: boolean } = {}): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -76,4 +76,41 @@ export function bomb(mb: number): Buffer {
   for (const offset of offsets) trailer += `${String(offset).padStart(10, '0')} 00000 n \n`;
   trailer += `trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.concat([Buffer.from(head), compressed, Buffer.from(tail + trailer)]);
+}
+
+/** A PDF of `pages` US-letter pages, page `marked` with a black 100 pt square 20 pt from its top-left corner. */
+export async function markedPdf(pages: number, marked: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([612, 792]);
+    page.drawText(`Page ${i}`, { x: 300, y: 700 });
+    if (i === marked) page.drawRectangle({ x: 20, y: 792 - 20 - 100, width: 100, height: 100, color: rgb(0, 0, 0) });
+  }
+  return Buffer.from(await doc.save());
+}
+
+/**
+ * A one-page PDF whose page draws eight million lines: a content stream of 144 MB, deflated to a few hundred KB.
+ * Valid, and small, but no renderer draws it within a few seconds or a few hundred MB of heap.
+ */
+export function drawingBomb(): Buffer {
+  const content = deflateSync(Buffer.from('0 0 m 100 100 l S\n'.repeat(8_000_000)), { level: 9 });
+  let head = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  for (const object of [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+  ]) {
+    offsets.push(head.length);
+    head += `${offsets.length} 0 obj\n${object}\nendobj\n`;
+  }
+  offsets.push(head.length);
+  head += `4 0 obj\n<< /Filter /FlateDecode /Length ${content.length} >>\nstream\n`;
+  const tail = '\nendstream\nendobj\n';
+  const xref = head.length + content.length + tail.length;
+  let trailer = 'xref\n0 5\n0000000000 65535 f \n';
+  for (const offset of offsets) trailer += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  trailer += `trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.concat([Buffer.from(head), content, Buffer.from(tail + trailer)]);
 }

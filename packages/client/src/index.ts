@@ -59,6 +59,7 @@ export {
   isBrowser,
   type ListMethod,
   type ListParams,
+  type PreviewParams,
   type QueryParams,
   type RetrieveMethod,
   type UpdateMethod,

@@ -78,6 +78,8 @@ export const NOT_TENANT_DATA: readonly string[] = [
   'tenant_faults',
   'request_log',
   'tenant_snapshots',
+  'renditions',
+  'rendition_pages',
   'tenant_snapshot_tables',
   'tenant_snapshot_files',
 ];

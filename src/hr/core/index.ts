@@ -64,7 +64,9 @@ import { TenantsService } from './tenants/service.js';
 import { uploadEvents } from './uploads/events.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { uploadRoutes } from './uploads/routes.js';
+import { UploadTextoccurrencesFull } from './uploads/schemas.js';
 import { UploadsService } from './uploads/service.js';
+import { uploadTextRoutes } from './uploads/text-routes.js';
 import { userEvents } from './users/events.js';
 import { UsersRepository } from './users/repository.js';
 import { userRoutes } from './users/routes.js';
@@ -120,6 +122,7 @@ export function createCore(ctx: HrContext) {
         stagingStaleMs: config.requestTimeoutMs + 60_000,
         clock: ctx.clock,
         pages: new PdfWorker({ log: ctx.log }),
+        renditions: ctx.renditions,
         ...(ctx.log ? { log: ctx.log } : {}),
       },
     ),
@@ -179,6 +182,7 @@ export function createCore(ctx: HrContext) {
       routes: (app) => organizationGroupRoutes(app, { organizationGroups: s.organizationGroups, paginator }),
     },
     { events: [uploadEvents], routes: (app) => uploadRoutes(app, { uploads: s.uploads }) },
+    { schemas: [UploadTextoccurrencesFull], routes: (app) => uploadTextRoutes(app, { uploads: s.uploads }) },
     { schemas: [Role], events: [roleEvents], routes: (app) => roleRoutes(app, { roles: s.roles, paginator }) },
     { schemas: [User], events: [userEvents], routes: (app) => userRoutes(app, { users: s.users, paginator }) },
     {

@@ -106,7 +106,8 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
         events: [documentTypeEvents[kind]],
       },
       {
-        routes: (app) => documentRoutes(app, { documents: s.documents, paginator, blobs, kind }),
+        routes: (app) =>
+          documentRoutes(app, { documents: s.documents, paginator, blobs, renditions: ctx.renditions, kind }),
         events: [documentEvents[kind]],
       },
     );
@@ -116,7 +117,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       schemas: [SignatureProcess, Signer, SignatureType],
       events: [signatureEvents, signerEvents],
       routes: async (app) => {
-        await signatureProcessRoutes(app, { signatures, paginator, blobs });
+        await signatureProcessRoutes(app, { signatures, paginator, blobs, renditions: ctx.renditions });
         await signerRoutes(app, { signatures });
       },
     },

@@ -75,7 +75,7 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
     {
       schemas: [UserSimplified, EmployeeSimplified, RequestFull, RequestFullWithAttachments, RequestComment],
       events: [requestEvents, requestCommentEvents],
-      routes: (app) => requestRoutes(app, { requests: s.requests, paginator, blobs }),
+      routes: (app) => requestRoutes(app, { requests: s.requests, paginator, blobs, renditions: ctx.renditions }),
     },
   ];
   return { services, modules } satisfies HrArea<typeof services>;

@@ -36,6 +36,8 @@ export const BLOB_REFERENCES: readonly BlobReference[] = [
   { table: 'hr_signature_processes', column: 'sha256' },
   { table: 'hr_signature_processes', column: 'signed_sha256' },
   { table: 'hr_inbox_item_files', column: 'sha256' },
+  // The cache of previews (platform/renditions): the PNG, while its source is stored.
+  { table: 'renditions', column: 'sha256' },
   // A tenant snapshot keeps the files of its rows (admin/snapshots, docs/admin.md "Snapshots").
   { table: 'tenant_snapshot_files', column: 'sha256' },
 ];

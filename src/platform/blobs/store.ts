@@ -131,3 +131,10 @@ const SHA256 = /^[0-9a-f]{64}$/;
 export function isSha256(value: string): boolean {
   return SHA256.test(value);
 }
+
+/** A blob's bytes, whole, in memory (verified as `read` verifies them): for files bounded by the upload limit. */
+export async function readBlob(store: BlobStore, sha256: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await store.read(sha256)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -1,7 +1,12 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { RenderKind, RenderOptions, RenderResult } from './render.js';
 import type { SignatureStamp } from './stamp.js';
+import type { TextOccurrence } from './text.js';
 import type { PdfTask } from './worker.js';
+
+/** A render that gave nothing: the file cannot be read, the page is past its end, or it went past the limits. */
+export type RenderOutcome = RenderResult | { ok: false; reason: 'limits' };
 
 export interface PdfWorkerOptions {
   /** How long one count may take before the worker is stopped and the count is null (ms). */
@@ -14,10 +19,22 @@ export interface PdfWorkerOptions {
   maxQueued?: number;
   /** The worker's V8 heap (MiB): a PDF whose objects need more is null. */
   heapMb?: number;
+  /** How long rendering a page or searching a PDF's text may take (ms). */
+  renderTimeoutMs?: number;
+  /** Whether the worker loads the renderer (pdf.js, the canvas) as it starts, before its first task's clock runs. */
+  preload?: boolean;
   log?: Logger | undefined;
 }
 
-const DEFAULTS = { timeoutMs: 3_000, startTimeoutMs: 30_000, idleMs: 60_000, maxQueued: 64, heapMb: 256 };
+const DEFAULTS = {
+  timeoutMs: 3_000,
+  startTimeoutMs: 30_000,
+  idleMs: 60_000,
+  maxQueued: 64,
+  heapMb: 256,
+  renderTimeoutMs: 10_000,
+  preload: false,
+};
 
 /**
  * Starts worker.js, or worker.ts when running from the sources (the tests, under tsx): Node 20 does not carry
@@ -64,6 +81,8 @@ export class PdfWorker {
       idleMs: settings.idleMs ?? DEFAULTS.idleMs,
       maxQueued: settings.maxQueued ?? DEFAULTS.maxQueued,
       heapMb: settings.heapMb ?? DEFAULTS.heapMb,
+      renderTimeoutMs: settings.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
+      preload: settings.preload ?? DEFAULTS.preload,
     };
   }
 
@@ -82,6 +101,40 @@ export class PdfWorker {
     const own = new Uint8Array(bytes);
     const answer = await this.queued(() => this.runIn({ task: 'stamp', bytes: own, stamp }, STAMP_TIMEOUT_MS));
     return answer instanceof Uint8Array ? answer : null;
+  }
+
+  /**
+   * One page of a PDF or an image as a PNG `options.width` pixels wide (render.ts), or why not: `unreadable`,
+   * `page` (past the end, with the count), `limits` (too slow, too big, too busy). Never rejects.
+   */
+  async render(bytes: Uint8Array, kind: RenderKind, options: RenderOptions): Promise<RenderOutcome> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() =>
+      this.runIn({ task: 'render', bytes: own, kind, options }, this.options.renderTimeoutMs),
+    );
+    return isRenderResult(answer) ? answer : { ok: false, reason: 'limits' };
+  }
+
+  /** The page count as the renderer reads the file (an image: 1), null when unreadable, `limits` past them. */
+  async renderable(bytes: Uint8Array, kind: RenderKind): Promise<number | null | 'limits'> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() =>
+      this.runIn({ task: 'renderable', bytes: own, kind }, this.options.renderTimeoutMs),
+    );
+    if (typeof answer !== 'object' || answer === null) return 'limits';
+    const { pages } = answer as { pages?: unknown };
+    return typeof pages === 'number' && Number.isSafeInteger(pages) && pages > 0 ? pages : null;
+  }
+
+  /** Where a keyword appears in a PDF's text (text.ts), null when unreadable, `limits` past them. Never rejects. */
+  async find(bytes: Uint8Array, keyword: string): Promise<TextOccurrence[] | null | 'limits'> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() =>
+      this.runIn({ task: 'find', bytes: own, keyword }, this.options.renderTimeoutMs),
+    );
+    if (typeof answer !== 'object' || answer === null) return 'limits';
+    const { found } = answer as { found?: unknown };
+    return Array.isArray(found) ? (found as TextOccurrence[]) : null;
   }
 
   /** Runs one task at a time: a task waits for the ones before it, up to `maxQueued` (past that: null at once). */
@@ -144,6 +197,7 @@ export class PdfWorker {
     return new Promise((resolve) => {
       const worker = startWorker({
         resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, maxYoungGenerationSizeMb: 32 },
+        workerData: { preload: this.options.preload },
         stdout: true,
         stderr: true,
       });
@@ -177,4 +231,11 @@ export class PdfWorker {
       });
     });
   }
+}
+
+function isRenderResult(value: unknown): value is RenderResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { ok?: unknown; reason?: unknown; png?: unknown };
+  if (v.ok === true) return v.png instanceof Uint8Array;
+  return v.reason === 'page' || v.reason === 'unreadable';
 }

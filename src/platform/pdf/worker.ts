@@ -1,27 +1,53 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { countPdfPages } from './pages.js';
+import { countRenderable, loadRenderer, type RenderKind, type RenderOptions, renderPage } from './render.js';
 import { type SignatureStamp, stampSignatures } from './stamp.js';
+import { findText } from './text.js';
 
-/** A task for the worker: count a PDF's pages, or stamp signatures on it. */
+/** A task for the worker: count a PDF's pages, stamp signatures on it, render a page, or find a word in it. */
 export type PdfTask =
   | { task: 'count'; bytes: Uint8Array }
-  | { task: 'stamp'; bytes: Uint8Array; stamp: SignatureStamp };
+  | { task: 'stamp'; bytes: Uint8Array; stamp: SignatureStamp }
+  | { task: 'render'; bytes: Uint8Array; kind: RenderKind; options: RenderOptions }
+  | { task: 'renderable'; bytes: Uint8Array; kind: RenderKind }
+  | { task: 'find'; bytes: Uint8Array; keyword: string };
+
+/** What a task answers: its result, and the buffers moved (not copied) back to the server's thread. */
+async function answer(task: PdfTask): Promise<{ value: unknown; moved?: ArrayBuffer[] }> {
+  switch (task.task) {
+    case 'count':
+      return { value: await countPdfPages(task.bytes) };
+    case 'stamp': {
+      const signed = await stampSignatures(task.bytes, task.stamp).catch(() => null);
+      return signed ? { value: signed, moved: [signed.buffer as ArrayBuffer] } : { value: null };
+    }
+    case 'render': {
+      const result = await renderPage(task.bytes, task.kind, task.options);
+      return result.ok ? { value: result, moved: [result.png.buffer as ArrayBuffer] } : { value: result };
+    }
+    case 'renderable':
+      return { value: { pages: await countRenderable(task.bytes, task.kind) } };
+    case 'find':
+      return { value: { found: await findText(task.bytes, task.keyword) } };
+  }
+}
 
 /**
- * The worker thread of runner.ts: says `ready` once the PDF library is loaded, then answers each task it is sent,
- * one at a time: a page count (or null), or the stamped PDF's bytes (or null when the PDF cannot be stamped).
+ * The worker thread of runner.ts: says `ready` once started, then answers each task it is sent, one at a time
+ * (a page count or null; the stamped PDF or null; a rendered page or why not; the places of a word or null).
  */
 const port = parentPort;
 if (port) {
   port.on('message', (task: PdfTask) => {
-    if (task.task === 'count') {
-      void countPdfPages(task.bytes).then((count) => port.postMessage(count));
-      return;
-    }
-    stampSignatures(task.bytes, task.stamp).then(
-      (signed) => port.postMessage(signed, [signed.buffer as ArrayBuffer]),
+    answer(task).then(
+      ({ value, moved }) => port.postMessage(value, moved ?? []),
       () => port.postMessage(null),
     );
   });
-  port.postMessage('ready');
+  // A renderer's worker loads pdf.js before it says ready: the start has its own timeout, a task's clock is for it.
+  const preload = (workerData as { preload?: boolean } | null)?.preload === true;
+  void (preload ? loadRenderer() : Promise.resolve()).then(
+    () => port.postMessage('ready'),
+    () => port.postMessage('ready'),
+  );
 }

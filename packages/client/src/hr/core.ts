@@ -51,6 +51,13 @@ export type UpsertMethod<Body, Item, Q = Record<never, never>> = (
 ) => Promise<Item>;
 /** `del(id)`: a `DELETE`; resolves when the server answered 204. */
 export type DelMethod = (id: string, options?: RequestOptions) => Promise<void>;
+/** A preview's options: its width (`small`, `normal` by default, `large`) and the share of the page's height. */
+export interface PreviewParams {
+  size?: 'small' | 'normal' | 'large';
+  /** Only on the previews of a request's files: the share of the page's height, from its top, in (0, 1]. */
+  crop_rate?: number;
+}
+
 /** `download(...)`: the raw `Response` of a file download (status checked), to stream or read as you like. */
 export type DownloadResponse = Response;
 
@@ -327,8 +334,14 @@ export class HrCore {
     return Number(response.headers.get('x-total-count') ?? '0');
   }
 
-  async download(path: string, options?: RequestOptions): Promise<Response> {
-    return (await this.send('GET', path, {}, options, true)).response;
+  async download(path: string, options?: RequestOptions, query?: Record<string, unknown>): Promise<Response> {
+    return (await this.send('GET', path, query ? { query } : {}, options, true)).response;
+  }
+
+  /** A preview's page count: `HEAD …/preview` answers 204 with `Page-Count`. */
+  async pageCount(path: string, options?: RequestOptions): Promise<number> {
+    const response = await this.head(path, options);
+    return Number(response.headers.get('page-count') ?? '0');
   }
 
   async head(path: string, options?: RequestOptions): Promise<Response> {

@@ -18,7 +18,7 @@ import type {
   ExpirationPayload,
   ExpirePayload,
 } from '../schemas/hr/documents/documents.js';
-import { type DownloadResponse, enc, type HrCore, type Id, type Verbs } from './core.js';
+import { type DownloadResponse, enc, type HrCore, type Id, type PreviewParams, type Verbs } from './core.js';
 
 /** The verbs of `/employee_documents` and `/company_documents`. */
 function documentResource<Doc, Create, Update, Patch, ListQ>(core: HrCore, v: Verbs, path: string) {
@@ -60,6 +60,12 @@ function documentResource<Doc, Create, Update, Patch, ListQ>(core: HrCore, v: Ve
       core.download(`${path}/${enc(id)}/file`, options),
     /** The download's headers without the body (`HEAD …/file`): size, type, name, ETag. */
     fileInfo: (id: Id, options?: RequestOptions): Promise<Response> => core.head(`${path}/${enc(id)}/file`, options),
+    /** A page of a PDF, or an image, as a PNG (raw `Response`); `page` from 1 (default 1). */
+    preview: (
+      id: Id,
+      params: Omit<PreviewParams, 'crop_rate'> & { page?: number | string } = {},
+      options?: RequestOptions,
+    ): Promise<DownloadResponse> => core.download(`${path}/${enc(id)}/preview`, options, { ...params }),
   };
 }
 

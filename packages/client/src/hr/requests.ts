@@ -24,6 +24,7 @@ import {
   type HrCore,
   type Id,
   type ListParams,
+  type PreviewParams,
   type QueryParams,
   type Verbs,
 } from './core.js';
@@ -36,6 +37,18 @@ export function requests(core: HrCore, v: Verbs) {
     /** Downloads it (raw `Response`). */
     download: (requestId: Id, id: Id, options?: RequestOptions): Promise<DownloadResponse> =>
       core.download(`${of(requestId)}/${kind}/${enc(id)}/download`, options),
+    /** Its page count (`HEAD …/preview`, `Page-Count`): a PDF's pages, 1 for an image. */
+    pageCount: (requestId: Id, id: Id, options?: RequestOptions): Promise<number> =>
+      core.pageCount(`${of(requestId)}/${kind}/${enc(id)}/preview`, options),
+    /** A page as a PNG (raw `Response`); `page` from 1. */
+    preview: (
+      requestId: Id,
+      id: Id,
+      page: number,
+      params: PreviewParams = {},
+      options?: RequestOptions,
+    ): Promise<DownloadResponse> =>
+      core.download(`${of(requestId)}/${kind}/${enc(id)}/preview/${page}`, options, { ...params }),
     /** Deletes it. */
     del: async (requestId: Id, id: Id, options?: RequestOptions): Promise<void> => {
       await core.call('DELETE', `${of(requestId)}/${kind}/${enc(id)}`, {}, options);
@@ -66,6 +79,28 @@ export function requests(core: HrCore, v: Verbs) {
         options?: RequestOptions,
       ): Promise<DownloadResponse> =>
         core.download(`${of(requestId)}/comments/${enc(commentId)}/attachments/${enc(attachmentId)}`, options),
+      /** The page count of a comment's attachment (`HEAD …/preview`, `Page-Count`). */
+      attachmentPageCount: (
+        requestId: Id,
+        commentId: Id,
+        attachmentId: Id,
+        options?: RequestOptions,
+      ): Promise<number> =>
+        core.pageCount(`${of(requestId)}/comments/${enc(commentId)}/attachments/${enc(attachmentId)}/preview`, options),
+      /** A page of a comment's attachment as a PNG (raw `Response`); `page` from 1. */
+      previewAttachment: (
+        requestId: Id,
+        commentId: Id,
+        attachmentId: Id,
+        page: number,
+        params: PreviewParams = {},
+        options?: RequestOptions,
+      ): Promise<DownloadResponse> =>
+        core.download(
+          `${of(requestId)}/comments/${enc(commentId)}/attachments/${enc(attachmentId)}/preview/${page}`,
+          options,
+          { ...params },
+        ),
     },
     /** The request's attachments (from `attachment_upload_ids`). */
     attachments: files('attachments'),

@@ -22,7 +22,15 @@ import type {
   SignerRefuse,
   SignerSign,
 } from '../schemas/hr/documents/signatures.js';
-import { type DownloadResponse, enc, type HrCore, type Id, type ListParams, type Verbs } from './core.js';
+import {
+  type DownloadResponse,
+  enc,
+  type HrCore,
+  type Id,
+  type ListParams,
+  type PreviewParams,
+  type Verbs,
+} from './core.js';
 
 /** `hr.signatureProcesses`. */
 export function signatureProcesses(core: HrCore, v: Verbs) {
@@ -47,6 +55,12 @@ export function signatureProcesses(core: HrCore, v: Verbs) {
     del: v.del(path),
     /** The current PDF: as uploaded, then with the signatures stamped and, once done, the audit page. */
     download: (id: Id, options?: RequestOptions): Promise<DownloadResponse> => core.download(`${of(id)}/file`, options),
+    /** A page of the current PDF as a PNG (raw `Response`); `page` from 1. */
+    preview: (
+      id: Id,
+      params: Omit<PreviewParams, 'crop_rate'> & { page: number | string },
+      options?: RequestOptions,
+    ): Promise<DownloadResponse> => core.download(`${of(id)}/preview`, options, { ...params }),
     /** Files the signed PDF as a document of the employee signer, once the process is done; resolves on 204. */
     archive: async (id: Id, options?: RequestOptions): Promise<void> => {
       await core.call('POST', `${of(id)}/archive`, {}, options);

@@ -1,8 +1,13 @@
 /** Temporary files (`/uploads`, `/document`) that documents, requests and tasks consume. */
 
 import type { RequestOptions } from '../http.js';
-import type { DocumentFileId, UploadDocument } from '../schemas/hr/core/uploads.js';
-import { formOf, type HrCore, type UploadInput } from './core.js';
+import type {
+  DocumentFileId,
+  UploadDocument,
+  UploadTextoccurrencesFull,
+  UploadTextoccurrencesSearch,
+} from '../schemas/hr/core/uploads.js';
+import { enc, formOf, type HrCore, type Id, type UploadInput } from './core.js';
 
 /** `hr.uploads`. */
 export function uploads(core: HrCore) {
@@ -13,5 +18,12 @@ export function uploads(core: HrCore) {
     /** Uploads a temporary file (`POST /document`): `{filename, file_id}`, the `uploaded_file` of a document. */
     createDocumentFile: (input: UploadInput, options?: RequestOptions): Promise<DocumentFileId> =>
       core.json('POST', '/document', { form: formOf(input) }, options),
+    /** Where a keyword appears in a PDF upload: each place, in PDF points from the page's bottom-left corner. */
+    textOccurrences: (
+      id: Id,
+      body: UploadTextoccurrencesSearch,
+      options?: RequestOptions,
+    ): Promise<UploadTextoccurrencesFull[]> =>
+      core.json('POST', `/uploads/${enc(id)}/text_occurrences`, { body }, options),
   };
 }

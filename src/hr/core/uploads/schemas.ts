@@ -72,3 +72,29 @@ export const DocumentBodyDoc = {
   description:
     'The file as a multipart form with the field `file` (a raw body with `Content-Disposition` is accepted too).',
 };
+
+/** The body of `POST /uploads/{id}/text_occurrences` (reference §3c.1). */
+export const UploadTextoccurrencesSearch = Type.Object(
+  {
+    keyword: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '\\S',
+      description: 'Looked for case-insensitively, within one run of text.',
+    }),
+  },
+  { title: 'UploadTextoccurrencesSearch' },
+);
+
+/** `UploadTextoccurrencesFull` (reference §3c.1): where a keyword appears, in PDF points from the bottom-left. */
+export const UploadTextoccurrencesFull = Type.Object(
+  {
+    keyword: Type.String(),
+    page_number: Type.Integer({ minimum: 1 }),
+    left: Type.Number({ minimum: 0 }),
+    top: Type.Number({ minimum: 0, description: 'The top of the text: its baseline plus its height.' }),
+    width: Type.Number({ minimum: 0 }),
+    height: Type.Number({ minimum: 0 }),
+  },
+  { $id: 'UploadTextoccurrencesFull', title: 'UploadTextoccurrencesFull' },
+);

@@ -4,9 +4,16 @@ import type { Logger } from 'pino';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
-import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import {
+  FieldValidationError,
+  InvalidRequestError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
+import type { TextOccurrence } from '../../../platform/pdf/text.js';
+import type { Renditions } from '../../../platform/renditions/renditions.js';
 import { type Clock, wallClock } from '../../../platform/time.js';
 import type { AuditTrail } from '../../audit/trail.js';
 import type { Audited } from '../../module.js';
@@ -32,6 +39,8 @@ export interface UploadsOptions {
   clock: Clock;
   /** Counts the pages of PDF uploads (`page_count`); without it, every upload's count is null. */
   pages?: PdfWorker;
+  /** Reads the text of PDF uploads (`text_occurrences`); without it, no upload's text can be searched. */
+  renditions?: Renditions;
   log?: Logger;
 }
 
@@ -196,6 +205,17 @@ export class UploadsService {
     const row = await this.repo.find(clientId, id);
     if (!row || row.expires_at <= this.options.clock.now()) throw new NotFoundError('Upload', id);
     return toUpload(row);
+  }
+
+  /**
+   * Where a keyword appears in a PDF upload (consumed or not, until it expires): each place, in PDF points from
+   * the page's bottom-left corner. 404 for an unknown upload (another client's included); 422 for a file that is not
+   * a readable PDF.
+   */
+  async textOccurrences(clientId: string, id: string, keyword: string): Promise<TextOccurrence[]> {
+    const upload = await this.get(clientId, id);
+    if (!this.options.renditions) throw new ServiceUnavailableError('Reading the text of PDFs is not available.');
+    return this.options.renditions.findText({ sha256: upload.sha256, contentType: upload.contentType }, keyword);
   }
 
   /**

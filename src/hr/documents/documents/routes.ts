@@ -4,6 +4,13 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import {
+  DocumentPreviewQuery,
+  PNG_RESPONSE,
+  previewDownload,
+  previewOptions,
+} from '../../../platform/renditions/http.js';
+import type { Renditions } from '../../../platform/renditions/renditions.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
@@ -60,9 +67,15 @@ const SCHEMAS = {
  */
 export async function documentRoutes(
   app: FastifyInstance,
-  opts: { documents: DocumentsService; paginator: Paginator; blobs: BlobStore; kind: DocumentKind },
+  opts: {
+    documents: DocumentsService;
+    paginator: Paginator;
+    blobs: BlobStore;
+    renditions: Renditions;
+    kind: DocumentKind;
+  },
 ): Promise<void> {
-  const { documents, paginator, blobs, kind } = opts;
+  const { documents, paginator, blobs, renditions, kind } = opts;
   const schemas = SCHEMAS[kind];
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const base = `/${kind}_documents`;
@@ -391,5 +404,30 @@ export async function documentRoutes(
       },
     },
     download,
+  );
+  api.get(
+    `${base}/:id/preview`,
+    {
+      attachValidation: true,
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Preview a page of ${aKind} document`,
+        description:
+          'A PNG of one page of a PDF, or of an image (JPEG or PNG), rendered once and cached by the file’s checksum, page and size. 422: another type of file (`unsupported_file_type`), a damaged one (`unreadable_file`), one past the rendering limits (`rendering_limits`), a page past the end or a bad `page` or `size` (`validation_error`).',
+        params: DocumentParams,
+        querystring: DocumentPreviewQuery,
+        response: { 200: PNG_RESPONSE, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const options = previewOptions(request);
+      const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      const rendition = await renditions.preview(
+        { sha256: doc.sha256, contentType: doc.content_type },
+        { ...options, missingPage: 'invalid' },
+      );
+      return sendBlob(reply, request, blobs, previewDownload(rendition, doc.filename, options.page));
+    },
   );
 }

@@ -5,6 +5,13 @@ import { InvalidRequestError, NotFoundError } from '../../../platform/errors.js'
 import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import {
+  PNG_RESPONSE,
+  previewDownload,
+  previewOptions,
+  RequiredPagePreviewQuery,
+} from '../../../platform/renditions/http.js';
+import type { Renditions } from '../../../platform/renditions/renditions.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
@@ -69,9 +76,9 @@ function processFilter(query: ListQuery): Omit<ProcessFilter, 'now'> {
  */
 export async function signatureProcessRoutes(
   app: FastifyInstance,
-  opts: { signatures: SignaturesService; paginator: Paginator; blobs: BlobStore },
+  opts: { signatures: SignaturesService; paginator: Paginator; blobs: BlobStore; renditions: Renditions },
 ): Promise<void> {
-  const { signatures, paginator, blobs } = opts;
+  const { signatures, paginator, blobs, renditions } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(SignatureProcess);
 
@@ -211,6 +218,31 @@ export async function signatureProcessRoutes(
     async (request, reply) => {
       const file = await signatures.file(request.hrAuth.clientId, request.params.id);
       return sendBlob(reply, request, blobs, { ...file, contentType: 'application/pdf' });
+    },
+  );
+
+  api.get(
+    '/signature_processes/:id/preview',
+    {
+      attachValidation: true,
+      schema: {
+        tags: PROCESSES,
+        summary: 'Preview a page of a signature process’s current PDF',
+        description:
+          'A PNG of page `page` of the PDF that `GET …/file` answers (signature blocks included once stamped), cached like every preview. 422: a page past the end, a bad `page` or `size`, or a PDF past the rendering limits.',
+        params: SignatureProcessParams,
+        querystring: RequiredPagePreviewQuery,
+        response: { 200: PNG_RESPONSE, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const options = previewOptions(request);
+      const file = await signatures.file(request.hrAuth.clientId, request.params.id);
+      const rendition = await renditions.preview(
+        { sha256: file.sha256, contentType: 'application/pdf' },
+        { ...options, missingPage: 'invalid' },
+      );
+      return sendBlob(reply, request, blobs, previewDownload(rendition, file.filename, options.page));
     },
   );
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { BlobStore } from '../../../platform/blobs/store.js';
+import { type BlobStore, readBlob } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
@@ -1057,10 +1057,8 @@ export class SignaturesService {
     return undefined;
   }
 
-  private async readBlob(sha256: string): Promise<Uint8Array> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.deps.blobs.read(sha256)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+  private readBlob(sha256: string): Promise<Uint8Array> {
+    return readBlob(this.deps.blobs, sha256);
   }
 
   /**

@@ -1,10 +1,18 @@
-import { Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import { InvalidRequestError } from '../../../platform/errors.js';
 import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
+import {
+  PagePreviewQuery,
+  PNG_RESPONSE,
+  PreviewPage,
+  previewDownload,
+  previewOptions,
+} from '../../../platform/renditions/http.js';
+import type { Renditions } from '../../../platform/renditions/renditions.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
@@ -81,9 +89,9 @@ const actorHeader = Type.Object({
 /** `/requests` and everything under it (reference §3d.1–3d.8). */
 export async function requestRoutes(
   app: FastifyInstance,
-  opts: { requests: RequestsService; paginator: Paginator; blobs: BlobStore },
+  opts: { requests: RequestsService; paginator: Paginator; blobs: BlobStore; renditions: Renditions },
 ): Promise<void> {
-  const { requests, paginator, blobs } = opts;
+  const { requests, paginator, blobs, renditions } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(RequestFull);
   const withAttachments = Type.Ref(RequestFullWithAttachments);
@@ -260,6 +268,73 @@ export async function requestRoutes(
     },
   );
 
+  // Previews of attachments and form files: HEAD for the page count, GET for a page as a PNG.
+  const previewRoutes = (
+    base: string,
+    params: TObject,
+    what: string,
+    find: (request: FastifyRequest) => Promise<RequestFileRow>,
+  ) => {
+    const source = (file: RequestFileRow) => ({ sha256: file.sha256, contentType: file.content_type });
+    api.head(
+      `${base}/preview`,
+      {
+        config: { swagger: { exposeHeadRoute: true } },
+        schema: {
+          tags: TAG,
+          summary: `Page count of a ${what}`,
+          description:
+            'Answers 204 with `Page-Count`: the pages of a PDF as the renderer reads them; 1 for a JPEG or a PNG. 422 for another type of file or a damaged one.',
+          params,
+          response: {
+            204: { ...NoBody, headers: Type.Object({ 'Page-Count': Type.Integer({ minimum: 1 }) }) },
+            ...errorResponses(401, 403, 404, 422),
+          },
+        },
+      },
+      async (request, reply) => {
+        const pages = await renditions.pageCount(source(await find(request)));
+        return reply.status(204).header('Page-Count', String(pages)).send();
+      },
+    );
+    api.get(
+      `${base}/preview/:page`,
+      {
+        attachValidation: true,
+        schema: {
+          tags: TAG,
+          summary: `Preview a page of a ${what}`,
+          description:
+            'A PNG of the page, rendered once and cached by the file’s checksum, page, size and crop. 404 for a page past the end; 422 for a bad `size` or `crop_rate`, or a file that is not a PDF, a JPEG or a PNG, is damaged, or goes past the rendering limits.',
+          params: Type.Object({ ...params.properties, page: PreviewPage }),
+          querystring: PagePreviewQuery,
+          response: { 200: PNG_RESPONSE, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const page = Number((request.params as { page: unknown }).page);
+        const options = previewOptions(request, page);
+        const file = await find(request);
+        const rendition = await renditions.preview(source(file), { ...options, missingPage: 'not_found' });
+        return sendBlob(reply, request, blobs, previewDownload(rendition, file.filename, page));
+      },
+    );
+  };
+  previewRoutes(
+    '/requests/:id/comments/:comment_id/attachments/:attachment_id',
+    CommentAttachmentParams,
+    'comment attachment',
+    (request) => {
+      const { id, comment_id, attachment_id } = request.params as Record<string, string>;
+      return requests.commentAttachment(
+        request.hrAuth.clientId,
+        id as string,
+        comment_id as string,
+        attachment_id as string,
+      );
+    },
+  );
+
   // Attachments and form files
 
   for (const kind of ['attachment', 'form_file'] as const) {
@@ -275,6 +350,10 @@ export async function requestRoutes(
         return download(reply, request, await requests.file(request.hrAuth.clientId, p.id as string, fileId(p), kind));
       },
     );
+    previewRoutes(base, params, what, (request) => {
+      const p = request.params as Record<string, string>;
+      return requests.file(request.hrAuth.clientId, p.id as string, fileId(p), kind);
+    });
     api.delete(
       base,
       {

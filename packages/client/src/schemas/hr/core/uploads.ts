@@ -15,3 +15,14 @@ export type UploadDocument = {
     expires_at: string;
     retention_period: number;
 };
+export type UploadTextoccurrencesFull = {
+    width: number;
+    height: number;
+    keyword: string;
+    page_number: number;
+    left: number;
+    top: number;
+};
+export type UploadTextoccurrencesSearch = {
+    keyword: string;
+};
