@@ -28,6 +28,7 @@ import { processes } from './processes.js';
 import { requestForms } from './request-forms.js';
 import { requests } from './requests.js';
 import { roles } from './roles.js';
+import { scans } from './scans.js';
 import { outbox, signatureProcesses, signatureTypes, signers } from './signatures.js';
 import { tasks } from './tasks.js';
 import { uploads } from './uploads.js';
@@ -70,6 +71,8 @@ export class HrClient {
   readonly organizationGroups: ReturnType<typeof organizationGroups>;
   /** Temporary files (`/uploads`, `/document`) that documents, requests and tasks consume. */
   readonly uploads: ReturnType<typeof uploads>;
+  /** Antivirus-scanned uploads (`/document/upload*`, `/file/upload/*`) and their status. */
+  readonly scans: ReturnType<typeof scans>;
   /** HR roles (`/roles`) and their permissions per module. */
   readonly roles: ReturnType<typeof roles>;
   /** HR users (`/users`). */
@@ -152,6 +155,7 @@ export class HrClient {
     this.organizations = organizations(v);
     this.organizationGroups = organizationGroups(v);
     this.uploads = uploads(core);
+    this.scans = scans(core);
     this.roles = roles(core, v);
     this.users = users(core, v);
     this.customFields = customFields(v);
