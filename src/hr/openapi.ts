@@ -27,6 +27,7 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /file/upload/sync': 'scans.uploadSync',
   'POST /file/upload/async': 'scans.uploadAsync',
   'GET /file/scan/{scan_id}/status': 'scans.status',
+  'GET /redirection_urls': 'redirectionUrls.retrieve',
   'GET /roles': 'roles.list',
   'GET /roles/{id}': 'roles.retrieve',
   'PUT /roles/{id}': 'roles.upsert',
@@ -270,6 +271,7 @@ const NOUNS: Record<string, readonly [string, string]> = {
   outbox: ['outgoing mail', 'outgoing mails'],
   inbox_items: ['inbox item', 'inbox items'],
   scan: ['scan', 'scans'],
+  redirection_urls: ['redirection URL', 'redirection URLs'],
   deliveries: ['delivery', 'deliveries'],
 };
 
@@ -409,6 +411,10 @@ const RESPONSES: Record<string, Record<number, string>> = {
   'POST /uploads': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
   'POST /document': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
   ...scanResponses,
+  'GET /redirection_urls': {
+    200: 'The URLs, on this server, of the client API resources the pages would show.',
+    422: '`employee_id` or `doctype_id` names nothing in this tenant (`validation_error`).',
+  },
   'POST /employees/search': { 200: 'The page of matching employees.' },
   'POST /employee_documents/search': { 200: 'The page of matching employee documents.' },
   ...documents('employee'),

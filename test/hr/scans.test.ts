@@ -2,7 +2,7 @@
  * Antivirus-scanned uploads (reference §3c.1; docs/hr-api.md, "Antivirus scans"): `POST /document/upload`,
  * `POST /document/upload/async`, `POST /file/upload/sync|async` and `GET /file/scan/{scan_id}/status` — clean files
  * become uploads, the EICAR test file never does; asynchronous scans go pending → clean through the job runner and
- * call `X-Callback-Url` back; the `X-Client-Id` rules; tenancy.
+ * call `X-Callback-Url` back; the `X-Client-Id` rules; tenancy. Also `GET /redirection_urls`.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -20,7 +20,7 @@ interface ErrorBody {
 }
 
 for (const dialect of dialects()) {
-  describe(`antivirus scans (${dialect})`, () => {
+  describe(`antivirus scans and redirection URLs (${dialect})`, () => {
     let server: TestServer;
     let hr: HrCaller;
     let other: HrCaller;
@@ -285,6 +285,77 @@ for (const dialect of dialects()) {
       const theirs = await json<ErrorBody>(await status(mine.scan_id, other), 404);
       assert.equal(theirs.code, 'not_found');
       assert.equal((await status(mine.scan_id)).status, 200);
+    });
+
+    it('GET /redirection_urls: URLs of this server’s client API, with an employee’s and a document type’s', async () => {
+      const api = `${server.url}/api/v2/client`;
+      assert.deepEqual(await json(await hr.call('GET', '/redirection_urls'), 200), {
+        'employee_space/employee_root_folder_url': `${api}/employee_folders`,
+        'document/employee_document_upload': `${api}/employee_documents`,
+      });
+      assert.equal((await hr.call('PUT', '/organizations/paris', { name: 'Paris' })).status, 201);
+      const employee = await json<{ id: string }>(
+        await hr.call('POST', '/employees', {
+          firstname: 'Grace',
+          lastname: 'Hopper',
+          email: 'grace@example.com',
+          registration_references: [{ organization_id: 'paris', employee_number: 'G1' }],
+        }),
+        201,
+      );
+      assert.equal(
+        (
+          await hr.call('PUT', '/employee_document_types/contract', {
+            label: 'Contract',
+            localized_labels: [{ language_code: 'en', value: 'Contract' }],
+            folder_id: 'payroll.payslips',
+          })
+        ).status,
+        201,
+      );
+      assert.equal(
+        (
+          await hr.call('PUT', '/company_document_types/handbook', {
+            localized_labels: [{ language_code: 'en', value: 'Handbook' }],
+            folder_id: 'policies.handbooks',
+            expiry_date_policy_type: 'no_limit',
+          })
+        ).status,
+        201,
+      );
+      const both = await json<Record<string, string>>(
+        await hr.call('GET', `/redirection_urls?employee_id=${employee.id}&doctype_id=contract`),
+        200,
+      );
+      assert.deepEqual(both, {
+        'employee_space/employee_root_folder_url': `${api}/employee_folders`,
+        'document/employee_document_upload': `${api}/employee_documents`,
+        'account/employee_root_folder_url': `${api}/employee_documents?employee_id=${employee.id}`,
+        'employee_space/employee_folder': `${api}/employee_documents?employee_id=${employee.id}&document_type_id=contract`,
+      });
+      const company = await json<Record<string, string>>(
+        await hr.call('GET', '/redirection_urls?doctype_id=handbook'),
+        200,
+      );
+      assert.equal(
+        company['document/enterprise_document_upload'],
+        `${api}/company_documents?document_type_id=handbook`,
+      );
+      // The URLs work.
+      assert.equal(
+        (await hr.call('GET', new URL(both['account/employee_root_folder_url'] as string).pathname)).status,
+        200,
+      );
+      // What the query names must exist in this tenant.
+      const unknown = await json<ErrorBody>(
+        await other.call('GET', `/redirection_urls?employee_id=${employee.id}&doctype_id=contract`),
+        422,
+      );
+      assert.deepEqual(
+        unknown.errors?.map((e) => e.field),
+        ['employee_id', 'doctype_id'],
+      );
+      assert.equal((await hr.call('GET', '/redirection_urls?employee_id=')).status, 400);
     });
   });
 }

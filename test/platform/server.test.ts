@@ -201,6 +201,7 @@ for (const dialect of dialects()) {
         'GET /api/v2/client/process_templates/{process_template_id}/task_templates/{id}',
         'GET /api/v2/client/processes',
         'GET /api/v2/client/processes/{id}',
+        'GET /api/v2/client/redirection_urls',
         'GET /api/v2/client/request_forms',
         'GET /api/v2/client/request_forms/{id}',
         'GET /api/v2/client/requests',

@@ -24,6 +24,8 @@ import { InboxRepository } from './inbox/repository.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { InboxItem } from './inbox/schemas.js';
 import { InboxService } from './inbox/service.js';
+import { redirectionUrlRoutes } from './redirection-urls/routes.js';
+import { RedirectionUrlsService } from './redirection-urls/service.js';
 import { ScansRepository } from './scans/repository.js';
 import { scanRoutes } from './scans/routes.js';
 import { ScansService } from './scans/service.js';
@@ -118,7 +120,8 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       ...(ctx.log ? { log: ctx.log } : {}),
     },
   );
-  const s = { ...services, signatures, inbox, scans };
+  const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
+  const s = { ...services, signatures, inbox, scans, redirections };
   const modules: HrModule[] = [
     {
       schemas: [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument],
@@ -150,6 +153,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     { public: true, routes: (app) => signingPageRoutes(app, { signatures, blobs }) },
     { schemas: [InboxItem], events: [inboxItemEvents], routes: (app) => inboxRoutes(app, { inbox, paginator }) },
     { routes: (app) => scanRoutes(app, { scans }) },
+    { routes: (app) => redirectionUrlRoutes(app, { redirections }) },
   );
   return { services: s, modules, jobs: { ...signatures.queues(), ...scans.queues() } } satisfies HrArea<typeof s>;
 }

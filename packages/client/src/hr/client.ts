@@ -25,6 +25,7 @@ import { macros } from './macros.js';
 import { organizationGroups, organizations } from './organizations.js';
 import { processTemplates } from './process-templates.js';
 import { processes } from './processes.js';
+import { redirectionUrls } from './redirection-urls.js';
 import { requestForms } from './request-forms.js';
 import { requests } from './requests.js';
 import { roles } from './roles.js';
@@ -73,6 +74,8 @@ export class HrClient {
   readonly uploads: ReturnType<typeof uploads>;
   /** Antivirus-scanned uploads (`/document/upload*`, `/file/upload/*`) and their status. */
   readonly scans: ReturnType<typeof scans>;
+  /** The URLs to redirect to (`/redirection_urls`): `retrieve`. */
+  readonly redirectionUrls: ReturnType<typeof redirectionUrls>;
   /** HR roles (`/roles`) and their permissions per module. */
   readonly roles: ReturnType<typeof roles>;
   /** HR users (`/users`). */
@@ -156,6 +159,7 @@ export class HrClient {
     this.organizationGroups = organizationGroups(v);
     this.uploads = uploads(core);
     this.scans = scans(core);
+    this.redirectionUrls = redirectionUrls(core);
     this.roles = roles(core, v);
     this.users = users(core, v);
     this.customFields = customFields(v);
