@@ -49,6 +49,7 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'PUT /users/bulk': 'users.bulk.upsert',
   'PATCH /users/bulk': 'users.bulk.update',
   'GET /users/bulk/{request_id}': 'users.bulk.retrieve',
+  'POST /users/{id}/invite': 'users.invite',
   'GET /custom_fields': 'customFields.list',
   'GET /custom_fields/{id}': 'customFields.retrieve',
   'PUT /custom_fields/{id}': 'customFields.upsert',
@@ -411,6 +412,7 @@ const RESPONSES: Record<string, Record<number, string>> = {
   'POST /uploads': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
   'POST /document': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
   ...scanResponses,
+  'POST /users/{id}/invite': { 201: 'The activation mail is recorded in the outbox; no body.' },
   'GET /redirection_urls': {
     200: 'The URLs, on this server, of the client API resources the pages would show.',
     422: '`employee_id` or `doctype_id` names nothing in this tenant (`validation_error`).',

@@ -2,7 +2,8 @@
  * Antivirus-scanned uploads (reference §3c.1; docs/hr-api.md, "Antivirus scans"): `POST /document/upload`,
  * `POST /document/upload/async`, `POST /file/upload/sync|async` and `GET /file/scan/{scan_id}/status` — clean files
  * become uploads, the EICAR test file never does; asynchronous scans go pending → clean through the job runner and
- * call `X-Callback-Url` back; the `X-Client-Id` rules; tenancy. Also `GET /redirection_urls`.
+ * call `X-Callback-Url` back; the `X-Client-Id` rules; tenancy. Also `POST /users/{id}/invite` (the outbox) and
+ * `GET /redirection_urls`.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -20,7 +21,7 @@ interface ErrorBody {
 }
 
 for (const dialect of dialects()) {
-  describe(`antivirus scans and redirection URLs (${dialect})`, () => {
+  describe(`antivirus scans, invitations and redirection URLs (${dialect})`, () => {
     let server: TestServer;
     let hr: HrCaller;
     let other: HrCaller;
@@ -285,6 +286,36 @@ for (const dialect of dialects()) {
       const theirs = await json<ErrorBody>(await status(mine.scan_id, other), 404);
       assert.equal(theirs.code, 'not_found');
       assert.equal((await status(mine.scan_id)).status, 200);
+    });
+
+    it('POST /users/{id}/invite: 201 without a body, the activation mail in the outbox; 404 across tenants', async () => {
+      const user = await json<{ id: string }>(
+        await hr.call('POST', '/users', { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' }),
+        201,
+      );
+      const res = await hr.call('POST', `/users/${user.id}/invite`);
+      assert.equal(res.status, 201);
+      assert.equal(await res.text(), '');
+      const mails = await json<Record<string, unknown>[]>(await hr.call('GET', '/outbox?kind=user.invitation'), 200);
+      assert.equal(mails.length, 1);
+      assert.equal(mails[0]?.to_address, 'ada@example.com');
+      assert.equal(mails[0]?.to_name, 'Ada Lovelace');
+      assert.equal(mails[0]?.related_id, user.id);
+      assert.equal(mails[0]?.subject, 'Activate your account');
+      const row = await db()
+        .selectFrom('hr_outbox')
+        .select(['client_id', 'kind'])
+        .where('related_id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(row, { client_id: hr.creds.client_id, kind: 'user.invitation' });
+      // Another client's user is unknown here, and nothing is recorded for either client.
+      assert.equal(
+        (await json<ErrorBody>(await other.call('POST', `/users/${user.id}/invite`), 404)).code,
+        'not_found',
+      );
+      assert.deepEqual(await json(await other.call('GET', '/outbox?kind=user.invitation'), 200), []);
+      assert.equal((await hr.call('POST', '/users/00000000-0000-4000-8000-000000000000/invite')).status, 404);
+      assert.equal((await json<unknown[]>(await hr.call('GET', '/outbox?kind=user.invitation'), 200)).length, 1);
     });
 
     it('GET /redirection_urls: URLs of this server’s client API, with an employee’s and a document type’s', async () => {

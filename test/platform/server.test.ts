@@ -300,6 +300,7 @@ for (const dialect of dialects()) {
         'POST /api/v2/client/uploads',
         'POST /api/v2/client/users',
         'POST /api/v2/client/users/bulk',
+        'POST /api/v2/client/users/{id}/invite',
         'POST /api/v2/client/webhooks',
         'POST /api/v2/client/webhooks/{id}/deliveries/{delivery_id}/redeliver',
         'POST /api/v2/client/webhooks/{id}/refresh_signature_key',
