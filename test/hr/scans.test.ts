@@ -282,10 +282,23 @@ for (const dialect of dialects()) {
     it('GET /file/scan/{scan_id}/status: 404 for an unknown scan and for another client’s', async () => {
       const unknown = await json<ErrorBody>(await status('00000000-0000-4000-8000-000000000000'), 404);
       assert.equal(unknown.code, 'not_found');
+      assert.equal((await json<ErrorBody>(await status('not-a-scan-id'), 404)).code, 'not_found');
       const mine = await json<{ scan_id: string }>(await send('/file/upload/sync', 'mine', clientOf(hr)), 201);
       const theirs = await json<ErrorBody>(await status(mine.scan_id, other), 404);
       assert.equal(theirs.code, 'not_found');
       assert.equal((await status(mine.scan_id)).status, 200);
+    });
+
+    it('a read-only application may not upload, scan or invite (403), and nothing is stored', async () => {
+      const reader = await hrCaller(server, { readOnly: true });
+      const before = await countScans();
+      for (const path of ['/document/upload', '/document/upload/async', '/file/upload/sync', '/file/upload/async']) {
+        const res = await send(path, 'data', clientOf(reader), reader);
+        assert.equal((await json<ErrorBody>(res, 403)).code, 'insufficient_scope', path);
+      }
+      assert.equal(await countScans(), before);
+      const invite = await reader.call('POST', '/users/00000000-0000-4000-8000-000000000000/invite');
+      assert.equal((await json<ErrorBody>(invite, 403)).code, 'insufficient_scope');
     });
 
     it('POST /users/{id}/invite: 201 without a body, the activation mail in the outbox; 404 across tenants', async () => {
