@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { expectJson as json } from '../support/admin.js';
+import { sdkHr } from '../support/client.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
@@ -287,6 +288,36 @@ for (const dialect of dialects()) {
       const theirs = await json<ErrorBody>(await status(mine.scan_id, other), 404);
       assert.equal(theirs.code, 'not_found');
       assert.equal((await status(mine.scan_id)).status, 200);
+    });
+
+    it('the SDK: hr.scans sends X-Client-Id and X-file-parameters, hr.users.invite, hr.redirectionUrls', async () => {
+      const { hr: sdk } = await sdkHr(server);
+      const clean = await sdk.scans.uploadSync({
+        file: 'sdk',
+        filename: 's.txt',
+        fileParameters: { retention_period: 60 },
+      });
+      assert.equal(clean.scan_status, 'clean');
+      assert.equal(clean.retention_period, '60');
+      const pending = await sdk.scans.uploadAsync({ file: EICAR, filename: 'eicar.com' });
+      assert.equal(pending.scan_status, 'pending');
+      const done = await until(async () => {
+        const read = await sdk.scans.status(pending.scan_id);
+        return read.status === 'pending' ? undefined : read;
+      }, 'the SDK’s scan');
+      assert.equal(done.status, 'infected');
+      assert.equal((await sdk.scans.uploadDocument({ file: 'd', filename: 'd.txt' })).scan_status, 'clean');
+      const user = await sdk.users.create({ firstname: 'Sdk', lastname: 'User', email: 'sdk@example.com' });
+      assert.equal(await sdk.users.invite(user.id), undefined);
+      const mails = await sdk.outbox.list({ kind: 'user.invitation' }).toArray();
+      assert.deepEqual(
+        mails.map((m) => m.related_id),
+        [user.id],
+      );
+      assert.equal(
+        (await sdk.redirectionUrls.retrieve())['employee_space/employee_root_folder_url'],
+        `${server.url}/api/v2/client/employee_folders`,
+      );
     });
 
     it('a read-only application may not upload, scan or invite (403), and nothing is stored', async () => {
