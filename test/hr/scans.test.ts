@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { expectJson as json } from '../support/admin.js';
 import { sdkHr } from '../support/client.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { pdf } from '../support/pdf.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
@@ -171,6 +172,16 @@ for (const dialect of dialects()) {
       // The default retention is 3600 seconds.
       const plain = await json<{ retention_period: string }>(await send('/file/upload/sync', 'x', clientOf(hr)), 201);
       assert.equal(plain.retention_period, '3600');
+    });
+
+    it('POST /file/upload/sync: a clean PDF answers its pages, kept with the upload', async () => {
+      const body = await json<{ id: string; content_type: string; page_count: number | null }>(
+        await send('/file/upload/sync?filename=three.pdf', await pdf(3), clientOf(hr)),
+        201,
+      );
+      assert.equal(body.content_type, 'application/pdf');
+      assert.equal(body.page_count, 3);
+      assert.equal(Number((await uploadRow(body.id))?.page_count), 3);
     });
 
     it('POST /file/upload/sync: an infected file answers only scan_id and scan_status', async () => {
