@@ -27,7 +27,7 @@ export function users(core: HrCore, v: Verbs) {
     update: v.update<UserPatch, User>(path),
     /** `/users/bulk`: up to 1000 users a call, applied in the background; `waitFor` polls the result. */
     bulk: bulkCalls<UserCreate, UserBulkPutItem, UserBulkPatchItem, UserBulkStatus>(core, `${path}/bulk`),
-    /** Sends the activation mail (`POST /users/{id}/invite`): Atrium records it in the outbox. */
+    /** `POST /users/{id}/invite`: the activation mail (the outbox). */
     invite: async (id: string, options?: RequestOptions): Promise<void> => {
       await core.json<undefined>('POST', `${path}/${enc(id)}/invite`, {}, options);
     },
