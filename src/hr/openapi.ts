@@ -23,6 +23,12 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /uploads': 'uploads.create',
   'POST /document': 'uploads.createDocumentFile',
   'POST /uploads/{id}/text_occurrences': 'uploads.textOccurrences',
+  'POST /document/upload': 'scans.uploadDocument',
+  'POST /document/upload/async': 'scans.uploadDocumentAsync',
+  'POST /file/upload/sync': 'scans.uploadSync',
+  'POST /file/upload/async': 'scans.uploadAsync',
+  'GET /file/scan/{scan_id}/status': 'scans.status',
+  'GET /redirection_urls': 'redirectionUrls.retrieve',
   'GET /roles': 'roles.list',
   'GET /roles/{id}': 'roles.retrieve',
   'PUT /roles/{id}': 'roles.upsert',
@@ -44,6 +50,7 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'PUT /users/bulk': 'users.bulk.upsert',
   'PATCH /users/bulk': 'users.bulk.update',
   'GET /users/bulk/{request_id}': 'users.bulk.retrieve',
+  'POST /users/{id}/invite': 'users.invite',
   'GET /custom_fields': 'customFields.list',
   'GET /custom_fields/{id}': 'customFields.retrieve',
   'PUT /custom_fields/{id}': 'customFields.upsert',
@@ -276,6 +283,8 @@ const NOUNS: Record<string, readonly [string, string]> = {
   signers: ['signer', 'signers'],
   outbox: ['outgoing mail', 'outgoing mails'],
   inbox_items: ['inbox item', 'inbox items'],
+  scan: ['scan', 'scans'],
+  redirection_urls: ['redirection URL', 'redirection URLs'],
   deliveries: ['delivery', 'deliveries'],
 };
 
@@ -336,6 +345,35 @@ const bulkResponses = Object.fromEntries(
   }),
 );
 
+const TOO_LARGE = 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).';
+const NO_CLIENT_ID = '`X-Client-Id` is missing or not the client of the access token';
+const scanResponses: Record<string, Record<number, string>> = {
+  'POST /document/upload': {
+    201: 'The file and its verdict: `clean` (`file_id` is an upload), `infected` or `failed` (no upload).',
+    413: TOO_LARGE,
+  },
+  'POST /document/upload/async': {
+    201: 'The file and its scan, `pending`: `file_id` is an upload once the scan says `clean`.',
+    400: 'A query parameter is given, or `X-Callback-Url` is not an http(s) URL (`invalid_request`).',
+    413: TOO_LARGE,
+  },
+  'POST /file/upload/sync': {
+    201: 'A clean file as an upload; only `scan_id` and `scan_status` for an infected file or a failed scan.',
+    400: `${NO_CLIENT_ID}, or \`X-file-parameters\` is not valid (\`invalid_request\`).`,
+    413: TOO_LARGE,
+  },
+  'POST /file/upload/async': {
+    201: 'The scan, `pending`; ask again after `next_ping` seconds.',
+    400: `${NO_CLIENT_ID}, \`X-file-parameters\` is not valid, or \`X-Callback-Url\` is not an http(s) URL (\`invalid_request\`).`,
+    413: TOO_LARGE,
+  },
+  'GET /file/scan/{scan_id}/status': {
+    200: 'The scan (camelCase): `pending` with `nextPing`, then `clean`, `infected` or `failed`.',
+    400: `${NO_CLIENT_ID} (\`invalid_request\`).`,
+    404: 'No scan of this client has this id (`not_found`).',
+  },
+};
+
 const RESPONSES: Record<string, Record<number, string>> = {
   ...permissions,
   'POST /signature_processes/cancel': { 200: 'Every process named, canceled, in the order of `signature_ids`.' },
@@ -386,6 +424,12 @@ const RESPONSES: Record<string, Record<number, string>> = {
   'POST /uploads': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
   'POST /uploads/{id}/text_occurrences': { 200: 'Each place the keyword appears; an empty array when it does not.' },
   'POST /document': { 413: 'The file is larger than `ATRIUM_UPLOAD_LIMIT` (`payload_too_large`).' },
+  ...scanResponses,
+  'POST /users/{id}/invite': { 201: 'The activation mail is recorded in the outbox; no body.' },
+  'GET /redirection_urls': {
+    200: 'The URLs, on this server, of the client API resources the pages would show.',
+    422: '`employee_id` or `doctype_id` names nothing in this tenant (`validation_error`).',
+  },
   'POST /employees/search': { 200: 'The page of matching employees.' },
   'POST /employee_documents/search': { 200: 'The page of matching employee documents.' },
   ...documents('employee'),

@@ -101,7 +101,11 @@ export function createCore(ctx: HrContext) {
     ctx.wakeJobs,
   );
   const users = new UsersService(
-    unitOfWork(ctx, (db) => ({ users: new UsersRepository(db), bulk: new BulkRepository(db) })),
+    unitOfWork(ctx, (db) => ({
+      users: new UsersRepository(db),
+      bulk: new BulkRepository(db),
+      outbox: new OutboxRepository(db),
+    })),
   );
   const services = {
     auth,

@@ -24,6 +24,11 @@ import { InboxRepository } from './inbox/repository.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { InboxItem } from './inbox/schemas.js';
 import { InboxService } from './inbox/service.js';
+import { redirectionUrlRoutes } from './redirection-urls/routes.js';
+import { RedirectionUrlsService } from './redirection-urls/service.js';
+import { ScansRepository } from './scans/repository.js';
+import { scanRoutes } from './scans/routes.js';
+import { ScansService } from './scans/service.js';
 import { signatureEvents, signerEvents } from './signatures/events.js';
 import { SigningLinks } from './signatures/links.js';
 import { signingPageRoutes } from './signatures/page.js';
@@ -91,7 +96,32 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     })),
     core.uploads,
   );
-  const s = { ...services, signatures, inbox };
+  const scans = new ScansService(
+    unitOfWork(ctx, (db) => ({ scans: new ScansRepository(db), uploads: new UploadsRepository(db) })),
+    {
+      blobs,
+      clock: ctx.clock,
+      wakeJobs: ctx.wakeJobs,
+      limitBytes: core.uploads.limitBytes,
+      uploadTtlSeconds: core.uploads.ttlSeconds,
+      pages: new PdfWorker({ log: ctx.log }),
+      callbacks: {
+        send: (url, body) =>
+          send({
+            url,
+            body,
+            headers: { 'content-type': 'application/json', 'user-agent': `Atrium/${buildInfo().version} (+scans)` },
+            timeoutMs: ctx.config.webhookTimeoutMs,
+            allowPrivate: ctx.config.webhookAllowPrivate,
+            now: () => performance.now(),
+          }),
+        retryForMs: ctx.config.webhookRetryForSeconds * 1000,
+      },
+      ...(ctx.log ? { log: ctx.log } : {}),
+    },
+  );
+  const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
+  const s = { ...services, signatures, inbox, scans, redirections };
   const modules: HrModule[] = [
     {
       schemas: [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument],
@@ -123,8 +153,10 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     },
     { public: true, routes: (app) => signingPageRoutes(app, { signatures, blobs }) },
     { schemas: [InboxItem], events: [inboxItemEvents], routes: (app) => inboxRoutes(app, { inbox, paginator }) },
+    { routes: (app) => scanRoutes(app, { scans }) },
+    { routes: (app) => redirectionUrlRoutes(app, { redirections }) },
   );
-  return { services: s, modules, jobs: signatures.queues() } satisfies HrArea<typeof s>;
+  return { services: s, modules, jobs: { ...signatures.queues(), ...scans.queues() } } satisfies HrArea<typeof s>;
 }
 
 export type DocumentsServices = ReturnType<typeof createDocuments>['services'];

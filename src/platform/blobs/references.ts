@@ -38,6 +38,8 @@ export const BLOB_REFERENCES: readonly BlobReference[] = [
   { table: 'hr_inbox_item_files', column: 'sha256' },
   // The cache of previews (platform/renditions): the PNG, while its source is stored.
   { table: 'renditions', column: 'sha256' },
+  // A scanned file holds its bytes until its verdict; a clean one's upload holds them after.
+  { table: 'hr_scans', column: 'sha256', onlyWhileNull: 'scanned_at' },
   // A tenant snapshot keeps the files of its rows (admin/snapshots, docs/admin.md "Snapshots").
   { table: 'tenant_snapshot_files', column: 'sha256' },
 ];

@@ -13,7 +13,7 @@ import { customStatuses } from './custom-statuses.js';
 import { datasetImports } from './dataset-imports.js';
 import { datasets } from './datasets.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
-import { companyDocuments, employeeDocuments } from './documents.js';
+import { companyDocuments, employeeDocuments, redirectionUrls } from './documents.js';
 import { employees } from './employees.js';
 import { events } from './events.js';
 import { folders } from './folders.js';
@@ -30,7 +30,7 @@ import { requests } from './requests.js';
 import { roles } from './roles.js';
 import { outbox, signatureProcesses, signatureTypes, signers } from './signatures.js';
 import { tasks } from './tasks.js';
-import { uploads } from './uploads.js';
+import { scans, uploads } from './uploads.js';
 import { users } from './users.js';
 import { webhooks } from './webhooks.js';
 
@@ -70,6 +70,10 @@ export class HrClient {
   readonly organizationGroups: ReturnType<typeof organizationGroups>;
   /** Temporary files (`/uploads`, `/document`) that documents, requests and tasks consume. */
   readonly uploads: ReturnType<typeof uploads>;
+  /** Antivirus-scanned uploads (`/document/upload*`, `/file/upload/*`) and their status. */
+  readonly scans: ReturnType<typeof scans>;
+  /** The URLs to redirect to (`/redirection_urls`): `retrieve`. */
+  readonly redirectionUrls: ReturnType<typeof redirectionUrls>;
   /** HR roles (`/roles`) and their permissions per module. */
   readonly roles: ReturnType<typeof roles>;
   /** HR users (`/users`). */
@@ -152,6 +156,8 @@ export class HrClient {
     this.organizations = organizations(v);
     this.organizationGroups = organizationGroups(v);
     this.uploads = uploads(core);
+    this.scans = scans(core);
+    this.redirectionUrls = redirectionUrls(core);
     this.roles = roles(core, v);
     this.users = users(core, v);
     this.customFields = customFields(v);

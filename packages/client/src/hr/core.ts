@@ -188,6 +188,11 @@ export class HrCore {
     this.tokens = new TokenCache(() => this.requestToken(), options.tokenRefreshMarginSeconds ?? 60);
   }
 
+  /** The client (tenant) id the tokens are for (the `X-Client-Id` of the `/file/*` calls). */
+  get clientId(): string {
+    return this.options.clientId;
+  }
+
   private basic(): string {
     return `Basic ${base64(`${this.options.applicationId}:${this.options.applicationSecret}`)}`;
   }

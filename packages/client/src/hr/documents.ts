@@ -18,6 +18,7 @@ import type {
   ExpirationPayload,
   ExpirePayload,
 } from '../schemas/hr/documents/documents.js';
+import type { RedirectionUrls, RedirectionUrlsQuery } from '../schemas/hr/documents/redirection-urls.js';
 import { type DownloadResponse, enc, type HrCore, type Id, type PreviewParams, type Verbs } from './core.js';
 
 /** The verbs of `/employee_documents` and `/company_documents`. */
@@ -98,3 +99,9 @@ export const companyDocuments = (core: HrCore, v: Verbs) =>
     CompanyDocumentPatch,
     CompanyDocumentListQuery
   >(core, v, '/company_documents');
+
+/** `hr.redirectionUrls` (`GET /redirection_urls`): on Atrium, URLs of the client API's own resources. */
+export const redirectionUrls = (core: HrCore) => ({
+  retrieve: (params?: RedirectionUrlsQuery, options?: RequestOptions): Promise<RedirectionUrls> =>
+    core.json('GET', '/redirection_urls', { query: { ...params } }, options),
+});

@@ -1,4 +1,6 @@
 /** HR users (`/users`). */
+
+import type { RequestOptions } from '../http.js';
 import type {
   User,
   UserBulkPatchItem,
@@ -11,7 +13,7 @@ import type {
   UserPut,
 } from '../schemas/hr/core/users.js';
 import { bulkCalls } from './bulk.js';
-import type { HrCore, Verbs } from './core.js';
+import { enc, type HrCore, type Verbs } from './core.js';
 
 /** `hr.users`. */
 export function users(core: HrCore, v: Verbs) {
@@ -25,5 +27,9 @@ export function users(core: HrCore, v: Verbs) {
     update: v.update<UserPatch, User>(path),
     /** `/users/bulk`: up to 1000 users a call, applied in the background; `waitFor` polls the result. */
     bulk: bulkCalls<UserCreate, UserBulkPutItem, UserBulkPatchItem, UserBulkStatus>(core, `${path}/bulk`),
+    /** `POST /users/{id}/invite`: the activation mail (the outbox). */
+    invite: async (id: string, options?: RequestOptions): Promise<void> => {
+      await core.json<undefined>('POST', `${path}/${enc(id)}/invite`, {}, options);
+    },
   };
 }

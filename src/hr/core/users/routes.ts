@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
@@ -106,5 +107,23 @@ export async function userRoutes(
       },
     },
     async (request) => presentUser(await users.patch(request.hrAuth.clientId, request.params.id, request.body)),
+  );
+
+  api.post(
+    '/users/:id/invite',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Send the activation mail to a user',
+        description:
+          'Records the activation mail in the outbox (`GET /outbox`, kind `user.invitation`): Atrium sends no mail. Each call records one more.',
+        params: UserParams,
+        response: { 201: NoBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await users.invite(request.hrAuth.clientId, request.params.id);
+      return reply.status(201).send();
+    },
   );
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { isUniqueViolation } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
@@ -10,6 +11,7 @@ import { now } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
 import { applyBulkItem, itemCheck } from '../bulk/service.js';
+import type { OutboxRepository } from '../outbox/repository.js';
 import {
   matchesFilters,
   type PerimeterInput,
@@ -110,7 +112,11 @@ function fullName(user: Pick<UserWithProfiles, 'firstname' | 'middlename' | 'las
 /** The repositories user writes touch (profiles and perimeter facts included). */
 export interface UsersWork extends BulkWork {
   users: UsersRepository;
+  outbox: OutboxRepository;
 }
+
+/** The outbox kind of `POST /users/{id}/invite`'s mail. */
+export const INVITATION_MAIL = 'user.invitation';
 
 /** A write that joins a user write's transaction once the user is written (a bulk item's settlement). */
 export type AlsoInTransaction = (tx: Audited<UsersWork>, user: UserWithProfiles, created: boolean) => Promise<void>;
@@ -173,6 +179,34 @@ export class UsersService {
     const user = await this.repo.find(clientId, id);
     if (!user) throw new NotFoundError('user', id);
     return user;
+  }
+
+  /**
+   * `POST /users/{id}/invite` (reference §3g.1): the activation mail, recorded in the outbox (docs/hr-api.md,
+   * "Outbox") in the transaction that finds the user; `NotFoundError` for an unknown user, another client's
+   * included. Each call records one more mail (a resend). Atrium has no sign-in for HR users: the mail has no link.
+   */
+  async invite(clientId: string, id: string): Promise<void> {
+    await this.work.run(async (tx) => {
+      const user = await tx.users.find(clientId, id);
+      if (!user) throw new NotFoundError('user', id);
+      const name = fullName(user);
+      await tx.outbox.insert(
+        clientId,
+        [
+          {
+            id: randomUUID(),
+            kind: INVITATION_MAIL,
+            toAddress: user.email,
+            toName: name,
+            subject: 'Activate your account',
+            body: `Hello ${name},\n\nYou are invited to the HR platform. Activate your account to sign in with the address ${user.email}.`,
+            relatedId: user.id,
+          },
+        ],
+        now(),
+      );
+    });
   }
 
   /** POST: a new user with a server-generated UUID. */
