@@ -6,7 +6,9 @@
  * are refused with their 4xx; another tenant's objects are 404; the sweep forgets the renditions of deleted files.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { drawingBomb, markedPdf } from '../support/pdf.js';
@@ -429,13 +431,128 @@ for (const dialect of dialects()) {
       );
     });
 
+    /** The places a word appears in a PDF, read back through the API (upload, then text_occurrences). */
+    const wordsOf = async (pdf: Buffer, keyword: string) => {
+      const id = await upload(server, hr, pdf, 'read-back.pdf');
+      return json<{ page_number: number }[]>(
+        await hr.call('POST', `/uploads/${id}/text_occurrences`, { keyword }),
+        200,
+      );
+    };
+
+    it('a duplicate: the PDF with DUPLICATE across each page and a dated footer; PDF sources only', async () => {
+      const res = await get(`/employee_documents/${pdfDoc}/duplicate`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/pdf');
+      assert.equal(res.headers.get('content-disposition'), 'attachment; filename="contract-duplicate.pdf"');
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      const copy = Buffer.from(await res.arrayBuffer());
+      const doc = await PDFDocument.load(copy);
+      assert.equal(doc.getPageCount(), 3);
+      assert.deepEqual(
+        (await wordsOf(copy, 'DUPLICATE')).map((f) => f.page_number).filter((n, i, all) => all.indexOf(n) === i),
+        [1, 2, 3],
+        'the word across every page (and in its footer)',
+      );
+      const footer = await wordsOf(copy, `Duplicate of contract.pdf (document ${pdfDoc}), made 20`);
+      assert.equal(footer.length, 3, 'the footer on every page');
+      // The original is untouched.
+      const original = Buffer.from(await (await get(`/employee_documents/${pdfDoc}/file`)).arrayBuffer());
+      assert.deepEqual(await wordsOf(original, 'DUPLICATE'), []);
+
+      assert.equal(
+        (await error(await get(`/company_documents/${jpegDoc}/duplicate`), 422)).code,
+        'unsupported_file_type',
+      );
+      assert.equal((await error(await get(`/employee_documents/${pdfDoc}/duplicate`, other), 404)).code, 'not_found');
+    });
+
+    it('a receipt: XML naming the document, its checksum, owner and organizations, escaped', async () => {
+      const fileId = await upload(server, hr, await markedPdf(1, 1), 'a&b.pdf');
+      const doc = await json<{ id: string }>(
+        await hr.call('POST', '/employee_documents', {
+          employee_id: employeeId,
+          document_type_id: 'contract',
+          title: 'Terms & <conditions>',
+          uploaded_file: { filename: 'a&b.pdf', file_id: fileId },
+        }),
+        201,
+      );
+      const res = await get(`/employee_documents/${doc.id}/receipt`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/xml; charset=utf-8');
+      assert.equal(res.headers.get('content-disposition'), `attachment; filename="receipt-${doc.id}.xml"`);
+      const xml = await res.text();
+      const { sha256, size } = await server.app.database.db
+        .selectFrom('hr_documents')
+        .select(['sha256', 'size'])
+        .where('id', '=', doc.id)
+        .executeTakeFirstOrThrow();
+      assert.match(
+        xml,
+        /^<\?xml version="1.0" encoding="UTF-8"\?>\n<receipt xmlns="urn:atrium:document-receipt:1" issued_at="\d{4}-\d\d-\d\dT[^"]+Z" issuer="Atrium [^"]+">/,
+      );
+      assert.ok(xml.includes(`<document id="${doc.id}" kind="employee">`));
+      assert.ok(xml.includes('<title>Terms &amp; &lt;conditions&gt;</title>'), xml);
+      assert.ok(xml.includes('<name>a&amp;b.pdf</name>'));
+      assert.ok(xml.includes(`<sha256>${sha256}</sha256>`));
+      assert.ok(xml.includes(`<size>${size}</size>`));
+      assert.ok(xml.includes('<page_count>1</page_count>'));
+      assert.ok(xml.includes(`<employee_id>${employeeId}</employee_id>`));
+      assert.ok(xml.includes('<organization_ids>'));
+      const company = await (await get(`/company_documents/${jpegDoc}/receipt`)).text();
+      assert.ok(company.includes('<organization_id>hq</organization_id>'));
+      assert.ok(company.includes('<page_count/>'), 'a JPEG has no page count');
+      assert.ok(!company.includes('<employee_id>'));
+      assert.equal((await error(await get(`/employee_documents/${doc.id}/receipt`, other), 404)).code, 'not_found');
+    });
+
+    it('GET /requests/{id}/pdf: the request, its answers and its comments as a PDF; another tenant’s is 404', async () => {
+      const categoryId = await category(hr, 'Benefits');
+      await simpleForm(hr, 'pdf-form', categoryId);
+      const made = await json<{ id: string; request_number: string }>(
+        await hr.call('POST', '/requests', {
+          form_id: 'pdf-form',
+          employee_id: employeeId,
+          form_data: [{ field_id: 'subject', values: ['Where is my gym membership?'] }],
+        }),
+        201,
+      );
+      await json(
+        await hr.call('POST', `/requests/${made.id}/comments`, { content: 'Looking into it now.', creator_id: agent }),
+        200,
+      );
+      const res = await get(`/requests/${made.id}/pdf`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/pdf');
+      assert.equal(res.headers.get('content-disposition'), `attachment; filename="request-${made.request_number}.pdf"`);
+      const pdf = Buffer.from(await res.arrayBuffer());
+      assert.ok((await PDFDocument.load(pdf)).getPageCount() >= 1);
+      for (const words of [
+        'Where is my gym membership?',
+        'Looking into it now.',
+        'Hedy Lamarr',
+        'Ada Lovelace',
+        'Comments (1)',
+      ]) {
+        assert.ok((await wordsOf(pdf, words)).length >= 1, `the PDF shows "${words}"`);
+      }
+      assert.equal((await error(await get(`/requests/${made.id}/pdf`, other), 404)).code, 'not_found');
+      assert.equal(
+        (await error(await get('/requests/6c1f1f3e-2b7a-4d0e-9a51-0f0d7f6b9c11/pdf'), 404)).code,
+        'not_found',
+      );
+    });
+
     it('another tenant’s documents have no preview (404)', async () => {
       assert.equal((await error(await get(`/employee_documents/${pdfDoc}/preview`, other), 404)).code, 'not_found');
       assert.equal((await error(await get(`/company_documents/${jpegDoc}/preview`, other), 404)).code, 'not_found');
     });
 
     it('the sweep forgets the renditions of a deleted file, and their PNGs', async () => {
-      const doc = await document('employee', await markedPdf(1, 1), 'gone.pdf');
+      // Bytes of its own (a comment after the end): no other document holds them.
+      const bytes = Buffer.concat([await markedPdf(1, 1), Buffer.from(`%${randomUUID()}\n`)]);
+      const doc = await document('employee', bytes, 'gone.pdf');
       await decode(await get(`/employee_documents/${doc}/preview?size=small`));
       const { sha256 } = await server.app.database.db
         .selectFrom('hr_documents')

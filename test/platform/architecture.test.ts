@@ -192,15 +192,20 @@ describe('architecture', () => {
     assert.deepEqual(loaders, [], `import { Sqlite } from platform/db/database.ts instead:\n${loaders.join('\n')}`);
   });
 
-  it('loads the PDF library in one place (platform/pdf/pages.ts and stamp.ts, run in a worker thread by platform/pdf/runner.ts)', () => {
+  it('loads the PDF library in one place (platform/pdf/pages.ts, stamp.ts and compose.ts, run in a worker thread by platform/pdf/runner.ts)', () => {
     const loaders = files
       .filter((file) => /(?:from\s+|import\s*\(\s*)['"]@cantoo\/pdf-lib['"]/.test(text.get(file) ?? ''))
       .map(rel)
       .sort();
-    assert.deepEqual(loaders, [path.join('platform', 'pdf', 'pages.ts'), path.join('platform', 'pdf', 'stamp.ts')]);
+    assert.deepEqual(
+      loaders,
+      ['compose.ts', 'pages.ts', 'stamp.ts'].map((file) => path.join('platform', 'pdf', file)),
+    );
     // Both are loaded by the worker only: nothing else imports them but for their types.
     const importers = files
-      .filter((file) => /^import (?!type )[^;]*from '\.\.?\/[^']*(pages|stamp)\.js';/m.test(text.get(file) ?? ''))
+      .filter((file) =>
+        /^import (?!type )[^;]*from '\.\.?\/[^']*(pages|stamp|compose)\.js';/m.test(text.get(file) ?? ''),
+      )
       .map(rel);
     assert.deepEqual(importers, [path.join('platform', 'pdf', 'worker.ts')]);
   });

@@ -1,7 +1,8 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { ComposedDocument } from './compose.js';
 import type { RenderKind, RenderOptions, RenderResult } from './render.js';
-import type { SignatureStamp } from './stamp.js';
+import type { DuplicateStamp, SignatureStamp } from './stamp.js';
 import type { TextOccurrence } from './text.js';
 import type { PdfTask } from './worker.js';
 
@@ -135,6 +136,25 @@ export class PdfWorker {
     if (typeof answer !== 'object' || answer === null) return 'limits';
     const { found } = answer as { found?: unknown };
     return Array.isArray(found) ? (found as TextOccurrence[]) : null;
+  }
+
+  /**
+   * A duplicate of a PDF (stamp.ts): "DUPLICATE" across each page and a footer; `unreadable` when the library
+   * cannot read or write it (encrypted, broken), `limits` past the time or heap limits. Never rejects.
+   */
+  async duplicate(bytes: Uint8Array, stamp: DuplicateStamp): Promise<Uint8Array | 'unreadable' | 'limits'> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() => this.runIn({ task: 'duplicate', bytes: own, stamp }, STAMP_TIMEOUT_MS));
+    if (answer instanceof Uint8Array) return answer;
+    return typeof answer === 'object' && answer !== null ? 'unreadable' : 'limits';
+  }
+
+  /** A document of text written as a PDF (compose.ts), or null past the limits. Never rejects. */
+  async compose(content: ComposedDocument): Promise<Uint8Array | null> {
+    const answer = await this.queued(() =>
+      this.runIn({ task: 'compose', bytes: new Uint8Array(0), content }, STAMP_TIMEOUT_MS),
+    );
+    return answer instanceof Uint8Array ? answer : null;
   }
 
   /** Runs one task at a time: a task waits for the ones before it, up to `maxQueued` (past that: null at once). */

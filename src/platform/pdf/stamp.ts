@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from '@cantoo/pdf-lib';
+import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from '@cantoo/pdf-lib';
 
 /** One signature to stamp: who signed, the name they typed, when, and where (else a block on the last page). */
 export interface StampedSignature {
@@ -131,5 +131,50 @@ export async function stampSignatures(bytes: Uint8Array, stamp: SignatureStamp):
     if (y < 80) break;
   }
   line('Signed with Atrium, a sandbox: this signature has no legal value.', fonts.regular, 8, GREY);
+  return doc.save();
+}
+
+/** What a duplicate says of itself: the word across each page, and the line at its foot. */
+export interface DuplicateStamp {
+  /** As shown: `Duplicate of contract.pdf, made 2026-11-27 09:15:02 UTC`. */
+  footer: string;
+}
+
+/**
+ * A duplicate of a PDF (reference: `GET …/duplicate`): every page of the original with "DUPLICATE" written across
+ * it, light and diagonal, and a line at its foot saying what it is a copy of and when it was made. Runs in the PDF
+ * worker thread; throws when the PDF cannot be read or written (encrypted, broken).
+ */
+export async function stampDuplicate(bytes: Uint8Array, stamp: DuplicateStamp): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const pages = doc.getPages();
+  if (pages.length === 0) throw new Error('the PDF has no page');
+  for (const page of pages) {
+    const { width, height } = page.getSize();
+    const size = Math.max(12, Math.min(width, height) / 7);
+    const text = 'DUPLICATE';
+    const textWidth = bold.widthOfTextAtSize(text, size);
+    // Centred on the page, along its diagonal.
+    const angle = Math.atan2(height, width);
+    page.drawText(text, {
+      x: width / 2 - (Math.cos(angle) * textWidth) / 2 + (Math.sin(angle) * size) / 3,
+      y: height / 2 - (Math.sin(angle) * textWidth) / 2 - (Math.cos(angle) * size) / 3,
+      size,
+      font: bold,
+      color: rgb(0.75, 0.1, 0.1),
+      opacity: 0.18,
+      rotate: degrees((angle * 180) / Math.PI),
+    });
+    page.drawText(drawable(regular, stamp.footer), {
+      x: 18,
+      y: 10,
+      size: 7,
+      font: regular,
+      color: GREY,
+      maxWidth: Math.max(10, width - 36),
+    });
+  }
   return doc.save();
 }

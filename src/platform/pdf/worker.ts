@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { type ComposedDocument, composeDocument } from './compose.js';
 import { countPdfPages } from './pages.js';
 import { countRenderable, loadRenderer, type RenderKind, type RenderOptions, renderPage } from './render.js';
-import { type SignatureStamp, stampSignatures } from './stamp.js';
+import { type DuplicateStamp, type SignatureStamp, stampDuplicate, stampSignatures } from './stamp.js';
 import { findText } from './text.js';
 
 /** A task for the worker: count a PDF's pages, stamp signatures on it, render a page, or find a word in it. */
@@ -10,7 +11,9 @@ export type PdfTask =
   | { task: 'stamp'; bytes: Uint8Array; stamp: SignatureStamp }
   | { task: 'render'; bytes: Uint8Array; kind: RenderKind; options: RenderOptions }
   | { task: 'renderable'; bytes: Uint8Array; kind: RenderKind }
-  | { task: 'find'; bytes: Uint8Array; keyword: string };
+  | { task: 'find'; bytes: Uint8Array; keyword: string }
+  | { task: 'duplicate'; bytes: Uint8Array; stamp: DuplicateStamp }
+  | { task: 'compose'; bytes: Uint8Array; content: ComposedDocument };
 
 /** What a task answers: its result, and the buffers moved (not copied) back to the server's thread. */
 async function answer(task: PdfTask): Promise<{ value: unknown; moved?: ArrayBuffer[] }> {
@@ -29,6 +32,14 @@ async function answer(task: PdfTask): Promise<{ value: unknown; moved?: ArrayBuf
       return { value: { pages: await countRenderable(task.bytes, task.kind) } };
     case 'find':
       return { value: { found: await findText(task.bytes, task.keyword) } };
+    case 'duplicate': {
+      const copy = await stampDuplicate(task.bytes, task.stamp).catch(() => null);
+      return copy ? { value: copy, moved: [copy.buffer as ArrayBuffer] } : { value: { unreadable: true } };
+    }
+    case 'compose': {
+      const written = await composeDocument(task.content);
+      return { value: written, moved: [written.buffer as ArrayBuffer] };
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { type BlobStore, readBlob } from '../blobs/store.js';
 import type { Db } from '../db/database.js';
 import { FieldValidationError, NotFoundError, ServiceUnavailableError, StateError } from '../errors.js';
+import type { ComposedDocument } from '../pdf/compose.js';
 import type { RenderKind } from '../pdf/render.js';
 import type { PdfWorker } from '../pdf/runner.js';
 import type { TextOccurrence } from '../pdf/text.js';
@@ -147,6 +148,31 @@ export class Renditions {
     if (found === 'limits') throw limitsError();
     if (found === null) throw unreadableError();
     return found;
+  }
+
+  /**
+   * A duplicate of a PDF (reference: `GET …/duplicate`): the original with "DUPLICATE" across each page and, at its
+   * foot, `footer`. Made afresh each time (it is timestamped), one at a time like every miss. 422 for another type
+   * of file (the reference: PDF sources only), a damaged or encrypted PDF, or one past the limits.
+   */
+  async duplicate(source: RenditionSource, footer: string): Promise<Uint8Array> {
+    if (renderKindOf(source.contentType) !== 'pdf') {
+      throw new StateError(
+        'unsupported_file_type',
+        `Only a PDF has a duplicate; this file is ${source.contentType ?? 'of an unknown type'}.`,
+      );
+    }
+    const copy = await this.oneAtATime(async () => this.worker.duplicate(await this.bytes(source.sha256), { footer }));
+    if (copy === 'limits') throw limitsError();
+    if (copy === 'unreadable') throw unreadableError();
+    return copy;
+  }
+
+  /** A document of text as a PDF (a request's `GET …/pdf`); 422 past the limits. */
+  async compose(content: ComposedDocument): Promise<Uint8Array> {
+    const written = await this.oneAtATime(() => this.worker.compose(content));
+    if (!written) throw limitsError();
+    return written;
   }
 
   /**

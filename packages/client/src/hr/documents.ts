@@ -67,6 +67,12 @@ function documentResource<Doc, Create, Update, Patch, ListQ>(core: HrCore, v: Ve
       params: Omit<PreviewParams, 'crop_rate'> & { page?: number | string } = {},
       options?: RequestOptions,
     ): Promise<DownloadResponse> => core.download(`${path}/${enc(id)}/preview`, options, { ...params }),
+    /** A duplicate of a PDF, "DUPLICATE" across each page (raw `Response`). */
+    duplicate: (id: Id, options?: RequestOptions): Promise<DownloadResponse> =>
+      core.download(`${path}/${enc(id)}/duplicate`, options),
+    /** The XML receipt of the document (raw `Response`). */
+    receipt: (id: Id, options?: RequestOptions): Promise<DownloadResponse> =>
+      core.download(`${path}/${enc(id)}/receipt`, options),
   };
 }
 

@@ -60,6 +60,8 @@ export function requests(core: HrCore, v: Verbs) {
     retrieve: v.retrieve<RequestFullWithAttachments, EmbedQuery>(path),
     update: v.update<RequestPatch, RequestFullWithAttachments>(path),
     del: v.del(path),
+    /** A PDF of the request, its answers and comments (raw `Response`). */
+    pdf: (id: Id, options?: RequestOptions): Promise<DownloadResponse> => core.download(`${of(id)}/pdf`, options),
     comments: {
       /** The comments of a request, newest first: an {@link AutoPager} over cursor pages (100 per page by default). */
       list: (

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
+import { buildInfo } from '../../../platform/build-info.js';
+import { formatContentDisposition } from '../../../platform/http/content-disposition.js';
 import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
@@ -11,11 +13,13 @@ import {
   previewOptions,
 } from '../../../platform/renditions/http.js';
 import type { Renditions } from '../../../platform/renditions/renditions.js';
+import { formatDateTime, now } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import type { DocumentKind } from '../folders/tables.js';
 import { presentDocument } from './present.js';
+import { presentReceipt } from './receipt.js';
 import {
   ActingUserHeaders,
   CompactEmployeeDocument,
@@ -428,6 +432,63 @@ export async function documentRoutes(
         { ...options, missingPage: 'invalid' },
       );
       return sendBlob(reply, request, blobs, previewDownload(rendition, doc.filename, options.page));
+    },
+  );
+  api.get(
+    `${base}/:id/duplicate`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Download a duplicate of ${aKind} document`,
+        description:
+          'A copy of the PDF with "DUPLICATE" across each page and, at its foot, the file it copies and when the copy was made (the tenant’s clock). Made afresh on each call. PDF sources only: 422 `unsupported_file_type` otherwise, `unreadable_file` for a damaged or encrypted PDF.',
+        params: DocumentParams,
+        response: {
+          200: {
+            description: 'The duplicate.',
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errorResponses(401, 403, 404, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      const copy = await renditions.duplicate(
+        { sha256: doc.sha256, contentType: doc.content_type },
+        `Duplicate of ${doc.filename} (document ${doc.id}), made ${formatDateTime(now()).replace('T', ' ').replace('Z', '')} UTC`,
+      );
+      const stem = doc.filename.replace(/\.[^.]*$/, '') || 'document';
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', formatContentDisposition(`${stem}-duplicate.pdf`))
+        .header('Cache-Control', 'no-store')
+        .send(Buffer.from(copy));
+    },
+  );
+  api.get(
+    `${base}/:id/receipt`,
+    {
+      schema: {
+        tags,
+        headers: ActingUserHeaders,
+        summary: `Download the receipt of ${aKind} document`,
+        description:
+          'An XML receipt: what the document is (type, name, content type, size, SHA-256 of its bytes, pages, owner, organizations, dates) and when the receipt was issued (the tenant’s clock). Its shape is Atrium’s: see docs/hr-api.md.',
+        params: DocumentParams,
+        response: {
+          200: { description: 'The receipt.', content: { 'application/xml': { schema: { type: 'string' } } } },
+          ...errorResponses(401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const view = await documents.get(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Content-Disposition', formatContentDisposition(`receipt-${view.row.id}.xml`))
+        .send(presentReceipt(view, now(), `Atrium ${buildInfo().version}`));
     },
   );
 }

@@ -2,6 +2,7 @@ import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import { InvalidRequestError } from '../../../platform/errors.js';
+import { formatContentDisposition } from '../../../platform/http/content-disposition.js';
 import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
@@ -13,11 +14,13 @@ import {
   previewOptions,
 } from '../../../platform/renditions/http.js';
 import type { Renditions } from '../../../platform/renditions/renditions.js';
+import { now } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentMacro } from '../macros/present.js';
 import { MacroList } from '../macros/schemas.js';
+import { presentRequestPdf } from './pdf.js';
 import { type Embed, presentComment, presentRequest, presentWithAttachments, simplified } from './present.js';
 import type { RequestFileRow } from './repository.js';
 import {
@@ -371,6 +374,35 @@ export async function requestRoutes(
       },
     );
   }
+
+  api.get(
+    '/requests/:id/pdf',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Download a PDF of a request',
+        description:
+          'A snapshot of the request as a PDF: its fields, its form’s answers and files, its attachments, and its comments (the newest 1,000, oldest first; internal ones marked). Its layout is Atrium’s (docs/hr-api.md). Made afresh on each call.',
+        params: RequestParams,
+        response: {
+          200: {
+            description: 'The PDF.',
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errorResponses(401, 403, 404, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { request: view, comments } = await requests.snapshot(request.hrAuth.clientId, request.params.id);
+      const pdf = await renditions.compose(presentRequestPdf(view, comments, now()));
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', formatContentDisposition(`request-${view.row.request_number}.pdf`))
+        .header('Cache-Control', 'no-store')
+        .send(Buffer.from(pdf));
+    },
+  );
 
   // Assignees and links
 

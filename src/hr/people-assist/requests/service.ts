@@ -100,6 +100,9 @@ export interface RequestsWork {
  * request form, with their lifecycle, comments, files, assignees, links and
  * macros. Every call is scoped to one client.
  */
+/** The comments a request's PDF shows at most: the newest, oldest first. */
+export const MAX_SNAPSHOT_COMMENTS = 1_000;
+
 export class RequestsService {
   private readonly repo: RequestsRepository;
 
@@ -623,6 +626,18 @@ export class RequestsService {
     return {
       ...page,
       items: rows.map((row) => ({ row, files: files.filter((f) => f.comment_id === row.id), people })),
+    };
+  }
+
+  /**
+   * A request with its comments, oldest first (the newest `MAX_SNAPSHOT_COMMENTS` of them): what its PDF shows.
+   */
+  async snapshot(clientId: string, requestId: string): Promise<{ request: RequestView; comments: CommentView[] }> {
+    const request = await this.get(clientId, requestId);
+    const page = await this.comments(clientId, requestId, { limit: MAX_SNAPSHOT_COMMENTS, sort: [], at: {} });
+    return {
+      request,
+      comments: [...page.items].sort((a, b) => a.row.created_at - b.row.created_at || a.row.pk - b.row.pk),
     };
   }
 
