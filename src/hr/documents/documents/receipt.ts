@@ -2,12 +2,13 @@ import type { DocumentView } from './repository.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
+/** The characters XML 1.0 forbids (C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to remove
+const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+
 /** Text as XML character data or an attribute value: escaped, without the characters XML 1.0 forbids. */
 function xml(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these, so they are removed
-  return value
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return value.replace(FORBIDDEN, '').replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
