@@ -71,7 +71,8 @@ const SWEEP_BATCH = 200;
 /** The content type (sniffed) whose files get a page count. */
 const PDF = 'application/pdf';
 
-function toUpload(row: UploadRow): Upload {
+/** An upload row as the domain record. */
+export function toUpload(row: UploadRow): Upload {
   return {
     id: row.id,
     clientId: row.client_id,

@@ -13,6 +13,7 @@ import { afterWork } from '../../audit/actor.js';
 import { uploadEvents } from '../../core/uploads/events.js';
 import { presentUpload } from '../../core/uploads/present.js';
 import type { UploadRow, UploadsRepository } from '../../core/uploads/repository.js';
+import { toUpload } from '../../core/uploads/service.js';
 import type { Audited } from '../../module.js';
 import { presentScanStatus } from './present.js';
 import type { ScanRecord, ScanSource, ScanStatus, ScansRepository } from './repository.js';
@@ -221,21 +222,7 @@ export class ScansService {
         await tx.audit.record(clientId, uploadEvents, 'created', {
           id: row.id,
           name: row.filename,
-          data: presentUpload(
-            {
-              id: row.id,
-              clientId,
-              filename: row.filename,
-              sha256: row.sha256,
-              size: row.size,
-              contentType: row.content_type,
-              pageCount: row.page_count,
-              createdAt: row.created_at,
-              expiresAt: row.expires_at,
-              consumedAt: null,
-            },
-            scan.retentionPeriod,
-          ),
+          data: presentUpload(toUpload(row), scan.retentionPeriod),
         });
       }
       const done: ScanRecord = { ...scan, ...verdict, scannedAt: at };
