@@ -8,7 +8,7 @@ export const OutboxMail = Type.Object(
     id: Type.String(),
     kind: Type.String({
       description:
-        'What it is: `signature.invitation`, `signature.reminder`, `signature.signed`, `signature.refused`, `signature.signed_document`.',
+        'What it is: `signature.invitation`, `signature.reminder`, `signature.signed`, `signature.refused`, `signature.signed_document` (electronic signature); `inbox.notification`, `inbox.confirmation` (inbox items); `user.invitation` (`POST /users/{id}/invite`).',
     }),
     to_address: Type.Union([Type.String(), Type.Null()], { description: 'The address; null when none is known.' }),
     to_name: Type.String(),
