@@ -91,6 +91,11 @@ export function formatDateTime(epochMs: number): string {
   );
 }
 
+/** Formats an instant for people, in UTC: `YYYY-MM-DD hh:mi:ss UTC` (stamped PDFs, the signing page). */
+export function formatUtcStamp(epochMs: number): string {
+  return `${formatDateTime(epochMs).slice(0, 19).replace('T', ' ')} UTC`;
+}
+
 /**
  * A calendar date moved forward by years and months (the day kept, or the month's last day when the month is
  * shorter: 2024-01-31 plus one month is 2024-02-29), then by days. Past 9999-12-31, which `YYYY-MM-DD` cannot

@@ -451,7 +451,9 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
       await hr<{ id: string }>('POST', '/webhooks', {
         name: 'console',
         callback_url: receiver.url,
-        events: ['*'],
+        // Only this test's events: with '*', events of the earlier tests' background work (a signature process the
+        // runner finishes) reached it meanwhile, and the counts below were off by one (seen twice in CI).
+        events: ['organization.*'],
         is_active: true,
       })
     ).body;
@@ -478,8 +480,7 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
       .getByRole('button', { name: `Redeliver ${target.event_type} (attempt 1, ${target.delivery_id.slice(0, 8)})` })
       .click();
     await section.getByText('Queued again.').waitFor();
-    // The same event, sent again. Another call may reach the shared receiver meanwhile (a retry of an earlier
-    // test's delivery): look for this event among those that came after, not at one position.
+    // The same event, sent again: looked for among the calls that came after, not at one position.
     let again: string[] = [];
     for (let n = before + 1; n <= before + 20; n++) {
       again = (await receiver.waitFor(n, 30_000)).slice(before).map((r) => String(r.headers['x-event-id']));

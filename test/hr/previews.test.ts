@@ -456,6 +456,9 @@ for (const dialect of dialects()) {
       );
       const footer = await wordsOf(copy, `Duplicate of contract.pdf (document ${pdfDoc}), made 20`);
       assert.equal(footer.length, 3, 'the footer on every page');
+      const day = new Date().toISOString().slice(0, 10);
+      assert.equal((await wordsOf(copy, `, made ${day} `)).length, 3, 'made <date> <time> UTC');
+      assert.deepEqual(await wordsOf(copy, '+00:00'), [], 'a time for people, not an API timestamp');
       // The original is untouched.
       const original = Buffer.from(await (await get(`/employee_documents/${pdfDoc}/file`)).arrayBuffer());
       assert.deepEqual(await wordsOf(original, 'DUPLICATE'), []);

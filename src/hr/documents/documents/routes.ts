@@ -13,7 +13,7 @@ import {
   previewOptions,
 } from '../../../platform/renditions/http.js';
 import type { Renditions } from '../../../platform/renditions/renditions.js';
-import { formatDateTime, now } from '../../../platform/time.js';
+import { formatUtcStamp, now } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
@@ -457,7 +457,7 @@ export async function documentRoutes(
       const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       const copy = await renditions.duplicate(
         { sha256: doc.sha256, contentType: doc.content_type },
-        `Duplicate of ${doc.filename} (document ${doc.id}), made ${formatDateTime(now()).replace('T', ' ').replace('Z', '')} UTC`,
+        `Duplicate of ${doc.filename} (document ${doc.id}), made ${formatUtcStamp(now())}`,
       );
       const stem = doc.filename.replace(/\.[^.]*$/, '') || 'document';
       return reply

@@ -6,7 +6,7 @@ import { DomainError, FieldValidationError } from '../../../platform/errors.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { escapeHtml, FAVICON, securePage } from '../../../platform/http/web-page.js';
-import { formatDateTime } from '../../../platform/time.js';
+import { formatUtcStamp } from '../../../platform/time.js';
 import { callOrigin } from './origin.js';
 import type { SignaturesService } from './service.js';
 import { findSignatureType } from './types.js';
@@ -75,7 +75,7 @@ const RefuseForm = Type.Object({
   access_code: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-const when = (epochMs: number) => `${formatDateTime(epochMs).replace('T', ' ').replace('Z', '')} UTC`;
+const when = formatUtcStamp;
 
 function page(title: string, body: string): string {
   return `<!doctype html>

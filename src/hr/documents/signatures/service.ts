@@ -9,7 +9,7 @@ import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundErr
 import { enqueue, type Job, type JobHandler, type QueueOptions, type RetryHint } from '../../../platform/jobs/index.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
 import { hashSecret, verifySecret } from '../../../platform/security/secrets.js';
-import { type Clock, dayOf, formatDateTime, parseDate } from '../../../platform/time.js';
+import { type Clock, dayOf, formatUtcStamp, parseDate } from '../../../platform/time.js';
 import { afterWork } from '../../audit/actor.js';
 import type { OutboxRepository } from '../../core/outbox/repository.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
@@ -1001,14 +1001,12 @@ export class SignaturesService {
       fileNumber: view.process.fileNumber,
       processId,
       originalSha256: view.process.sha256,
-      completedAt: `${formatDateTime(this.now()).replace('T', ' ').replace('Z', '')} UTC`,
+      completedAt: formatUtcStamp(this.now()),
       audit: complete,
       signatures: signed.map((s) => ({
         signer: fullName(s),
         typedName: s.signatureName ?? fullName(s),
-        signedAt: `${formatDateTime(s.signedAt as number)
-          .replace('T', ' ')
-          .replace('Z', '')} UTC`,
+        signedAt: formatUtcStamp(s.signedAt as number),
         email: s.emailAddress,
         order: s.signingOrder,
         positions: s.signaturePositions,

@@ -1,9 +1,9 @@
 import type { ComposedDocument, ComposedSection } from '../../../platform/pdf/compose.js';
-import { formatDateTime } from '../../../platform/time.js';
+import { formatUtcStamp } from '../../../platform/time.js';
 import type { CommentView, RequestView } from './present.js';
 import type { Person } from './repository.js';
 
-const when = (ms: number) => `${formatDateTime(ms).replace('T', ' ').replace('Z', '')} UTC`;
+const when = formatUtcStamp;
 const name = (p: Person | undefined, id: string | null) =>
   id === null ? '—' : p ? `${p.firstname} ${p.lastname}${p.email ? ` <${p.email}>` : ''}` : id;
 
