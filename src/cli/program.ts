@@ -425,6 +425,66 @@ Refuses while a server (or another atrium command) has the database open. Stop t
 
   command(
     hr,
+    'outbox',
+    '--client-id ID [--kind K] [--related-id ID] [--limit N] [--json]',
+    'the mails Atrium would have sent for a client (it sends none), newest first',
+  )
+    .requiredOption('--client-id <ID>', 'the client', nonEmpty)
+    .option(
+      '--kind <KIND>',
+      'only mails of this kind (signature.invitation, inbox.notification, user.invitation, …)',
+      textUpTo(60),
+    )
+    .option(
+      '--related-id <ID>',
+      'only mails about this object (a signature process, an inbox item, a user)',
+      textUpTo(64),
+    )
+    .option('--limit <N>', 'at most N mails (default 20, at most 1000)', integerIn(1, 1000, 'from 1 to 1000'))
+    .option('--json', 'print {"mails": [{id, kind, to_address, to_name, subject, body, related_id, created_at}]}')
+    .addHelpText(
+      'after',
+      examples(
+        'atrium hr outbox --client-id "$CLIENT_ID"',
+        'atrium hr outbox --client-id "$CLIENT_ID" --kind user.invitation --json',
+      ),
+    )
+    .action(
+      async (options: { clientId: string; kind?: string; relatedId?: string; limit?: number; json?: boolean }) => {
+        const json = options.json === true;
+        const page = await withServices(json, async (services) => {
+          await services.tenants.requireClient(options.clientId);
+          return services.outbox.list(
+            options.clientId,
+            { kind: options.kind, relatedId: options.relatedId },
+            { limit: options.limit ?? 20, sort: [], at: {} },
+          );
+        });
+        const mails = page.items.map((m) => ({
+          id: m.id,
+          kind: m.kind,
+          to_address: m.toAddress,
+          to_name: m.toName,
+          subject: m.subject,
+          body: m.body,
+          related_id: m.relatedId,
+          created_at: new Date(m.createdAt).toISOString(),
+        }));
+        const text =
+          mails.length === 0
+            ? 'no mail'
+            : mails
+                .map(
+                  (m) =>
+                    `${m.created_at}  ${m.kind}  to ${m.to_name} <${m.to_address ?? 'no address'}>\n  ${m.subject}`,
+                )
+                .join('\n');
+        output(json, { mails }, text);
+      },
+    );
+
+  command(
+    hr,
     'rotate-signing-key',
     '[--revoke-previous] [--json]',
     'sign new tokens with a new key; the previous key verifies its tokens until they expire',

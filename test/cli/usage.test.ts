@@ -86,6 +86,7 @@ describe('atrium usage and help', () => {
         'hr create-client',
         'hr create-application',
         'hr revoke-application',
+        'hr outbox',
         'hr rotate-signing-key',
         'hr import',
         'report',
