@@ -17,7 +17,11 @@ export const PreviewSizeQuery = Type.Union(
 export const DocumentPreviewQuery = Type.Object(
   {
     page: Type.Optional(
-      Type.String({ maxLength: 10, pattern: '^[1-9][0-9]*$', description: 'The page, from 1 (default 1).' }),
+      Type.String({
+        maxLength: 7,
+        pattern: '^[1-9][0-9]*$',
+        description: 'The page, from 1 (default 1); at most 7 digits.',
+      }),
     ),
     size: Type.Optional(PreviewSizeQuery),
   },
@@ -27,7 +31,7 @@ export const DocumentPreviewQuery = Type.Object(
 /** The query of a signature process's preview (reference §5.4): `page`, required, and `size`. */
 export const RequiredPagePreviewQuery = Type.Object(
   {
-    page: Type.String({ maxLength: 10, pattern: '^[1-9][0-9]*$', description: 'The page, from 1.' }),
+    page: Type.String({ maxLength: 7, pattern: '^[1-9][0-9]*$', description: 'The page, from 1; at most 7 digits.' }),
     size: Type.Optional(PreviewSizeQuery),
   },
   { additionalProperties: false },
