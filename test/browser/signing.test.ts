@@ -121,6 +121,8 @@ describe('the signing page in Chromium', { skip: skipWithoutBrowser() }, () => {
     const second = await newPage();
     await second.page.goto(p.links[1] as string);
     await second.page.getByText('It is not your turn yet').waitFor();
+    // The frame shows the document in every state; let it finish before this page reloads, or the reload aborts it.
+    await until(async () => documentShown(second), 'the document in the frame');
     assert.equal(await second.page.getByRole('button', { name: 'Sign the document' }).count(), 0);
 
     const first = await newPage();
