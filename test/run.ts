@@ -26,11 +26,12 @@ function findTests(dir: string): string[] {
 }
 
 /**
- * Folders whose files run longest (a minute or more each: the CLI's, the benchmark harness, SIGKILL and fuzzing),
- * started first: files start in this order, so a long file started last would run on alone after every other one
- * ended. The rest follow alphabetically.
+ * Folders whose files run longest (a minute or more each: the CLI's, the browser's, SIGKILL and fuzzing, the SDK's
+ * packages; the benchmark harness with `--heavy`), started first, in this order: a long file started last would run
+ * on alone after every other one ended. The rest follow alphabetically. (`node --test <files>` sorted the files by
+ * name whatever their order on its command line, so this order had no effect until test/support/run-files.ts.)
  */
-const LONG_FIRST = ['cli/', 'heavy/', 'reliability/', 'client/'];
+const LONG_FIRST = ['cli/', 'browser/', 'heavy/', 'reliability/', 'client/', 'admin/'];
 const rank = (file: string) => {
   const i = LONG_FIRST.findIndex((dir) => file.includes(`/test/${dir}`));
   return i === -1 ? LONG_FIRST.length : i;
@@ -90,19 +91,12 @@ delete env.DATABASE_URL;
 
 // Twice the cores plus one: many files wait on servers, child processes and timers (docs/development.md, "Tests").
 const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2 + 1));
-const child = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    '--test-reporter=spec',
-    `--test-timeout=${Number(process.env.ATRIUM_TEST_TIMEOUT_MS ?? 600_000)}`,
-    ...files,
-  ],
-  { stdio: 'inherit', env },
-);
+env.ATRIUM_TEST_CONCURRENCY = String(concurrency);
+// test/support/run-files.ts runs the files in this order (`node --test <files>` would sort them by name).
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'support', 'run-files.ts'), ...files], {
+  stdio: 'inherit',
+  env,
+});
 const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 cluster?.stop();
 process.exit(code);
