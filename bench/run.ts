@@ -45,6 +45,7 @@ const { values: args } = parseArgs({
     'no-peers': { type: 'boolean' },
     'no-webhooks': { type: 'boolean' },
     'no-imports': { type: 'boolean' },
+    'no-previews': { type: 'boolean' },
     'no-request-log': { type: 'boolean' },
     'no-snapshots': { type: 'boolean' },
   },
@@ -902,6 +903,134 @@ async function runImports(ds: Dataset): Promise<ImportsResult> {
   }
 }
 
+// ------------------------------------------------------------------ previews (issue 20)
+
+/** Distinct PDFs rendered for the first time, one after another (each a cache miss), and the pages each has. */
+const PREVIEWS_PLAN = {
+  full: { documents: 40, pages: 3 },
+  quick: { documents: 12, pages: 3 },
+  smoke: { documents: 3, pages: 3 },
+}[mode];
+
+interface PreviewsResult {
+  documents: number;
+  pages: number;
+  /** The PNG's size in bytes (the first document's first page at the default size). */
+  pngBytes: number;
+  /** First renders, sequential, each of another PDF: server CPU per call, µs, and mean latency, ms. */
+  first: { calls: number; cpuUsPerCall: number; meanMs: number };
+  /** The same previews again (all cached), under the main pass's load settings. */
+  cached: Measurement;
+  /** `GET /employee_documents/{id}/file` of the 1 MiB document on the same server, the same settings. */
+  download: Measurement;
+  firstOverDownload: number;
+  cachedOverDownload: number;
+}
+
+/**
+ * On one server process: `documents` PDFs of `pages` pages, each with its own text (so its own checksum), filed as
+ * employee documents. Their first page's preview is asked once each, one after another: every call renders (pdf.js
+ * in the PDF worker thread, which runs in the server's process, so its CPU is the server's). A document rendered
+ * before them, not counted, loads the renderer. Then the same previews under load, all cached, and the 1 MiB
+ * download on the same server: the two previews' CPU per call are reported as ratios to the download's.
+ */
+async function runPreviews(ds: Dataset, s: LoadSettings): Promise<PreviewsResult> {
+  const { PDFDocument } = await import('@cantoo/pdf-lib');
+  const server = await startAtrium(ds);
+  try {
+    await settled(server.pid);
+    const bearer = await token(server.url, ds.hr);
+    const employeeId = ds.employeeIds[0] as string;
+    const make = async (n: number) => {
+      const doc = await PDFDocument.create();
+      for (let i = 0; i < PREVIEWS_PLAN.pages; i++) {
+        const page = doc.addPage();
+        page.drawText(`Payslip ${n}, page ${i + 1} of ${PREVIEWS_PLAN.pages}`, { x: 50, y: 760, size: 18 });
+        for (let line = 0; line < 30; line++) {
+          page.drawText(`Line ${line + 1}: gross ${1000 + n * 7 + line}.00, net ${800 + n * 5 + line}.00`, {
+            x: 50,
+            y: 720 - line * 20,
+            size: 11,
+          });
+        }
+      }
+      const bytes = Buffer.from(await doc.save());
+      const upload = await fetch(`${server.url}/api/v2/client/uploads`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          'content-type': 'application/pdf',
+          'content-disposition': `attachment; filename="payslip-${n}.pdf"`,
+        },
+        body: bytes,
+      });
+      if (upload.status !== 201) throw new Error(`upload: ${upload.status} ${await upload.text()}`);
+      const uploaded = (await upload.json()) as { id: string; filename: string };
+      const created = (await hrCall(server.url, bearer, 'POST', '/employee_documents', {
+        employee_id: employeeId,
+        document_type_id: 'contract',
+        uploaded_file: { file_id: uploaded.id, filename: uploaded.filename },
+      })) as { id: string };
+      return created.id;
+    };
+    const preview = (id: string) => `/api/v2/client/employee_documents/${id}/preview?page=1`;
+    const get = async (id: string) => {
+      const res = await fetch(`${server.url}${preview(id)}`, { headers: { authorization: `Bearer ${bearer}` } });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200 || res.headers.get('content-type') !== 'image/png') {
+        throw new Error(`preview: ${res.status} ${res.headers.get('content-type')} ${body.toString().slice(0, 200)}`);
+      }
+      return body.length;
+    };
+    say(`[previews] ${PREVIEWS_PLAN.documents} PDFs of ${PREVIEWS_PLAN.pages} pages`);
+    const warm = await make(-1);
+    await get(warm);
+    const ids: string[] = [];
+    for (let n = 0; n < PREVIEWS_PLAN.documents; n++) ids.push(await make(n));
+    await settled(server.pid);
+    let pngBytes = 0;
+    const cpuBefore = treeCpuSeconds(server.pid);
+    const started = performance.now();
+    for (const id of ids) {
+      const bytes = await get(id);
+      if (pngBytes === 0) pngBytes = bytes;
+    }
+    const firstMs = performance.now() - started;
+    const firstCpu = treeCpuSeconds(server.pid) - cpuBefore;
+    const first = {
+      calls: ids.length,
+      cpuUsPerCall: (firstCpu * 1e6) / ids.length,
+      meanMs: firstMs / ids.length,
+    };
+    say(`[previews] cached previews, then the 1 MiB download`);
+    const next = rotate(ids);
+    const auth = { authorization: `Bearer ${bearer}` };
+    const cached = await measure(server, { path: () => preview(next()), headers: auth }, s);
+    const download = await measure(
+      server,
+      { path: `/api/v2/client/employee_documents/${ds.document.id}/file`, headers: auth },
+      s,
+    );
+    for (const [what, m] of [
+      ['cached previews', cached],
+      ['download', download],
+    ] as const) {
+      if (m.non2xx || m.errors) say(`  !! ${what}: ${m.non2xx} non-2xx answers, ${m.errors} errors`);
+    }
+    return {
+      ...PREVIEWS_PLAN,
+      pngBytes,
+      first,
+      cached,
+      download,
+      firstOverDownload: first.cpuUsPerCall / download.cpuUsPerCall,
+      cachedOverDownload: cached.cpuUsPerCall / download.cpuUsPerCall,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 // ------------------------------------------------------------------ the run
 
 const startedAt = new Date();
@@ -1038,6 +1167,20 @@ try {
       );
       say(
         `[imports] bulk PUT of ${result.bulk.items}: ${result.bulk.rowsPerSecond.toFixed(0)} rows/s; single PUTs: ${result.single.rowsPerSecond.toFixed(0)} rows/s; ratio ${result.bulkOverSingle.toFixed(2)}`,
+      );
+    }
+
+    // Previews (issue 20): first renders and cached ones, against the 1 MiB download on the same server.
+    const previewsWanted =
+      !args['main-only'] &&
+      !args['no-previews'] &&
+      (!args.only || args.only.split(',').some((part) => 'previews'.startsWith(part)));
+    if (!previewsWanted) extras.previews = { skipped: args['no-previews'] ? '--no-previews' : 'not selected' };
+    else {
+      const result = await runPreviews(main, settings);
+      extras.previews = result;
+      say(
+        `[previews] first render ${result.first.cpuUsPerCall.toFixed(0)} µs CPU a call (${result.first.meanMs.toFixed(1)} ms each), cached ${result.cached.cpuUsPerCall.toFixed(0)} µs, the 1 MiB download ${result.download.cpuUsPerCall.toFixed(0)} µs: ${result.firstOverDownload.toFixed(1)}x and ${result.cachedOverDownload.toFixed(2)}x`,
       );
     }
 
@@ -1351,6 +1494,32 @@ cpuTarget('event-get', 1.6);
       value: null,
       met: null,
       note: imp && 'skipped' in imp ? imp.skipped : 'not run',
+    });
+}
+{
+  const pv = extras.previews as PreviewsResult | { skipped: string } | undefined;
+  if (pv && 'first' in pv) {
+    targets.push({
+      what: `preview, first render (${pv.documents} PDFs of ${pv.pages} pages), CPU per call / 1 MiB download`,
+      target: '(reported)',
+      value: pv.firstOverDownload,
+      met: null,
+      note: `${pv.first.cpuUsPerCall.toFixed(0)} µs a render, one at a time; the download ${pv.download.cpuUsPerCall.toFixed(0)} µs`,
+    });
+    targets.push({
+      what: 'preview, cached, CPU per call / 1 MiB download',
+      target: '(reported)',
+      value: pv.cachedOverDownload,
+      met: null,
+      note: `${pv.cached.cpuUsPerCall.toFixed(0)} µs a call under load (a ${(pv.pngBytes / 1024).toFixed(0)} KB PNG)`,
+    });
+  } else
+    targets.push({
+      what: 'previews (issue 20)',
+      target: '',
+      value: null,
+      met: null,
+      note: pv && 'skipped' in pv ? pv.skipped : 'not run',
     });
 }
 for (const r of logRows ?? []) {

@@ -69,6 +69,15 @@ interface Report {
     single: { rowsPerSecond: number };
     bulkOverSingle: number;
   };
+  previews: {
+    documents: number;
+    pngBytes: number;
+    first: { calls: number; cpuUsPerCall: number };
+    cached: Measured & { non2xx: number; errors: number };
+    download: Measured & { non2xx: number; errors: number };
+    firstOverDownload: number;
+    cachedOverDownload: number;
+  };
 }
 
 const SCENARIOS = [
@@ -204,6 +213,14 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
       assert.ok(imp.import.rowsPerSecond > 0 && imp.import.peakRssBytes > 0 && imp.import.p99Ratio > 0);
       assert.equal(imp.bulk.status, 'completed');
       assert.ok(Math.abs(imp.bulkOverSingle - imp.bulk.rowsPerSecond / imp.single.rowsPerSecond) < 1e-9);
+      // The previews pass (issue 20): every first render answered a PNG; the cached ones and the download, no failure.
+      const pv = report.previews;
+      assert.equal(pv.first.calls, pv.documents);
+      assert.ok(pv.pngBytes > 1000 && pv.first.cpuUsPerCall > 0, 'first renders measured');
+      for (const m of [pv.cached, pv.download]) assert.ok(m.requests > 0 && m.non2xx === 0 && m.errors === 0);
+      assert.ok(Math.abs(pv.firstOverDownload - pv.first.cpuUsPerCall / pv.download.cpuUsPerCall) < 1e-9);
+      assert.ok(Math.abs(pv.cachedOverDownload - pv.cached.cpuUsPerCall / pv.download.cpuUsPerCall) < 1e-9);
+      assert.match(stdout, /\[previews\] first render \d+ µs CPU a call/);
       assert.match(stdout, /targets:/, 'the table is printed');
       assert.match(stdout, /CPU per call: GET \/healthz \d+ µs, bare node:http \d+ µs/, 'the yardsticks are printed');
     } finally {
