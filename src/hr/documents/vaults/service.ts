@@ -140,27 +140,50 @@ export class VaultsService {
           `The employee cannot be invited to an electronic vault: its state is ${vault.state}.`,
         );
       }
-      const email = vault.employee.email;
-      if (!email) throw new InvalidRequestError('The employee has no e-mail address to send the invitation to.');
-      const at = now();
-      const first = await tx.vaults.markInvited(clientId, employeeId, 'invited_at', at);
-      const name = fullName(vault.employee);
-      await tx.outbox.insert(
-        clientId,
-        [
-          {
-            id: randomUUID(),
-            kind: first ? VAULT_MAILS.invitation : VAULT_MAILS.followUp,
-            toAddress: email,
-            toName: name,
-            subject: first ? 'Activate your electronic vault' : 'Reminder: activate your electronic vault',
-            body: `Hello ${name},\n\n${first ? 'Your employer invites you to activate your electronic vault' : 'You have not activated your electronic vault yet'}: your documents will be delivered and kept there.`,
-            relatedId: employeeId,
-          },
+      if (!vault.employee.email) {
+        throw new InvalidRequestError('The employee has no e-mail address to send the invitation to.');
+      }
+      await this.mailInvitation(tx, clientId, vault, 'invited_at', {
+        kinds: [VAULT_MAILS.invitation, VAULT_MAILS.followUp],
+        subjects: ['Activate your electronic vault', 'Reminder: activate your electronic vault'],
+        openings: [
+          'Your employer invites you to activate your electronic vault',
+          'You have not activated your electronic vault yet',
         ],
-        at,
-      );
+        ending: 'your documents will be delivered and kept there.',
+      });
     });
+  }
+
+  /**
+   * Records an invitation mail to the employee (who has an e-mail address): the first one, or a follow-up when one
+   * was sent since `column` was last cleared.
+   */
+  private async mailInvitation(
+    tx: Audited<VaultsWork>,
+    clientId: string,
+    vault: VaultRecord,
+    column: 'invited_at' | 'portal_invited_at',
+    text: { kinds: [string, string]; subjects: [string, string]; openings: [string, string]; ending: string },
+  ): Promise<void> {
+    const at = now();
+    const which = (await tx.vaults.markInvited(clientId, vault.employee.id, column, at)) ? 0 : 1;
+    const name = fullName(vault.employee);
+    await tx.outbox.insert(
+      clientId,
+      [
+        {
+          id: randomUUID(),
+          kind: text.kinds[which],
+          toAddress: vault.employee.email,
+          toName: name,
+          subject: text.subjects[which],
+          body: `Hello ${name},\n\n${text.openings[which]}: ${text.ending}`,
+          relatedId: vault.employee.id,
+        },
+      ],
+      at,
+    );
   }
 
   /**
@@ -311,24 +334,12 @@ export class VaultsService {
       const vault = await this.get(clientId, employeeId, tx.vaults);
       const email = vault.employee.email;
       if (!email) throw new StateError('no_email', 'The employee has no e-mail address to send the invitation to.');
-      const at = now();
-      const first = await tx.vaults.markInvited(clientId, employeeId, 'portal_invited_at', at);
-      const name = fullName(vault.employee);
-      await tx.outbox.insert(
-        clientId,
-        [
-          {
-            id: randomUUID(),
-            kind: first ? VAULT_MAILS.portalInvitation : VAULT_MAILS.portalFollowUp,
-            toAddress: email,
-            toName: name,
-            subject: first ? 'Your employee portal' : 'Reminder: your employee portal',
-            body: `Hello ${name},\n\n${first ? 'You are invited to your employee portal' : 'You have not joined your employee portal yet'}: sign in with the address ${email} to find your documents.`,
-            relatedId: employeeId,
-          },
-        ],
-        at,
-      );
+      await this.mailInvitation(tx, clientId, vault, 'portal_invited_at', {
+        kinds: [VAULT_MAILS.portalInvitation, VAULT_MAILS.portalFollowUp],
+        subjects: ['Your employee portal', 'Reminder: your employee portal'],
+        openings: ['You are invited to your employee portal', 'You have not joined your employee portal yet'],
+        ending: `sign in with the address ${email} to find your documents.`,
+      });
     });
   }
 }
