@@ -121,8 +121,8 @@ for (const dialect of dialects()) {
         .filter((o) => o.tags?.includes('Atrium extensions'));
       assert.equal(
         extensions.length,
-        15,
-        'register, update registration, cancel and calendar, for both kinds; GET /users/{eventid}/events; POST /tasks/{id}/complete; a webhook’s deliveries and redeliver; a signer’s sign and refuse; the outbox',
+        16,
+        'register, update registration, cancel and calendar, for both kinds; GET /users/{eventid}/events; POST /tasks/{id}/complete; a webhook’s deliveries and redeliver; a signer’s sign and refuse; the outbox; an employee’s vault activation',
       );
       assert.ok(doc.components.schemas.AcademyEventDetail, 'AcademyEventDetail schema');
       assert.deepEqual(ops.sort(), [
@@ -131,6 +131,7 @@ for (const dialect of dialects()) {
         'DELETE /api/v2/client/datasets/{id}/values/{value_id}',
         'DELETE /api/v2/client/employee_documents/trash',
         'DELETE /api/v2/client/employee_documents/{id}',
+        'DELETE /api/v2/client/employees/{id}/electronic_vault_link',
         'DELETE /api/v2/client/kb_articles/{id}',
         'DELETE /api/v2/client/kb_categories/{id}',
         'DELETE /api/v2/client/process_templates/{process_template_id}/task_templates/{id}',
@@ -164,6 +165,8 @@ for (const dialect of dialects()) {
         'GET /api/v2/client/datasets/{id}',
         'GET /api/v2/client/datasets/{id}/values',
         'GET /api/v2/client/datasets/{id}/values/{value_id}',
+        'GET /api/v2/client/electronic_vault_options',
+        'GET /api/v2/client/electronic_vault_options/{id}',
         'GET /api/v2/client/employee_document_types',
         'GET /api/v2/client/employee_document_types/{id}',
         'GET /api/v2/client/employee_documents',
@@ -174,6 +177,8 @@ for (const dialect of dialects()) {
         'GET /api/v2/client/employee_documents/{id}/receipt',
         'GET /api/v2/client/employee_folders',
         'GET /api/v2/client/employee_folders/{id}',
+        'GET /api/v2/client/employee_subscriptions',
+        'GET /api/v2/client/employee_subscriptions/{id}',
         'GET /api/v2/client/employees',
         'GET /api/v2/client/employees/bulk/{request_id}',
         'GET /api/v2/client/employees/{id}',
@@ -262,6 +267,7 @@ for (const dialect of dialects()) {
         'PATCH /api/v2/client/company_document_types/{id}',
         'PATCH /api/v2/client/company_documents/{id}',
         'PATCH /api/v2/client/custom_fields/{id}',
+        'PATCH /api/v2/client/electronic_vault_options/{id}',
         'PATCH /api/v2/client/employee_document_types/{id}',
         'PATCH /api/v2/client/employee_documents/{id}',
         'PATCH /api/v2/client/employees/bulk',
@@ -288,6 +294,10 @@ for (const dialect of dialects()) {
         'POST /api/v2/client/employees',
         'POST /api/v2/client/employees/bulk',
         'POST /api/v2/client/employees/search',
+        'POST /api/v2/client/employees/{id}/electronic_vault_activate',
+        'POST /api/v2/client/employees/{id}/electronic_vault_documents',
+        'POST /api/v2/client/employees/{id}/electronic_vault_invite',
+        'POST /api/v2/client/employees/{id}/portal_invite',
         'POST /api/v2/client/file/upload/async',
         'POST /api/v2/client/file/upload/sync',
         'POST /api/v2/client/imports',

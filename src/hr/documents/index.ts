@@ -37,6 +37,14 @@ import { signatureProcessRoutes } from './signatures/routes.js';
 import { SignatureProcess, SignatureType, Signer } from './signatures/schemas.js';
 import { SignaturesService } from './signatures/service.js';
 import { signerRoutes } from './signatures/signer-routes.js';
+import { subscriptionRoutes } from './subscriptions/routes.js';
+import { EmployeeSubscription, Subscription } from './subscriptions/schemas.js';
+import { SubscriptionsService } from './subscriptions/service.js';
+import { vaultEvents } from './vaults/events.js';
+import { VaultsRepository } from './vaults/repository.js';
+import { vaultRoutes } from './vaults/routes.js';
+import { ElectronicVault } from './vaults/schemas.js';
+import { VaultsService } from './vaults/service.js';
 
 /** The Document manager: folders, document types and documents, each for employees and for the company. */
 export function createDocuments(ctx: HrContext, core: CoreServices) {
@@ -120,8 +128,20 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       ...(ctx.log ? { log: ctx.log } : {}),
     },
   );
+  const vaults = new VaultsService(
+    unitOfWork(ctx, (db) => ({
+      vaults: new VaultsRepository(db),
+      documents: new DocumentsRepository(db),
+      uploads: new UploadsRepository(db),
+      outbox: new OutboxRepository(db),
+    })),
+    { uploads: core.uploads, documents, clock: ctx.clock, wakeJobs: ctx.wakeJobs },
+  );
+  const subscriptions = new SubscriptionsService(
+    unitOfWork(ctx, (db) => ({ vaults: new VaultsRepository(db), documentTypes: new DocumentTypesRepository(db) })),
+  );
   const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
-  const s = { ...services, signatures, inbox, scans, redirections };
+  const s = { ...services, signatures, inbox, scans, redirections, vaults, subscriptions };
   const modules: HrModule[] = [
     {
       schemas: [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument],
@@ -155,8 +175,17 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     { schemas: [InboxItem], events: [inboxItemEvents], routes: (app) => inboxRoutes(app, { inbox, paginator }) },
     { routes: (app) => scanRoutes(app, { scans }) },
     { routes: (app) => redirectionUrlRoutes(app, { redirections }) },
+    { schemas: [ElectronicVault], events: [vaultEvents], routes: (app) => vaultRoutes(app, { vaults, paginator }) },
+    {
+      schemas: [Subscription, EmployeeSubscription],
+      routes: (app) => subscriptionRoutes(app, { subscriptions, paginator }),
+    },
   );
-  return { services: s, modules, jobs: { ...signatures.queues(), ...scans.queues() } } satisfies HrArea<typeof s>;
+  return {
+    services: s,
+    modules,
+    jobs: { ...signatures.queues(), ...scans.queues(), ...vaults.queues() },
+  } satisfies HrArea<typeof s>;
 }
 
 export type DocumentsServices = ReturnType<typeof createDocuments>['services'];

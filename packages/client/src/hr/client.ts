@@ -32,6 +32,7 @@ import { outbox, signatureProcesses, signatureTypes, signers } from './signature
 import { tasks } from './tasks.js';
 import { scans, uploads } from './uploads.js';
 import { users } from './users.js';
+import { electronicVaults, employeeSubscriptions } from './vaults.js';
 import { webhooks } from './webhooks.js';
 
 /** A request of {@link HrClient.request}, the escape hatch for calls the typed resources do not cover. */
@@ -137,6 +138,10 @@ export class HrClient {
   readonly inboxItems: ReturnType<typeof inboxItems>;
   /** The mail Atrium would have sent (Atrium extension): `list`. */
   readonly outbox: ReturnType<typeof outbox>;
+  /** Electronic vaults: `list`, `retrieve`, `update`, `invite`, `unlink`, `addDocument`, and the extension `activate`. */
+  readonly electronicVaults: ReturnType<typeof electronicVaults>;
+  /** Employee subscriptions: `list`, `retrieve`. */
+  readonly employeeSubscriptions: ReturnType<typeof employeeSubscriptions>;
 
   /** @throws {AtriumUsageError} in a browser, or without the credentials. */
   constructor(options: HrClientOptions) {
@@ -188,6 +193,8 @@ export class HrClient {
     this.signers = signers(core, v);
     this.outbox = outbox(core);
     this.inboxItems = inboxItems(v);
+    this.electronicVaults = electronicVaults(core, v);
+    this.employeeSubscriptions = employeeSubscriptions(v);
   }
 
   /** The API root the client calls, `…/api/v2/client`. */

@@ -31,6 +31,10 @@ export function employees(core: HrCore, v: Verbs) {
     /** `PUT /employees/by_external_id/{external_id}`: creates (201) or replaces the employee with that id. */
     upsertByExternalId: (externalId: Id, body: EmployeeByExternalId, options?: RequestOptions): Promise<Employee> =>
       core.json('PUT', `${path}/by_external_id/${enc(externalId)}`, { body }, options),
+    /** Mails the portal invitation (a follow-up when one was sent): the outbox. */
+    portalInvite: async (id: Id, options?: RequestOptions): Promise<void> => {
+      await core.json<undefined>('POST', `${path}/${enc(id)}/portal_invite`, {}, options);
+    },
     /** `/employees/bulk`: up to 1000 employees a call, applied in the background; `waitFor` polls the result. */
     bulk: bulkCalls<EmployeeCreate, EmployeeBulkPutItem, EmployeeBulkPatchItem, EmployeeBulkStatus>(
       core,

@@ -523,9 +523,9 @@ export class DocumentsService {
   }
 
   /**
-   * Files a document that Atrium made itself (a signed PDF, archived by its signature process) in the caller's
-   * transaction, with its `origin` and audit event, as `create` does for an upload. The bytes are a blob already
-   * stored (`sha256`); the caller's row keeps referring to them too.
+   * Files a document that Atrium made itself (a signed PDF, archived by its signature process; a file dropped into
+   * an employee's vault) in the caller's transaction, with its `origin` and audit event, as `create` does for an
+   * upload. The bytes are a blob already stored (`sha256`); the caller's row keeps referring to them too.
    */
   async fileGenerated(
     tx: Audited<DocumentsWork>,
@@ -540,7 +540,11 @@ export class DocumentsService {
       pageCount: number | null;
       date: string | null;
       metadata: { code: string; value: string }[];
-      origin: 'signature';
+      origin: 'signature' | 'api';
+      /** Default: the origin (`signature`); `drop_in_vault` for a vault's document. */
+      originDetails?: string;
+      /** Default: a PDF. */
+      contentType?: string;
       organizationIds: string[];
     },
   ): Promise<string> {
@@ -559,14 +563,14 @@ export class DocumentsService {
         filename: file.filename,
         sha256: file.sha256,
         size: file.size,
-        content_type: 'application/pdf',
+        content_type: file.contentType ?? 'application/pdf',
         page_count: file.pageCount,
         date: file.date,
         effective_date: file.date ?? dayOf(at),
         metadata: file.metadata,
         external_reference: null,
         origin: file.origin,
-        origin_details: file.origin,
+        origin_details: file.originDetails ?? file.origin,
         sender_id: null,
         trashed_at: null,
         expiry_date: type ? policyExpiryDate(type.settings, at, file.metadata) : null,

@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '../../../platform/db/keyset.js';
+import type { PageRequest } from '../../../platform/db/listing.js';
+import type { Tables } from '../../../platform/db/schema.js';
+import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
+import { FieldValidationError, InvalidRequestError, NotFoundError, StateError } from '../../../platform/errors.js';
+import { sanitizeFilename } from '../../../platform/filenames.js';
+import { enqueue, type Job, type QueueOptions } from '../../../platform/jobs/index.js';
+import { type Clock, dayOf, now } from '../../../platform/time.js';
+import { afterWork } from '../../audit/actor.js';
+import type { NewMail, OutboxRepository } from '../../core/outbox/repository.js';
+import type { UploadsRepository } from '../../core/uploads/repository.js';
+import type { UploadsService } from '../../core/uploads/service.js';
+import type { Audited } from '../../module.js';
+import type { DocumentsRepository } from '../documents/repository.js';
+import type { DocumentsService } from '../documents/service.js';
+import { vaultEvents } from './events.js';
+import { isPayslipType, presentVault } from './present.js';
+import type { VaultChanges, VaultFilter, VaultRecord, VaultsRepository } from './repository.js';
+import type { ElectronicVaultDocument, ElectronicVaultOptionsUpdate } from './schemas.js';
+
+/** The repositories vault writes touch: a dropped document is an employee document made from an upload. */
+export interface VaultsWork {
+  vaults: VaultsRepository;
+  documents: DocumentsRepository;
+  uploads: UploadsRepository;
+  outbox: OutboxRepository;
+}
+
+/** The outbox kinds of the mails below (docs/hr-api.md, "Outbox"). */
+export const VAULT_MAILS = {
+  invitation: 'electronic_vault.invitation',
+  followUp: 'electronic_vault.follow_up',
+  document: 'electronic_vault.document',
+  portalInvitation: 'portal.invitation',
+  portalFollowUp: 'portal.follow_up',
+} as const;
+
+/** The runner's queue that completes an unlinked vault's deletion. */
+export const VAULT_DELETION_QUEUE = 'electronic_vault.delete';
+interface DeletionJob {
+  clientId: string;
+  employeeId: string;
+}
+
+/** At most this many ids in `employees_ids`. */
+export const MAX_EMPLOYEE_IDS = 500;
+
+function fullName(employee: VaultRecord['employee']): string {
+  return `${employee.firstname} ${employee.lastname}`;
+}
+
+/**
+ * Employees' electronic vaults (reference §3a.8; docs/hr-api.md, "Electronic vaults"): options, the invitation
+ * and its follow-ups, activation (an Atrium extension standing for the employee accepting), unlinking (deleted by
+ * the job runner), documents dropped into an activated vault; and portal invitations. Mails go to the outbox.
+ */
+export class VaultsService {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<VaultsWork>>,
+    private readonly deps: {
+      uploads: UploadsService;
+      documents: DocumentsService;
+      clock: Clock;
+      wakeJobs: () => void;
+    },
+  ) {}
+
+  list(clientId: string, filter: VaultFilter, request: PageRequest): Promise<Page<VaultRecord>> {
+    return this.work.read.vaults.page(clientId, filter, request);
+  }
+
+  /** Parses `employees_ids` (comma-separated, at most {@link MAX_EMPLOYEE_IDS}). */
+  static employeeIds(text: string | undefined): string[] | undefined {
+    if (text === undefined) return undefined;
+    const ids = [...new Set(text.split(',').map((s) => s.trim()))].filter(Boolean);
+    if (ids.length > MAX_EMPLOYEE_IDS) {
+      throw new InvalidRequestError(
+        `Invalid query parameter "employees_ids": at most ${MAX_EMPLOYEE_IDS} ids, got ${ids.length}.`,
+      );
+    }
+    return ids;
+  }
+
+  async get(clientId: string, employeeId: string, repo = this.work.read.vaults): Promise<VaultRecord> {
+    const vault = await repo.find(clientId, employeeId);
+    if (!vault) throw new NotFoundError('employee', employeeId);
+    return vault;
+  }
+
+  private async record(
+    tx: Audited<VaultsWork>,
+    clientId: string,
+    employeeId: string,
+    action: (typeof vaultEvents)['actions'][number],
+  ): Promise<VaultRecord> {
+    const vault = await this.get(clientId, employeeId, tx.vaults);
+    await tx.audit.record(clientId, vaultEvents, action, {
+      id: employeeId,
+      name: fullName(vault.employee),
+      data: presentVault(vault),
+    });
+    return vault;
+  }
+
+  /** `PATCH /electronic_vault_options/{id}`: the options sent; a change of the payslips choice is dated. */
+  async patch(clientId: string, employeeId: string, input: ElectronicVaultOptionsUpdate): Promise<VaultRecord> {
+    return this.work.run(async (tx) => {
+      const current = await this.get(clientId, employeeId, tx.vaults);
+      const at = now();
+      const changes: VaultChanges = {};
+      const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+      const set = <K extends keyof VaultChanges>(key: K, value: VaultChanges[K] | undefined) => {
+        if (value !== undefined) changes[key] = value;
+      };
+      set('subscription_enabled', flag(input.electronic_vault_subscription_enabled));
+      set('paper_enabled', flag(input.paper_documents_distribution_enabled));
+      set('electronic_enabled', flag(input.electronic_documents_distribution_enabled));
+      const optedOut = input.electronic_payslips_opted_out;
+      if (optedOut !== undefined && optedOut !== current.payslipsOptedOut) {
+        changes.payslips_opted_out = optedOut ? 1 : 0;
+        changes.payslips_choice_updated_at = at;
+        changes.payslips_choice_origin = 'peopledoc';
+      }
+      await tx.vaults.update(clientId, employeeId, changes, at);
+      return this.record(tx, clientId, employeeId, 'updated');
+    });
+  }
+
+  /**
+   * `POST /employees/{id}/electronic_vault_invite`: the invitation mail, or a follow-up when one was sent since the
+   * vault was last deleted. 400 when the employee cannot be invited: no e-mail address, the subscription disabled,
+   * or a vault already activated or being deleted.
+   */
+  async invite(clientId: string, employeeId: string): Promise<void> {
+    await this.work.run(async (tx) => {
+      const vault = await this.get(clientId, employeeId, tx.vaults);
+      if (vault.state !== 'not_activated' && vault.state !== 'deleted') {
+        throw new InvalidRequestError(
+          `The employee cannot be invited to an electronic vault: its state is ${vault.state}.`,
+        );
+      }
+      if (!vault.employee.email) {
+        throw new InvalidRequestError('The employee has no e-mail address to send the invitation to.');
+      }
+      await this.mailInvitation(tx, clientId, vault, 'invited_at', {
+        kinds: [VAULT_MAILS.invitation, VAULT_MAILS.followUp],
+        subjects: ['Activate your electronic vault', 'Reminder: activate your electronic vault'],
+        openings: [
+          'Your employer invites you to activate your electronic vault',
+          'You have not activated your electronic vault yet',
+        ],
+        ending: 'your documents will be delivered and kept there.',
+      });
+    });
+  }
+
+  /**
+   * Records an invitation mail to the employee (who has an e-mail address): the first one, or a follow-up when one
+   * was sent since `column` was last cleared.
+   */
+  private async mailInvitation(
+    tx: Audited<VaultsWork>,
+    clientId: string,
+    vault: VaultRecord,
+    column: 'invited_at' | 'portal_invited_at',
+    text: { kinds: [string, string]; subjects: [string, string]; openings: [string, string]; ending: string },
+  ): Promise<void> {
+    const at = now();
+    const which = (await tx.vaults.markInvited(clientId, vault.employee.id, column, at)) ? 0 : 1;
+    const name = fullName(vault.employee);
+    await tx.outbox.insert(
+      clientId,
+      [
+        {
+          id: randomUUID(),
+          kind: text.kinds[which],
+          toAddress: vault.employee.email,
+          toName: name,
+          subject: text.subjects[which],
+          body: `Hello ${name},\n\n${text.openings[which]}: ${text.ending}`,
+          relatedId: vault.employee.id,
+        },
+      ],
+      at,
+    );
+  }
+
+  /**
+   * `POST /employees/{id}/electronic_vault_activate` (an Atrium extension): what the employee does when they accept
+   * the invitation. The vault gets its id and becomes `activated`. 400 unless the employee was invited (since the
+   * last deletion) and the vault is `not_activated` or `deleted`.
+   */
+  async activate(clientId: string, employeeId: string): Promise<VaultRecord> {
+    return this.work.run(async (tx) => {
+      const vault = await this.get(clientId, employeeId, tx.vaults);
+      if (vault.state !== 'not_activated' && vault.state !== 'deleted') {
+        throw new InvalidRequestError(`The electronic vault cannot be activated: its state is ${vault.state}.`);
+      }
+      if (vault.invitedAt === null) {
+        throw new InvalidRequestError(
+          'The employee has no invitation to accept: send one first (POST /employees/{id}/electronic_vault_invite).',
+        );
+      }
+      const at = now();
+      const changes = { state: 'activated', electronic_vault_id: randomUUID() } as const;
+      if (!(await tx.vaults.transition(clientId, employeeId, ['not_activated', 'deleted'], changes, at))) {
+        throw new InvalidRequestError('The electronic vault changed meanwhile; read it again.');
+      }
+      return this.record(tx, clientId, employeeId, 'activated');
+    });
+  }
+
+  /**
+   * `DELETE /employees/{id}/electronic_vault_link`: an activated vault becomes `pending_deletion`; the job runner
+   * deletes it (`deleted`) right after. 400 when the employee has no linked vault.
+   */
+  async unlink(clientId: string, employeeId: string): Promise<void> {
+    await this.work.run(async (tx) => {
+      const vault = await this.get(clientId, employeeId, tx.vaults);
+      const at = now();
+      if (!(await tx.vaults.transition(clientId, employeeId, ['activated'], { state: 'pending_deletion' }, at))) {
+        throw new InvalidRequestError(
+          `The employee has no linked electronic vault to unlink: its state is ${vault.state}.`,
+        );
+      }
+      await this.record(tx, clientId, employeeId, 'unlinked');
+      const wall = this.deps.clock.wall();
+      await enqueue(
+        tx.vaults.db,
+        {
+          queue: VAULT_DELETION_QUEUE,
+          tenant: clientId,
+          orderingKey: `electronic-vault:${clientId}:${employeeId}`,
+          payload: { clientId, employeeId } satisfies DeletionJob,
+          runAt: wall,
+        },
+        wall,
+      );
+    });
+    afterWork(this.deps.wakeJobs);
+  }
+
+  /** The runner's job: `pending_deletion` → `deleted`; the vault id and the invitation are forgotten. */
+  private async completeDeletion(job: DeletionJob): Promise<void> {
+    await this.work.run(async (tx) => {
+      const changes = { state: 'deleted', electronic_vault_id: null, invited_at: null } as const;
+      if (!(await tx.vaults.transition(job.clientId, job.employeeId, ['pending_deletion'], changes, now()))) return;
+      await this.record(tx, job.clientId, job.employeeId, 'deleted');
+    });
+  }
+
+  /** The queues of the runner: the deletion of unlinked vaults. */
+  queues(): Record<string, QueueOptions> {
+    return {
+      [VAULT_DELETION_QUEUE]: {
+        handle: (job: Job<DeletionJob>) =>
+          this.deps.clock.runAs(`hr:${job.payload.clientId}`, () => this.completeDeletion(job.payload)),
+      },
+    };
+  }
+
+  /**
+   * `POST /employees/{id}/electronic_vault_documents`: the upload becomes an employee document (origin `api`,
+   * origin_details `drop_in_vault`) filed under the type, and the employee is told by mail unless
+   * `send_notification` is false. 400 when the vault is not `activated`, when electronic distribution is disabled
+   * for the employee, or for a payslip type when the employee opted out of electronic payslips.
+   */
+  async addDocument(clientId: string, employeeId: string, input: ElectronicVaultDocument): Promise<string> {
+    return this.work.run(async (tx) => {
+      const vault = await this.get(clientId, employeeId, tx.vaults);
+      if (vault.state !== 'activated') {
+        throw new InvalidRequestError(`The employee's electronic vault is not activated: its state is ${vault.state}.`);
+      }
+      if (!vault.electronicEnabled) {
+        throw new InvalidRequestError('Electronic documents distribution is disabled for this employee.');
+      }
+      const type = await tx.documents.documentType(clientId, 'employee', input.document_type_id);
+      if (!type) {
+        throw new FieldValidationError([
+          { field: 'document_type_id', code: 'not_found', message: 'No employee document type has this id.' },
+        ]);
+      }
+      if (vault.payslipsOptedOut && isPayslipType(type)) {
+        throw new InvalidRequestError(
+          'The employee opted out of electronic payslips: this payslip cannot be dropped into the vault.',
+        );
+      }
+      const upload = await this.deps.uploads.consume(tx.uploads, clientId, input.upload_id, { field: 'upload_id' });
+      const owner = await tx.documents.employee(clientId, { id: employeeId });
+      const registrations = owner?.registrations ?? [];
+      const active = registrations.filter((r) => r.active === 1);
+      const at = now();
+      const date = input.document_date ?? dayOf(at);
+      const documentId = await this.deps.documents.fileGenerated(tx, clientId, {
+        employeeId,
+        documentTypeId: type.id,
+        title: input.document_title,
+        filename: sanitizeFilename(upload.filename),
+        sha256: upload.sha256,
+        size: upload.size,
+        pageCount: upload.pageCount,
+        date,
+        metadata: [],
+        origin: 'api',
+        originDetails: 'drop_in_vault',
+        contentType: upload.contentType,
+        organizationIds: [...new Set((active.length ? active : registrations).map((r) => r.organization_id))],
+      });
+      const email = vault.employee.email;
+      if (input.send_notification !== false && email) {
+        const name = fullName(vault.employee);
+        const mail: NewMail = {
+          id: randomUUID(),
+          kind: VAULT_MAILS.document,
+          toAddress: email,
+          toName: name,
+          subject: `New in your electronic vault: ${input.document_title}`,
+          body: `Hello ${name},\n\n"${input.document_title}" (${type.label}, ${date}) is in your electronic vault.`,
+          relatedId: documentId,
+        };
+        await tx.outbox.insert(clientId, [mail], at);
+      }
+      return documentId;
+    });
+  }
+
+  /**
+   * `POST /employees/{id}/portal_invite`: the portal invitation mail, or a follow-up when one was sent before.
+   * 422 (`no_email`) when the employee has no e-mail address.
+   */
+  async invitePortal(clientId: string, employeeId: string): Promise<void> {
+    await this.work.run(async (tx) => {
+      const vault = await this.get(clientId, employeeId, tx.vaults);
+      const email = vault.employee.email;
+      if (!email) throw new StateError('no_email', 'The employee has no e-mail address to send the invitation to.');
+      await this.mailInvitation(tx, clientId, vault, 'portal_invited_at', {
+        kinds: [VAULT_MAILS.portalInvitation, VAULT_MAILS.portalFollowUp],
+        subjects: ['Your employee portal', 'Reminder: your employee portal'],
+        openings: ['You are invited to your employee portal', 'You have not joined your employee portal yet'],
+        ending: `sign in with the address ${email} to find your documents.`,
+      });
+    });
+  }
+}
