@@ -53,6 +53,11 @@ export async function tenants(env: Record<string, string>, count: number) {
         });
         return { status: res.status, body: (await res.json()) as T };
       },
+      /** A GET's body as text (a CSV report). */
+      async text(url: string, p: string): Promise<{ status: number; body: string }> {
+        const res = await fetch(`${url}/api/v2/client${p}`, { headers: { authorization: `Bearer ${bearer}` } });
+        return { status: res.status, body: await res.text() };
+      },
       /** Sets the organization up and sends a bulk POST of `n` employees; answers its request id. */
       async submit(url: string, n: number, prefix: string): Promise<string> {
         await caller.call(url, 'PUT', '/organizations/paris', { name: 'Paris' });

@@ -5,6 +5,11 @@ import type { CoreServices } from '../core/index.js';
 import { OutboxRepository } from '../core/outbox/repository.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { distributionEvents, distributionProjectEvents } from './distributions/events.js';
+import { DistributionsRepository } from './distributions/repository.js';
+import { distributionRoutes } from './distributions/routes.js';
+import { Distribution, DistributionProject } from './distributions/schemas.js';
+import { DistributionsService } from './distributions/service.js';
 import { documentTypeEvents } from './document-types/events.js';
 import { DocumentTypesRepository } from './document-types/repository.js';
 import { documentTypeRoutes } from './document-types/routes.js';
@@ -140,8 +145,25 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
   const subscriptions = new SubscriptionsService(
     unitOfWork(ctx, (db) => ({ vaults: new VaultsRepository(db), documentTypes: new DocumentTypesRepository(db) })),
   );
+  const distributions = new DistributionsService(
+    unitOfWork(ctx, (db) => ({
+      distributions: new DistributionsRepository(db),
+      uploads: new UploadsRepository(db),
+      documents: new DocumentsRepository(db),
+    })),
+    {
+      uploads: core.uploads,
+      documents,
+      blobs,
+      // Its own worker: a long file's text and split take longer than a preview's render.
+      pdf: new PdfWorker({ log: ctx.log, renderTimeoutMs: 60_000, heapMb: 512 }),
+      clock: ctx.clock,
+      wakeJobs: ctx.wakeJobs,
+      ...(ctx.log ? { log: ctx.log } : {}),
+    },
+  );
   const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
-  const s = { ...services, signatures, inbox, scans, redirections, vaults, subscriptions };
+  const s = { ...services, signatures, inbox, scans, redirections, vaults, subscriptions, distributions };
   const modules: HrModule[] = [
     {
       schemas: [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument],
@@ -180,11 +202,16 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       schemas: [Subscription, EmployeeSubscription],
       routes: (app) => subscriptionRoutes(app, { subscriptions, paginator }),
     },
+    {
+      schemas: [DistributionProject, Distribution],
+      events: [distributionProjectEvents, distributionEvents],
+      routes: (app) => distributionRoutes(app, { distributions, paginator }),
+    },
   );
   return {
     services: s,
     modules,
-    jobs: { ...signatures.queues(), ...scans.queues(), ...vaults.queues() },
+    jobs: { ...signatures.queues(), ...scans.queues(), ...vaults.queues(), ...distributions.queues() },
   } satisfies HrArea<typeof s>;
 }
 

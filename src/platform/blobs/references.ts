@@ -36,6 +36,9 @@ export const BLOB_REFERENCES: readonly BlobReference[] = [
   { table: 'hr_signature_processes', column: 'sha256' },
   { table: 'hr_signature_processes', column: 'signed_sha256' },
   { table: 'hr_inbox_item_files', column: 'sha256' },
+  // A distribution's file, and the PDF of each employee's pages (documents/distributions).
+  { table: 'hr_distributions', column: 'sha256' },
+  { table: 'hr_distribution_items', column: 'sha256' },
   // The cache of previews (platform/renditions): the PNG, while its source is stored.
   { table: 'renditions', column: 'sha256' },
   // A scanned file holds its bytes until its verdict; a clean one's upload holds them after.

@@ -61,3 +61,35 @@ function countLeaves(doc: PDFDocument): number | null {
   }
   return pages;
 }
+
+/**
+ * New PDFs made of pages of one PDF: one per group, each group a list of 0-based page indexes (in the order
+ * given). Written without metadata dates (`updateMetadata: false`), so the same pages give the same bytes each
+ * time. Null when the PDF cannot be read or a page index is outside it. Never rejects.
+ */
+export async function splitPdf(
+  bytes: Uint8Array,
+  groups: readonly (readonly number[])[],
+): Promise<Uint8Array[] | null> {
+  try {
+    const source = await PDFDocument.load(bytes, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+      parseSpeed: ParseSpeeds.Fastest,
+    });
+    // The safe walk first: the library's own page walk then meets no cycle and no shared node.
+    const count = countLeaves(source);
+    if (count === null) return null;
+    const out: Uint8Array[] = [];
+    for (const group of groups) {
+      if (group.length === 0 || group.some((i) => !Number.isSafeInteger(i) || i < 0 || i >= count)) return null;
+      const doc = await PDFDocument.create({ updateMetadata: false });
+      for (const page of await doc.copyPages(source, [...group])) doc.addPage(page);
+      out.push(await doc.save({ useObjectStreams: true }));
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}

@@ -157,6 +157,30 @@ export class PdfWorker {
     return answer instanceof Uint8Array ? answer : null;
   }
 
+  /**
+   * The text of each page (text.ts, `pageTexts`), null when the PDF cannot be read, `limits` past the limits
+   * (`renderTimeoutMs`). Never rejects.
+   */
+  async texts(bytes: Uint8Array): Promise<string[] | null | 'limits'> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() => this.runIn({ task: 'texts', bytes: own }, this.options.renderTimeoutMs));
+    if (typeof answer !== 'object' || answer === null) return 'limits';
+    const { texts } = answer as { texts?: unknown };
+    return Array.isArray(texts) ? (texts as string[]) : null;
+  }
+
+  /**
+   * New PDFs of the given pages (pages.ts, `splitPdf`: one per group of 0-based page indexes), null when the PDF
+   * cannot be read or a page is outside it, `limits` past the limits. Never rejects.
+   */
+  async split(bytes: Uint8Array, groups: number[][]): Promise<Uint8Array[] | null | 'limits'> {
+    const own = new Uint8Array(bytes);
+    const answer = await this.queued(() => this.runIn({ task: 'split', bytes: own, groups }, STAMP_TIMEOUT_MS));
+    if (typeof answer !== 'object' || answer === null) return 'limits';
+    const { parts } = answer as { parts?: unknown };
+    return Array.isArray(parts) && parts.every((p) => p instanceof Uint8Array) ? (parts as Uint8Array[]) : null;
+  }
+
   /** Runs one task at a time: a task waits for the ones before it, up to `maxQueued` (past that: null at once). */
   private async queued(run: () => Promise<unknown>): Promise<unknown> {
     if (this.busy) {

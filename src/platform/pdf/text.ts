@@ -58,3 +58,38 @@ export async function findText(bytes: Uint8Array, keyword: string): Promise<Text
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Pages whose text is read at most: a longer PDF is refused (`null`) rather than read in part. */
+export const MAX_TEXT_PAGES = 10_000;
+
+/**
+ * The text of each page of a PDF (pdf.js's text content: its runs joined by spaces, a line break where pdf.js
+ * sees one), in page order; null when the PDF cannot be read or has more than `MAX_TEXT_PAGES` pages. Rejects
+ * only when pdf.js cannot be loaded.
+ */
+export async function pageTexts(bytes: Uint8Array): Promise<string[] | null> {
+  await loadRenderer();
+  try {
+    const doc = await openPdf(bytes);
+    try {
+      if (doc.numPages > MAX_TEXT_PAGES) return null;
+      const texts: string[] = [];
+      for (let n = 1; n <= doc.numPages; n++) {
+        const page = await doc.getPage(n);
+        const content = await page.getTextContent();
+        let text = '';
+        for (const item of content.items) {
+          if (!('str' in item)) continue;
+          text += item.str + (item.hasEOL ? '\n' : ' ');
+        }
+        texts.push(text);
+        page.cleanup();
+      }
+      return texts;
+    } finally {
+      await doc.destroy();
+    }
+  } catch {
+    return null;
+  }
+}

@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type ComposedDocument, composeDocument } from './compose.js';
-import { countPdfPages } from './pages.js';
+import { countPdfPages, splitPdf } from './pages.js';
 import { countRenderable, loadRenderer, type RenderKind, type RenderOptions, renderPage } from './render.js';
 import { type DuplicateStamp, type SignatureStamp, stampDuplicate, stampSignatures } from './stamp.js';
-import { findText } from './text.js';
+import { findText, pageTexts } from './text.js';
 
 /** A task for the worker: count a PDF's pages, stamp signatures on it, render a page, or find a word in it. */
 export type PdfTask =
@@ -13,7 +13,9 @@ export type PdfTask =
   | { task: 'renderable'; bytes: Uint8Array; kind: RenderKind }
   | { task: 'find'; bytes: Uint8Array; keyword: string }
   | { task: 'duplicate'; bytes: Uint8Array; stamp: DuplicateStamp }
-  | { task: 'compose'; bytes: Uint8Array; content: ComposedDocument };
+  | { task: 'compose'; bytes: Uint8Array; content: ComposedDocument }
+  | { task: 'texts'; bytes: Uint8Array }
+  | { task: 'split'; bytes: Uint8Array; groups: number[][] };
 
 /** What a task answers: its result, and the buffers moved (not copied) back to the server's thread. */
 async function answer(task: PdfTask): Promise<{ value: unknown; moved?: ArrayBuffer[] }> {
@@ -35,6 +37,14 @@ async function answer(task: PdfTask): Promise<{ value: unknown; moved?: ArrayBuf
     case 'duplicate': {
       const copy = await stampDuplicate(task.bytes, task.stamp).catch(() => null);
       return copy ? { value: copy, moved: [copy.buffer as ArrayBuffer] } : { value: { unreadable: true } };
+    }
+    case 'texts':
+      return { value: { texts: await pageTexts(task.bytes) } };
+    case 'split': {
+      const parts = await splitPdf(task.bytes, task.groups);
+      return parts
+        ? { value: { parts }, moved: [...new Set(parts.map((p) => p.buffer as ArrayBuffer))] }
+        : { value: { parts: null } };
     }
     case 'compose': {
       const written = await composeDocument(task.content);

@@ -12,6 +12,7 @@ import { customFields } from './custom-fields.js';
 import { customStatuses } from './custom-statuses.js';
 import { datasetImports } from './dataset-imports.js';
 import { datasets } from './datasets.js';
+import { distributionProjects, distributions } from './distributions.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
 import { companyDocuments, employeeDocuments, redirectionUrls } from './documents.js';
 import { employees } from './employees.js';
@@ -136,6 +137,10 @@ export class HrClient {
   readonly signers: ReturnType<typeof signers>;
   /** Inbox items: `list`, `create`, `retrieve`. */
   readonly inboxItems: ReturnType<typeof inboxItems>;
+  /** Distribution projects: `list`, `create`, `retrieve`, and the extensions `validate` and `cancel`. */
+  readonly distributionProjects: ReturnType<typeof distributionProjects>;
+  /** Distributions: `list`, `create`, `retrieve`, `report`. */
+  readonly distributions: ReturnType<typeof distributions>;
   /** The mail Atrium would have sent (Atrium extension): `list`. */
   readonly outbox: ReturnType<typeof outbox>;
   /** Electronic vaults: `list`, `retrieve`, `update`, `invite`, `unlink`, `addDocument`, and the extension `activate`. */
@@ -195,6 +200,8 @@ export class HrClient {
     this.inboxItems = inboxItems(v);
     this.electronicVaults = electronicVaults(core, v);
     this.employeeSubscriptions = employeeSubscriptions(v);
+    this.distributionProjects = distributionProjects(core, v);
+    this.distributions = distributions(core, v);
   }
 
   /** The API root the client calls, `…/api/v2/client`. */

@@ -540,8 +540,8 @@ export class DocumentsService {
       pageCount: number | null;
       date: string | null;
       metadata: { code: string; value: string }[];
-      origin: 'signature' | 'api';
-      /** Default: the origin (`signature`); `drop_in_vault` for a vault's document. */
+      origin: 'signature' | 'api' | 'distribution';
+      /** Default: the origin (`signature`; null for `distribution`); `drop_in_vault` for a vault's document. */
       originDetails?: string;
       /** Default: a PDF. */
       contentType?: string;
@@ -570,7 +570,7 @@ export class DocumentsService {
         metadata: file.metadata,
         external_reference: null,
         origin: file.origin,
-        origin_details: file.originDetails ?? file.origin,
+        origin_details: file.originDetails ?? (file.origin === 'distribution' ? null : file.origin),
         sender_id: null,
         trashed_at: null,
         expiry_date: type ? policyExpiryDate(type.settings, at, file.metadata) : null,

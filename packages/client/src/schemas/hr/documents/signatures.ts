@@ -183,6 +183,7 @@ export type Signer = {
     employee_id: string | null;
     language: string | null;
     mobile_phone_number: string | null;
+    user_id: string | null;
     first_name: string;
     last_name: string;
     signature_process_id: string;
@@ -194,7 +195,6 @@ export type Signer = {
         x: number;
         y: number;
     }[];
-    user_id: string | null;
     email_address: string | null;
     signing_order: number;
     access_code: null;
@@ -213,6 +213,7 @@ export type SignerCreate = {
     employee_id?: string | null | undefined;
     language?: string | null | undefined;
     mobile_phone_number?: string | null | undefined;
+    user_id?: string | null | undefined;
     signature_positions?: {
         width: number;
         height: number;
@@ -221,7 +222,6 @@ export type SignerCreate = {
         x: number;
         y: number;
     }[] | undefined;
-    user_id?: string | null | undefined;
     email_address?: string | null | undefined;
     signing_order?: number | undefined;
     access_code?: string | null | undefined;
@@ -241,6 +241,7 @@ export type SignerPatch = {
     employee_id?: string | null | undefined;
     language?: string | null | undefined;
     mobile_phone_number?: string | null | undefined;
+    user_id?: string | null | undefined;
     first_name?: string | undefined;
     last_name?: string | undefined;
     signature_positions?: {
@@ -251,7 +252,6 @@ export type SignerPatch = {
         x: number;
         y: number;
     }[] | undefined;
-    user_id?: string | null | undefined;
     email_address?: string | null | undefined;
     signing_order?: number | undefined;
     access_code?: string | null | undefined;
@@ -268,6 +268,7 @@ export type SignerPut = {
     employee_id?: string | null | undefined;
     language?: string | null | undefined;
     mobile_phone_number?: string | null | undefined;
+    user_id?: string | null | undefined;
     signature_positions?: {
         width: number;
         height: number;
@@ -276,7 +277,6 @@ export type SignerPut = {
         x: number;
         y: number;
     }[] | undefined;
-    user_id?: string | null | undefined;
     email_address?: string | null | undefined;
     signing_order?: number | undefined;
     access_code?: string | null | undefined;
