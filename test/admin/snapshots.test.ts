@@ -115,7 +115,11 @@ for (const dialect of dialects()) {
         union select sha256 from hr_task_files where client_id = ${clientId}
         union select sha256 from hr_task_templates where client_id = ${clientId} and sha256 is not null
         union select sha256 from hr_dataset_imports where client_id = ${clientId}
-        union select sha256 from hr_imports where client_id = ${clientId}`.execute(db);
+        union select sha256 from hr_imports where client_id = ${clientId}
+        union select sha256 from hr_distributions where client_id = ${clientId}
+        union select sha256 from hr_distribution_items where client_id = ${clientId} and sha256 is not null`.execute(
+        db,
+      );
       const out = new Map<string, string>();
       for (const { sha256 } of rows) {
         const hash = createHash('sha256');

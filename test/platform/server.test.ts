@@ -121,8 +121,8 @@ for (const dialect of dialects()) {
         .filter((o) => o.tags?.includes('Atrium extensions'));
       assert.equal(
         extensions.length,
-        16,
-        'register, update registration, cancel and calendar, for both kinds; GET /users/{eventid}/events; POST /tasks/{id}/complete; a webhook’s deliveries and redeliver; a signer’s sign and refuse; the outbox; an employee’s vault activation',
+        18,
+        'register, update registration, cancel and calendar, for both kinds; GET /users/{eventid}/events; POST /tasks/{id}/complete; a webhook’s deliveries and redeliver; a signer’s sign and refuse; the outbox; an employee’s vault activation; a distribution project’s validate and cancel',
       );
       assert.ok(doc.components.schemas.AcademyEventDetail, 'AcademyEventDetail schema');
       assert.deepEqual(ops.sort(), [

@@ -4,6 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type AcademyCaller, academyCaller, eventBody } from './academy.js';
+import { textPdf } from './distributions.js';
 import { type HrCaller, hrCaller, type TestServer } from './harness.js';
 
 export interface HrTenant {
@@ -112,6 +113,20 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     uploaded_file: { file_id: await uploadFile(server, hr, PDF(), 'handbook.pdf'), filename: 'handbook.pdf' },
   });
   add('/company_documents', companyDoc.id);
+  // Distributions (issue 20): a project that validates by itself, with a distribution of one page for EMP-1.
+  const distributionProject = await call<{ id: number }>('POST', '/distribution_projects', {
+    name: 'November',
+    paper_configuration: 'standard',
+    automatic_validation: true,
+  });
+  add('/distribution_projects', String(distributionProject.id));
+  const distribution = await call<{ id: number }>('POST', '/distributions', {
+    name: 'Payslips',
+    distribution_type_id: 'payslip',
+    distribution_project_id: distributionProject.id,
+    file_id: await uploadFile(server, hr, await textPdf([['Employee ID: EMP-1']]), 'payslips.pdf'),
+  });
+  add('/distributions', String(distribution.id));
   for (const kind of ['employee', 'company']) {
     const folders = await call<{ id: string }[]>('GET', `/${kind}_folders?per_page=5`);
     for (const f of folders) add(`/${kind}_folders`, f.id);
@@ -219,7 +234,7 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     { manager_id: user.id, data: { middlename: 'Brewster' } },
   ]);
   add('/users/bulk', usersBulk.request_id);
-  // Their jobs end before the tenant is used, so that nothing of it changes afterwards (a test stopping the job
+  // Their jobs (and the distribution's) end before the tenant is used, so that nothing of it changes afterwards (a test stopping the job
   // runner runs them here).
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -233,6 +248,7 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
       call<{ summary: { status: string } }>('GET', `/users/bulk/${usersBulk.request_id}`).then(
         (b) => b.summary.status === 'completed',
       ),
+      call<{ status: string }>('GET', `/distributions/${distribution.id}`).then((d) => d.status === 'completed'),
     ]);
     if (done.every(Boolean)) break;
     if (Date.now() > deadline) throw new Error('the HR sync jobs of the tenant did not end');
