@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { countPdfPages } from '../../src/platform/pdf/pages.js';
+import { countPdfPages, splitPdf } from '../../src/platform/pdf/pages.js';
 import { PdfWorker } from '../../src/platform/pdf/runner.js';
 import { bomb, CYCLIC, ENCRYPTED, pdf, sharedPageTree } from '../support/pdf.js';
 
@@ -70,5 +70,37 @@ describe('PDF page counter (worker thread)', () => {
     } finally {
       await small.stop();
     }
+  });
+});
+
+describe('PDF split and page texts (distributions)', () => {
+  const worker = new PdfWorker();
+  after(() => worker.stop());
+
+  it('splits pages into new PDFs, in the order given; null for a page outside, a cycle, or what is not a PDF', async () => {
+    assert.deepEqual(
+      await splitPdf(await pdf(3), [[0, 2], [1]]).then((parts) => Promise.all((parts ?? []).map(countPdfPages))),
+      [2, 1],
+    );
+    const again = await splitPdf(await pdf(3), [[0, 2]]);
+    assert.deepEqual(again, await splitPdf(await pdf(3), [[0, 2]]), 'the same pages give the same bytes');
+    assert.equal(await splitPdf(await pdf(2), [[2]]), null);
+    assert.equal(await splitPdf(await pdf(2), [[]]), null);
+    assert.equal(await splitPdf(CYCLIC, [[0]]), null);
+    assert.equal(await splitPdf(sharedPageTree(40), [[0]]), null);
+    assert.equal(await splitPdf(Buffer.from('not a PDF'), [[0]]), null);
+    const viaWorker = await worker.split(await pdf(2), [[1], [0]]);
+    assert.ok(Array.isArray(viaWorker), 'the worker answers the parts');
+    assert.deepEqual(await Promise.all(viaWorker.map(countPdfPages)), [1, 1]);
+  });
+
+  it('reads the text of each page in the worker; null when unreadable', async () => {
+    const texts = await worker.texts(await pdf(2));
+    assert.ok(Array.isArray(texts), 'texts');
+    assert.deepEqual(
+      texts.map((t) => t.trim()),
+      ['Page 1', 'Page 2'],
+    );
+    assert.equal(await worker.texts(Buffer.from('not a PDF')), null);
   });
 });
