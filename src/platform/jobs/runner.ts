@@ -21,6 +21,8 @@ export interface JobContext {
    * regularly. False when the claim was lost: the handler should stop, its result will be discarded.
    */
   heartbeat(): Promise<boolean>;
+  /** How long a lease holds (ms): a handler renewing it on a timer does so a few times per lease, not more. */
+  leaseMs: number;
   /**
    * Queues writes that describe this attempt (what it sent, what came back) to run in the transaction that ends
    * it: its completion, its retry or its failure. The handler's record and the job's new status then commit
@@ -326,6 +328,7 @@ export class JobRunner {
         records.push(write);
       },
       signal: controller.signal,
+      leaseMs: this.leaseMs,
       heartbeat: async () => {
         const at = this.clock.now();
         const held = await renewLease(this.db, claim, at, at + this.leaseMs);
