@@ -25,23 +25,12 @@ function findTests(dir: string): string[] {
   return out.sort();
 }
 
-/**
- * Folders whose files run longest (a minute or more each: the CLI's, the browser's, SIGKILL and fuzzing, the SDK's
- * packages; the benchmark harness with `--heavy`), started first, in this order: a long file started last would run
- * on alone after every other one ended. The rest follow alphabetically. (`node --test <files>` sorted the files by
- * name whatever their order on its command line, so this order had no effect until test/support/run-files.ts.)
- */
-const LONG_FIRST = ['cli/', 'browser/', 'heavy/', 'reliability/', 'client/', 'admin/'];
-const rank = (file: string) => {
-  const i = LONG_FIRST.findIndex((dir) => file.includes(`/test/${dir}`));
-  return i === -1 ? LONG_FIRST.length : i;
-};
-
 const root = path.dirname(new URL(import.meta.url).pathname);
 /**
- * `--heavy` runs only `test/heavy/`: the benchmark harness, the soak and the big export, a few minutes of load
- * (`npm run test:heavy`, which CI runs after `npm test`). Without it they are left out, so that `npm test` stays
- * within its ten minutes.
+ * `--heavy` runs only `test/heavy/`: the benchmark harness, the soaks (SIGKILL under load, killed bulk calls,
+ * imports, deliveries, jobs and distributions), the fuzzer and the big export, minutes of load (`npm run
+ * test:heavy`, which CI runs after `npm test`). Without it they are left out, so that `npm test` stays within its
+ * ten minutes. Files run in alphabetical order of their paths (test/support/run-files.ts).
  */
 const heavy = process.argv.includes('--heavy');
 const filters = process.argv.slice(2).filter((a) => a !== '--heavy');
@@ -49,8 +38,7 @@ const isHeavy = (f: string) => f.includes(`${path.sep}heavy${path.sep}`);
 const files = findTests(root)
   .filter((f) => isHeavy(f) === heavy)
   // Matched against the path under test/, so that a word in the checkout's own path selects nothing by itself.
-  .filter((f) => filters.length === 0 || filters.some((x) => path.relative(root, f).includes(x)))
-  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  .filter((f) => filters.length === 0 || filters.some((x) => path.relative(root, f).includes(x)));
 
 const browserTests = files.filter((f) => path.relative(root, f).startsWith(`browser${path.sep}`)).length;
 if (browserTests > 0) {
