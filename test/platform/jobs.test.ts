@@ -608,7 +608,7 @@ for (const dialect of dialects()) {
     it('two runners on separate connections run each of 300 jobs exactly once, keys in order', async () => {
       // On SQLite both connections live in this one process, whose event loop a connection waiting for the write
       // lock blocks (better-sqlite3 is synchronous): when the other holds it across an await, the wait lasts the
-      // busy timeout and the transaction is retried. Slower than two processes (test/reliability/jobs-kill), same
+      // busy timeout and the transaction is retried. Slower than two processes (test/heavy/jobs-kill), same
       // outcome.
       const other = open(tdb);
       try {

@@ -1,5 +1,5 @@
 /**
- * A job runner in a process of its own, for test/reliability/jobs-kill.test.ts: runs the `test.effect` queue on
+ * A job runner in a process of its own, for test/heavy/jobs-kill.test.ts: runs the `test.effect` queue on
  * the database of its environment (DATABASE_URL, else SQLite in ATRIUM_DATA_DIR) until killed. Each attempt appends
  * `<job id>\n` to JOB_EFFECTS (its effect, done before the outcome is written), then takes JOB_SLEEP_MS.
  */
