@@ -220,7 +220,7 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
       for (const m of [pv.cached, pv.download]) assert.ok(m.requests > 0 && m.non2xx === 0 && m.errors === 0);
       assert.ok(Math.abs(pv.firstOverDownload - pv.first.cpuUsPerCall / pv.download.cpuUsPerCall) < 1e-9);
       assert.ok(Math.abs(pv.cachedOverDownload - pv.cached.cpuUsPerCall / pv.download.cpuUsPerCall) < 1e-9);
-      assert.match(stdout, /\[previews\] first render \d+ µs CPU a call/);
+      assert.match(stdout, /preview, first render \(\d+ PDFs of 3 pages\), CPU per call \/ 1 MiB download/);
       assert.match(stdout, /targets:/, 'the table is printed');
       assert.match(stdout, /CPU per call: GET \/healthz \d+ µs, bare node:http \d+ µs/, 'the yardsticks are printed');
     } finally {
