@@ -78,7 +78,9 @@ if (process.env.ATRIUM_TEST_PG_URL) {
 delete env.DATABASE_URL;
 
 // Twice the cores plus one: many files wait on servers, child processes and timers (docs/development.md, "Tests").
-const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2 + 1));
+// The heavy files load the machine by themselves (a benchmark, SIGKILL soaks, a 100k-event export): one per core.
+const cores = os.availableParallelism();
+const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? (heavy ? Math.max(2, cores) : Math.max(2, cores * 2 + 1)));
 env.ATRIUM_TEST_CONCURRENCY = String(concurrency);
 // test/support/run-files.ts runs the files in this order (`node --test <files>` would sort them by name).
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'support', 'run-files.ts'), ...files], {

@@ -101,7 +101,7 @@ describe('benchmark harness (npm run bench -- --smoke)', () => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
         ['--import', 'tsx', 'bench/run.ts', '--smoke', '--peers', '--out', out],
-        { cwd: root, timeout: 240_000, maxBuffer: 10 * 2 ** 20, env: { ...process.env, DATABASE_URL: '' } },
+        { cwd: root, timeout: 900_000, maxBuffer: 10 * 2 ** 20, env: { ...process.env, DATABASE_URL: '' } },
       );
       const report = JSON.parse(fs.readFileSync(out, 'utf8')) as Report;
       assert.equal(report.mode, 'smoke');
