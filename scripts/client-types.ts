@@ -14,8 +14,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { PACKAGE_ROOT } from '../src/platform/build-info.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+// The checkout (found upwards: the tests run this file compiled, from .build/scripts).
+const ROOT = PACKAGE_ROOT;
 const CLIENT = path.join(ROOT, 'packages/client/src');
 const OUT = path.join(CLIENT, 'schemas');
 

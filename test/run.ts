@@ -8,12 +8,13 @@
  * test/support/browser.ts; without one they are skipped, said in one line;
  * with ATRIUM_REQUIRE_BROWSER=1, that is a failure instead.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BROWSER_REQUIRED, findChromium, INSTALL_HINT } from './support/browser.js';
 import { type Cluster, postgresAvailable, startCluster } from './support/postgres.js';
+import { prepareTemplates } from './support/templates.js';
 
 function findTests(dir: string): string[] {
   const out: string[] = [];
@@ -26,6 +27,26 @@ function findTests(dir: string): string[] {
 }
 
 const root = path.dirname(new URL(import.meta.url).pathname);
+const checkout = path.dirname(root);
+/**
+ * The tests run compiled, from `.build/` (tsconfig.json's outDir), with plain Node: loading the app's modules
+ * through tsx's loader cost each test process about 1.5 s more CPU on Node 20 (docs/development.md, "Tests").
+ * `tsc` is incremental: after `npm run lint`, which emits the same files, it only checks that nothing changed.
+ */
+const BUILD = path.join(checkout, '.build');
+const tsc = spawnSync(
+  process.execPath,
+  [path.join(checkout, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+  {
+    cwd: checkout,
+    stdio: 'inherit',
+  },
+);
+if (tsc.status !== 0) {
+  console.error('test: tsc -p tsconfig.json failed: the tests are not run.');
+  process.exit(1);
+}
+const compiled = (file: string) => path.join(BUILD, path.relative(checkout, file)).replace(/\.ts$/, '.js');
 /**
  * `--heavy` runs only `test/heavy/`: the benchmark harness, the soaks (SIGKILL under load, killed bulk calls,
  * imports, deliveries, jobs and distributions), the fuzzer and the big export, minutes of load (`npm run
@@ -34,11 +55,15 @@ const root = path.dirname(new URL(import.meta.url).pathname);
  */
 const heavy = process.argv.includes('--heavy');
 const filters = process.argv.slice(2).filter((a) => a !== '--heavy');
+const FIRST = path.join('reliability', 'isolation.test.ts');
 const isHeavy = (f: string) => f.includes(`${path.sep}heavy${path.sep}`);
 const files = findTests(root)
   .filter((f) => isHeavy(f) === heavy)
   // Matched against the path under test/, so that a word in the checkout's own path selects nothing by itself.
-  .filter((f) => filters.length === 0 || filters.some((x) => path.relative(root, f).includes(x)));
+  .filter((f) => filters.length === 0 || filters.some((x) => path.relative(root, f).includes(x)))
+  // Alphabetical, but for the tenant isolation matrix, which starts first: about 100 s on its own, it ran alone
+  // at the end of the suite when it started in its turn (27 November: its last 47 s).
+  .sort((a, b) => Number(b.endsWith(FIRST)) - Number(a.endsWith(FIRST)));
 
 const browserTests = files.filter((f) => path.relative(root, f).startsWith(`browser${path.sep}`)).length;
 if (browserTests > 0) {
@@ -76,17 +101,27 @@ if (process.env.ATRIUM_TEST_PG_URL) {
 }
 // The server code under test must not pick up the runner's DATABASE_URL by accident.
 delete env.DATABASE_URL;
+// Migrated once here; each server a test starts copies them (test/support/templates.ts).
+const templates = await prepareTemplates(env.ATRIUM_TEST_PG_URL);
+Object.assign(env, templates.env);
 
 // Twice the cores plus one: many files wait on servers, child processes and timers (docs/development.md, "Tests").
 // The heavy files load the machine by themselves (a benchmark, SIGKILL soaks, a 100k-event export): one per core.
 const cores = os.availableParallelism();
-const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY ?? (heavy ? Math.max(2, cores) : Math.max(2, cores * 2 + 1)));
+const concurrency = Number(
+  process.env.ATRIUM_TEST_CONCURRENCY ?? (heavy ? Math.max(2, cores) : Math.max(2, cores * 2 + 1)),
+);
 env.ATRIUM_TEST_CONCURRENCY = String(concurrency);
 // test/support/run-files.ts runs the files in this order (`node --test <files>` would sort them by name).
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'support', 'run-files.ts'), ...files], {
-  stdio: 'inherit',
-  env,
-});
+const child = spawn(
+  process.execPath,
+  ['--enable-source-maps', compiled(path.join(root, 'support', 'run-files.ts')), ...files.map(compiled)],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
 const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+await templates.drop().catch(() => {});
 cluster?.stop();
 process.exit(code);

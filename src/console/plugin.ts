@@ -1,13 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PACKAGE_ROOT } from '../platform/build-info.js';
 
-/** Where `npm run build` writes the console (console/vite.config.ts), from this file in src/ or in dist/. */
-const BUILT = fileURLToPath(new URL('../../dist/web/console/', import.meta.url));
+/** Where `npm run build` writes the console (console/vite.config.ts), under the package root. */
+const BUILT = path.join(PACKAGE_ROOT, 'dist', 'web', 'console');
 
 /** The console's prefix; its page answers every path under it that is not an asset. */
 export const CONSOLE_PREFIX = '/console';

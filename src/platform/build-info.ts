@@ -13,8 +13,18 @@ export interface BuildInfo {
   node: string;
 }
 
-/** The package root: two levels above this file, in `src/platform` as in `dist/platform`. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The package root: the nearest folder above this file that holds a `package.json`. That is two levels up in
+ * `src/platform` and `dist/platform`, and three in the tests' compiled copy (`.build/src/platform`, docs/development.md).
+ */
+export const PACKAGE_ROOT = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, '../..');
+  }
+}
 
 function readText(file: string): string | undefined {
   try {

@@ -15,8 +15,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { type HrCaller, hrCaller, sleep, startServer, type TestServer } from '../support/harness.js';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 
 function atrium(

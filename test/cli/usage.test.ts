@@ -13,8 +13,8 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-usage-'));
 /** A data directory no command below may create. */

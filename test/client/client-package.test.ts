@@ -12,8 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 /** A consumer's code: a resource call with a filter of known values, a model type, the error classes, the wire. */
 const USE = `

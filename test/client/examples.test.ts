@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 /** Runs an example as a user would (`node examples/x.mjs`, after `npm run build`): exit code and output. */
 function run(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 /** The SDK package's ES module build (packages/client), which the server's dist/client/index.js re-exports. */
 const DIST = path.join(ROOT, 'packages/client/dist/esm');
 const SRC = path.join(ROOT, 'packages/client/src');

@@ -12,8 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCredentials, dialects, startServer, type TestServer } from '../support/harness.js';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 /** Runs a command without blocking this process (the test server answers in it). */
 function run(file: string, args: string[], cwd: string): Promise<{ status: number; stdout: string; stderr: string }> {

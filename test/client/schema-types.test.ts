@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { generate } from '../../scripts/client-types.js';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const OUT = path.join(ROOT, 'packages/client/src/schemas');
 
 describe('the SDK schema types', () => {

@@ -12,8 +12,8 @@ import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { enqueue } from '../../src/platform/jobs/index.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CHILD = path.join(ROOT, 'test/support/job-child.ts');
 
 interface Child {

@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 describe('soak, ten seconds (sqlite)', () => {
   it('no errors, no duplicate request number, no oversold seat, at most 6000 offers, exact counters', () => {

@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { ROOT } from '../support/root.js';
 
-const DOC = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../docs/hr-api.md');
+const DOC = path.join(ROOT, 'docs/hr-api.md');
 
 describe('audit event types in docs/hr-api.md', () => {
   let server: TestServer;

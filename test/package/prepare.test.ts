@@ -9,8 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 describe('scripts/prepare.mjs', () => {
   let dir: string;

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { ROOT as CHECKOUT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../src');
+const ROOT = path.join(CHECKOUT, 'src');
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

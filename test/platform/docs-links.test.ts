@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 /** Paths the docs name that are not in a checkout, on purpose: run outputs (git-ignored) and naming patterns. */
 const NOT_IN_CHECKOUT = [/^bench\/results\//, /00NN_/];

@@ -3,13 +3,16 @@
  * every operation, named after the SDK method that calls it; servers, license and contact; a real description on
  * every response; examples of the main bodies that match their schemas.
  */
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 import { fetchOpenApi, type OpenApiDocument, operations, resolveRefs } from '../support/openapi.js';
+import { ROOT } from '../support/root.js';
 import { BROWSER_ONLY, NOT_IN_SDK, sdkOperations } from '../support/sdk.js';
 
 interface Media {
@@ -77,7 +80,7 @@ describe('OpenAPI document for tools', () => {
 
   it('has servers, an MIT license and a contact (a name: the project has no public URL yet)', () => {
     assert.deepEqual(doc.info.license, { name: 'MIT', identifier: 'MIT' });
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       version: string;
       bugs?: { url?: string } | string;
       homepage?: string;

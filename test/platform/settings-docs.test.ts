@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/platform/config.js';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 /** The environment variables a source file reads (`env.NAME`, `env['NAME']`, `integer(env, 'NAME', …)`). */

@@ -7,8 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { commitOf } from '../../src/platform/build-info.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 describe('GET /version', () => {
   let server: TestServer;

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { ROOT } from '../support/root.js';
 
-const SRC = path.resolve(import.meta.dirname, '../../src');
+const SRC = path.join(ROOT, 'src');
 
 /**
  * Where the wall clock may be read directly, and why. Everything else reads the time through the clock of

@@ -15,8 +15,7 @@ import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { hashSecret, safeEqual, verifySecret } from '../../src/platform/security/secrets.js';
 import { academyCaller } from '../support/academy.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+import { ROOT } from '../support/root.js';
 
 for (const dialect of dialects()) {
   describe(`credentials (${dialect})`, () => {

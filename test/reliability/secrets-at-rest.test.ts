@@ -18,8 +18,8 @@ import { sqlitePath } from '../../src/platform/db/database.js';
 import { loggerOptions } from '../../src/platform/logger.js';
 import { isSealed, MasterKeyError } from '../../src/platform/security/secret-box.js';
 import { dialects, freshDatabase, getToken, type TestDatabase } from '../support/harness.js';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 
 function atrium(

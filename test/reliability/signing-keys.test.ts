@@ -13,8 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { IAT_SKEW_SECONDS } from '../../src/hr/core/auth/service.js';
 import { dialects, type HrCaller, hrCaller, sleep, startServer, type TestServer } from '../support/harness.js';
+import { ROOT } from '../support/root.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 const TTL = 600;
 

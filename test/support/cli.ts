@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { ROOT } from './root.js';
 
-export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export { ROOT };
 export const CLI = path.join(ROOT, 'dist/cli/main.js');
 
 export interface Run {

@@ -5,8 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ROOT } from './root.js';
 
-export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export { ROOT };
 
 export interface Instruction {
   /** Upper-case keyword: FROM, RUN, COPY, … */

@@ -7,8 +7,9 @@ import pg from 'pg';
 import pino from 'pino';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/platform/config.js';
-import { type DialectName, openDatabase } from '../../src/platform/db/database.js';
+import { type DialectName, openDatabase, sqlitePath } from '../../src/platform/db/database.js';
 import { loggerOptions } from '../../src/platform/logger.js';
+import { PG_TEMPLATE, SQLITE_TEMPLATE } from './templates.js';
 
 /** The databases this run can test against: SQLite always, PostgreSQL when the runner provides one. */
 export function dialects(): DialectName[] {
@@ -22,10 +23,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database of the given dialect. */
-export async function freshDatabase(dialect: DialectName): Promise<TestDatabase> {
+/**
+ * A fresh database of the given dialect: empty, or with `migrated`, a copy of the run's migrated template
+ * (test/support/templates.ts) when test/run.ts made one, else empty too (the server then migrates it).
+ */
+export async function freshDatabase(dialect: DialectName, options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
   if (dialect === 'sqlite') {
+    const template = options.migrated ? process.env[SQLITE_TEMPLATE] : undefined;
+    if (template) {
+      fs.copyFileSync(template, sqlitePath(dataDir));
+      fs.chmodSync(sqlitePath(dataDir), 0o600);
+    }
     return {
       dialect,
       env: { ATRIUM_DATA_DIR: dataDir },
@@ -39,7 +48,8 @@ export async function freshDatabase(dialect: DialectName): Promise<TestDatabase>
   const name = `atrium_t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`create database ${name}`);
+  const template = options.migrated ? process.env[PG_TEMPLATE] : undefined;
+  await client.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await client.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;
@@ -112,7 +122,7 @@ async function listen(
 
 /** Starts a server on a fresh database of this dialect, with extra settings. */
 export async function startServer(dialect: DialectName, extraEnv: Record<string, string> = {}): Promise<TestServer> {
-  const database = await freshDatabase(dialect);
+  const database = await freshDatabase(dialect, { migrated: true });
   return listen(dialect, { ...database.env, ...extraEnv }, () => database.drop());
 }
 

@@ -3,7 +3,7 @@
  * on its command line, in that order, `ATRIUM_TEST_CONCURRENCY` at a time, each in a process of its own, with the
  * spec reporter. Through `run()` rather than `node --test <files>`: the command line's names are glob patterns,
  * whose matches Node sorts by name, so the longest files, named first, would start last and run on alone at the
- * end. Children inherit this process's `--import tsx`.
+ * end. It runs compiled, from `.build/` (test/run.ts); children inherit its `--enable-source-maps`.
  */
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
