@@ -21,17 +21,20 @@ import {
   type TestServer,
 } from '../support/harness.js';
 
-/** A TCP proxy to a port, which the test can cut (connections refused, open ones reset) and restore. */
+/**
+ * A TCP proxy to a port (or to a Unix socket: a `DATABASE_URL` with `?host=/run/postgresql`), which the test can
+ * cut (connections refused, open ones reset) and restore.
+ */
 class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
 
-  constructor(private readonly target: { host: string; port: number }) {}
+  constructor(private readonly target: { host: string; port: number } | { path: string }) {}
 
   async start(): Promise<void> {
     const server = net.createServer((client) => {
-      const upstream = net.connect(this.target.port, this.target.host);
+      const upstream = 'path' in this.target ? net.connect(this.target.path) : net.connect(this.target);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on('close', () => this.sockets.delete(s));
@@ -61,8 +64,15 @@ if (dialects().includes('postgres')) {
     before(async () => {
       database = await freshDatabase('postgres');
       const url = new URL(database.env.DATABASE_URL as string);
-      proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) });
+      // libpq's convention, which pg follows: a `host` parameter that is a directory names the Unix socket's.
+      const socketDir = url.searchParams.get('host');
+      const port = Number(url.port || 5432);
+      proxy = new TcpProxy(
+        socketDir?.startsWith('/') ? { path: `${socketDir}/.s.PGSQL.${port}` } : { host: url.hostname, port },
+      );
+      url.searchParams.delete('host');
       await proxy.start();
+      url.hostname = '127.0.0.1';
       url.port = String(proxy.port);
       server = await startServer('postgres', { ...database.env, DATABASE_URL: url.toString() });
       hr = await hrCaller(server);
