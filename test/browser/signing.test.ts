@@ -151,9 +151,12 @@ describe('the signing page in Chromium', { skip: skipWithoutBrowser() }, () => {
 
     for (const page of [first, second]) {
       assert.deepEqual(ownOrigin(page), [], 'nothing outside Atrium');
-      // The browser's PDF viewer may abort its own requests when the page moves on: not the page's.
+      // The browser's PDF viewer may abort its own requests when the page moves on: not the page's. Nor is the
+      // frame's PDF, which Chromium sometimes reports as aborted when it hands the response over to that viewer
+      // (three CI runs out of many, 26 and 27 November, the last on Node 24 with every wait above in place). That
+      // each page's frame did read the document to its end is what the `documentShown` waits above check.
       assert.deepEqual(
-        page.failed.filter((f) => !/^chrome(-extension)?:/.test(f)),
+        page.failed.filter((f) => !/^chrome(-extension)?:/.test(f) && !/\/document: net::ERR_ABORTED$/.test(f)),
         [],
       );
       assert.deepEqual(page.errors, []);
