@@ -48,6 +48,7 @@ const { values: args } = parseArgs({
     'no-previews': { type: 'boolean' },
     'no-request-log': { type: 'boolean' },
     'no-snapshots': { type: 'boolean' },
+    experiments: { type: 'boolean' },
   },
 });
 
@@ -321,6 +322,29 @@ const NO_AUTH: Scenario[] = [
       const next = rotate(ds.employeeIds);
       return { path: () => `/bench-noauth/employees/${next()}` };
     },
+  },
+];
+
+/**
+ * Issue 23's experiments (`--experiments`, SQLite; bench/server.mjs): a requests page as JSON built by SQLite, and
+ * as 20 stored JSON strings, beside the real page 1 and measured in alternation with it.
+ */
+const EXPERIMENTS: Scenario[] = [
+  {
+    id: 'requests-page1-sqljson',
+    pair: 'requests',
+    label: 'experiment: the page as JSON built in SQL',
+    baseline: 'json',
+    scale: 'never',
+    load: () => ({ path: '/bench-experiments/requests-sqljson' }),
+  },
+  {
+    id: 'requests-page1-stored',
+    pair: 'requests',
+    label: 'experiment: the page as 20 stored JSON strings',
+    baseline: 'json',
+    scale: 'never',
+    load: () => ({ path: '/bench-experiments/requests-stored' }),
   },
 ];
 
@@ -1071,9 +1095,14 @@ try {
         'main',
         main,
         // Each unauthenticated twin right after its authenticated scenario: both on the same warm server.
-        SCENARIOS.flatMap((x) => [x, ...NO_AUTH.filter((n) => n.id === `${x.id}-noauth`)]).filter(selected),
+        SCENARIOS.flatMap((x) => [
+          x,
+          ...NO_AUTH.filter((n) => n.id === `${x.id}-noauth`),
+          ...(args.experiments && !args.pg ? EXPERIMENTS.filter((n) => n.id.startsWith(`${x.id}-`)) : []),
+        ]).filter(selected),
         settings,
-        () => startAtrium(main, main.hr.clientId),
+        () =>
+          startAtrium(main, main.hr.clientId, args.experiments && !args.pg ? { ATRIUM_BENCH_EXPERIMENTS: '1' } : {}),
         mode === 'full' ? 'both' : 'one',
       ),
     );
