@@ -53,6 +53,8 @@ const { values: args } = parseArgs({
 });
 
 const mode = args.smoke ? 'smoke' : args.quick ? 'quick' : 'full';
+/** Issue 23's experiments run on SQLite only (their routes read the SQLite file). */
+const experiments = args.experiments === true && !args.pg;
 const K = 1000;
 const PLAN = {
   full: {
@@ -1098,11 +1100,10 @@ try {
         SCENARIOS.flatMap((x) => [
           x,
           ...NO_AUTH.filter((n) => n.id === `${x.id}-noauth`),
-          ...(args.experiments && !args.pg ? EXPERIMENTS.filter((n) => n.id.startsWith(`${x.id}-`)) : []),
+          ...(experiments ? EXPERIMENTS.filter((n) => n.id.startsWith(`${x.id}-`)) : []),
         ]).filter(selected),
         settings,
-        () =>
-          startAtrium(main, main.hr.clientId, args.experiments && !args.pg ? { ATRIUM_BENCH_EXPERIMENTS: '1' } : {}),
+        () => startAtrium(main, main.hr.clientId, experiments ? { ATRIUM_BENCH_EXPERIMENTS: '1' } : {}),
         mode === 'full' ? 'both' : 'one',
       ),
     );

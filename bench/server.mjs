@@ -20,7 +20,8 @@ const { buildApp } = await load('app.js');
 const { loadConfig } = await load('platform/config.js');
 const { compilePendingSchemas } = await load('platform/http/validation.js');
 
-const app = await buildApp(loadConfig(process.env, { port: 0, host: '127.0.0.1' }));
+const config = loadConfig(process.env, { port: 0, host: '127.0.0.1' });
+const app = await buildApp(config);
 
 const noAuthClient = process.env.ATRIUM_BENCH_NOAUTH_CLIENT;
 if (noAuthClient) {
@@ -69,7 +70,6 @@ if (noAuthClient) {
 // the presenter, the serializer and Kysely are gone. The real list's page 1 is measured beside them.
 if (process.env.ATRIUM_BENCH_EXPERIMENTS === '1' && noAuthClient) {
   const { Sqlite, sqlitePath } = await load('platform/db/database.js');
-  const config = loadConfig(process.env, { port: 0, host: '127.0.0.1' });
   const raw = new Sqlite(sqlitePath(config.dataDir));
   raw.pragma('journal_mode = WAL');
   const date = (column) => `strftime('%Y-%m-%dT%H:%M:%S+00:00', ${column} / 1000, 'unixepoch')`;

@@ -31,20 +31,23 @@ const checkout = path.dirname(root);
 /**
  * The tests run compiled, from `.build/` (tsconfig.json's outDir), with plain Node: loading the app's modules
  * through tsx's loader cost each test process about 1.5 s more CPU on Node 20 (docs/development.md, "Tests").
- * `tsc` is incremental: after `npm run lint`, which emits the same files, it only checks that nothing changed.
+ * `tsc` is incremental. Under `npm test` it is not run here: the script's `npm run lint` has just run the same
+ * command, which emits the same files.
  */
 const BUILD = path.join(checkout, '.build');
-// Under `npm test`, `npm run lint` has just run the same command (its script runs the lint first).
-const linted = process.env.npm_lifecycle_event === 'test';
-const tsc = linted
-  ? { status: 0 }
-  : spawnSync(process.execPath, [path.join(checkout, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+if (process.env.npm_lifecycle_event !== 'test') {
+  const tsc = spawnSync(
+    process.execPath,
+    [path.join(checkout, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+    {
       cwd: checkout,
       stdio: 'inherit',
-    });
-if (tsc.status !== 0) {
-  console.error('test: tsc -p tsconfig.json failed: the tests are not run.');
-  process.exit(1);
+    },
+  );
+  if (tsc.status !== 0) {
+    console.error('test: tsc -p tsconfig.json failed: the tests are not run.');
+    process.exit(1);
+  }
 }
 const compiled = (file: string) => path.join(BUILD, path.relative(checkout, file)).replace(/\.ts$/, '.js');
 /**
