@@ -58,13 +58,15 @@ const experiments = args.experiments === true && !args.pg;
 const K = 1000;
 const PLAN = {
   full: {
-    settings: { connections: 10, duration: 10, warmup: 3 },
+    // Issue 23 asks a full run to end within 15 minutes: 6 s measured after 2 s of warm-up (3 rounds of 2 s where
+    // scenarios alternate), 4 s after 1 s on the scale datasets (docs/PERFORMANCE.md).
+    settings: { connections: 10, duration: 6, warmup: 2 },
     main: { requests: 100 * K, events: 10 * K, employees: 10 * K, bundles: 400 },
     scale: [
       { requests: 10 * K, events: 10 * K, employees: 10 * K, bundles: 400 },
       { requests: 1000 * K, events: 1000 * K, employees: 1000 * K, bundles: 400 },
     ],
-    scaleSettings: { connections: 10, duration: 8, warmup: 2 },
+    scaleSettings: { connections: 10, duration: 4, warmup: 1 },
     startups: 5,
     workers: true,
   },
@@ -104,8 +106,10 @@ const logLevel = args['log-level'] ?? 'warn';
 const outFile = path.resolve(args.out ?? path.join(root, 'bench/results/latest.json'));
 const logFile = path.join(path.dirname(outFile), 'server.log');
 
+const began = performance.now();
+/** A line of progress, stamped with the seconds since the run began (what each pass takes, in the log). */
 function say(line: string): void {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`[${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 }
 
 // ------------------------------------------------------------------ processes
@@ -491,7 +495,7 @@ async function dataset(sizes: DatasetSizes, pgAdminUrl: string | undefined): Pro
  * drain measurements queue (for 8 webhooks, one eighth as many writes, each fanned out to the 8).
  */
 const WEBHOOKS_PLAN = {
-  full: { ids: 1000, deliveries: 3000 },
+  full: { ids: 1000, deliveries: 2000 },
   quick: { ids: 500, deliveries: 1000 },
   smoke: { ids: 40, deliveries: 48 },
 }[mode];
@@ -744,7 +748,7 @@ async function runWebhooks(ds: Dataset, s: LoadSettings): Promise<WebhooksResult
 
 /** Rows of the CSV import, employees of the bulk PUT, and of the single PUTs it is compared with. */
 const IMPORTS_PLAN = {
-  full: { rows: 100_000, bulk: 1000, single: 1000 },
+  full: { rows: 25_000, bulk: 1000, single: 1000 },
   quick: { rows: 10_000, bulk: 1000, single: 500 },
   smoke: { rows: 200, bulk: 50, single: 50 },
 }[mode];

@@ -65,6 +65,14 @@ export function sendPage<T>(
   return paginator.present(request, reply, page, { clientId: request.hrAuth.clientId, list: scope });
 }
 
+/**
+ * Answers a page's items that are already wire JSON (built by the database) as one JSON array, sent as it is: the
+ * route's response schema documents it, and neither presenter nor serializer touches it.
+ */
+export function sendJsonItems(reply: FastifyReply, items: readonly string[]): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(`[${items.join(',')}]`);
+}
+
 export interface ListRouteOptions<Q extends TObject, F extends string> {
   path: string;
   tags: string[];

@@ -16,7 +16,7 @@ import {
 import type { Renditions } from '../../../platform/renditions/renditions.js';
 import { now } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
-import { listCall, sendPage } from '../../lists/list.js';
+import { listCall, sendJsonItems, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentMacro } from '../macros/present.js';
 import { MacroList } from '../macros/schemas.js';
@@ -114,6 +114,11 @@ export async function requestRoutes(
       const { clientId } = request.hrAuth;
       const embeds = embedsOf(request.query.embed);
       const call = listCall(paginator, RequestList, clientId, request.query);
+      if (embeds.size === 0) {
+        // The common page: its items come as JSON built by the database and are sent as they are (issue 23).
+        const page = await requests.listJson(clientId, request.query, call.request);
+        return sendJsonItems(reply, sendPage(paginator, request, reply, page, call.scope));
+      }
       const page = await requests.list(clientId, request.query, call.request);
       return sendPage(paginator, request, reply, page, call.scope).map((v) => presentRequest(v, embeds));
     },

@@ -1,0 +1,106 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { DialectName } from '../../../platform/db/database.js';
+import {
+  asJsonText,
+  jsonArrayOf,
+  jsonBoolean,
+  jsonDateTime,
+  jsonObject,
+  jsonText,
+  localizedValue,
+  nested,
+} from '../../../platform/db/json-sql.js';
+
+/**
+ * `presentRequest` without embeds, written in SQL: the wire JSON of the request row `r`, built by the database in
+ * the statement that reads the page (the list's read path, issue 23). It must answer exactly what `presentRequest`
+ * answers for the same row; `test/hr/requests-json.test.ts` compares the two on both databases, field by field,
+ * and every list test runs through it. A change to one is a change to the other.
+ */
+export function requestItemJson(dialect: DialectName): RawBuilder<string> {
+  let built = built_[dialect];
+  if (!built) {
+    built = build(dialect);
+    built_[dialect] = built;
+  }
+  return built;
+}
+
+/** Built once per dialect: the expression is immutable. */
+const built_: Partial<Record<DialectName, RawBuilder<string>>> = {};
+
+// tenant-by-hand: every subquery below is tied to the row `r` by `client_id = r.client_id`, and `r` is read
+// through `Tenant` (the repository's `filtered`): a name or a file of another tenant cannot be reached.
+function build(dialect: DialectName): RawBuilder<string> {
+  const date = (column: string) => jsonDateTime(dialect, sql.ref(column));
+  const orNull = (column: string) => sql`case when ${sql.ref(column)} is null then null else ${date(column)} end`;
+  const formFiles = jsonArrayOf(
+    dialect,
+    jsonObject(dialect, [
+      ['id', sql.ref('f.id')],
+      ['filename', sql.ref('f.filename')],
+      ['field_id', sql.ref('f.field_id')],
+    ]),
+    sql`from pa_request_files f where f.client_id = r.client_id and f.request_id = r.id and f.kind = 'form_file'`,
+    sql.ref('f.pk'),
+  );
+  const customStatus = sql`case when r.custom_status_id is null then null else ${jsonObject(dialect, [
+    ['id', sql.ref('r.custom_status_id')],
+    [
+      'name',
+      sql`coalesce((select s.name from pa_custom_statuses s
+        where s.client_id = r.client_id and s.id = r.custom_status_id), r.custom_status_id)`,
+    ],
+  ])} end`;
+  const categoryName = localizedValue(
+    dialect,
+    sql.ref('c.localized_name'),
+    'en-us',
+    sql.ref('c.original_language_code'),
+  );
+  const category = jsonObject(dialect, [
+    ['id', sql.ref('r.category_id')],
+    [
+      'name',
+      sql`coalesce((select ${categoryName} from pa_kb_categories c
+        where c.client_id = r.client_id and c.id = r.category_id), r.category_id)`,
+    ],
+  ]);
+  const zero = sql.lit(0);
+  const item = jsonObject(dialect, [
+    ['id', sql.ref('r.id')],
+    ['request_number', jsonText(dialect, sql.ref('r.request_number'))],
+    ['name', sql.ref('r.name')],
+    ['status', sql.ref('r.status')],
+    ['priority', jsonText(dialect, sql.ref('r.priority'))],
+    ['employee_id', sql.ref('r.employee_id')],
+    ['creator_id', sql.ref('r.creator_id')],
+    ['closed_by_id', sql.ref('r.closed_by_id')],
+    ['organization_ids', nested(dialect, sql.ref('r.organization_ids'))],
+    ['form_id', sql.ref('r.form_id')],
+    ['form_data', nested(dialect, sql.ref('r.form_data'))],
+    ['form_files', formFiles],
+    ['due_date', sql.ref('r.due_date')],
+    ['custom_status', nested(dialect, customStatus)],
+    ['category', category],
+    // Feedback has no client path in the reference (§3d.10), so no request has any.
+    ['feedback', sql`null`],
+    ['origin', sql.ref('r.origin')],
+    ['read_by_employee', jsonBoolean(dialect, sql`r.read_by_employee = 1`)],
+    ['public_comment_count', sql.ref('r.public_comment_count')],
+    ['internal_comment_count', sql.ref('r.internal_comment_count')],
+    ['total_comment_count', sql`r.public_comment_count + r.internal_comment_count`],
+    ['public_deleted_comment_count', zero],
+    ['internal_deleted_comment_count', zero],
+    ['total_deleted_comment_count', zero],
+    ['attachment_count', sql.ref('r.attachment_count')],
+    ['read_only', jsonBoolean(dialect, sql`r.status = 'archived'`)],
+    ['visible_by_employee', jsonBoolean(dialect, sql`r.visible_by_employee = 1`)],
+    ['need_edit_by_employee', jsonBoolean(dialect, sql`1 = 0`)],
+    ['created_at', date('r.created_at')],
+    ['updated_at', date('r.updated_at')],
+    ['closed_at', orNull('r.closed_at')],
+    ['archived_at', orNull('r.archived_at')],
+  ]);
+  return asJsonText(dialect, item);
+}
