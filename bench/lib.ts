@@ -224,17 +224,36 @@ export interface Measurement {
    * writes the database's file I/O, whose cost moves with the machine's disk activity).
    */
   cpuUserUsPerCall: number;
+  /** The database server's CPU time over the same window per call (`watchDatabase`), NaN when none is watched. */
+  dbCpuUsPerCall: number;
+}
+
+/** The database server's process (a PostgreSQL cluster the bench started), whose CPU is measured beside Atrium's. */
+let databasePid: number | undefined;
+
+/**
+ * From now on, every measurement also reports the CPU time of `pid`'s process tree (a PostgreSQL postmaster and
+ * its backends) per call: `dbCpuUsPerCall` (issue 23: "PostgreSQL's CPU reported beside it").
+ */
+export function watchDatabase(pid: number | undefined): void {
+  databasePid = pid;
 }
 
 function cpuSeconds(
   pid: number,
   run: () => Promise<Result>,
-): Promise<{ result: Result; seconds: number; userSeconds: number }> {
+): Promise<{ result: Result; seconds: number; userSeconds: number; dbSeconds: number }> {
   const before = treeCpuTimes(pid);
+  const dbBefore = databasePid === undefined ? undefined : treeCpuTimes(databasePid);
   return run().then((result) => {
     const after = treeCpuTimes(pid);
+    const dbAfter = databasePid === undefined ? undefined : treeCpuTimes(databasePid);
     const user = (after.user - before.user) / TICKS_PER_SECOND;
-    return { result, seconds: user + (after.system - before.system) / TICKS_PER_SECOND, userSeconds: user };
+    const dbSeconds =
+      dbBefore && dbAfter
+        ? (dbAfter.user - dbBefore.user + dbAfter.system - dbBefore.system) / TICKS_PER_SECOND
+        : Number.NaN;
+    return { result, seconds: user + (after.system - before.system) / TICKS_PER_SECOND, userSeconds: user, dbSeconds };
   });
 }
 
@@ -274,11 +293,12 @@ function cannon(url: string, load: Load, connections: number, duration: number):
 export async function measure(server: Measured, load: Load, settings: LoadSettings): Promise<Measurement> {
   const { url } = server;
   if (settings.warmup > 0) await run(url, load, settings.connections, settings.warmup);
-  const { result, seconds, userSeconds } = await cpuSeconds(server.pid, () =>
+  const { result, seconds, userSeconds, dbSeconds } = await cpuSeconds(server.pid, () =>
     run(url, load, settings.connections, settings.duration),
   );
   return {
     cpuUsPerCall: perCall(seconds, result.requests.total),
+    dbCpuUsPerCall: perCall(dbSeconds, result.requests.total),
     cpuUserUsPerCall: perCall(userSeconds, result.requests.total),
     cpuSeconds: seconds,
     reqPerSec: result.requests.average,
@@ -311,14 +331,16 @@ export async function measureInterleaved(
   const parts: Result[][] = loads.map(() => []);
   const cpu = loads.map(() => 0);
   const user = loads.map(() => 0);
+  const db = loads.map(() => 0);
   for (let r = 0; r < rounds; r++) {
     for (const [i, load] of loads.entries()) {
-      const { result, seconds, userSeconds } = await cpuSeconds(server.pid, () =>
+      const { result, seconds, userSeconds, dbSeconds } = await cpuSeconds(server.pid, () =>
         run(url, load, settings.connections, round),
       );
       parts[i]?.push(result);
       cpu[i] = (cpu[i] ?? 0) + seconds;
       user[i] = (user[i] ?? 0) + userSeconds;
+      db[i] = (db[i] ?? 0) + dbSeconds;
     }
   }
   return parts.map((results, i) => {
@@ -331,6 +353,10 @@ export async function measureInterleaved(
       ),
       cpuUserUsPerCall: perCall(
         user[i] ?? 0,
+        sum((x) => x.requests.total),
+      ),
+      dbCpuUsPerCall: perCall(
+        db[i] ?? 0,
         sum((x) => x.requests.total),
       ),
       cpuSeconds: cpu[i] ?? 0,

@@ -91,6 +91,7 @@ const SCENARIOS = [
   'events-list',
   'event-get',
   'document-download',
+  'requests-create',
   'add-offers',
 ];
 

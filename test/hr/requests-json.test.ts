@@ -142,7 +142,7 @@ for (const dialect of dialects()) {
       }
       // A few of the shapes, stated: the presenter and the database could agree on a wrong answer.
       const byId = expected;
-      const field = (id: string, name: string) => (byId.get(id) ?? {})[name];
+      const field = (id: string, name: string) => (byId.get(id) ?? ({} as Item))[name];
       const [first, second, third, fourth, fifth, sixth] = ids as [string, string, string, string, string, string];
       assert.deepEqual(byId.get(first)?.custom_status, { id: 'waiting', name: 'Waiting "on" HR' });
       assert.equal(byId.get(first)?.priority, '3');

@@ -9,6 +9,8 @@ export const PG_BIN = process.env.ATRIUM_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 export interface Cluster {
   /** Admin URL of the cluster's `postgres` database. */
   url: string;
+  /** The postmaster's process id (its backends are its children). */
+  pid: number;
   stop(): void;
 }
 
@@ -65,6 +67,7 @@ export async function startCluster(): Promise<Cluster> {
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pid: Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop() {
       if (stopped) return;
       stopped = true;
