@@ -75,13 +75,12 @@ const PLAN = {
     // autocannon runs whole seconds: these are what the quick run really measures.
     settings: { connections: 10, duration: 2, warmup: 1 },
     main: { requests: 100 * K, events: 10 * K, employees: 10 * K, bundles: 100 },
-    scale: [
-      { requests: 10 * K, events: 10 * K, employees: 10 * K, bundles: 20 },
-      { requests: 100 * K, events: 100 * K, employees: 100 * K, bundles: 20 },
-    ],
+    // Under two minutes (issue 23): the main pass, start-up and the peers; the workers and scale passes are the
+    // full run's, and the passes of their own run when `--only` names them.
+    scale: [] as DatasetSizes[],
     scaleSettings: { connections: 10, duration: 1, warmup: 1 },
     startups: 3,
-    workers: true,
+    workers: false,
   },
   smoke: {
     settings: { connections: 4, duration: 1, warmup: 0 },
@@ -397,6 +396,23 @@ interface PassResult {
   healthzRuns: Measurement[];
   rows: Row[];
   rssAfterBytes: number;
+}
+
+/**
+ * Whether a pass of its own (webhooks, imports, previews, request log, snapshots) runs: in full and smoke runs
+ * unless `--main-only` or `--no-<name>`; in a quick run only when `--only` names it, so that `--quick` stays under
+ * two minutes (issue 23); and never when an `--only` leaves it out.
+ */
+function sidePassWanted(name: string, no: boolean): boolean {
+  if (args['main-only'] || no) return false;
+  if (args.only) return args.only.split(',').some((part) => name.startsWith(part));
+  return mode !== 'quick';
+}
+
+/** Why a pass of its own did not run. */
+function sidePassSkipped(no: boolean, flag: string): string {
+  if (no) return flag;
+  return mode === 'quick' && !args.only && !args['main-only'] ? 'quick run: name it with --only' : 'not selected';
 }
 
 function selected(s: Scenario): boolean {
@@ -1165,7 +1181,7 @@ try {
 
     // Workers: the list scenarios with the shipped CLI, one worker then two.
     const lists = SCENARIOS.filter((x) => x.list && selected(x));
-    if (!PLAN.workers || args['main-only']) extras.workers = { skipped: 'not part of a smoke run' };
+    if (!PLAN.workers || args['main-only']) extras.workers = { skipped: `not part of a ${mode} run` };
     else if (lists.length === 0) extras.workers = { skipped: 'no list scenario selected (--only)' };
     else if (!hasWorkers) extras.workers = { skipped: '`atrium serve --workers` does not exist in this build' };
     else {
@@ -1202,19 +1218,13 @@ try {
     }
 
     // Webhooks (issue 18): a write with one webhook against the same write with none, then the delivery drain.
-    const webhooksWanted =
-      !args['main-only'] &&
-      !args['no-webhooks'] &&
-      (!args.only || args.only.split(',').some((part) => 'webhooks'.startsWith(part)));
-    if (!webhooksWanted) extras.webhooks = { skipped: args['no-webhooks'] ? '--no-webhooks' : 'not selected' };
+    const webhooksWanted = sidePassWanted('webhooks', args['no-webhooks'] === true);
+    if (!webhooksWanted) extras.webhooks = { skipped: sidePassSkipped(args['no-webhooks'] === true, '--no-webhooks') };
     else extras.webhooks = await runWebhooks(main, settings);
 
     // Imports and bulk calls (issue 19): a CSV of employees, a bulk PUT against single PUTs.
-    const importsWanted =
-      !args['main-only'] &&
-      !args['no-imports'] &&
-      (!args.only || args.only.split(',').some((part) => 'imports'.startsWith(part)));
-    if (!importsWanted) extras.imports = { skipped: args['no-imports'] ? '--no-imports' : 'not selected' };
+    const importsWanted = sidePassWanted('imports', args['no-imports'] === true);
+    if (!importsWanted) extras.imports = { skipped: sidePassSkipped(args['no-imports'] === true, '--no-imports') };
     else {
       const result = await runImports(main);
       extras.imports = result;
@@ -1228,11 +1238,8 @@ try {
     }
 
     // Previews (issue 20): first renders and cached ones, against the 1 MiB download on the same server.
-    const previewsWanted =
-      !args['main-only'] &&
-      !args['no-previews'] &&
-      (!args.only || args.only.split(',').some((part) => 'previews'.startsWith(part)));
-    if (!previewsWanted) extras.previews = { skipped: args['no-previews'] ? '--no-previews' : 'not selected' };
+    const previewsWanted = sidePassWanted('previews', args['no-previews'] === true);
+    if (!previewsWanted) extras.previews = { skipped: sidePassSkipped(args['no-previews'] === true, '--no-previews') };
     else {
       const result = await runPreviews(main, settings);
       extras.previews = result;
@@ -1243,11 +1250,9 @@ try {
 
     // The request log (issue 21): the employee GET and the requests list with the log off, then on, each on a
     // server of its own; the log's batched writes run in the measured process, so they are in its CPU per call.
-    const logWanted =
-      !args['main-only'] &&
-      !args['no-request-log'] &&
-      (!args.only || args.only.split(',').some((part) => 'request-log'.startsWith(part)));
-    if (!logWanted) extras.requestLog = { skipped: args['no-request-log'] ? '--no-request-log' : 'not selected' };
+    const logWanted = sidePassWanted('request-log', args['no-request-log'] === true);
+    if (!logWanted)
+      extras.requestLog = { skipped: sidePassSkipped(args['no-request-log'] === true, '--no-request-log') };
     else {
       const measured = SCENARIOS.filter((x) => x.id === 'employee-get' || x.id === 'requests-page1');
       const base = passes[0]?.baselineJson ?? 'one';
@@ -1291,11 +1296,9 @@ try {
   }
 
   // Snapshots (issue 21): the restore of a large HR tenant (atrium seed --size large) over the admin API, on SQLite.
-  const snapshotsWanted =
-    !args['main-only'] &&
-    !args['no-snapshots'] &&
-    (!args.only || args.only.split(',').some((part) => 'snapshots'.startsWith(part)));
-  if (!snapshotsWanted) extras.snapshots = { skipped: args['no-snapshots'] ? '--no-snapshots' : 'not selected' };
+  const snapshotsWanted = sidePassWanted('snapshots', args['no-snapshots'] === true);
+  if (!snapshotsWanted)
+    extras.snapshots = { skipped: sidePassSkipped(args['no-snapshots'] === true, '--no-snapshots') };
   else {
     const result = await runSnapshots({
       root,
