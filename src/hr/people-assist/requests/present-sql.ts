@@ -18,16 +18,16 @@ import {
  * and every list test runs through it. A change to one is a change to the other.
  */
 export function requestItemJson(dialect: DialectName): RawBuilder<string> {
-  let built = built_[dialect];
+  let built = builtByDialect[dialect];
   if (!built) {
     built = build(dialect);
-    built_[dialect] = built;
+    builtByDialect[dialect] = built;
   }
   return built;
 }
 
 /** Built once per dialect: the expression is immutable. */
-const built_: Partial<Record<DialectName, RawBuilder<string>>> = {};
+const builtByDialect: Partial<Record<DialectName, RawBuilder<string>>> = {};
 
 // tenant-by-hand: every subquery below is tied to the row `r` by `client_id = r.client_id`, and `r` is read
 // through `Tenant` (the repository's `filtered`): a name or a file of another tenant cannot be reached.

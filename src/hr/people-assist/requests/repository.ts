@@ -92,8 +92,6 @@ const ORDER: ListOrder<RequestSort['field']> = {
   tiebreak: 'r.pk',
 };
 
-/** Linked requests: newest first. */
-/** Comments: newest first (`pk` is unique and grows with time). */
 /** The columns `ORDER` reads a row's keys from, in any of its sorts. */
 const ORDER_COLUMNS = [
   'r.request_number',
@@ -105,7 +103,9 @@ const ORDER_COLUMNS = [
   'r.pk',
 ] as const;
 
+/** Comments: newest first (`pk` is unique and grows with time). */
 const COMMENT_ORDER: ListOrder = { fixed: [{ term: 'c.pk', direction: 'desc' }] };
+/** Linked requests: newest first. */
 const LINKED_ORDER: ListOrder = { fixed: [{ term: 'r.created_at', direction: 'desc' }], tiebreak: 'r.pk' };
 
 function escapeLike(text: string): string {
