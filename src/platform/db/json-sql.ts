@@ -38,7 +38,7 @@ export function jsonBoolean(dialect: DialectName, condition: Expr): Expr {
 }
 
 /** A number as a JSON string (`"3"`). */
-export function jsonText(dialect: DialectName, value: Expr): Expr {
+export function numberAsString(dialect: DialectName, value: Expr): Expr {
   return dialect === 'sqlite' ? sql`cast(${value} as text)` : sql`(${value})::text`;
 }
 

@@ -6,9 +6,9 @@ import {
   jsonBoolean,
   jsonDateTime,
   jsonObject,
-  jsonText,
   localizedValue,
   nested,
+  numberAsString,
 } from '../../../platform/db/json-sql.js';
 
 /**
@@ -69,10 +69,10 @@ function build(dialect: DialectName): RawBuilder<string> {
   const zero = sql.lit(0);
   const item = jsonObject(dialect, [
     ['id', sql.ref('r.id')],
-    ['request_number', jsonText(dialect, sql.ref('r.request_number'))],
+    ['request_number', numberAsString(dialect, sql.ref('r.request_number'))],
     ['name', sql.ref('r.name')],
     ['status', sql.ref('r.status')],
-    ['priority', jsonText(dialect, sql.ref('r.priority'))],
+    ['priority', numberAsString(dialect, sql.ref('r.priority'))],
     ['employee_id', sql.ref('r.employee_id')],
     ['creator_id', sql.ref('r.creator_id')],
     ['closed_by_id', sql.ref('r.closed_by_id')],

@@ -92,16 +92,10 @@ const ORDER: ListOrder<RequestSort['field']> = {
   tiebreak: 'r.pk',
 };
 
-/** The columns `ORDER` reads a row's keys from, in any of its sorts. */
+/** The columns `ORDER` reads a row's keys from, in any of its sorts: derived, so that a new sort field is one line. */
 const ORDER_COLUMNS = [
-  'r.request_number',
-  'r.name',
-  'r.status_rank',
-  'r.priority',
-  'r.created_at',
-  'r.updated_at',
-  'r.pk',
-] as const;
+  ...new Set([...Object.values(ORDER.fields ?? {}), ORDER.tiebreak]),
+] as `r.${keyof PaRequestsTable}`[];
 
 /** Comments: newest first (`pk` is unique and grows with time). */
 const COMMENT_ORDER: ListOrder = { fixed: [{ term: 'c.pk', direction: 'desc' }] };
