@@ -1,7 +1,8 @@
 /**
  * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [N]`: the functions and files with the most self
  * time in a V8 CPU profile (from `npm run bench -- --cpu-prof DIR`), to find what a scenario spends its time on.
- * `--last S` counts only the samples of the profile's last S seconds (the measurement, not the start-up).
+ * `--last S` counts only the samples of the profile's last S seconds (the measurement, not the start-up), and
+ * `--skip-last S` leaves out its final S seconds (a pass's closing `/healthz`).
  */
 import fs from 'node:fs';
 
@@ -13,6 +14,8 @@ interface Node {
 const argv = process.argv.slice(2);
 const lastAt = argv.indexOf('--last');
 const lastSeconds = lastAt >= 0 ? Number(argv.splice(lastAt, 2)[1]) : Number.POSITIVE_INFINITY;
+const skipAt = argv.indexOf('--skip-last');
+const skipSeconds = skipAt >= 0 ? Number(argv.splice(skipAt, 2)[1]) : 0;
 const [file, top = '30'] = argv;
 if (!file) {
   process.stderr.write('usage: profile-summary.ts FILE.cpuprofile [N]\n');
@@ -26,13 +29,14 @@ const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as {
   startTime: number;
 };
 // Sample times, and the hits of each node within the window.
-const from = profile.endTime - lastSeconds * 1e6;
+const until = profile.endTime - skipSeconds * 1e6;
+const from = until - lastSeconds * 1e6;
 const hitsOf = new Map<number, number>();
 let at = profile.startTime;
 let total = 0;
 profile.samples.forEach((id, i) => {
   at += profile.timeDeltas[i] ?? 0;
-  if (at < from) return;
+  if (at < from || at > until) return;
   total++;
   hitsOf.set(id, (hitsOf.get(id) ?? 0) + 1);
 });

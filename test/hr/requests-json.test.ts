@@ -101,7 +101,7 @@ for (const dialect of dialects()) {
         );
         ids.push(created.id);
       }
-      const [first, second, third, fourth, fifth, sixth] = ids as [string, string, string, string, string, string];
+      const [first, second, third, fourth, fifth] = ids as [string, string, string, string, string];
       // Shapes the API reaches in more steps, or not at all any more, set in the database.
       const db = server.app.database.db;
       await sql`update pa_requests set custom_status_id = 'waiting', due_date = '2026-12-31', priority = 3 where id = ${first}`.execute(

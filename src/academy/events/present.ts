@@ -10,7 +10,7 @@ import type {
   SessionOut,
   UserEventRegistration,
 } from './schemas.js';
-import type { EventView, ParticipantsResult } from './service.js';
+import type { EventState, EventView, ParticipantsResult } from './service.js';
 import { clockText, isoDate, type TimedSession, usDate, wallText } from './sessions.js';
 
 /** The spec's text forms of an event's times and the shapes of its responses. */
@@ -18,7 +18,7 @@ import { clockText, isoDate, type TimedSession, usDate, wallText } from './sessi
 const UTC = { offsetMinutes: 0 };
 const flag = (b: boolean) => (b ? 1 : 0);
 
-function localText(view: EventView, at: number): string {
+function localText(view: EventState, at: number): string {
   return `${wallText(view.rule, at)} ${zoneAbbreviation(view.rule, at)}`;
 }
 
@@ -71,19 +71,25 @@ function session(view: EventView, s: TimedSession, kind: Kind): SessionOut {
   return out;
 }
 
-function place(view: EventView): { location: string; address: string; city: string; coordinates: string } {
+/** Where an in-class event takes place: its venue's, or else its own location. */
+function place(view: EventState): { location: string; address: string; city: string } {
   const { row, venue } = view;
-  const lat = venue ? venue.latitude : row.latitude;
-  const lng = venue ? venue.longitude : row.longitude;
   return {
     location: venue?.name ?? row.location ?? '',
     address: venue?.address ?? row.location ?? '',
     city: venue?.city ?? '',
-    coordinates: JSON.stringify({
-      latitude: lat === null ? '' : String(lat),
-      longitude: lng === null ? '' : String(lng),
-    }),
   };
+}
+
+/** The detail's `coordinates`: the venue's position, or else the event's own marker. */
+function coordinates(view: EventView): string {
+  const { row, venue } = view;
+  const lat = venue ? venue.latitude : row.latitude;
+  const lng = venue ? venue.longitude : row.longitude;
+  return JSON.stringify({
+    latitude: lat === null ? '' : String(lat),
+    longitude: lng === null ? '' : String(lng),
+  });
 }
 
 const CAN_MULTI_TEXT: Record<string, string> = {
@@ -93,7 +99,7 @@ const CAN_MULTI_TEXT: Record<string, string> = {
   all: 'Users must attend all offers of this bundle.',
 };
 
-function offsetHours(view: EventView): number {
+function offsetHours(view: EventState): number {
   return epochToLocal(view.rule, view.start).offsetMinutes / 60;
 }
 
@@ -165,7 +171,7 @@ export function eventDetail(view: EventView): EventDetail {
     Object.assign(detail, {
       passingScore: row.passing_score,
       venueId: row.venue_id ?? 0,
-      coordinates: p.coordinates,
+      coordinates: coordinates(view),
       address: p.address,
       city: p.city,
       location: p.location,
@@ -180,7 +186,7 @@ export function eventDetail(view: EventView): EventDetail {
   return detail;
 }
 
-export function eventListItem(view: EventView): EventListItem {
+export function eventListItem(view: EventState): EventListItem {
   const { row, counters } = view;
   const item: EventListItem = {
     id: row.id,

@@ -23,6 +23,13 @@ export function jsonObject(dialect: DialectName, entries: readonly (readonly [st
  * A JSON value as the text the driver hands back unparsed (PostgreSQL's driver would parse a `json` column into
  * objects, only for them to be serialised again).
  */
+/** A JSON array of `values`, as text on both databases. */
+export function jsonArrayText(dialect: DialectName, values: readonly Expr[]): RawBuilder<string> {
+  return dialect === 'sqlite'
+    ? sql<string>`json_array(${sql.join(values)})`
+    : sql<string>`json_build_array(${sql.join(values)})::text`;
+}
+
 export function asJsonText(dialect: DialectName, value: RawBuilder<string>): RawBuilder<string> {
   return dialect === 'sqlite' ? value : sql<string>`(${value})::text`;
 }
