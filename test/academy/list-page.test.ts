@@ -1,9 +1,12 @@
 /**
- * The events list reads a page in one statement (issue 23): the page's events, their registrations' counters, their
- * category's name and their venue, joined in SQL (`listPage`, src/academy/events/repository.ts). A GET reads the
- * same things in separate queries. Here every item of every list (each kind and status, at three instants of the
- * services' clock) is compared with the item the GET's view gives for the same event, on each database. Another
- * academy holds a category and a venue with the same ids under other names: they must not show.
+ * The events list and the event GET each read in one statement (issue 23): the events, their registrations'
+ * counters, their category's name, their venue (and for a GET, the instructors) as subqueries of each row
+ * (`listPage` and `findView`, src/academy/events/repository.ts). The offers of an event, and every write's answer,
+ * still read these in separate queries (`viewsWith`). Here, on each database:
+ * - every item of every list (each kind and status, at three instants of the services' clock) is compared with the
+ *   item presented from the GET's view of the same event;
+ * - every GET is compared with the event's entry in `GET …/offers`, which reads apart.
+ * Another academy holds a category and a venue with the same ids under other names: they must not show.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -16,7 +19,7 @@ type Kind = 'ilt' | 'vc';
 const STATUSES = ['active', 'archived', 'canceled'] as const;
 
 for (const dialect of dialects()) {
-  describe(`events list: the one-statement page equals the GET's view (${dialect})`, () => {
+  describe(`events: the one-statement reads equal the reads apart (${dialect})`, () => {
     let server: TestServer;
     let a: AcademyCaller;
     const created: Record<Kind, number[]> = { ilt: [], vc: [] };
@@ -87,7 +90,12 @@ for (const dialect of dialects()) {
           created[kind].push(event.id);
           return event.id;
         };
-        const counted = await add(eventBody(kind, ['04/19/2031', '04/21/2031'], { categoryId: 10 }));
+        const counted = await add(
+          eventBody(kind, ['04/19/2031', '04/21/2031'], {
+            categoryId: 10,
+            schooxInstructors: [{ id: 103 }, { id: 101, isPrimary: true }, { id: 102 }],
+          }),
+        );
         const zoned = await add(
           eventBody(kind, ['03/29/2031', '03/31/2031'], {
             timezoneId: athens,
@@ -161,6 +169,36 @@ for (const dialect of dialects()) {
       server.app.services.clock.set(Date.UTC(2032, 0, 1));
       await compare('after every event');
       server.app.services.clock.reset();
+    });
+
+    it("answers each event's GET as its offers read apart, now and as the clock moves", async () => {
+      for (const at of [undefined, Date.UTC(2031, 3, 19, 10), Date.UTC(2032, 0, 1)]) {
+        if (at === undefined) server.app.services.clock.reset();
+        else server.app.services.clock.set(at);
+        for (const kind of ['ilt', 'vc'] as const) {
+          for (const id of created[kind]) {
+            const detail = await a.json<Detail>('GET', `/events/${kind}/${id}`);
+            const [apart] = await a.json<Detail[]>('GET', `/events/${kind}/${id}/offers`);
+            assert.deepEqual(detail, apart, `${kind} ${id} at ${at ?? 'now'}`);
+          }
+        }
+      }
+      server.app.services.clock.reset();
+      const counted = await a.json<Detail>('GET', `/events/ilt/${created.ilt[0]}`);
+      assert.deepEqual(counted.schooxInstructors, ['101', '103', '102']);
+      assert.equal(counted.category, 'Safety');
+      assert.equal(counted.location, 'Main Hall');
+      assert.deepEqual(JSON.parse(counted.coordinates as string), { latitude: '37.98', longitude: '23.72' });
+      assert.deepEqual(
+        [
+          counted.registered,
+          counted.attendeesYes,
+          counted.attendeesPending,
+          counted.waitlisted,
+          counted.seatsAvailable,
+        ],
+        [4, 3, 1, 1, 16],
+      );
     });
 
     it("shows the counters, this academy's category and venue, and nothing of another academy", async () => {

@@ -273,9 +273,14 @@ export class EventsService {
     return row;
   }
 
+  /** One event's view, read in one statement (the GET's path; writes build theirs with `viewsWith`). */
   async view(ctx: AcademyContext, kind: Kind, id: number): Promise<EventView> {
-    const [v] = await this.views(ctx.academyId, [await this.load(ctx, kind, id)]);
-    return v as EventView;
+    const found = await this.repo.findView(ctx.academyId, kind, id);
+    if (!found) throw new NotFoundError('event', String(id));
+    return {
+      ...this.stateOf(found.row, found.counters, found.categoryName, found.venue, this.clock.now()),
+      instructors: found.instructors,
+    };
   }
 
   /**

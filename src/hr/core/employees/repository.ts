@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
+import { type Db, dialectOf } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
+import { asJsonText, jsonArrayOf } from '../../../platform/db/json-sql.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
@@ -96,6 +97,48 @@ const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] })
     .orderBy('custom_field_id'),
 );
 
+/**
+ * An employee with its registrations and custom values, in one statement (the GET's path: on PostgreSQL each
+ * statement is a round trip, 35–50 µs of the server's CPU). The two are JSON arrays of arrays, in the orders
+ * `registrationsOf` and `customValuesOf` read them.
+ */
+const findWithDetails = prepared((db: Db, p: { clientId: string; id: string }) => {
+  const dialect = dialectOf(db);
+  const array = (values: string) =>
+    dialect === 'sqlite' ? sql`json_array(${sql.raw(values)})` : sql`json_build_array(${sql.raw(values)})`;
+  // tenant-by-hand: both subqueries are tied to the row `e`, read through `Tenant`, by `client_id = e.client_id`.
+  const registrations = asJsonText(
+    dialect,
+    sql<string>`${jsonArrayOf(
+      dialect,
+      array('g.organization_id, g.employee_number, g.active, g.departure_date, g.position, g.created_at, g.updated_at'),
+      sql`from hr_employee_registrations g where g.client_id = e.client_id and g.employee_id = e.id`,
+      sql`g.position`,
+    )}`,
+  );
+  const values = asJsonText(
+    dialect,
+    sql<string>`${jsonArrayOf(
+      dialect,
+      array('v.custom_field_id, v.value'),
+      sql`from hr_employee_custom_values v where v.client_id = e.client_id and v.employee_id = e.id`,
+      sql`v.custom_field_id`,
+    )}`,
+  );
+  return new Tenant<Tables>(db, p.clientId)
+    .selectFrom('hr_employees as e')
+    .selectAll('e')
+    .select([registrations.as('registrations_json'), values.as('custom_values_json')])
+    .where('e.id', '=', p.id);
+});
+
+/** An employee read whole, with its registrations and custom values (by custom field id). */
+export interface EmployeeWithDetails {
+  row: EmployeeRow;
+  registrations: RegistrationRow[];
+  customValues: Map<string, string>;
+}
+
 export class EmployeesRepository {
   constructor(private readonly db: Db) {}
 
@@ -105,6 +148,29 @@ export class EmployeesRepository {
 
   find(clientId: string, id: string): Promise<EmployeeRow | undefined> {
     return findById.first(this.db, { clientId, id });
+  }
+
+  /** The employee with its registrations and custom values, in one statement ({@link findWithDetails}). */
+  async findWithDetails(clientId: string, id: string): Promise<EmployeeWithDetails | undefined> {
+    const found = await findWithDetails.first(this.db, { clientId, id });
+    if (!found) return undefined;
+    const { registrations_json, custom_values_json, ...row } = found;
+    type Stored = [string, string, number, string | null, number, number, number];
+    const registrations = (JSON.parse(registrations_json) as Stored[]).map(
+      ([organization_id, employee_number, active, departure_date, position, created_at, updated_at]) => ({
+        client_id: clientId,
+        employee_id: id,
+        organization_id,
+        employee_number,
+        active: Number(active),
+        departure_date,
+        position: Number(position),
+        created_at: Number(created_at),
+        updated_at: Number(updated_at),
+      }),
+    );
+    const customValues = new Map(JSON.parse(custom_values_json) as [string, string][]);
+    return { row, registrations, customValues };
   }
 
   findByExternalId(clientId: string, externalId: string): Promise<EmployeeRow | undefined> {

@@ -79,19 +79,27 @@ async function viewsOf(
   const ids = rows.map((r) => r.id);
   const [regs, values] = await Promise.all([repo.registrations(clientId, ids), repo.customValues(clientId, ids)]);
   const day = today();
-  return rows.map((row) => {
-    const registrations = regs.get(row.id) ?? [];
-    const terminated = !registrations.some((r) => r.active === 1);
-    const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
-    const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
-    const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
-    const customFields = [...(values.get(row.id) ?? new Map<string, string>())].map(([code, value]) => {
-      const def = defs.get(code);
-      const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
-      return { code, value, label };
-    });
-    return { row, registrations, customFields, status, terminated, departureDate };
+  return rows.map((row) => viewOf(row, regs.get(row.id) ?? [], values.get(row.id), defs, day));
+}
+
+/** An employee as its responses show it, from its rows, its custom values and the client's definitions. */
+function viewOf(
+  row: EmployeeRow,
+  registrations: RegistrationRow[],
+  values: Map<string, string> | undefined,
+  defs: Map<string, CustomFieldDef>,
+  day: string,
+): EmployeeView {
+  const terminated = !registrations.some((r) => r.active === 1);
+  const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
+  const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
+  const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
+  const customFields = [...(values ?? new Map<string, string>())].map(([code, value]) => {
+    const def = defs.get(code);
+    const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
+    return { code, value, label };
   });
+  return { row, registrations, customFields, status, terminated, departureDate };
 }
 
 /** The user profiles whose perimeters the search's `profile_ids` names (the users service answers it). */
@@ -140,17 +148,24 @@ export class EmployeesService {
   }
 
   async get(clientId: string, id: string, synchronization?: { application: string }): Promise<EmployeeView> {
+    if (!synchronization) {
+      // A plain GET reads the employee, its registrations and custom values in one statement.
+      const [found, defs] = await Promise.all([
+        this.repo.findWithDetails(clientId, id),
+        this.customFields.definitions(clientId),
+      ]);
+      if (!found) throw new NotFoundError('employee', id);
+      return viewOf(found.row, found.registrations, found.customValues, defs, today());
+    }
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('employee', id);
-    if (synchronization) {
-      const at = now();
-      await this.repo.update(clientId, id, {
-        synchronized_at: at,
-        synchronization_application: synchronization.application,
-      });
-      row.synchronized_at = at;
-      row.synchronization_application = synchronization.application;
-    }
+    const at = now();
+    await this.repo.update(clientId, id, {
+      synchronized_at: at,
+      synchronization_application: synchronization.application,
+    });
+    row.synchronized_at = at;
+    row.synchronization_application = synchronization.application;
     return (await this.views(clientId, [row]))[0] as EmployeeView;
   }
 
