@@ -1,6 +1,6 @@
 import { type Expression, type Insertable, type Selectable, sql } from 'kysely';
 import { type Db, type DialectName, dialectOf } from '../../platform/db/database.js';
-import { asJsonText, jsonArrayOf, jsonArrayText } from '../../platform/db/json-sql.js';
+import { jsonArrayText, jsonRowsText } from '../../platform/db/json-sql.js';
 import { prepared } from '../../platform/db/prepared.js';
 import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
@@ -342,11 +342,11 @@ function venueOfRow(dialect: DialectName, position: boolean) {
 
 /** The row's instructors in their order: a JSON array of `[user_id, is_primary]`. */
 function instructorsOfRow(dialect: DialectName) {
-  const pair =
-    dialect === 'sqlite' ? sql`json_array(i.user_id, i.is_primary)` : sql`json_build_array(i.user_id, i.is_primary)`;
-  return asJsonText(
+  return jsonRowsText(
     dialect,
-    sql<string>`${jsonArrayOf(dialect, pair, sql`from academy_event_instructors i where i.event_id = academy_events.id`, sql`i.position`)}`,
+    [sql.ref('i.user_id'), sql.ref('i.is_primary')],
+    sql`from academy_event_instructors i where i.event_id = academy_events.id`,
+    sql`i.position`,
   );
 }
 

@@ -30,6 +30,21 @@ export function jsonArrayText(dialect: DialectName, values: readonly Expr[]): Ra
     : sql<string>`json_build_array(${sql.join(values)})::text`;
 }
 
+/**
+ * The rows of a subquery as one JSON array of arrays (`[[a, b], …]`, `[]` without rows), as text on both
+ * databases: the values of `columns` from `from` (`from … where …`, tied to the outer row), in `orderBy`'s order.
+ */
+export function jsonRowsText(
+  dialect: DialectName,
+  columns: readonly Expr[],
+  from: Expr,
+  orderBy: Expr,
+): RawBuilder<string> {
+  const row =
+    dialect === 'sqlite' ? sql`json_array(${sql.join(columns)})` : sql`json_build_array(${sql.join(columns)})`;
+  return asJsonText(dialect, sql<string>`${jsonArrayOf(dialect, row, from, orderBy)}`);
+}
+
 export function asJsonText(dialect: DialectName, value: RawBuilder<string>): RawBuilder<string> {
   return dialect === 'sqlite' ? value : sql<string>`(${value})::text`;
 }

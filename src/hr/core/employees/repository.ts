@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'kysely';
 import { type Db, dialectOf } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
-import { asJsonText, jsonArrayOf } from '../../../platform/db/json-sql.js';
+import { jsonRowsText } from '../../../platform/db/json-sql.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
@@ -104,26 +104,27 @@ const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] })
  */
 const findWithDetails = prepared((db: Db, p: { clientId: string; id: string }) => {
   const dialect = dialectOf(db);
-  const array = (values: string) =>
-    dialect === 'sqlite' ? sql`json_array(${sql.raw(values)})` : sql`json_build_array(${sql.raw(values)})`;
+  const refs = (...columns: string[]) => columns.map((c) => sql.ref(c));
   // tenant-by-hand: both subqueries are tied to the row `e`, read through `Tenant`, by `client_id = e.client_id`.
-  const registrations = asJsonText(
+  const registrations = jsonRowsText(
     dialect,
-    sql<string>`${jsonArrayOf(
-      dialect,
-      array('g.organization_id, g.employee_number, g.active, g.departure_date, g.position, g.created_at, g.updated_at'),
-      sql`from hr_employee_registrations g where g.client_id = e.client_id and g.employee_id = e.id`,
-      sql`g.position`,
-    )}`,
+    refs(
+      'g.organization_id',
+      'g.employee_number',
+      'g.active',
+      'g.departure_date',
+      'g.position',
+      'g.created_at',
+      'g.updated_at',
+    ),
+    sql`from hr_employee_registrations g where g.client_id = e.client_id and g.employee_id = e.id`,
+    sql`g.position`,
   );
-  const values = asJsonText(
+  const values = jsonRowsText(
     dialect,
-    sql<string>`${jsonArrayOf(
-      dialect,
-      array('v.custom_field_id, v.value'),
-      sql`from hr_employee_custom_values v where v.client_id = e.client_id and v.employee_id = e.id`,
-      sql`v.custom_field_id`,
-    )}`,
+    refs('v.custom_field_id', 'v.value'),
+    sql`from hr_employee_custom_values v where v.client_id = e.client_id and v.employee_id = e.id`,
+    sql`v.custom_field_id`,
   );
   return new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_employees as e')
