@@ -250,7 +250,7 @@ type ListPageParams = {
   limit: number;
 };
 
-/** The rows a list filter matches, read through `tenant` (the database, or a `with` clause's query creator). */
+/** The rows a list filter matches, read through `tenant`: the list's page and its count share it. */
 function listed(
   tenant: Tenant<Tables, 'academy_id'>,
   kind: Kind,
@@ -273,8 +273,8 @@ function listed(
  * registrations' counters, their category's name and their venue read by subqueries of each row. One prepared
  * query per filter shape (status, and whether `from` and `to` are given); the values are the call's.
  *
- * Measured against a join of the page (a CTE) with the registrations grouped, on SQLite: 137 against 409 µs a page
- * of 20 (SQLite built an automatic index for the join on every call). The counters and the venue come back as JSON
+ * Measured against a join of the page (a CTE) with the registrations grouped, on SQLite: 163 against 409 µs a page
+ * of 20 (SQLite built an automatic index for the join on every call; docs/PERFORMANCE.md). The counters and the venue come back as JSON
  * arrays, one column each: each column of each row costs a page about 4 µs in values made for JavaScript.
  */
 const listPages = new Map<string, ReturnType<typeof listPageQuery>>();
