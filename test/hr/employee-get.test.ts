@@ -3,7 +3,8 @@
  * (`findWithDetails`, src/hr/core/employees/repository.ts, issue 23); lists and writes read them in separate
  * queries (`viewsOf`). Here employees of every shape are read both ways on each database and compared: several
  * registrations in their order, inactive ones with and without a departure date, a terminated employee, custom
- * values labelled from the field's authorized values or from the field itself, text that JSON must escape. Another client's employee with the same organizations is "not found".
+ * values labelled from the field's authorized values, from the field itself, or by the field's id when the field is
+ * gone, text that JSON must escape. Another client's employee with the same organizations is "not found".
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -77,6 +78,16 @@ for (const dialect of dialects()) {
         );
         ids.push(created.id);
       }
+      // Shapes the API does not make any more, set in the database: a value of a field that is gone, and a value
+      // that its list field no longer authorizes (the label falls back to the field's id, then to the field's label).
+      const db = server.app.database.db;
+      await db
+        .insertInto('hr_employee_custom_values')
+        .values([
+          { client_id: hr.creds.client_id, employee_id: ids[1] as string, custom_field_id: 'ghost', value: 'boo' },
+          { client_id: hr.creds.client_id, employee_id: ids[1] as string, custom_field_id: 'department', value: 'zz' },
+        ])
+        .execute();
       await json(
         await other.call('POST', '/employees', { ...bodies[2], firstname: 'Not this client', email: 'x@example.test' }),
         201,
@@ -119,6 +130,10 @@ for (const dialect of dialects()) {
       assert.equal(t.terminated, true);
       assert.equal(t.status, 'terminated');
       assert.equal(t.departure_date, '2024-02-29');
+      assert.deepEqual(t.custom_fields, [
+        { code: 'department', value: 'zz', label: 'Department' },
+        { code: 'ghost', value: 'boo', label: 'ghost' },
+      ]);
       assert.equal((await hr.call('GET', `/employees/${ada}`, undefined)).status, 200);
       assert.equal((await other.call('GET', `/employees/${ada}`)).status, 404);
     });

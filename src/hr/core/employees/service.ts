@@ -79,26 +79,32 @@ async function viewsOf(
   const ids = rows.map((r) => r.id);
   const [regs, values] = await Promise.all([repo.registrations(clientId, ids), repo.customValues(clientId, ids)]);
   const day = today();
-  return rows.map((row) => viewOf(row, regs.get(row.id) ?? [], values.get(row.id), defs, day));
+  return rows.map((row) => viewOf(row, regs.get(row.id) ?? [], labelled(values.get(row.id), defs), day));
 }
 
-/** An employee as its responses show it, from its rows, its custom values and the client's definitions. */
+/**
+ * Custom values with their labels: the field's authorized value's label, else the field's label, else its id. The
+ * employee GET reads the same rule in SQL (`findWithDetails` in the repository); a test compares the two.
+ */
+function labelled(values: Map<string, string> | undefined, defs: Map<string, CustomFieldDef>) {
+  return [...(values ?? new Map<string, string>())].map(([code, value]) => {
+    const def = defs.get(code);
+    const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
+    return { code, value, label };
+  });
+}
+
+/** An employee as its responses show it, from its rows and its labelled custom values. */
 function viewOf(
   row: EmployeeRow,
   registrations: RegistrationRow[],
-  values: Map<string, string> | undefined,
-  defs: Map<string, CustomFieldDef>,
+  customFields: EmployeeView['customFields'],
   day: string,
 ): EmployeeView {
   const terminated = !registrations.some((r) => r.active === 1);
   const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
   const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
   const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
-  const customFields = [...(values ?? new Map<string, string>())].map(([code, value]) => {
-    const def = defs.get(code);
-    const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
-    return { code, value, label };
-  });
   return { row, registrations, customFields, status, terminated, departureDate };
 }
 
@@ -149,13 +155,10 @@ export class EmployeesService {
 
   async get(clientId: string, id: string, synchronization?: { application: string }): Promise<EmployeeView> {
     if (!synchronization) {
-      // A plain GET reads the employee, its registrations and custom values in one statement.
-      const [found, defs] = await Promise.all([
-        this.repo.findWithDetails(clientId, id),
-        this.customFields.definitions(clientId),
-      ]);
+      // A plain GET reads the employee, its registrations and labelled custom values in one statement.
+      const found = await this.repo.findWithDetails(clientId, id);
       if (!found) throw new NotFoundError('employee', id);
-      return viewOf(found.row, found.registrations, found.customValues, defs, today());
+      return viewOf(found.row, found.registrations, found.customFields, today());
     }
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('employee', id);
