@@ -190,9 +190,12 @@ describe('web pages in Chromium', { skip: skipWithoutBrowser() }, () => {
         links.map((l) => l.replace(origin, '')),
         ['/console/', '/docs', '/openapi.json', '/docs/postman.json', '/healthz', '/readyz', '/version'],
       );
-      // A click on the reference link reaches /docs (its redirect included).
+      // A click on the reference link reaches /docs (its redirect included), and the page fetches the document to
+      // its end. The wait matters: going on to the next link while that fetch is under way aborts it, a failed
+      // request (seen once on Node 24 in CI).
       await Promise.all([
         page.waitForURL(`${origin}/docs/static/index.html`),
+        page.waitForEvent('requestfinished', (r) => r.url() === `${origin}/openapi.json`),
         page.getByRole('link', { name: 'API reference' }).click(),
       ]);
       for (const link of links.slice(2)) {
