@@ -147,19 +147,19 @@ function toCounters(r: { [K in keyof Counters]: number | string | null }): Count
   };
 }
 
-/** The counters as {@link listPageQuery} reads them: a JSON array of the sums, in {@link COUNTER_SUMS}' order. */
+/** The counters as {@link countersOfRow} reads them: a JSON array of the sums, in {@link COUNTER_SUMS}' order. */
 function countersOfArray(text: string): Counters {
   const [registered, attendees_yes, attendees_pending, completed, absent, cancelled, waitlisted, attendance_minutes] =
-    JSON.parse(text) as (number | string)[];
+    JSON.parse(text) as (number | string | null)[];
   return toCounters({
-    registered: registered ?? 0,
-    attendees_yes: attendees_yes ?? 0,
-    attendees_pending: attendees_pending ?? 0,
-    completed: completed ?? 0,
-    absent: absent ?? 0,
-    cancelled: cancelled ?? 0,
-    waitlisted: waitlisted ?? 0,
-    attendance_minutes: attendance_minutes ?? 0,
+    registered: registered ?? null,
+    attendees_yes: attendees_yes ?? null,
+    attendees_pending: attendees_pending ?? null,
+    completed: completed ?? null,
+    absent: absent ?? null,
+    cancelled: cancelled ?? null,
+    waitlisted: waitlisted ?? null,
+    attendance_minutes: attendance_minutes ?? null,
   });
 }
 

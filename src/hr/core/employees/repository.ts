@@ -100,7 +100,7 @@ const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] })
 /**
  * An employee with its registrations and labelled custom values, in one statement (the GET's path: on PostgreSQL
  * each statement is a round trip, 35–50 µs of the server's CPU). The two are JSON arrays of arrays, in the orders
- * `registrationsOf` and `customValuesOf` read them. A value's label is the service's rule (`viewOf`) written in
+ * `registrationsOf` and `customValuesOf` read them. A value's label is the service's rule (`labelled`) written in
  * SQL: its field's authorized value's label, else the field's label, else the field's id.
  * `test/hr/employee-get.test.ts` compares the two.
  */
