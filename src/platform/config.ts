@@ -18,6 +18,11 @@ export interface Config {
   dbPoolSize: number;
   /** Longest a PostgreSQL statement may run before the server cancels it, in ms (`ATRIUM_DB_STATEMENT_TIMEOUT_MS`); 0: no limit. */
   dbStatementTimeoutMs: number;
+  /**
+   * Whether hot queries run as named statements of PostgreSQL's connections (`ATRIUM_DB_NAMED_STATEMENTS`, on by
+   * default): off for a pooler that cannot keep them, such as PgBouncer in transaction mode before 1.21.
+   */
+  dbNamedStatements: boolean;
   /** How long SQLite waits for another process's write lock before failing, in ms (`ATRIUM_SQLITE_BUSY_TIMEOUT_MS`). */
   sqliteBusyTimeoutMs: number;
   /** Server processes `atrium serve` runs (`ATRIUM_WORKERS`, or `serve --workers N`). */
@@ -182,6 +187,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl,
     dbPoolSize: integer(env, 'ATRIUM_DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'ATRIUM_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    dbNamedStatements: flag(env, 'ATRIUM_DB_NAMED_STATEMENTS', true),
     sqliteBusyTimeoutMs: integer(env, 'ATRIUM_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     workers: integer(env, 'ATRIUM_WORKERS', 1, 1, 256),
     tokenTtlSeconds: integer(env, 'ATRIUM_TOKEN_TTL', 3600, 1, 31_536_000),

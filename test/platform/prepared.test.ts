@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { loadConfig } from '../../src/platform/config.js';
 import { type Database, type Db, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { prepared } from '../../src/platform/db/prepared.js';
@@ -171,6 +172,74 @@ for (const dialect of dialects()) {
         'nor does a read afterwards',
       );
     });
+
+    if (dialect === 'postgres') {
+      it('on PostgreSQL, runs as a named statement of the connection, which a failed call keeps open', async () => {
+        // One connection, so every query below, prepared or not, runs on it.
+        const single = openDatabase({
+          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
+          databaseUrl: tdb.env.DATABASE_URL,
+          dbPoolSize: 1,
+        });
+        try {
+          const { db } = single;
+          const backend = async () =>
+            (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]?.pid;
+          const named = async () =>
+            (
+              await sql<{
+                name: string;
+                statement: string;
+              }>`select name, statement from pg_prepared_statements`.execute(db)
+            ).rows;
+          const pid = await backend();
+          assert.deepEqual(await named(), [], 'a fresh connection has no named statement');
+          assert.equal((await one.first(db, { clientId: 'c1', id: 'b' }))?.name, 'c1-b');
+          const text = db
+            .selectFrom('hr_organizations')
+            .selectAll()
+            .where('client_id', '=', 'x')
+            .where('id', '=', 'y')
+            .compile().sql;
+          const statements = await named();
+          assert.equal(statements.length, 1, 'the prepared query is a named statement of the connection');
+          assert.match(statements[0]?.name ?? '', /^atrium_[0-9]+$/);
+          assert.equal(statements[0]?.statement, text, 'named for its own text');
+
+          const insert = prepared((db: Db, p: { clientId: string; id: string }) =>
+            db.insertInto('hr_organizations').values(organizationRow(p.clientId, p.id, 'again', null, 0)),
+          );
+          await assert.rejects(insert.execute(db, { clientId: 'c1', id: 'b' }), (error: Error & { code?: string }) => {
+            assert.equal(error.code, '23505', 'the driver’s own error: a unique violation');
+            return true;
+          });
+          assert.equal(await backend(), pid, 'the failed call gave its connection back, open');
+          assert.equal(single.pool?.totalCount, 1);
+          assert.equal(
+            (await one.first(db, { clientId: 'c2', id: 'a' }))?.name,
+            'c2-a',
+            'and the next call runs on it',
+          );
+          assert.equal((await named()).length, 2, 'both statements are still named on it');
+          assert.equal(await backend(), pid);
+        } finally {
+          await single.close();
+        }
+      });
+      it('with ATRIUM_DB_NAMED_STATEMENTS off, runs unnamed, through Kysely', async () => {
+        const config = loadConfig({ ...tdb.env, ATRIUM_DB_NAMED_STATEMENTS: '0', ATRIUM_DB_POOL_SIZE: '1' });
+        assert.equal(config.dbNamedStatements, false);
+        assert.equal(loadConfig(tdb.env).dbNamedStatements, true, 'on by default');
+        const unnamed = openDatabase(config);
+        try {
+          assert.equal((await one.first(unnamed.db, { clientId: 'c1', id: 'b' }))?.name, 'c1-b');
+          const statements = await sql`select name from pg_prepared_statements`.execute(unnamed.db);
+          assert.deepEqual(statements.rows, [], 'no named statement on its one connection');
+        } finally {
+          await unnamed.close();
+        }
+      });
+    }
 
     it('refuses a builder that computes with a placeholder or splices it into SQL', async () => {
       const computed = prepared((db: Db, p: { name: string }) =>

@@ -8,6 +8,7 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
+  type QueryResult,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -102,7 +103,7 @@ class AtriumSqliteDialect extends SqliteDialect {
 }
 
 export type DatabaseSettings = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> &
-  Partial<Pick<Config, 'dbStatementTimeoutMs' | 'sqliteBusyTimeoutMs'>>;
+  Partial<Pick<Config, 'dbStatementTimeoutMs' | 'dbNamedStatements' | 'sqliteBusyTimeoutMs'>>;
 
 const directReads = new WeakMap<Db, StatementCache['readNow']>();
 
@@ -112,6 +113,47 @@ const directReads = new WeakMap<Db, StatementCache['readNow']>();
  */
 export function directReader(db: Db): StatementCache['readNow'] | undefined {
   return directReads.get(db);
+}
+
+/** Runs a statement compiled once (`prepared`) as a named statement of the pool's connections: see `namedRunner`. */
+export type NamedStatementRunner = (sql: string, parameters: readonly unknown[]) => Promise<QueryResult<unknown>>;
+
+const namedRunners = new WeakMap<Db, NamedStatementRunner>();
+
+/**
+ * The named-statement runner of a PostgreSQL database opened by `openDatabase`; none for SQLite or for a
+ * transaction's handle, whose queries always go through Kysely.
+ */
+export function namedStatementRunner(db: Db): NamedStatementRunner | undefined {
+  return namedRunners.get(db);
+}
+
+/** Each statement text's name, the same on every connection of every pool of the process. */
+const statementNames = new Map<string, string>();
+
+/**
+ * A runner of `prepared`'s statements on PostgreSQL, past Kysely, as a named statement: a connection parses and
+ * plans a text once and then only binds each call's values, where an unnamed statement sends its whole text and is
+ * parsed and planned again at every call. The texts are bounded: `prepared` keeps at most 200 shapes of each of its
+ * queries. A connection is taken and given back as Kysely's driver does (given back without the error, so a
+ * failed statement does not close it); errors are the driver's, as through Kysely. docs/PERFORMANCE.md.
+ */
+function namedRunner(pool: pg.Pool): NamedStatementRunner {
+  return async (text, parameters) => {
+    let name = statementNames.get(text);
+    if (name === undefined) {
+      name = `atrium_${statementNames.size + 1}`;
+      statementNames.set(text, name);
+    }
+    const client = await pool.connect();
+    try {
+      const { command, rowCount, rows } = await client.query({ name, text, values: parameters as unknown[] });
+      const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+      return writes ? { rows, numAffectedRows: BigInt(rowCount ?? 0) } : { rows };
+    } finally {
+      client.release();
+    }
+  };
 }
 
 /**
@@ -164,6 +206,8 @@ export function openDatabase(config: DatabaseSettings): Database {
       client.on('error', () => {});
     });
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    // Off (`ATRIUM_DB_NAMED_STATEMENTS=0`), prepared queries go through Kysely as unnamed statements.
+    if (config.dbNamedStatements !== false) namedRunners.set(db, namedRunner(pool));
     const url = new URL(config.databaseUrl);
     return {
       db,

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { type Db, dialectOf, directReader } from './database.js';
+import { type Db, dialectOf, directReader, namedStatementRunner } from './database.js';
 
 /**
  * Queries built and compiled once, then run with new values.
@@ -16,7 +16,8 @@ import { type Db, dialectOf, directReader } from './database.js';
  * spliced in as raw SQL) is refused when the query compiles.
  *
  * On SQLite a prepared read runs on the connection at once (`directReader`) unless another caller's transaction
- * holds it; on PostgreSQL, and inside a transaction, it goes through Kysely like any query.
+ * holds it; on PostgreSQL it runs as a named statement of the pool's connections (`namedStatementRunner`), parsed
+ * and planned once per connection; inside a transaction it goes through Kysely like any query.
  */
 
 const MARK = '\u0000atrium-prepared\u0000';
@@ -102,7 +103,11 @@ export function prepared<P extends PreparedParams, R>(build: (db: Db, p: P) => C
     // On SQLite, with no transaction holding the connection, the statement runs at once: Kysely's queue for the
     // connection (a lock, several promises) cost as much as the lookup itself.
     const rows = directReader(db)?.(compiled.query.sql, parameters) as R[] | undefined;
-    return rows ? Promise.resolve({ rows }) : db.executeQuery<R>({ ...compiled.query, parameters });
+    if (rows) return Promise.resolve({ rows });
+    // On PostgreSQL, outside a transaction, it runs as a named statement, past Kysely's connection provider.
+    const named = namedStatementRunner(db);
+    if (named) return named(compiled.query.sql, parameters) as Promise<QueryResult<R>>;
+    return db.executeQuery<R>({ ...compiled.query, parameters });
   };
   return {
     all: async (db, params) => (await run(db, params)).rows,
