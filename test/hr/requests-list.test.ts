@@ -184,6 +184,11 @@ for (const dialect of dialects()) {
       assert.equal((await ids(`?created_at_since=${today}&created_at_until=${today}&per_page=100`)).length, 25);
       assert.deepEqual(await ids('?created_at_until=2000-01-01'), []);
       assert.deepEqual(await ids(`?closed_at_since=${today}`), []);
+      // One bound each, on either side: each its own statement, whichever was read first (the list's statements are
+      // prepared per shape: src/platform/db/listing.ts).
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      assert.deepEqual(await ids(`?created_at_since=${tomorrow}`), [], 'nothing since tomorrow');
+      assert.equal((await ids(`?created_at_until=${tomorrow}&per_page=100`)).length, 25, 'everything until tomorrow');
       for (const bad of [
         '?status=done',
         '?priority=4',

@@ -1,6 +1,17 @@
 import type { RawBuilder, SelectQueryBuilder } from 'kysely';
 import { InvalidRequestError } from '../errors.js';
-import { countRows, type KeysetColumn, type KeysetPosition, type KeyValue, keysetPageAt, type Page } from './keyset.js';
+import type { Db } from './database.js';
+import {
+  countRows,
+  type KeysetColumn,
+  type KeysetPosition,
+  type KeyValue,
+  keysetPageAt,
+  keysetPageOf,
+  keysetPageQuery,
+  type Page,
+} from './keyset.js';
+import { type PreparedParams, type PreparedQuery, prepared } from './prepared.js';
 
 /**
  * Lists, storage side. A list is declared once, next to its table: what each sortable field orders by, the fixed
@@ -102,17 +113,94 @@ export async function listPage<F extends string, DB, TB extends keyof DB, O>(
   request: PageRequest<F>,
 ): Promise<Page<O>> {
   const { columns, keysOf, selected } = keysetOf<F, O>(order, request.sort);
+  checkPosition(request, columns);
+  if (selected.length === 0) return keysetPageAt(base, columns, keysOf, request.limit, request.at);
+  const page = await keysetPageAt(withKeys(base, selected), columns, keysOf, request.limit, request.at);
+  return withoutKeys(page, selected);
+}
+
+/** A cursor whose key count is not the order's (another sort's, another version's) is refused as unknown. */
+function checkPosition(request: PageRequest<string>, columns: KeysetColumn[]): void {
   const position = request.at.position;
   if (position && position.keys.length !== columns.length) {
     throw new InvalidRequestError('Invalid query parameter "cursor": unknown cursor.');
   }
-  if (selected.length === 0) return keysetPageAt(base, columns, keysOf, request.limit, request.at);
+}
+
+type Selected = { name: string; expression: RawBuilder<unknown> }[];
+
+/** `base` with the order's expression keys selected, for the cursors. */
+function withKeys<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  selected: Selected,
+): SelectQueryBuilder<DB, TB, O> {
   let query = base;
   for (const key of selected) query = query.select(key.expression.as(key.name) as never) as typeof base;
-  const page = await keysetPageAt(query, columns, keysOf, request.limit, request.at);
-  // The selected keys served the cursors; the rows handed back are the list's own.
+  return query;
+}
+
+/** The selected keys served the cursors; the rows handed back are the list's own. */
+function withoutKeys<O>(page: Page<O>, selected: Selected): Page<O> {
   for (const row of page.items) for (const key of selected) delete (row as Record<string, unknown>)[key.name];
   return page;
+}
+
+/** Statements kept per {@link PreparedPages}; past this, a page is read as {@link listPage} reads it. */
+const MAX_PREPARED_PAGES = 500;
+
+/**
+ * A hot list's pages as prepared queries (src/platform/db/prepared.ts): the page statement is built and compiled
+ * once for each shape of call, then run with each call's values. Building and compiling a list's page query cost
+ * Kysely about as much as SQLite takes to run it (docs/PERFORMANCE.md).
+ *
+ * A shape is the caller's `shape` (which filters the call has: the builder may branch on those, and only on those),
+ * the sort, the page size and the position's direction; the values are the builder's parameters and the position's
+ * keys. A page by row offset (the reference's `page`) takes two statements and is read as `listPage` reads it.
+ */
+export class PreparedPages<F extends string, P extends PreparedParams, O> {
+  private readonly queries = new Map<string, PreparedQuery<P & { atriumKeys: KeyValue[] }, O>>();
+
+  constructor(private readonly order: ListOrder<F>) {}
+
+  async page<DB, TB extends keyof DB>(
+    db: Db,
+    shape: string,
+    base: (db: Db, params: P) => SelectQueryBuilder<DB, TB, O>,
+    params: P,
+    request: PageRequest<F>,
+  ): Promise<Page<O>> {
+    const position = request.at.position;
+    if (!position && request.at.offset) return listPage(base(db, params), this.order, request);
+    const { columns, keysOf, selected } = keysetOf<F, O>(this.order, request.sort);
+    checkPosition(request, columns);
+    const sort = request.sort.map((k) => `${k.field} ${k.direction}`).join(',');
+    const at = position ? `${position.direction} ${position.inclusive}` : 'start';
+    const key = `${shape}\n${sort}\n${request.limit}\n${at}`;
+    let query = this.queries.get(key);
+    if (!query) {
+      if (this.queries.size >= MAX_PREPARED_PAGES) return listPage(base(db, params), this.order, request);
+      const limit = request.limit;
+      query = prepared((db: Db, p: P & { atriumKeys: KeyValue[] }) =>
+        keysetPageQuery(
+          withKeys(base(db, p), selected),
+          columns,
+          limit,
+          position ? { ...position, keys: p.atriumKeys } : undefined,
+        ),
+      );
+      this.queries.set(key, query);
+    }
+    const rows = await query.all(db, { ...params, atriumKeys: position?.keys ?? [] });
+    const page = await keysetPageOf(
+      rows,
+      () => withKeys(base(db, params), selected),
+      columns,
+      keysOf,
+      request.limit,
+      position,
+    );
+    return withoutKeys(page, selected);
+  }
 }
 
 /** How many rows a list's filters match (the HEAD count). */

@@ -2,7 +2,7 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import { type Db, dialectOf } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
-import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { type ListOrder, listPage, type PageRequest, PreparedPages } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
@@ -136,6 +136,124 @@ const categoriesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }
     .where('id', 'in', p.ids),
 );
 
+/**
+ * The requests a filter keeps, of one client. `patterns` are the search's words as LIKE patterns
+ * ({@link searchPatterns}): apart from the filter, so that a prepared page passes them on as values.
+ */
+function filteredRequests(db: Db, clientId: string, f: Omit<RequestFilter, 'q'>, patterns: string[] | undefined) {
+  let q = new Tenant<Tables>(db, clientId).selectFrom('pa_requests as r');
+  if (f.statuses) q = q.where('r.status', 'in', f.statuses);
+  if (f.priorities) q = q.where('r.priority', 'in', f.priorities);
+  if (f.formIds) q = q.where('r.form_id', 'in', f.formIds);
+  if (f.categoryIds) q = q.where('r.category_id', 'in', f.categoryIds);
+  if (f.customStatusIds) q = q.where('r.custom_status_id', 'in', f.customStatusIds);
+  if (f.employeeId !== undefined) q = q.where('r.employee_id', '=', f.employeeId);
+  if (f.creatorId !== undefined) q = q.where('r.creator_id', '=', f.creatorId);
+  if (f.organizationIds) {
+    const orgs = f.organizationIds;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('pa_request_organizations as o')
+          .select('o.request_id')
+          .whereRef('o.request_id', '=', 'r.id')
+          .where('o.organization_id', 'in', orgs),
+      ),
+    );
+  }
+  if (f.assigneeId !== undefined) {
+    const user = f.assigneeId;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('pa_request_assignees as a')
+          .select('a.request_id')
+          .whereRef('a.request_id', '=', 'r.id')
+          .where('a.user_id', '=', user),
+      ),
+    );
+  }
+  for (const range of f.ranges ?? []) {
+    if (range.since !== undefined) q = q.where(`r.${range.column}`, '>=', range.since);
+    if (range.until !== undefined) q = q.where(`r.${range.column}`, '<', range.until);
+  }
+  // Every word must appear (in any order) in the request's searchable text.
+  for (const pattern of patterns ?? []) q = q.where(sql<boolean>`r.search_text like ${pattern} escape '\\'`);
+  return q;
+}
+
+/** The search's words as LIKE patterns, each to be found in the request's searchable text. */
+function searchPatterns(q: string | undefined): string[] | undefined {
+  return q === undefined ? undefined : q.toLowerCase().split(/\s+/).filter(Boolean).map(escapeLike);
+}
+
+/** A list page's values: the client, the filters the call has (no others), the ranges' bounds, the search. */
+type RequestPageParams = Pick<
+  RequestFilter,
+  | 'statuses'
+  | 'priorities'
+  | 'formIds'
+  | 'categoryIds'
+  | 'customStatusIds'
+  | 'organizationIds'
+  | 'employeeId'
+  | 'creatorId'
+  | 'assigneeId'
+> & { clientId: string; bounds?: number[]; patterns?: string[] };
+
+const PAGE_FILTERS = [
+  'statuses',
+  'priorities',
+  'formIds',
+  'categoryIds',
+  'customStatusIds',
+  'organizationIds',
+  'employeeId',
+  'creatorId',
+  'assigneeId',
+] as const;
+
+/**
+ * A filter as a prepared page's values, and its shape: which filters it has, and each range's column and bounds.
+ * A filter it does not have is left out of the values (a prepared query's builder sees every value it is given).
+ */
+function pageParams(clientId: string, f: RequestFilter): { shape: string; params: RequestPageParams } {
+  const params: RequestPageParams = { clientId };
+  const shape: string[] = [];
+  for (const name of PAGE_FILTERS) {
+    if (f[name] === undefined) continue;
+    Object.assign(params, { [name]: f[name] });
+    shape.push(name);
+  }
+  const bounds: number[] = [];
+  for (const range of f.ranges ?? []) {
+    shape.push(`${range.column}:${range.since !== undefined}:${range.until !== undefined}`);
+    if (range.since !== undefined) bounds.push(range.since);
+    if (range.until !== undefined) bounds.push(range.until);
+  }
+  if (bounds.length > 0) params.bounds = bounds;
+  const patterns = searchPatterns(f.q);
+  if (patterns) {
+    params.patterns = patterns;
+    shape.push('q');
+  }
+  return { shape: shape.join(' '), params };
+}
+
+/** The ranges of `f`, each bound taken from `bounds` in {@link pageParams}' order. */
+function rangesFrom(f: RequestFilter, bounds: readonly number[] | undefined): RequestFilter['ranges'] {
+  let i = 0;
+  const next = () => (bounds ?? [])[i++];
+  return f.ranges?.map((range) => ({
+    column: range.column,
+    ...(range.since !== undefined ? { since: next() as number } : {}),
+    ...(range.until !== undefined ? { until: next() as number } : {}),
+  }));
+}
+
+/** The requests list's pages as `jsonPage` reads them, prepared per shape (src/platform/db/listing.ts). */
+const jsonPages = new PreparedPages<RequestSort['field'], RequestPageParams, { json: string }>(ORDER);
+
 export class RequestsRepository {
   constructor(private readonly db: Db) {}
 
@@ -218,49 +336,7 @@ export class RequestsRepository {
   }
 
   private filtered(clientId: string, f: RequestFilter) {
-    let q = this.tenant(clientId).selectFrom('pa_requests as r');
-    if (f.statuses) q = q.where('r.status', 'in', f.statuses);
-    if (f.priorities) q = q.where('r.priority', 'in', f.priorities);
-    if (f.formIds) q = q.where('r.form_id', 'in', f.formIds);
-    if (f.categoryIds) q = q.where('r.category_id', 'in', f.categoryIds);
-    if (f.customStatusIds) q = q.where('r.custom_status_id', 'in', f.customStatusIds);
-    if (f.employeeId !== undefined) q = q.where('r.employee_id', '=', f.employeeId);
-    if (f.creatorId !== undefined) q = q.where('r.creator_id', '=', f.creatorId);
-    if (f.organizationIds) {
-      const orgs = f.organizationIds;
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('pa_request_organizations as o')
-            .select('o.request_id')
-            .whereRef('o.request_id', '=', 'r.id')
-            .where('o.organization_id', 'in', orgs),
-        ),
-      );
-    }
-    if (f.assigneeId !== undefined) {
-      const user = f.assigneeId;
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('pa_request_assignees as a')
-            .select('a.request_id')
-            .whereRef('a.request_id', '=', 'r.id')
-            .where('a.user_id', '=', user),
-        ),
-      );
-    }
-    for (const range of f.ranges ?? []) {
-      if (range.since !== undefined) q = q.where(`r.${range.column}`, '>=', range.since);
-      if (range.until !== undefined) q = q.where(`r.${range.column}`, '<', range.until);
-    }
-    if (f.q !== undefined) {
-      // Every word must appear (in any order) in the request's searchable text.
-      for (const word of f.q.toLowerCase().split(/\s+/).filter(Boolean)) {
-        q = q.where(sql<boolean>`r.search_text like ${escapeLike(word)} escape '\\'`);
-      }
-    }
-    return q;
+    return filteredRequests(this.db, clientId, f, searchPatterns(f.q));
   }
 
   async page(
@@ -281,10 +357,18 @@ export class RequestsRepository {
     filter: RequestFilter,
     request: PageRequest<RequestSort['field']>,
   ): Promise<Page<string>> {
-    const base = this.filtered(clientId, filter)
-      .select(ORDER_COLUMNS)
-      .select(requestItemJson(dialectOf(this.db)).as('json'));
-    const page = await listPage(base, ORDER, request);
+    const { shape, params } = pageParams(clientId, filter);
+    const page = await jsonPages.page(
+      this.db,
+      shape,
+      // Branches only on what the shape holds: which filters, and each range's column and bounds.
+      (db, p) =>
+        filteredRequests(db, p.clientId, { ...p, ranges: rangesFrom(filter, p.bounds) }, p.patterns)
+          .select(ORDER_COLUMNS)
+          .select(requestItemJson(dialectOf(db)).as('json')),
+      params,
+      request,
+    );
     return { ...page, items: page.items.map((row) => row.json) };
   }
 
