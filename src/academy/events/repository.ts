@@ -299,7 +299,7 @@ function listPageQuery(shape: ListFilterShape) {
  * An event and everything its detail shows of other tables, in one statement (a GET: on PostgreSQL each statement is
  * a round trip, 35–50 µs of the server's CPU).
  */
-const findEventView = prepared((db: Db, p: { academyId: number; kind: Kind; id: number }) => {
+function eventView(db: Db, p: { academyId: number; kind: Kind; id: number }) {
   const dialect = dialectOf(db);
   return new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_events')
@@ -312,7 +312,16 @@ const findEventView = prepared((db: Db, p: { academyId: number; kind: Kind; id: 
     ])
     .where('kind', '=', p.kind)
     .where('id', '=', p.id);
-});
+}
+const findEventView = prepared(eventView);
+/**
+ * On PostgreSQL, the same row as one JSON text. `pg` parses each column's description and value at every call: the
+ * event's 56 columns cost its client about 35 µs a call more than one column (docs/PERFORMANCE.md). The columns are
+ * integers, doubles and text, which JSON gives as `pg` would (`int8` read as numbers: `pgTypes`).
+ */
+const findEventViewJson = prepared((db: Db, p: { academyId: number; kind: Kind; id: number }) =>
+  db.selectFrom(eventView(db, p).as('v')).select(sql<string>`row_to_json(v)::text`.as('json')),
+);
 
 // tenant-by-hand: the subqueries below are tied to the row of `academy_events` that the statement reads through
 // `Tenant`: its registrations and instructors by event id, its category and venue by the row's own academy.
@@ -428,7 +437,13 @@ export class EventsRepository {
 
   /** An event with its counters, category's name, venue and instructors, in one statement ({@link findEventView}). */
   async findView(academyId: number, kind: Kind, id: number): Promise<ViewedEvent | undefined> {
-    const r = await findEventView.first(this.db, { academyId, kind, id });
+    const params = { academyId, kind, id };
+    const r =
+      dialectOf(this.db) === 'postgres'
+        ? await findEventViewJson
+            .first(this.db, params)
+            .then((j) => (j ? (JSON.parse(j.json) as Awaited<ReturnType<typeof findEventView.first>>) : undefined))
+        : await findEventView.first(this.db, params);
     if (!r) return undefined;
     const { counters, category_name, venue, instructors, ...stored } = r;
     return {
