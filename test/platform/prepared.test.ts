@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/platform/config.js';
-import { type Database, type Db, openDatabase } from '../../src/platform/db/database.js';
+import { type Database, type Db, MAX_NAMED_STATEMENTS, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { prepared } from '../../src/platform/db/prepared.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
@@ -226,6 +226,39 @@ for (const dialect of dialects()) {
           await single.close();
         }
       });
+      it('names at most MAX_NAMED_STATEMENTS texts; later ones run unnamed, and answer', async () => {
+        const single = openDatabase({
+          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
+          databaseUrl: tdb.env.DATABASE_URL,
+          dbPoolSize: 1,
+        });
+        try {
+          const { db } = single;
+          // 6 queries × 200 array lengths: 1,200 texts, more than the process names.
+          const queries = Array.from({ length: 6 }, (_, k) =>
+            prepared((db: Db, p: { ids: string[] }) =>
+              db
+                .selectFrom('hr_organizations')
+                .select(['id', sql.lit(k).as('k')])
+                .where('client_id', '=', 'c1')
+                .where('id', 'in', p.ids)
+                .orderBy('id'),
+            ),
+          );
+          for (const [k, query] of queries.entries()) {
+            for (let length = 1; length <= 200; length++) {
+              const ids = ['a', ...Array.from({ length: length - 1 }, (_, i) => `none-${i}`)];
+              assert.deepEqual(await query.all(db, { ids }), [{ id: 'a', k }], `query ${k}, ${length} ids`);
+            }
+          }
+          const named = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(db);
+          const count = named.rows[0]?.n ?? 0;
+          assert.ok(count > 900 && count <= MAX_NAMED_STATEMENTS, `${count} named on the connection`);
+        } finally {
+          await single.close();
+        }
+      });
+
       it('with ATRIUM_DB_NAMED_STATEMENTS off, runs unnamed, through Kysely', async () => {
         const config = loadConfig({ ...tdb.env, ATRIUM_DB_NAMED_STATEMENTS: '0', ATRIUM_DB_POOL_SIZE: '1' });
         assert.equal(config.dbNamedStatements, false);

@@ -130,24 +130,30 @@ export function namedStatementRunner(db: Db): NamedStatementRunner | undefined {
 
 /** Each statement text's name, the same on every connection of every pool of the process. */
 const statementNames = new Map<string, string>();
+/**
+ * The most texts named. Each named statement holds its plan in every connection that ran it, and the shapes of a
+ * list's calls are many (filters, sorts, page sizes, array lengths): past this, a new text runs unnamed.
+ */
+export const MAX_NAMED_STATEMENTS = 1000;
 
 /**
  * A runner of `prepared`'s statements on PostgreSQL, past Kysely, as a named statement: a connection parses and
  * plans a text once and then only binds each call's values, where an unnamed statement sends its whole text and is
- * parsed and planned again at every call. The texts are bounded: `prepared` keeps at most 200 shapes of each of its
- * queries. A connection is taken and given back as Kysely's driver does (given back without the error, so a
+ * parsed and planned again at every call. At most {@link MAX_NAMED_STATEMENTS} texts are named; later ones run
+ * unnamed. A connection is taken and given back as Kysely's driver does (given back without the error, so a
  * failed statement does not close it); errors are the driver's, as through Kysely. docs/PERFORMANCE.md.
  */
 function namedRunner(pool: pg.Pool): NamedStatementRunner {
   return async (text, parameters) => {
     let name = statementNames.get(text);
-    if (name === undefined) {
+    if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
       name = `atrium_${statementNames.size + 1}`;
       statementNames.set(text, name);
     }
     const client = await pool.connect();
     try {
-      const { command, rowCount, rows } = await client.query({ name, text, values: parameters as unknown[] });
+      const values = parameters as unknown[];
+      const { command, rowCount, rows } = await client.query(name ? { name, text, values } : { text, values });
       const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
       return writes ? { rows, numAffectedRows: BigInt(rowCount ?? 0) } : { rows };
     } finally {
