@@ -259,6 +259,34 @@ for (const dialect of dialects()) {
         }
       });
 
+      it('runs again unnamed when another process’s migration changed the table a named statement reads', async () => {
+        const single = openDatabase({
+          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
+          databaseUrl: tdb.env.DATABASE_URL,
+          dbPoolSize: 1,
+        });
+        const other = openDatabase({
+          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
+          databaseUrl: tdb.env.DATABASE_URL,
+          dbPoolSize: 1,
+        });
+        const everything = prepared((db: Db, p: { clientId: string; id: string }) =>
+          db.selectFrom('hr_organizations').selectAll().where('client_id', '=', p.clientId).where('id', '=', p.id),
+        );
+        try {
+          assert.equal((await everything.first(single.db, { clientId: 'c1', id: 'b' }))?.name, 'c1-b');
+          await sql`alter table hr_organizations add column atrium_test_added integer`.execute(other.db);
+          const row = (await everything.first(single.db, { clientId: 'c1', id: 'b' })) as Record<string, unknown>;
+          assert.equal(row.name, 'c1-b', 'answered, not refused');
+          assert.ok('atrium_test_added' in row, 'with the new column');
+          assert.equal((await everything.first(single.db, { clientId: 'c1', id: 'c' }))?.name, 'c1-c', 'and after');
+        } finally {
+          await sql`alter table hr_organizations drop column if exists atrium_test_added`.execute(other.db);
+          await other.close();
+          await single.close();
+        }
+      });
+
       it('with ATRIUM_DB_NAMED_STATEMENTS off, runs unnamed, through Kysely', async () => {
         const config = loadConfig({ ...tdb.env, ATRIUM_DB_NAMED_STATEMENTS: '0', ATRIUM_DB_POOL_SIZE: '1' });
         assert.equal(config.dbNamedStatements, false);

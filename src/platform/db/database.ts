@@ -150,16 +150,34 @@ function namedRunner(pool: pg.Pool): NamedStatementRunner {
       name = `atrium_${statementNames.size + 1}`;
       statementNames.set(text, name);
     }
+    const values = parameters as unknown[];
     const client = await pool.connect();
+    let result: pg.QueryResult;
     try {
-      const values = parameters as unknown[];
-      const { command, rowCount, rows } = await client.query(name ? { name, text, values } : { text, values });
-      const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
-      return writes ? { rows, numAffectedRows: BigInt(rowCount ?? 0) } : { rows };
-    } finally {
-      client.release();
+      result = await client.query(name ? { name, text, values } : { text, values });
+    } catch (error) {
+      if (!name || (error as { code?: string }).code !== STALE_PLAN) {
+        client.release();
+        throw error;
+      }
+      // Another process's migration changed a table this statement reads (`select *` after a column was added):
+      // PostgreSQL refuses the connection's saved plan. The connection is closed, its named statements with it, and
+      // the statement runs once more, unnamed.
+      client.release(error as Error);
+      result = await pool.query({ text, values });
+      return resultOf(result);
     }
+    client.release();
+    return resultOf(result);
   };
+}
+
+/** PostgreSQL's `cached plan must not change result type` (feature_not_supported). */
+const STALE_PLAN = '0A000';
+
+function resultOf({ command, rowCount, rows }: pg.QueryResult): QueryResult<unknown> {
+  const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+  return writes ? { rows, numAffectedRows: BigInt(rowCount ?? 0) } : { rows };
 }
 
 /**
