@@ -174,13 +174,13 @@ for (const dialect of dialects()) {
     });
 
     if (dialect === 'postgres') {
+      /** The test database through a pool of one connection, so that every query runs on that connection. */
+      const oneConnection = () =>
+        openDatabase({ dataDir: tdb.env.ATRIUM_DATA_DIR as string, databaseUrl: tdb.env.DATABASE_URL, dbPoolSize: 1 });
+
       it('on PostgreSQL, runs as a named statement of the connection, which a failed call keeps open', async () => {
         // One connection, so every query below, prepared or not, runs on it.
-        const single = openDatabase({
-          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
-          databaseUrl: tdb.env.DATABASE_URL,
-          dbPoolSize: 1,
-        });
+        const single = oneConnection();
         try {
           const { db } = single;
           const backend = async () =>
@@ -227,11 +227,7 @@ for (const dialect of dialects()) {
         }
       });
       it('names at most MAX_NAMED_STATEMENTS texts; later ones run unnamed, and answer', async () => {
-        const single = openDatabase({
-          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
-          databaseUrl: tdb.env.DATABASE_URL,
-          dbPoolSize: 1,
-        });
+        const single = oneConnection();
         try {
           const { db } = single;
           // 6 queries × 200 array lengths: 1,200 texts, more than the process names.
@@ -260,16 +256,8 @@ for (const dialect of dialects()) {
       });
 
       it('runs again unnamed when another process’s migration changed the table a named statement reads', async () => {
-        const single = openDatabase({
-          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
-          databaseUrl: tdb.env.DATABASE_URL,
-          dbPoolSize: 1,
-        });
-        const other = openDatabase({
-          dataDir: tdb.env.ATRIUM_DATA_DIR as string,
-          databaseUrl: tdb.env.DATABASE_URL,
-          dbPoolSize: 1,
-        });
+        const single = oneConnection();
+        const other = oneConnection();
         const everything = prepared((db: Db, p: { clientId: string; id: string }) =>
           db.selectFrom('hr_organizations').selectAll().where('client_id', '=', p.clientId).where('id', '=', p.id),
         );
