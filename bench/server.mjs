@@ -5,11 +5,12 @@
  * verification: the same handlers, authenticated and not.
  *
  * Plain JavaScript run by plain `node`, as `atrium serve` is: a TypeScript loader would add its own memory (about
- * 40 MB) to the RSS the benchmark reports. Every route's schemas are compiled before it says it listens, so no
- * measurement shares the CPU with the background warm-up `atrium serve` does after listening (start-up is
- * measured separately, with the CLI). `ATRIUM_BENCH_COMPILE_ALL=0` skips that (the dataset builder's server, which
- * only makes a few template rows). `ATRIUM_BENCH_JOB_CONTROL=1` adds `POST /bench-jobs/stop` and `/bench-jobs/start`,
- * which stop and start the server's job runner (the webhooks pass queues deliveries, then times their drain).
+ * 40 MB) to the RSS the benchmark reports. Every route's schemas are compiled, and the compilation's garbage
+ * collected, before it says it listens, so no measurement shares the CPU with the background warm-up `atrium serve`
+ * does after listening (start-up is measured separately, with the CLI). `ATRIUM_BENCH_COMPILE_ALL=0` skips that (the
+ * dataset builder's server, which only makes a few template rows). `ATRIUM_BENCH_JOB_CONTROL=1` adds
+ * `POST /bench-jobs/stop` and `/bench-jobs/start`, which stop and start the server's job runner (the webhooks pass
+ * queues deliveries, then times their drain).
  *
  * Prints `Atrium listening on <url>`; SIGTERM closes it.
  */
@@ -19,6 +20,7 @@ const load = (file) => import(new URL(file, dist).href);
 const { buildApp } = await load('app.js');
 const { loadConfig } = await load('platform/config.js');
 const { compilePendingSchemas } = await load('platform/http/validation.js');
+const { collectGarbage } = await load('platform/memory.js');
 
 const config = loadConfig(process.env, { port: 0, host: '127.0.0.1' });
 const app = await buildApp(config);
@@ -144,7 +146,11 @@ if (process.env.ATRIUM_BENCH_JOB_CONTROL === '1') {
 }
 
 const address = await app.server.listen({ port: 0, host: '127.0.0.1' });
-if (process.env.ATRIUM_BENCH_COMPILE_ALL !== '0') await compilePendingSchemas();
+if (process.env.ATRIUM_BENCH_COMPILE_ALL !== '0') {
+  await compilePendingSchemas();
+  // As `atrium serve` does after its warm-up: the compilation's garbage is not left to the first measurement.
+  collectGarbage();
+}
 process.stdout.write(`Atrium listening on ${address}\n`);
 process.on('SIGTERM', () => {
   app.close().then(

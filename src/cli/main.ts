@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=40
 import cluster from 'node:cluster';
 import { CommanderError } from 'commander';
 import { CliError, describeFailure } from './failure.js';

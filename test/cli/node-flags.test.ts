@@ -27,9 +27,13 @@ describe('the V8 flags of the server', () => {
   const shebang = fs.readFileSync(CLI, 'utf8').split('\n')[0] as string;
   const flags = flagsOf(`${shebang} `, 'the CLI shebang');
 
-  it('the shebang and the start and atrium scripts name the same flags, a smaller young generation among them', () => {
+  it('the shebang and the start and atrium scripts name the same flags, the two heap limits among them', () => {
     assert.ok(shebang.startsWith('#!/usr/bin/env -S node'), `the shebang passes flags through env -S: ${shebang}`);
     assert.ok(flags.includes('--max-semi-space-size=4'), `the young generation is capped: ${flags.join(' ')}`);
+    assert.ok(
+      flags.includes('--heap-growing-percent=40'),
+      `the old generation is collected at 1.4 × what was live: ${flags.join(' ')}`,
+    );
     const scripts = (
       JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
         scripts: Record<string, string>;
