@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AdminApiError, AdminClient, type LoggedCall } from '@atrium/client';
+import {
+  type NewLoggedCall,
+  PG_ROWS_PER_INSERT,
+  RequestLogRepository,
+} from '../../src/admin/request-log/repository.js';
 import { type AcademyCaller, academyCaller } from '../support/academy.js';
 import { basic, dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 
@@ -187,6 +192,43 @@ for (const dialect of dialects()) {
         headers: { authorization: 'Bearer atrium_admin_x' },
       });
       assert.equal(raw.status, 401);
+    });
+
+    it('writes a batch larger than one PostgreSQL insert: every call, in order, each field as given', async () => {
+      const repo = new RequestLogRepository(server.app.database.db);
+      const batch = `hr:batch-${dialect}`;
+      const count = PG_ROWS_PER_INSERT * 2 + 37;
+      const calls: NewLoggedCall[] = Array.from({ length: count }, (_, i) => ({
+        tenant: batch,
+        credentialId: i % 3 === 0 ? null : `app-${i}`,
+        at: 1_700_000_000_000 + i,
+        method: i % 2 === 0 ? 'GET' : 'POST',
+        path: `/api/v2/client/organizations/o${i}`,
+        operationId: i % 5 === 0 ? null : 'hr_organizations_retrieve',
+        status: 200 + (i % 7),
+        durationMs: i / 8,
+        requestHeaders: { 'x-call': String(i) },
+        requestBody: i % 4 === 0 ? null : `{"n":${i}}`,
+        responseHeaders: { 'content-type': 'application/json' },
+        responseBody: `{"id":"o${i}"}`,
+        faultId: i === count - 1 ? 'fault-1' : null,
+        flags: {
+          extension: false,
+          deprecated: i % 11 === 0,
+          ignored: i % 13 === 0 ? ['color'] : [],
+          requestTruncated: false,
+          responseTruncated: i % 17 === 0,
+        },
+      }));
+      await repo.insert(calls);
+      const stored = await repo.list(batch, {}, 1000);
+      assert.equal(stored.length, count, 'every call of the batch');
+      assert.deepEqual(
+        stored.reverse().map(({ seq: _, ...c }) => c),
+        calls,
+        'in the order given (seq ascending), each field as given',
+      );
+      assert.ok(stored.every((c, i) => i === 0 || c.seq > (stored[i - 1]?.seq ?? 0)));
     });
 
     it('keeps at most ATRIUM_REQUEST_LOG_MAX_ROWS calls per tenant after a sweep', async () => {
