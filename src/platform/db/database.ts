@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { type Config, ConfigError } from '../config.js';
+import { type BinaryCopyReader, binaryCopyReader } from './copy-binary.js';
 import type { Tables } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -128,6 +129,16 @@ export function namedStatementRunner(db: Db): NamedStatementRunner | undefined {
   return namedRunners.get(db);
 }
 
+const copyReaders = new WeakMap<Db, BinaryCopyReader>();
+
+/**
+ * The binary `COPY … TO STDOUT` reader of a PostgreSQL database opened by `openDatabase` (platform/db/copy-binary.ts);
+ * none for SQLite or for a transaction's handle.
+ */
+export function copyReader(db: Db): BinaryCopyReader | undefined {
+  return copyReaders.get(db);
+}
+
 /** Each statement text's name, the same on every connection of every pool of the process. */
 const statementNames = new Map<string, string>();
 /**
@@ -232,6 +243,7 @@ export function openDatabase(config: DatabaseSettings): Database {
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     // Off (`ATRIUM_DB_NAMED_STATEMENTS=0`), prepared queries go through Kysely as unnamed statements.
     if (config.dbNamedStatements !== false) namedRunners.set(db, namedRunner(pool));
+    copyReaders.set(db, binaryCopyReader(pool));
     const url = new URL(config.databaseUrl);
     return {
       db,
