@@ -261,16 +261,17 @@ export class RequestsRepository {
     return new Tenant<Tables>(this.db, clientId);
   }
 
-  /** The next request number of the client. The counter row is locked until the transaction ends. */
+  /**
+   * The next request number of the client, in one statement (the first is 1). The counter row is locked until the
+   * transaction ends.
+   */
   async nextNumber(clientId: string): Promise<number> {
-    await this.db
+    const row = await this.db
       .insertInto('pa_request_counters')
-      .values({ client_id: clientId, last_number: 0 })
-      .onConflict((oc) => oc.column('client_id').doNothing())
-      .execute();
-    const row = await this.tenant(clientId)
-      .updateTable('pa_request_counters')
-      .set({ last_number: sql`last_number + 1` })
+      .values({ client_id: clientId, last_number: 1 })
+      .onConflict((oc) =>
+        oc.column('client_id').doUpdateSet({ last_number: sql<number>`pa_request_counters.last_number + 1` }),
+      )
       .returning('last_number')
       .executeTakeFirstOrThrow();
     return Number(row.last_number);
