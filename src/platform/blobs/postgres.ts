@@ -4,14 +4,12 @@ import type { Logger } from 'pino';
 import { copyReader, type Db } from '../db/database.js';
 import { now } from '../time.js';
 import { chunksOf, IndexedBlobStore, type Staged, StagingMeter } from './base.js';
-import type { ByteRange } from './store.js';
+import { type ByteRange, isSha256 } from './store.js';
 
 /** Size of every chunk but a blob's last. Range reads rely on it: changing it needs a migration of stored blobs. */
 export const CHUNK_BYTES = 256 * 1024;
 /** Chunks fetched per query when reading (1 MiB). */
 const READ_BATCH = 4;
-/** A blob's address: its SHA-256, in lower-case hexadecimal. */
-const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * Blobs as rows of 256 KiB chunks in PostgreSQL (`blob_chunks`), so every
@@ -107,14 +105,14 @@ export class PostgresBlobStore extends IndexedBlobStore {
     const db = this.db;
     const copy = copyReader(db);
     // The text of a COPY takes no parameters: the address is checked to be hexadecimal before it is written in.
-    if (copy && !SHA256.test(sha256)) throw new Error(`not a blob address: ${sha256}`);
+    if (copy && !isSha256(sha256)) throw new Error(`not a blob address: ${sha256}`);
     async function batch(from: number, upTo: number): Promise<{ seq: number; data: Buffer }[]> {
       if (copy) {
         const rows = await copy(
           `copy (select seq, data from blob_chunks where sha256 = '${sha256}' and seq between ${from} and ${upTo} order by seq) to stdout (format binary)`,
         );
         return rows.map(([seq, data]) => {
-          if (!seq || !data) throw new Error(`blob ${sha256} has an empty chunk`);
+          if (!seq || !data) throw new Error(`blob ${sha256} has a NULL chunk`);
           return { seq: seq.readInt32BE(0), data };
         });
       }

@@ -128,8 +128,8 @@ class CopyOutQuery {
 
 /**
  * A binary COPY reader over a pool: a connection is taken for the copy and given back after it. The binary format
- * gives a `bytea` as its bytes, where a `select` gives it as hexadecimal text that the driver decodes: for a 1 MiB
- * file, about a fifth of the client's CPU (docs/PERFORMANCE.md).
+ * gives a `bytea` as its bytes, where a `select` gives it as hexadecimal text that the driver decodes: reading 1 MiB
+ * this way takes about a fifth of the client's CPU that a `select` takes (docs/PERFORMANCE.md).
  */
 export function binaryCopyReader(pool: pg.Pool): BinaryCopyReader {
   return async (text) => {
