@@ -1,10 +1,11 @@
 /**
  * The requests list's two read paths answer the same items (issue 23). Without `embed`, a page's items are JSON
  * built by the database (`requestItemJson`, src/hr/people-assist/requests/present-sql.ts); with one, and for
- * every GET, they are presented in JavaScript (`presentRequest`). Here requests of every shape — form files, a
- * custom status and a missing one, a category named in another language and one that is gone, closed and
- * archived, a due date, text that JSON must escape — are read both ways on each database and compared item by
- * item, in several sorts and across a cursor.
+ * every GET, they are presented in JavaScript (`presentRequest`). A GET reads its files and names with its row in
+ * one statement (`requestViewColumns`); the embedded list reads them apart, and the two are compared too. Here
+ * requests of every shape — form files, a custom status and a missing one, a category named in another language
+ * and one that is gone, closed and archived, a due date, text that JSON must escape — are read both ways on each
+ * database and compared item by item, in several sorts and across a cursor.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -159,6 +160,34 @@ for (const dialect of dialects()) {
       assert.equal((field(first, 'form_files') as unknown[]).length, 2);
       assert.equal((field(second, 'form_files') as unknown[]).length, 1);
       assert.deepEqual(byId.get(sixth)?.form_files, []);
+    });
+
+    it('a GET reads its files and names in one statement as the embedded list reads them apart', async () => {
+      // With `embed`, a page is presented from the files, status names and category names read apart
+      // (`RequestsService.views`); a GET reads them with the row in one statement (`requestViewColumns`).
+      const listed = await json<Item[]>(await hr.call('GET', '/requests?per_page=100&embed=employee'), 200);
+      assert.equal(listed.length, ids.length);
+      for (const item of listed) {
+        const got = await json<Item>(await hr.call('GET', `/requests/${item.id}?embed=employee`), 200);
+        const { attachments, ...rest } = got;
+        assert.deepEqual(rest, item, item.id);
+        assert.ok(Array.isArray(attachments));
+      }
+      const [first, second, , , fifth, sixth] = ids as [string, string, string, string, string, string];
+      const get = async (id: string, embed = '') => json<Item>(await hr.call('GET', `/requests/${id}${embed}`), 200);
+      const one = await get(first, '?embed=employee,creator');
+      assert.deepEqual(one.attachments, [{ id: (one.attachments as { id: string }[])[0]?.id, name: 'extra-0.txt' }]);
+      assert.deepEqual(
+        (one.form_files as { filename: string }[]).map((f) => f.filename),
+        ['proof-0.txt', 'more-0.txt'],
+      );
+      assert.equal((one.employee as { firstname: string }).firstname, 'Ada');
+      assert.equal('employee_id' in one, false);
+      assert.equal((await get(first)).employee_id, (one.employee as { id: string }).id);
+      assert.deepEqual((await get(second)).custom_status, { id: 'deleted-status', name: 'deleted-status' });
+      assert.deepEqual((await get(fifth)).category, { id: 'no-such-category', name: 'no-such-category' });
+      assert.equal(((await get(sixth)).category as { name: string }).name, 'Autre « é »');
+      assert.deepEqual((await get(sixth)).attachments, []);
     });
 
     it('pages through a cursor and a filter with the same items and headers as before', async () => {

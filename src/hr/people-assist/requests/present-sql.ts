@@ -10,6 +10,7 @@ import {
   nested,
   numberAsString,
 } from '../../../platform/db/json-sql.js';
+import type { PaRequestFilesTable } from './tables.js';
 
 /**
  * `presentRequest` without embeds, written in SQL: the wire JSON of the request row `r`, built by the database in
@@ -29,6 +30,20 @@ export function requestItemJson(dialect: DialectName): RawBuilder<string> {
 /** Built once per dialect: the expression is immutable. */
 const builtByDialect: Partial<Record<DialectName, RawBuilder<string>>> = {};
 
+/** The name of the row `r`'s custom status (the id when the status is gone); `r` has one. */
+const customStatusName = sql<string>`coalesce((select s.name from pa_custom_statuses s
+  where s.client_id = r.client_id and s.id = r.custom_status_id), r.custom_status_id)`;
+
+/**
+ * The name of the row `r`'s category: in en-us, else in the category's original language, else its first (as
+ * `RequestsRepository.categoryNames` picks it); the id when the category is gone.
+ */
+function categoryName(dialect: DialectName): RawBuilder<string> {
+  const name = localizedValue(dialect, sql.ref('c.localized_name'), 'en-us', sql.ref('c.original_language_code'));
+  return sql<string>`coalesce((select ${name} from pa_kb_categories c
+    where c.client_id = r.client_id and c.id = r.category_id), r.category_id)`;
+}
+
 // tenant-by-hand: every subquery below is tied to the row `r` by `client_id = r.client_id`, and `r` is read
 // through `Tenant` (the repository's `filtered`): a name or a file of another tenant cannot be reached.
 function build(dialect: DialectName): RawBuilder<string> {
@@ -46,25 +61,11 @@ function build(dialect: DialectName): RawBuilder<string> {
   );
   const customStatus = sql`case when r.custom_status_id is null then null else ${jsonObject(dialect, [
     ['id', sql.ref('r.custom_status_id')],
-    [
-      'name',
-      sql`coalesce((select s.name from pa_custom_statuses s
-        where s.client_id = r.client_id and s.id = r.custom_status_id), r.custom_status_id)`,
-    ],
+    ['name', customStatusName],
   ])} end`;
-  const categoryName = localizedValue(
-    dialect,
-    sql.ref('c.localized_name'),
-    'en-us',
-    sql.ref('c.original_language_code'),
-  );
   const category = jsonObject(dialect, [
     ['id', sql.ref('r.category_id')],
-    [
-      'name',
-      sql`coalesce((select ${categoryName} from pa_kb_categories c
-        where c.client_id = r.client_id and c.id = r.category_id), r.category_id)`,
-    ],
+    ['name', categoryName(dialect)],
   ]);
   const zero = sql.lit(0);
   const item = jsonObject(dialect, [
@@ -103,4 +104,55 @@ function build(dialect: DialectName): RawBuilder<string> {
     ['archived_at', orNull('r.archived_at')],
   ]);
   return asJsonText(dialect, item);
+}
+
+/** `columns`, if it names every column of `pa_request_files`: one added to the table and not there fails to compile. */
+function everyFileColumn<const C extends readonly (keyof PaRequestFilesTable)[]>(
+  columns: C & ([Exclude<keyof PaRequestFilesTable, C[number]>] extends [never] ? unknown : never),
+): C {
+  return columns;
+}
+
+/** The columns of `pa_request_files`, as `RequestFileRow` has them. */
+const FILE_COLUMNS = everyFileColumn([
+  'pk',
+  'client_id',
+  'id',
+  'request_id',
+  'kind',
+  'comment_id',
+  'field_id',
+  'filename',
+  'sha256',
+  'size',
+  'content_type',
+  'created_at',
+]);
+
+/**
+ * What a request's view reads besides its row, as columns beside `r.*`: its files (a JSON array of file rows, in
+ * `pk` order), its custom status's name (the id when the status is gone, null without one) and its category's name
+ * in en-us (as `categoryNames` picks it; the id when the category is gone).
+ */
+// tenant-by-hand: each subquery is tied to the row `r` by `client_id = r.client_id`, and `r` is read through `Tenant`.
+export function requestViewColumns(dialect: DialectName) {
+  const files = asJsonText(
+    dialect,
+    sql<string>`${jsonArrayOf(
+      dialect,
+      jsonObject(
+        dialect,
+        FILE_COLUMNS.map((c) => [c, sql.ref(`f.${c}`)] as const),
+      ),
+      sql`from pa_request_files f where f.client_id = r.client_id and f.request_id = r.id`,
+      sql.ref('f.pk'),
+    )}`,
+  );
+  return [
+    files.as('view_files'),
+    sql<string | null>`case when r.custom_status_id is null then null else ${customStatusName} end`.as(
+      'view_custom_status_name',
+    ),
+    categoryName(dialect).as('view_category_name'),
+  ] as const;
 }

@@ -7,7 +7,7 @@ import { prepared } from '../../../platform/db/prepared.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
-import { requestItemJson } from './present-sql.js';
+import { requestItemJson, requestViewColumns } from './present-sql.js';
 import type {
   PaRequestCommentsTable,
   PaRequestFilesTable,
@@ -134,6 +134,23 @@ const categoriesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }
     .selectFrom('pa_kb_categories')
     .select(['id', 'localized_name', 'original_language_code'])
     .where('id', 'in', p.ids),
+);
+
+/** A request with what its presentation reads besides the people: its files and the names it shows. */
+export interface StoredRequestView {
+  row: RequestRow;
+  files: RequestFileRow[];
+  customStatusName: string | null;
+  categoryName: string;
+}
+
+/** One request with its files and names, in one statement (`requestViewColumns`). */
+const viewOf = prepared((db: Db, p: { clientId: string; id: string }) =>
+  new Tenant<Tables>(db, p.clientId)
+    .selectFrom('pa_requests as r')
+    .selectAll('r')
+    .select(requestViewColumns(dialectOf(db)))
+    .where('r.id', '=', p.id),
 );
 
 /**
@@ -496,6 +513,22 @@ export class RequestsRepository {
       .values({ client_id: clientId, request_id: requestId, user_id: userId, created_at: at })
       .onConflict((oc) => oc.columns(['request_id', 'user_id']).doNothing())
       .execute();
+  }
+
+  /**
+   * The request `id` with its files, its custom status's name and its category's name, read in one statement: what
+   * `files`, `customStatusNames` and `categoryNames` read in three (a GET's and a write's reread, issue 23).
+   */
+  async findView(clientId: string, id: string): Promise<StoredRequestView | undefined> {
+    const found = await viewOf.first(this.db, { clientId, id });
+    if (!found) return undefined;
+    const { view_files, view_custom_status_name, view_category_name, ...row } = found;
+    return {
+      row: toRecord(row),
+      files: JSON.parse(view_files) as RequestFileRow[],
+      customStatusName: view_custom_status_name,
+      categoryName: view_category_name,
+    };
   }
 
   // People

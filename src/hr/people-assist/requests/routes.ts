@@ -154,11 +154,10 @@ export async function requestRoutes(
         response: { 200: withAttachments, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) =>
-      presentWithAttachments(
-        await requests.get(request.hrAuth.clientId, request.params.id),
-        embedsOf(request.query.embed),
-      ),
+    async (request) => {
+      const embeds = embedsOf(request.query.embed);
+      return presentWithAttachments(await requests.get(request.hrAuth.clientId, request.params.id, embeds), embeds);
+    },
   );
 
   api.patch(

@@ -20,7 +20,7 @@ import type { Audited } from '../../module.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
 import type { RequestFormsService, RequestFormView } from '../request-forms/service.js';
 import { requestCommentEvents, requestEvents } from './events.js';
-import { type CommentView, presentComment, presentWithAttachments, type RequestView } from './present.js';
+import { type CommentView, type Embed, presentComment, presentWithAttachments, type RequestView } from './present.js';
 import type {
   CommentRow,
   Person,
@@ -156,21 +156,37 @@ export class RequestsService {
     id: string,
     action: (typeof requestEvents.actions)[number],
   ): Promise<RequestView> {
-    const row = await tx.requests.find(clientId, id);
-    if (!row) throw new NotFoundError('request', id);
-    const view = (await this.views(clientId, [row], tx.requests))[0] as RequestView;
+    const view = await this.viewOf(clientId, id, false, tx.requests);
     await tx.audit.record(clientId, requestEvents, action, {
       id,
-      name: row.name,
+      name: view.row.name,
       data: presentWithAttachments(view, new Set()),
     });
     return view;
   }
 
-  async get(clientId: string, id: string): Promise<RequestView> {
-    const row = await this.repo.find(clientId, id);
-    if (!row) throw new NotFoundError('request', id);
-    return (await this.views(clientId, [row]))[0] as RequestView;
+  /**
+   * The request `id` as its presentation needs it: one statement, and two more for the people when `people` (the
+   * `embed` values and the PDF show them; without, `people` is empty and the presentation gives their ids).
+   */
+  private async viewOf(clientId: string, id: string, people: boolean, repo = this.repo): Promise<RequestView> {
+    const found = await repo.findView(clientId, id);
+    if (!found) throw new NotFoundError('request', id);
+    const { row } = found;
+    return {
+      ...found,
+      people: people
+        ? await repo.people(
+            clientId,
+            [row.employee_id, row.creator_id, row.closed_by_id].filter((x): x is string => x !== null),
+          )
+        : new Map(),
+    };
+  }
+
+  /** The request `id`; with its people when `embeds` names any (`presentRequest` embeds them). */
+  async get(clientId: string, id: string, embeds: ReadonlySet<Embed> = new Set()): Promise<RequestView> {
+    return this.viewOf(clientId, id, embeds.size > 0);
   }
 
   private async filter(clientId: string, q: RequestListQuery): Promise<RequestFilter | 'empty'> {
@@ -647,7 +663,7 @@ export class RequestsService {
    * A request with its comments, oldest first (the newest `MAX_SNAPSHOT_COMMENTS` of them): what its PDF shows.
    */
   async snapshot(clientId: string, requestId: string): Promise<{ request: RequestView; comments: CommentView[] }> {
-    const request = await this.get(clientId, requestId);
+    const request = await this.viewOf(clientId, requestId, true);
     const page = await this.comments(clientId, requestId, { limit: MAX_SNAPSHOT_COMMENTS, sort: [], at: {} });
     return {
       request,
