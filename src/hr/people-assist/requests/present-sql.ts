@@ -30,7 +30,7 @@ export function requestItemJson(dialect: DialectName): RawBuilder<string> {
 /** Built once per dialect: the expression is immutable. */
 const builtByDialect: Partial<Record<DialectName, RawBuilder<string>>> = {};
 
-/** The name of the row `r`'s custom status (the id when the status is gone); `r` has one. */
+/** The name of the row `r`'s custom status: the id when the status is gone, null when `r` has none. */
 const customStatusName = sql<string>`coalesce((select s.name from pa_custom_statuses s
   where s.client_id = r.client_id and s.id = r.custom_status_id), r.custom_status_id)`;
 
@@ -150,9 +150,7 @@ export function requestViewColumns(dialect: DialectName) {
   );
   return [
     files.as('view_files'),
-    sql<string | null>`case when r.custom_status_id is null then null else ${customStatusName} end`.as(
-      'view_custom_status_name',
-    ),
+    sql<string | null>`${customStatusName}`.as('view_custom_status_name'),
     categoryName(dialect).as('view_category_name'),
   ] as const;
 }

@@ -51,6 +51,11 @@ export function refusedTransition(from: RequestStatus, to: RequestStatus): strin
 /** Who makes a call: the application, or the HR user named by `X-Atrium-User-Id`. */
 export type RequestActor = { kind: 'application' } | { kind: 'user'; userId: string };
 
+/** The people a request's presentation may embed: its employee, creator and closer, when it has them. */
+function peopleOf(row: RequestRow): string[] {
+  return [row.employee_id, row.creator_id, row.closed_by_id].filter((x): x is string => x !== null);
+}
+
 function person(p: Person | undefined): string | null {
   return p ? p.id : null;
 }
@@ -128,10 +133,7 @@ export class RequestsService {
       clientId,
       rows.flatMap((r) => (r.custom_status_id ? [r.custom_status_id] : [])),
     );
-    const people = await repo.people(
-      clientId,
-      rows.flatMap((r) => [r.employee_id, r.creator_id, r.closed_by_id].filter((x): x is string => x !== null)),
-    );
+    const people = await repo.people(clientId, rows.flatMap(peopleOf));
     const names = await repo.categoryNames(
       clientId,
       rows.map((r) => r.category_id),
@@ -172,15 +174,9 @@ export class RequestsService {
   private async viewOf(clientId: string, id: string, people: boolean, repo = this.repo): Promise<RequestView> {
     const found = await repo.findView(clientId, id);
     if (!found) throw new NotFoundError('request', id);
-    const { row } = found;
     return {
       ...found,
-      people: people
-        ? await repo.people(
-            clientId,
-            [row.employee_id, row.creator_id, row.closed_by_id].filter((x): x is string => x !== null),
-          )
-        : new Map(),
+      people: people ? await repo.people(clientId, peopleOf(found.row)) : new Map(),
     };
   }
 
