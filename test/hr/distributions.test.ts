@@ -426,8 +426,12 @@ for (const dialect of dialects()) {
 
     it('automatic_validation: straight to completed; several distributions, one project', async () => {
       const p = await project({ automatic_validation: true });
-      const first = await distribute(p.id, await upload([['Employee ID: E3']]));
-      const second = await distribute(p.id, await upload([['E2 annual review'], ['E1 annual review']]));
+      // Both files are uploaded first: once the first distribution is done, the project completes and takes no more,
+      // so the second is added right after it (an upload in between once lost that race in CI).
+      const one = await upload([['Employee ID: E3']]);
+      const two = await upload([['E2 annual review'], ['E1 annual review']]);
+      const first = await distribute(p.id, one);
+      const second = await distribute(p.id, two);
       for (const d of [first, second]) {
         const done = await settled(hr, d.id, ['completed', 'error', 'waiting_for_validation']);
         assert.equal(done.status, 'completed');
