@@ -57,7 +57,11 @@ export async function createServices(database: Database, config: Config, log?: L
   // The admin API's view passes (the console's read-only access to a tenant API), accepted by every process.
   const viewPasses = new ViewPasses(await secretSettingOrCreate(db, secretBox, 'view_pass_secret', () => newSecret()));
   const timezones = new TimezoneRegistry();
-  const blobs = openBlobStore(database, { dataDir: config.dataDir, ...(log ? { log } : {}) });
+  const blobs = openBlobStore(database, {
+    dataDir: config.dataDir,
+    cacheBytes: config.blobCacheBytes,
+    ...(log ? { log } : {}),
+  });
   const paginator = new Paginator(new CursorCodec(cursorSecret));
   const renditions = new Renditions(
     db,

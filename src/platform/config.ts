@@ -53,6 +53,11 @@ export interface Config {
   uploadTtlSeconds: number;
   /** How often each process deletes expired uploads, in ms (`ATRIUM_UPLOAD_SWEEP_MS`). */
   uploadSweepMs: number;
+  /**
+   * PostgreSQL: bytes of stored files each machine keeps on its disk, under `<dataDir>/blob-cache`, so that a
+   * download reads them from there (`ATRIUM_BLOB_CACHE_MB`, in MiB); 0 turns the cache off.
+   */
+  blobCacheBytes: number;
   /** How long rendering one preview page may take, in ms, before the renderer is stopped (`ATRIUM_RENDER_TIMEOUT_MS`). */
   renderTimeoutMs: number;
   /** Background jobs one process runs at once (`ATRIUM_JOB_CONCURRENCY`; platform/jobs/). */
@@ -206,6 +211,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadLimit: integer(env, 'ATRIUM_UPLOAD_LIMIT', 52_428_800, 1, Number.MAX_SAFE_INTEGER),
     uploadTtlSeconds: integer(env, 'ATRIUM_UPLOAD_TTL', 86_400, 1, 31_536_000),
     uploadSweepMs: integer(env, 'ATRIUM_UPLOAD_SWEEP_MS', 60_000, 100, 86_400_000),
+    blobCacheBytes: integer(env, 'ATRIUM_BLOB_CACHE_MB', 512, 0, 16_777_216) * 1024 * 1024,
     renderTimeoutMs: integer(env, 'ATRIUM_RENDER_TIMEOUT_MS', 10_000, 500, 300_000),
     jobConcurrency: integer(env, 'ATRIUM_JOB_CONCURRENCY', 4, 1, 1000),
     jobPollMs: integer(env, 'ATRIUM_JOB_POLL_MS', 500, 10, 3_600_000),

@@ -6,9 +6,10 @@ import { Readable, Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { BlobCache } from '../../src/platform/blobs/cache.js';
 import type { FileBlobStore } from '../../src/platform/blobs/filesystem.js';
-import { blobDirectory, openBlobStore } from '../../src/platform/blobs/open.js';
-import { CHUNK_BYTES } from '../../src/platform/blobs/postgres.js';
+import { blobCacheDirectory, blobDirectory, openBlobStore } from '../../src/platform/blobs/open.js';
+import { CHUNK_BYTES, PostgresBlobStore } from '../../src/platform/blobs/postgres.js';
 import { BLOB_REFERENCES } from '../../src/platform/blobs/references.js';
 import { BlobIntegrityError, type BlobStore, BlobTooLargeError } from '../../src/platform/blobs/store.js';
 import { loadConfig } from '../../src/platform/config.js';
@@ -18,6 +19,7 @@ import { sanitizeFilename } from '../../src/platform/filenames.js';
 import { formatContentDisposition, parseContentDisposition } from '../../src/platform/http/content-disposition.js';
 import { parseRange, sendBlob } from '../../src/platform/http/send-blob.js';
 import { dialects, freshDatabase, sleep, startServer, type TestDatabase } from '../support/harness.js';
+import { until } from '../support/sync.js';
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -55,6 +57,37 @@ async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** A logger that writes its lines into `lines`. */
+function loggerInto(lines: string[]) {
+  return pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    }),
+  );
+}
+
+/** Inverts one byte of a stored chunk (PostgreSQL): a second call restores it. */
+async function flipChunkByte(db: Database['db'], digest: string, seq: number, at: number): Promise<void> {
+  const chunk = await db
+    .selectFrom('blob_chunks')
+    .select('data')
+    .where('sha256', '=', digest)
+    .where('seq', '=', seq)
+    .executeTakeFirstOrThrow();
+  const flipped = Buffer.from(chunk.data);
+  flipped[at] = (flipped[at] ?? 0) ^ 0xff;
+  await db
+    .updateTable('blob_chunks')
+    .set({ data: flipped })
+    .where('sha256', '=', digest)
+    .where('seq', '=', seq)
+    .execute();
 }
 
 function filesUnder(dir: string): string[] {
@@ -171,15 +204,7 @@ for (const dialect of dialects()) {
       dataDir = config.dataDir;
       database = openDatabase(config);
       await migrateToLatest(database);
-      const log = pino(
-        { level: 'info' },
-        new Writable({
-          write(chunk, _enc, cb) {
-            logs.push(String(chunk));
-            cb();
-          },
-        }),
-      );
+      const log = loggerInto(logs);
       store = openBlobStore(database, { dataDir, log });
       clientId = `c-${randomBytes(4).toString('hex')}`;
       await database.db.insertInto('hr_clients').values({ id: clientId, name: 'blob test', created_at: 0 }).execute();
@@ -293,20 +318,7 @@ for (const dialect of dialects()) {
         fs.writeSync(handle, byte, 0, 1, 100);
         fs.closeSync(handle);
       } else {
-        const chunk = await database.db
-          .selectFrom('blob_chunks')
-          .select('data')
-          .where('sha256', '=', blob.sha256)
-          .where('seq', '=', 0)
-          .executeTakeFirstOrThrow();
-        const flipped = Buffer.from(chunk.data);
-        flipped[100] = (flipped[100] ?? 0) ^ 0xff;
-        await database.db
-          .updateTable('blob_chunks')
-          .set({ data: flipped })
-          .where('sha256', '=', blob.sha256)
-          .where('seq', '=', 0)
-          .execute();
+        await flipChunkByte(database.db, blob.sha256, 0, 100);
       }
       const received: Buffer[] = [];
       await assert.rejects(
@@ -534,3 +546,169 @@ describe('staged files a killed process left', () => {
     }
   });
 });
+
+if (dialects().includes('postgres')) {
+  describe("the PostgreSQL store's local cache of bytes", () => {
+    let testDb: TestDatabase;
+    let database: Database;
+    let dataDir: string;
+    const log = loggerInto([]);
+    /** A store as a machine of its own would have it: its own cache directory, the shared database. */
+    const machine = (name: string, maxBytes = 64 * 1024 * 1024) => {
+      const cache = new BlobCache(path.join(dataDir, name), maxBytes, log);
+      return { cache, store: new PostgresBlobStore(database.db, log, cache) };
+    };
+    const chunkCount = async (digest: string) =>
+      Number(
+        (
+          await database.db
+            .selectFrom('blob_chunks')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('sha256', '=', digest)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    before(async () => {
+      testDb = await freshDatabase('postgres');
+      const config = loadConfig(testDb.env);
+      dataDir = config.dataDir;
+      database = openDatabase(config);
+      await migrateToLatest(database);
+    });
+    after(async () => {
+      await database.close();
+      await testDb.drop();
+    });
+
+    it('a full read keeps a verified copy; later reads, whole or a range, read the copy, not the chunks', async () => {
+      const { cache, store } = machine('a');
+      const data = randomBytes(CHUNK_BYTES * 2 + 777);
+      const { blob } = await store.put(chunked(data));
+      assert.equal(fs.existsSync(cache.pathOf(blob.sha256)), false, 'a write does not fill the cache');
+      const range = await collect(await store.read(blob.sha256, { start: 10, end: 20 }));
+      assert.ok(range.equals(data.subarray(10, 21)));
+      assert.equal(fs.existsSync(cache.pathOf(blob.sha256)), false, 'a range read does not fill it');
+      assert.ok((await collect(await store.read(blob.sha256))).equals(data));
+      assert.ok(fs.readFileSync(cache.pathOf(blob.sha256)).equals(data));
+      assert.equal(fs.statSync(cache.pathOf(blob.sha256)).mode & 0o777, 0o600);
+      assert.deepEqual(await cache.usage(), { bytes: data.length, files: 1 });
+      assert.deepEqual(filesUnder(cache.tmpDir), []);
+      // The chunks gone (as if the network were): the reads are still answered, so they come from the copy.
+      await database.db.deleteFrom('blob_chunks').where('sha256', '=', blob.sha256).execute();
+      assert.equal(await chunkCount(blob.sha256), 0);
+      assert.ok((await collect(await store.read(blob.sha256))).equals(data));
+      const across = await collect(await store.read(blob.sha256, { start: CHUNK_BYTES - 3, end: CHUNK_BYTES + 3 }));
+      assert.ok(across.equals(data.subarray(CHUNK_BYTES - 3, CHUNK_BYTES + 4)));
+      // Whether the blob exists is still the database's answer.
+      await database.db.deleteFrom('blobs').where('sha256', '=', blob.sha256).execute();
+      await assert.rejects(store.read(blob.sha256), /is not stored/);
+    });
+
+    it('a corrupted copy fails its checksum, is dropped, and the next read comes from the chunks', async () => {
+      const { cache, store } = machine('b');
+      const data = randomBytes(CHUNK_BYTES + 5000);
+      const { blob } = await store.put(chunked(data));
+      await collect(await store.read(blob.sha256));
+      const file = cache.pathOf(blob.sha256);
+      const copy = fs.readFileSync(file);
+      copy[100] = (copy[100] ?? 0) ^ 0xff;
+      fs.writeFileSync(file, copy);
+      await assert.rejects(collect(await store.read(blob.sha256)), BlobIntegrityError);
+      await until(async () => !fs.existsSync(file), 'the corrupted copy is removed', 10_000);
+      assert.ok((await collect(await store.read(blob.sha256))).equals(data));
+      assert.ok(fs.readFileSync(file).equals(data), 'and kept again, whole');
+      // A copy of another size (cut short) is not read at all, even for a range.
+      fs.truncateSync(file, 1000);
+      assert.ok((await collect(await store.read(blob.sha256, { start: 0, end: 9 }))).equals(data.subarray(0, 10)));
+      assert.equal(fs.existsSync(file), false);
+    });
+
+    it('never keeps bytes that fail their checksum, nor a read its reader stopped', async () => {
+      const { cache, store } = machine('c');
+      const data = randomBytes(CHUNK_BYTES * 4 + 1);
+      const { blob } = await store.put(chunked(data));
+      await flipChunkByte(database.db, blob.sha256, 1, 7);
+      await assert.rejects(collect(await store.read(blob.sha256)), BlobIntegrityError);
+      assert.equal(fs.existsSync(cache.pathOf(blob.sha256)), false);
+      assert.deepEqual(filesUnder(cache.tmpDir), []);
+      await flipChunkByte(database.db, blob.sha256, 1, 7);
+      const stream = await store.read(blob.sha256);
+      for await (const _ of stream) break;
+      await until(async () => filesUnder(cache.tmpDir).length === 0, 'the partial copy is removed', 10_000);
+      assert.equal(fs.existsSync(cache.pathOf(blob.sha256)), false, 'a read its reader stopped keeps nothing');
+      assert.deepEqual(filesUnder(cache.tmpDir), [], 'and leaves no partial copy');
+      assert.deepEqual(await cache.usage(), { bytes: 0, files: 0 });
+    });
+
+    it('stays within its bound, removing the least recently read first; a new process counts what is there', async () => {
+      const size = 100_000;
+      const { cache, store } = machine('d', Math.floor(size * 2.5));
+      const blobs = [];
+      for (let i = 0; i < 4; i++) blobs.push((await store.put(chunked(randomBytes(size)))).blob.sha256);
+      const [a, b, c, d] = blobs as [string, string, string, string];
+      for (const digest of [a, b, a, c]) {
+        await collect(await store.read(digest));
+      }
+      const cached = (digest: string) => fs.existsSync(cache.pathOf(digest));
+      assert.deepEqual([cached(a), cached(b), cached(c)], [true, false, true], 'b was read least recently');
+      assert.deepEqual(await cache.usage(), { bytes: 2 * size, files: 2 });
+      const bigger = randomBytes(Math.floor(size * 2.5) + 1);
+      const big = (await store.put(chunked(bigger))).blob.sha256;
+      assert.ok((await collect(await store.read(big))).equals(bigger));
+      assert.equal(cached(big), false, 'a blob larger than the cache is never kept');
+      assert.deepEqual([cached(a), cached(c)], [true, true], 'and evicts nothing');
+      // Another process on the same directory, with a smaller bound: it counts the files and keeps the newest.
+      const later = new BlobCache(cache.root, size, log);
+      const usage = await later.usage();
+      assert.equal(usage.files, 1);
+      assert.equal(usage.bytes, size);
+      assert.equal([cached(a), cached(c)].filter(Boolean).length, 1);
+      await collect(await new PostgresBlobStore(database.db, log, later).read(d));
+      assert.equal(cached(d), true);
+      assert.deepEqual(await later.usage(), { bytes: size, files: 1 });
+    });
+
+    it("deleting a blob drops this machine's copy; the sweep drops the copies other machines kept", async () => {
+      const one = machine('e1');
+      const two = machine('e2');
+      const data = randomBytes(50_000);
+      const { blob } = await one.store.put(chunked(data));
+      for (const m of [one, two]) await collect(await m.store.read(blob.sha256));
+      assert.ok(fs.existsSync(one.cache.pathOf(blob.sha256)) && fs.existsSync(two.cache.pathOf(blob.sha256)));
+      assert.equal(await one.store.deleteIfUnreferenced(blob.sha256), true);
+      assert.equal(fs.existsSync(one.cache.pathOf(blob.sha256)), false);
+      assert.equal(fs.existsSync(two.cache.pathOf(blob.sha256)), true, 'the other machine does not know yet');
+      const stale = path.join(two.cache.tmpDir, `${randomUUID()}.part`);
+      const fresh = path.join(two.cache.tmpDir, `${randomUUID()}.part`);
+      fs.writeFileSync(stale, 'a copy a stopped process left');
+      fs.writeFileSync(fresh, 'a copy in progress');
+      const old = new Date(Date.now() - 3_600_000);
+      fs.utimesSync(stale, old, old);
+      await two.store.sweepStaging(Date.now() - 60_000);
+      assert.equal(fs.existsSync(two.cache.pathOf(blob.sha256)), false, 'the sweep removed the copy');
+      assert.deepEqual(filesUnder(two.cache.tmpDir), [fresh]);
+      assert.deepEqual(await two.cache.usage(), { bytes: 0, files: 0 });
+      fs.rmSync(fresh);
+    });
+
+    it('is on by default under the data directory, and ATRIUM_BLOB_CACHE_MB=0 turns it off', async () => {
+      assert.equal(loadConfig({}).blobCacheBytes, 512 * 1024 * 1024);
+      for (const [env, expected] of [
+        [{}, true],
+        [{ ATRIUM_BLOB_CACHE_MB: '0' }, false],
+      ] as const) {
+        const server = await startServer('postgres', env);
+        try {
+          const data = randomBytes(10_000);
+          const { blob } = await server.app.services.blobs.put(chunked(data));
+          assert.ok((await collect(await server.app.services.blobs.read(blob.sha256))).equals(data));
+          const copy = path.join(blobCacheDirectory(server.config.dataDir), blob.sha256.slice(0, 2));
+          assert.equal(fs.existsSync(copy), expected);
+        } finally {
+          await server.close();
+        }
+      }
+    });
+  });
+}

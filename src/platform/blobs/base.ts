@@ -99,6 +99,8 @@ export abstract class IndexedBlobStore implements BlobStore {
   /** The stored bytes, whole or a range, unverified. */
   protected abstract openBytes(sha256: string, size: number, range?: ByteRange): Promise<Readable>;
   abstract sweepStaging(before: number): Promise<number>;
+  /** A full read's bytes failed their checksum (already logged): a store that keeps copies drops its copy. */
+  protected corrupted(_sha256: string): void {}
 
   async put<T = undefined>(source: Readable, options: PutOptions<T> = {}): Promise<PutResult<T>> {
     const staged = await this.stage(source, options.limit ?? Number.POSITIVE_INFINITY);
@@ -176,7 +178,7 @@ export abstract class IndexedBlobStore implements BlobStore {
       return this.openBytes(sha256, blob.size, range);
     }
     const bytes = await this.openBytes(sha256, blob.size);
-    const verifier = new VerifyingStream(blob, this.log);
+    const verifier = new VerifyingStream(blob, this.log, () => this.corrupted(sha256));
     return pipeline(bytes, verifier, () => {
       // Errors reach the consumer through the verifier, which pipeline destroys with them.
     });
@@ -228,7 +230,8 @@ class VerifyingStream extends Transform {
 
   constructor(
     private readonly blob: StoredBlob,
-    private readonly log?: Logger,
+    private readonly log: Logger | undefined,
+    private readonly onMismatch: () => void,
   ) {
     super();
   }
@@ -249,6 +252,7 @@ class VerifyingStream extends Transform {
         { sha256: this.blob.sha256, actualSha256: actual, size: this.blob.size, actualSize: this.size },
         'blob checksum mismatch: the stored bytes are corrupted',
       );
+      this.onMismatch();
       callback(error);
       return;
     }

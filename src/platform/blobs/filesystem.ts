@@ -8,9 +8,11 @@ import type { Db, DialectName } from '../db/database.js';
 import { chunksOf, IndexedBlobStore, type Staged, StagingMeter } from './base.js';
 import type { ByteRange } from './store.js';
 
-const TEMP_SUFFIX = '.part';
+/** The suffix of a file being written, before it is renamed into place. */
+export const TEMP_SUFFIX = '.part';
 
-async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void> {
+/** Writes the whole chunk (a file handle's write may take part of it). */
+export async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void> {
   let offset = 0;
   while (offset < chunk.length) {
     const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);

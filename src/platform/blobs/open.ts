@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import { BlobCache } from './cache.js';
 import { FileBlobStore } from './filesystem.js';
 import { PostgresBlobStore } from './postgres.js';
 import type { BlobStore } from './store.js';
@@ -10,11 +11,26 @@ export function blobDirectory(dataDir: string): string {
   return path.join(dataDir, 'blobs');
 }
 
+/** The PostgreSQL store's local cache of bytes under the data directory. */
+export function blobCacheDirectory(dataDir: string): string {
+  return path.join(dataDir, 'blob-cache');
+}
+
 /**
  * The store that suits the database: chunks in PostgreSQL (shared by every
- * process on the database), files under `<dataDir>/blobs` with SQLite.
+ * process on the database), with a local cache of up to `cacheBytes` under
+ * `<dataDir>/blob-cache` (none when 0 or unset); files under `<dataDir>/blobs`
+ * with SQLite.
  */
-export function openBlobStore(database: Database, options: { dataDir: string; log?: Logger }): BlobStore {
-  if (database.dialect === 'postgres') return new PostgresBlobStore(database.db, options.log);
+export function openBlobStore(
+  database: Database,
+  options: { dataDir: string; log?: Logger; cacheBytes?: number },
+): BlobStore {
+  if (database.dialect === 'postgres') {
+    const cacheBytes = options.cacheBytes ?? 0;
+    const cache =
+      cacheBytes > 0 ? new BlobCache(blobCacheDirectory(options.dataDir), cacheBytes, options.log) : undefined;
+    return new PostgresBlobStore(database.db, options.log, cache);
+  }
   return new FileBlobStore(database.db, database.dialect, blobDirectory(options.dataDir), options.log);
 }

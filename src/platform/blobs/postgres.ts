@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { copyReader, type Db } from '../db/database.js';
 import { now } from '../time.js';
 import { chunksOf, IndexedBlobStore, type Staged, StagingMeter } from './base.js';
+import type { BlobCache } from './cache.js';
 import { type ByteRange, isSha256 } from './store.js';
 
 /** Size of every chunk but a blob's last. Range reads rely on it: changing it needs a migration of stored blobs. */
@@ -20,11 +21,19 @@ const READ_BATCH = 4;
  * A read fetches 1 MiB of chunks at a time with a binary `COPY`, which gives the
  * bytes as they are (a `select` would give them as hexadecimal text to decode).
  * Used automatically when the database is PostgreSQL.
+ *
+ * With a `cache` (on by default: `ATRIUM_BLOB_CACHE_MB`), a full read keeps a
+ * copy of the bytes on this machine's disk, and later reads of that blob,
+ * whole or a range, read the copy instead of the chunks (cache.ts).
  */
 export class PostgresBlobStore extends IndexedBlobStore {
   readonly kind = 'postgres' as const;
 
-  constructor(db: Db, log?: Logger) {
+  constructor(
+    db: Db,
+    log?: Logger,
+    private readonly cache?: BlobCache,
+  ) {
     super(db, 'postgres', log);
   }
 
@@ -94,9 +103,22 @@ export class PostgresBlobStore extends IndexedBlobStore {
   protected async removeBytes(trx: Db, sha256: string): Promise<void> {
     // The foreign key cascades already; explicit so the intent does not hang on it.
     await trx.deleteFrom('blob_chunks').where('sha256', '=', sha256).execute();
+    await this.cache?.remove(sha256);
+  }
+
+  protected override corrupted(sha256: string): void {
+    void this.cache?.remove(sha256);
   }
 
   protected async openBytes(sha256: string, size: number, range?: ByteRange): Promise<Readable> {
+    if (!this.cache || size === 0) return this.readChunks(sha256, size, range);
+    const cached = await this.cache.open(sha256, size, range);
+    if (cached) return cached;
+    const bytes = await this.readChunks(sha256, size, range);
+    return range ? bytes : this.cache.fill(sha256, size, bytes);
+  }
+
+  private async readChunks(sha256: string, size: number, range?: ByteRange): Promise<Readable> {
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
     if (size === 0 || end < start) return Readable.from([], { objectMode: false });
@@ -143,8 +165,13 @@ export class PostgresBlobStore extends IndexedBlobStore {
     return Readable.from(bytes(), { objectMode: false });
   }
 
+  /** Also removes cached copies of blobs deleted since (by any process) and copies a stopped process left. */
   async sweepStaging(before: number): Promise<number> {
     const result = await this.db.deleteFrom('blob_staging').where('created_at', '<', before).executeTakeFirst();
+    await this.cache?.prune(async (sha256s) => {
+      const rows = await this.db.selectFrom('blobs').select('sha256').where('sha256', 'in', sha256s).execute();
+      return new Set(rows.map((row) => row.sha256));
+    }, before);
     return Number(result.numDeletedRows);
   }
 }
