@@ -710,5 +710,22 @@ if (dialects().includes('postgres')) {
         }
       }
     });
+
+    it('is off, with a warning, when its directory cannot be made; the server still serves files', async () => {
+      const blocker = path.join(dataDir, 'a-file');
+      fs.writeFileSync(blocker, 'not a directory');
+      const server = await startServer('postgres', {
+        ATRIUM_DATA_DIR: path.join(blocker, 'data'),
+        ATRIUM_MASTER_KEY: randomBytes(32).toString('hex'),
+      });
+      try {
+        const data = randomBytes(10_000);
+        const { blob } = await server.app.services.blobs.put(chunked(data));
+        assert.ok((await collect(await server.app.services.blobs.read(blob.sha256))).equals(data));
+        assert.ok(server.logs.some((l) => l.includes('the local cache of stored files is off')));
+      } finally {
+        await server.close();
+      }
+    });
   });
 }

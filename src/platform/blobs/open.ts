@@ -27,10 +27,23 @@ export function openBlobStore(
   options: { dataDir: string; log?: Logger; cacheBytes?: number },
 ): BlobStore {
   if (database.dialect === 'postgres') {
-    const cacheBytes = options.cacheBytes ?? 0;
-    const cache =
-      cacheBytes > 0 ? new BlobCache(blobCacheDirectory(options.dataDir), cacheBytes, options.log) : undefined;
-    return new PostgresBlobStore(database.db, options.log, cache);
+    return new PostgresBlobStore(database.db, options.log, openCache(options));
   }
   return new FileBlobStore(database.db, database.dialect, blobDirectory(options.dataDir), options.log);
+}
+
+/**
+ * The local cache, or none when it is off or its directory cannot be made (a read-only data directory is fine
+ * with PostgreSQL and the master key in the environment: the cache is only an optimisation).
+ */
+function openCache(options: { dataDir: string; log?: Logger; cacheBytes?: number }): BlobCache | undefined {
+  const cacheBytes = options.cacheBytes ?? 0;
+  if (cacheBytes <= 0) return undefined;
+  const dir = blobCacheDirectory(options.dataDir);
+  try {
+    return new BlobCache(dir, cacheBytes, options.log);
+  } catch (err) {
+    options.log?.warn({ err, dir }, 'the local cache of stored files is off: its directory cannot be made');
+    return undefined;
+  }
 }
