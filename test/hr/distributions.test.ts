@@ -426,12 +426,19 @@ for (const dialect of dialects()) {
 
     it('automatic_validation: straight to completed; several distributions, one project', async () => {
       const p = await project({ automatic_validation: true });
-      // Both files are uploaded first: once the first distribution is done, the project completes and takes no more,
-      // so the second is added right after it (an upload in between once lost that race in CI).
+      // Once the first distribution is done, the project completes and takes no more: the job runner is held while
+      // both are added (adding the second after an upload, and later right after the first, lost that race in CI).
       const one = await upload([['Employee ID: E3']]);
       const two = await upload([['E2 annual review'], ['E1 annual review']]);
-      const first = await distribute(p.id, one);
-      const second = await distribute(p.id, two);
+      await server.app.services.jobs.stop();
+      let first: Dist;
+      let second: Dist;
+      try {
+        first = await distribute(p.id, one);
+        second = await distribute(p.id, two);
+      } finally {
+        server.app.services.jobs.start();
+      }
       for (const d of [first, second]) {
         const done = await settled(hr, d.id, ['completed', 'error', 'waiting_for_validation']);
         assert.equal(done.status, 'completed');
