@@ -25,6 +25,8 @@ export interface Config {
   dbNamedStatements: boolean;
   /** How long SQLite waits for another process's write lock before failing, in ms (`ATRIUM_SQLITE_BUSY_TIMEOUT_MS`). */
   sqliteBusyTimeoutMs: number;
+  /** MiB of database pages SQLite keeps in memory, per process (`ATRIUM_SQLITE_CACHE_MB`). */
+  sqliteCacheMb: number;
   /** Server processes `atrium serve` runs (`ATRIUM_WORKERS`, or `serve --workers N`). */
   workers: number;
   /** Lifetime of HR access tokens in seconds (`ATRIUM_TOKEN_TTL`). */
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dbStatementTimeoutMs: integer(env, 'ATRIUM_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
     dbNamedStatements: flag(env, 'ATRIUM_DB_NAMED_STATEMENTS', true),
     sqliteBusyTimeoutMs: integer(env, 'ATRIUM_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
+    sqliteCacheMb: integer(env, 'ATRIUM_SQLITE_CACHE_MB', 8, 1, 65_536),
     workers: integer(env, 'ATRIUM_WORKERS', 1, 1, 256),
     tokenTtlSeconds: integer(env, 'ATRIUM_TOKEN_TTL', 3600, 1, 31_536_000),
     authRefreshMs: integer(env, 'ATRIUM_AUTH_REFRESH_MS', 500, 50, 900),

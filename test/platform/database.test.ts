@@ -29,7 +29,10 @@ import {
 } from '../support/harness.js';
 import { json } from '../support/people-assist.js';
 
-function open(db: TestDatabase, extra: { sqliteBusyTimeoutMs?: number; dbStatementTimeoutMs?: number } = {}) {
+function open(
+  db: TestDatabase,
+  extra: { sqliteBusyTimeoutMs?: number; dbStatementTimeoutMs?: number; sqliteCacheMb?: number } = {},
+) {
   return openDatabase({
     dataDir: db.env.ATRIUM_DATA_DIR as string,
     databaseUrl: db.env.DATABASE_URL,
@@ -54,6 +57,26 @@ describe('settings of the database layer', () => {
     assert.deepEqual([set.dbPoolSize, set.dbStatementTimeoutMs, set.sqliteBusyTimeoutMs, set.workers], [3, 0, 250, 4]);
     assert.throws(() => loadConfig({ ATRIUM_WORKERS: '0' }), /ATRIUM_WORKERS/);
     assert.throws(() => loadConfig({ ATRIUM_DB_STATEMENT_TIMEOUT_MS: '-1' }), /ATRIUM_DB_STATEMENT_TIMEOUT_MS/);
+  });
+
+  it("SQLite's page cache is 8 MiB per process unless ATRIUM_SQLITE_CACHE_MB says otherwise", async () => {
+    assert.equal(loadConfig({}).sqliteCacheMb, 8);
+    assert.equal(loadConfig({ ATRIUM_SQLITE_CACHE_MB: '64' }).sqliteCacheMb, 64);
+    assert.throws(() => loadConfig({ ATRIUM_SQLITE_CACHE_MB: '0' }), /ATRIUM_SQLITE_CACHE_MB/);
+    for (const [mb, kib] of [
+      [undefined, -8192],
+      [64, -65_536],
+    ] as const) {
+      const tdb = await freshDatabase('sqlite');
+      const database = open(tdb, mb === undefined ? {} : { sqliteCacheMb: mb });
+      try {
+        const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(database.db);
+        assert.equal(rows[0]?.cache_size, kib);
+      } finally {
+        await database.close();
+        await tdb.drop();
+      }
+    }
   });
 
   it('knows which driver errors are worth another attempt', () => {
