@@ -4,10 +4,8 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import { TEMP_SUFFIX, writeAll } from './filesystem.js';
-import type { ByteRange } from './store.js';
-
-const SHA256_NAME = /^[0-9a-f]{64}$/;
+import { contentPath, removeStaleParts, TEMP_SUFFIX, writeAll } from './filesystem.js';
+import { type ByteRange, isSha256 } from './store.js';
 
 /**
  * A bounded cache of blobs' bytes on this machine's disk, in front of a store
@@ -46,7 +44,7 @@ export class BlobCache {
 
   /** Where a cached blob's bytes live. */
   pathOf(sha256: string): string {
-    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+    return contentPath(this.root, sha256);
   }
 
   /** Bytes the cache counts, and files (after the start-up scan). */
@@ -142,16 +140,7 @@ export class BlobCache {
         removed++;
       }
     }
-    for (const name of await fs.promises.readdir(this.tmpDir).catch(() => [] as string[])) {
-      if (!name.endsWith(TEMP_SUFFIX)) continue;
-      const file = path.join(this.tmpDir, name);
-      const stat = await fs.promises.stat(file).catch(() => undefined);
-      if (stat && stat.mtimeMs < before) {
-        await fs.promises.rm(file, { force: true }).catch(() => {});
-        removed++;
-      }
-    }
-    return removed;
+    return removed + (await removeStaleParts(this.tmpDir, before).catch(() => 0));
   }
 
   private async keep(temp: string, sha256: string, size: number): Promise<boolean> {
@@ -202,7 +191,7 @@ export class BlobCache {
       for (const b of await fs.promises.readdir(path.join(this.root, a)).catch(() => [] as string[])) {
         const dir = path.join(this.root, a, b);
         for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
-          if (!SHA256_NAME.test(name)) continue;
+          if (!isSha256(name)) continue;
           const stat = await fs.promises.stat(path.join(dir, name)).catch(() => undefined);
           if (stat?.isFile()) found.push({ sha256: name, size: stat.size, at: stat.atimeMs });
         }

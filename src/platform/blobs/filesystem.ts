@@ -20,6 +20,26 @@ export async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void>
   }
 }
 
+/** Where a blob's bytes live under a content-addressed directory: `<root>/ab/cd/<sha256>`. */
+export function contentPath(root: string, sha256: string): string {
+  return path.join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+}
+
+/** Removes the `.part` files in `dir` last written before `before` (epoch ms); answers how many. */
+export async function removeStaleParts(dir: string, before: number): Promise<number> {
+  let removed = 0;
+  for (const name of await fs.promises.readdir(dir)) {
+    if (!name.endsWith(TEMP_SUFFIX)) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => undefined);
+    if (stat && stat.mtimeMs < before) {
+      await fs.promises.rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /** fsync of a directory, so a rename or an unlink in it survives a power cut. */
 async function syncDirectory(dir: string): Promise<void> {
   let handle: FileHandle | undefined;
@@ -57,7 +77,7 @@ export class FileBlobStore extends IndexedBlobStore {
 
   /** Where a blob's bytes live. */
   pathOf(sha256: string): string {
-    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+    return contentPath(this.root, sha256);
   }
 
   protected async stage(source: Readable, limit: number): Promise<Staged> {
@@ -106,16 +126,6 @@ export class FileBlobStore extends IndexedBlobStore {
   }
 
   async sweepStaging(before: number): Promise<number> {
-    let removed = 0;
-    for (const name of await fs.promises.readdir(this.tmpDir)) {
-      if (!name.endsWith(TEMP_SUFFIX)) continue;
-      const file = path.join(this.tmpDir, name);
-      const stat = await fs.promises.stat(file).catch(() => undefined);
-      if (stat && stat.mtimeMs < before) {
-        await fs.promises.rm(file, { force: true });
-        removed++;
-      }
-    }
-    return removed;
+    return removeStaleParts(this.tmpDir, before);
   }
 }

@@ -16,16 +16,20 @@ export function blobCacheDirectory(dataDir: string): string {
   return path.join(dataDir, 'blob-cache');
 }
 
+export interface BlobStoreOptions {
+  dataDir: string;
+  log?: Logger;
+  /** The PostgreSQL store's local cache, in bytes (`ATRIUM_BLOB_CACHE_MB`); none when 0 or unset. */
+  cacheBytes?: number;
+}
+
 /**
  * The store that suits the database: chunks in PostgreSQL (shared by every
  * process on the database), with a local cache of up to `cacheBytes` under
  * `<dataDir>/blob-cache` (none when 0 or unset); files under `<dataDir>/blobs`
  * with SQLite.
  */
-export function openBlobStore(
-  database: Database,
-  options: { dataDir: string; log?: Logger; cacheBytes?: number },
-): BlobStore {
+export function openBlobStore(database: Database, options: BlobStoreOptions): BlobStore {
   if (database.dialect === 'postgres') {
     return new PostgresBlobStore(database.db, options.log, openCache(options));
   }
@@ -36,7 +40,7 @@ export function openBlobStore(
  * The local cache, or none when it is off or its directory cannot be made (a read-only data directory is fine
  * with PostgreSQL and the master key in the environment: the cache is only an optimisation).
  */
-function openCache(options: { dataDir: string; log?: Logger; cacheBytes?: number }): BlobCache | undefined {
+function openCache(options: BlobStoreOptions): BlobCache | undefined {
   const cacheBytes = options.cacheBytes ?? 0;
   if (cacheBytes <= 0) return undefined;
   const dir = blobCacheDirectory(options.dataDir);
