@@ -562,6 +562,52 @@ for (const dialect of dialects()) {
         );
       });
 
+      it("takes the organizations of the employee's active registrations (all once terminated) and searches every number", async () => {
+        const employeeWith = async (firstname: string, refs: [string, string, boolean][]) =>
+          (
+            await json<{ id: string }>(
+              await hr.call('POST', '/employees', {
+                firstname,
+                lastname: 'Registered',
+                email: `${firstname.toLowerCase()}@example.com`,
+                registration_references: refs.map(([organization_id, employee_number, active]) => ({
+                  organization_id,
+                  employee_number,
+                  active,
+                })),
+              }),
+              201,
+            )
+          ).id;
+        const moving = await employeeWith('Cyd', [
+          ['hq', 'CYD-OLD', false],
+          ['paris', 'CYD-NEW', true],
+        ]);
+        const gone = await employeeWith('Dee', [
+          ['paris', 'DEE-1', false],
+          ['hq', 'DEE-2', false],
+        ]);
+        const ask = async (employeeId: string) =>
+          json<Req>(await simple('Where is my payslip?', { employee_id: employeeId }), 201);
+        const active = await ask(moving);
+        assert.deepEqual(active.organization_ids, ['paris']);
+        const terminated = await ask(gone);
+        assert.deepEqual(terminated.organization_ids, ['paris', 'hq']);
+        assert.deepEqual(await get(active.id), active);
+        for (const [q, id] of [
+          ['cyd-old', active.id],
+          ['CYD-NEW', active.id],
+          ['dee-2', terminated.id],
+        ] as const) {
+          const found = await json<Req[]>(await hr.call('GET', `/requests?q=${q}`), 200);
+          assert.deepEqual(
+            found.map((r) => r.id),
+            [id],
+            q,
+          );
+        }
+      });
+
       it('numbers requests per client, without duplicates under concurrent creates', async () => {
         const results = await Promise.all(Array.from({ length: 20 }, (_, i) => simple(`concurrent ${i}`)));
         const numbers = await Promise.all(results.map(async (r) => Number((await json<Req>(r, 201)).request_number)));

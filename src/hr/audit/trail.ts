@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../platform/db/database.js';
+import { sql } from 'kysely';
+import { type Db, dialectOf } from '../../platform/db/database.js';
+import { asJsonText, jsonObject } from '../../platform/db/json-sql.js';
 import type { Tables } from '../../platform/db/schema.js';
 import { Tenant } from '../../platform/db/tenant.js';
 import type { Clock } from '../../platform/time.js';
-import { currentCaller } from './actor.js';
+import { type Caller, currentCaller } from './actor.js';
 import type { EventDeclaration } from './catalogue.js';
 import './tables.js';
 
@@ -62,39 +64,79 @@ export class AuditTrail {
     action: A,
     input: EventInput,
   ): Promise<RecordedEvent> {
-    const event: RecordedEvent = {
-      id: randomUUID(),
+    const id = randomUUID();
+    const createdAt = this.clock.now();
+    const caller = currentCaller();
+    const known = await this.knownActor(clientId, caller);
+    const tenant = new Tenant<Tables>(this.db, clientId);
+    const columns = {
+      id,
       type: kind.type(action),
+      resource_type: kind.resource,
+      action,
+      resource_id: String(input.id),
+      name: input.name ?? null,
+      data: JSON.stringify(input.data ?? null),
+      created_at: createdAt,
+    };
+    let actor: EventActor;
+    if (typeof known !== 'string') {
+      actor = known;
+      await tenant
+        .insertInto('hr_events', {
+          ...columns,
+          actor_type: actor.type,
+          actor_id: actor.id,
+          actor_name: actor.name,
+          actor_data: JSON.stringify(actor.data),
+        })
+        .execute();
+    } else {
+      // The application's name is read by the insert itself: one statement, not two (issue 23's writes).
+      const applicationId = known;
+      const dialect = dialectOf(this.db);
+      const name = sql<
+        string | null
+      >`(select a.name from hr_applications a where a.client_id = ${clientId} and a.id = ${applicationId})`;
+      const row = await tenant
+        .insertInto('hr_events', {
+          ...columns,
+          actor_type: 'application',
+          actor_id: applicationId,
+          actor_name: name as never,
+          actor_data: asJsonText(
+            dialect,
+            jsonObject(dialect, [
+              ['id', sql`cast(${applicationId} as text)`],
+              ['name', name],
+            ]),
+          ) as never,
+        })
+        .returning('actor_name')
+        .executeTakeFirstOrThrow();
+      const actorName = row.actor_name ?? null;
+      actor = { type: 'application', id: applicationId, name: actorName, data: { id: applicationId, name: actorName } };
+    }
+    const event: RecordedEvent = {
+      id,
+      type: columns.type,
       resourceType: kind.resource,
       action,
-      resourceId: String(input.id),
-      name: input.name ?? null,
-      actor: await this.actor(clientId),
+      resourceId: columns.resource_id,
+      name: columns.name,
+      actor,
       data: input.data,
-      createdAt: this.clock.now(),
+      createdAt,
     };
-    await new Tenant<Tables>(this.db, clientId)
-      .insertInto('hr_events', {
-        id: event.id,
-        type: event.type,
-        resource_type: event.resourceType,
-        action: event.action,
-        resource_id: event.resourceId,
-        name: event.name,
-        actor_type: event.actor.type,
-        actor_id: event.actor.id,
-        actor_name: event.actor.name,
-        actor_data: JSON.stringify(event.actor.data),
-        data: JSON.stringify(event.data ?? null),
-        created_at: event.createdAt,
-      })
-      .execute();
     for (const outlet of this.outlets) await outlet(this.db, clientId, event);
     return event;
   }
 
-  private async actor(clientId: string): Promise<EventActor> {
-    const caller = currentCaller();
+  /**
+   * The author when it is the system or a known user; else the calling application's id (its name is read by the
+   * event's insert).
+   */
+  private async knownActor(clientId: string, caller: Caller): Promise<EventActor | string> {
     if (caller.type === 'system') return { type: 'system', id: null, name: caller.name, data: {} };
     const tenant = new Tenant<Tables>(this.db, clientId);
     if (caller.userId !== undefined) {
@@ -108,16 +150,6 @@ export class AuditTrail {
         return { type: 'user', id: user.id, name, data: { ...user } };
       }
     }
-    const app = await tenant
-      .selectFrom('hr_applications')
-      .select(['id', 'name'])
-      .where('id', '=', caller.applicationId)
-      .executeTakeFirst();
-    return {
-      type: 'application',
-      id: caller.applicationId,
-      name: app?.name ?? null,
-      data: { id: caller.applicationId, name: app?.name ?? null },
-    };
+    return caller.applicationId;
   }
 }

@@ -1,6 +1,7 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Insertable, type QueryCreator, type Selectable, sql } from 'kysely';
 import { type Db, dialectOf } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
+import { jsonRowsText } from '../../../platform/db/json-sql.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest, PreparedPages } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
@@ -136,12 +137,45 @@ const categoriesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }
     .where('id', 'in', p.ids),
 );
 
+/** What a request takes from its employee's registrations: their organizations, and their numbers to search. */
+export interface EmployeeRegistrations {
+  organizationIds: string[];
+  numbers: string[];
+}
+
+/** The registrations' `[organization_id, employee_number, active]`, in their order. */
+function registrationsOf(rows: readonly (readonly [string, string, number])[]): EmployeeRegistrations {
+  // Like a document's: the active registrations' organizations (all of them for a terminated employee).
+  const active = rows.filter((r) => r[2] === 1);
+  return {
+    organizationIds: [...new Set((active.length ? active : rows).map((r) => r[0]))],
+    numbers: rows.map((r) => r[1]),
+  };
+}
+
 /** A request with what its presentation reads besides the people: its files and the names it shows. */
 export interface StoredRequestView {
   row: RequestRow;
   files: RequestFileRow[];
   customStatusName: string | null;
   categoryName: string;
+}
+
+/** A request's row read with {@link requestViewColumns} beside it, as a view. */
+function storedView(
+  found: Selectable<PaRequestsTable> & {
+    view_files: string;
+    view_custom_status_name: string | null;
+    view_category_name: string;
+  },
+): StoredRequestView {
+  const { view_files, view_custom_status_name, view_category_name, ...row } = found;
+  return {
+    row: toRecord(row),
+    files: JSON.parse(view_files) as RequestFileRow[],
+    customStatusName: view_custom_status_name,
+    categoryName: view_category_name,
+  };
 }
 
 /** One request with its files and names, in one statement (`requestViewColumns`). */
@@ -279,32 +313,73 @@ export class RequestsRepository {
   }
 
   /**
-   * The next request number of the client, in one statement (the first is 1). The counter row is locked until the
-   * transaction ends.
+   * Inserts a new request under the client's next number (the first is 1), with its organizations, and answers it
+   * as {@link findView} reads it. The counter row stays locked until the transaction ends. `search_text` is the
+   * number, a space and `searchTail`.
+   *
+   * On PostgreSQL this is one statement: the counter, the request and its organizations chained with `with`, and
+   * the request's view read from the inserted row. Each statement sent costs Atrium's process a round trip, about
+   * 50–70 µs on the bench's machine (issue 23, docs/PERFORMANCE.md). SQLite has no round trips, and no `insert`
+   * inside `with`: there it is four.
    */
-  async nextNumber(clientId: string): Promise<number> {
-    const row = await this.db
-      .insertInto('pa_request_counters')
-      .values({ client_id: clientId, last_number: 1 })
-      .onConflict((oc) =>
-        oc.column('client_id').doUpdateSet({ last_number: sql<number>`pa_request_counters.last_number + 1` }),
-      )
-      .returning('last_number')
-      .executeTakeFirstOrThrow();
-    return Number(row.last_number);
-  }
-
-  async insert(row: NewRequestRow, organizationIds: readonly string[]): Promise<void> {
+  async insertNext(
+    row: Omit<NewRequestRow, 'request_number' | 'search_text'>,
+    searchTail: string,
+    organizationIds: readonly string[],
+  ): Promise<StoredRequestView> {
+    const counter = (db: QueryCreator<Tables>) =>
+      db
+        .insertInto('pa_request_counters')
+        .values({ client_id: row.client_id, last_number: 1 })
+        .onConflict((oc) =>
+          oc.column('client_id').doUpdateSet({ last_number: sql<number>`pa_request_counters.last_number + 1` }),
+        )
+        .returning('last_number');
+    const organizations = organizationIds.map((o) => ({
+      client_id: row.client_id,
+      request_id: row.id,
+      organization_id: o,
+    }));
+    const dialect = dialectOf(this.db);
+    if (dialect === 'postgres') {
+      const numbered = this.db.with('counter', counter);
+      // A `with` insert runs whether or not the statement reads it.
+      const start = organizations.length
+        ? (numbered.with('o', (db) =>
+            db.insertInto('pa_request_organizations').values(organizations).returning('request_id'),
+          ) as unknown as typeof numbered)
+        : numbered;
+      const found = await start
+        .with('r', (db) =>
+          db
+            .insertInto('pa_requests')
+            .values({
+              ...(toColumns(row) as Insertable<PaRequestsTable>),
+              request_number: sql<number>`(select last_number from counter)`,
+              search_text: sql<string>`(select cast(last_number as text) from counter) || ${` ${searchTail}`}`,
+            })
+            .returningAll(),
+        )
+        .selectFrom('r')
+        .selectAll('r')
+        .select(requestViewColumns(dialect))
+        .executeTakeFirstOrThrow();
+      return storedView(found);
+    }
+    const { last_number } = await counter(this.db).executeTakeFirstOrThrow();
+    const number = Number(last_number);
     await this.db
       .insertInto('pa_requests')
-      .values(toColumns(row) as Insertable<PaRequestsTable>)
+      .values({
+        ...(toColumns(row) as Insertable<PaRequestsTable>),
+        request_number: number,
+        search_text: `${number} ${searchTail}`,
+      })
       .execute();
-    if (organizationIds.length) {
-      await this.db
-        .insertInto('pa_request_organizations')
-        .values(organizationIds.map((o) => ({ client_id: row.client_id, request_id: row.id, organization_id: o })))
-        .execute();
-    }
+    if (organizations.length) await this.db.insertInto('pa_request_organizations').values(organizations).execute();
+    const found = await this.findView(row.client_id, row.id);
+    if (!found) throw new Error(`The request ${row.id} just inserted was not found.`);
+    return found;
   }
 
   async find(clientId: string, id: string): Promise<RequestRow | undefined> {
@@ -521,14 +596,7 @@ export class RequestsRepository {
    */
   async findView(clientId: string, id: string): Promise<StoredRequestView | undefined> {
     const found = await viewOf.first(this.db, { clientId, id });
-    if (!found) return undefined;
-    const { view_files, view_custom_status_name, view_category_name, ...row } = found;
-    return {
-      row: toRecord(row),
-      files: JSON.parse(view_files) as RequestFileRow[],
-      customStatusName: view_custom_status_name,
-      categoryName: view_category_name,
-    };
+    return found ? storedView(found) : undefined;
   }
 
   // People
@@ -546,36 +614,55 @@ export class RequestsRepository {
   }
 
   /** A user, else an employee, with this id (or external id). */
+  /**
+   * The first person of `kinds` with this id or external id. With `registrations`, an employee found comes with
+   * them, read by the same statement (one round trip, not two: issue 23's writes).
+   */
   async person(
     clientId: string,
     by: { id?: string; externalId?: string },
     kinds: readonly PersonKind[],
-  ): Promise<Person | undefined> {
+    registrations = false,
+  ): Promise<(Person & { registrations?: EmployeeRegistrations }) | undefined> {
+    const dialect = dialectOf(this.db);
     for (const kind of kinds) {
       const table = kind === 'user' ? 'hr_users' : 'hr_employees';
-      let q = this.tenant(clientId).selectFrom(table).select(['id', 'external_id', 'firstname', 'lastname', 'email']);
-      q = by.id !== undefined ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId ?? '');
-      const row = await q.executeTakeFirst();
-      if (row) return { kind, ...row };
+      let q = this.tenant(clientId)
+        .selectFrom(`${table} as p`)
+        .select(['p.id', 'p.external_id', 'p.firstname', 'p.lastname', 'p.email'])
+        .select(
+          (kind === 'employee' && registrations
+            ? jsonRowsText(
+                dialect,
+                [sql.ref('g.organization_id'), sql.ref('g.employee_number'), sql.ref('g.active')],
+                sql`from hr_employee_registrations g where g.client_id = p.client_id and g.employee_id = p.id`,
+                sql.ref('g.position'),
+              )
+            : sql<string | null>`null`
+          ).as('registrations'),
+        );
+      q = by.id !== undefined ? q.where('p.id', '=', by.id) : q.where('p.external_id', '=', by.externalId ?? '');
+      const found = await q.executeTakeFirst();
+      if (!found) continue;
+      const { registrations: rows, ...row } = found;
+      return {
+        kind,
+        ...row,
+        ...(rows !== null ? { registrations: registrationsOf(JSON.parse(rows) as [string, string, number][]) } : {}),
+      };
     }
     return undefined;
   }
 
   /** An employee's organizations and employee numbers (active registrations first). */
-  async registrations(clientId: string, employeeId: string): Promise<{ organizationIds: string[]; numbers: string[] }> {
+  async registrations(clientId: string, employeeId: string): Promise<EmployeeRegistrations> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_employee_registrations')
-      .select(['organization_id', 'employee_number'])
+      .select(['organization_id', 'employee_number', 'active'])
       .where('employee_id', '=', employeeId)
-      .select('active')
       .orderBy('position')
       .execute();
-    // Like a document's: the active registrations' organizations (all of them for a terminated employee).
-    const active = rows.filter((r) => r.active === 1);
-    return {
-      organizationIds: [...new Set((active.length ? active : rows).map((r) => r.organization_id))],
-      numbers: rows.map((r) => r.employee_number),
-    };
+    return registrationsOf(rows.map((r) => [r.organization_id, r.employee_number, r.active]));
   }
 
   async organizationExists(clientId: string, id: string): Promise<boolean> {

@@ -23,12 +23,14 @@ import { requestCommentEvents, requestEvents } from './events.js';
 import { type CommentView, type Embed, presentComment, presentWithAttachments, type RequestView } from './present.js';
 import type {
   CommentRow,
+  EmployeeRegistrations,
   Person,
   RequestFileRow,
   RequestFilter,
   RequestRow,
   RequestSort,
   RequestsRepository,
+  StoredRequestView,
 } from './repository.js';
 import type { CommentCreate, RequestCreate, RequestListQuery, RequestPatch } from './schemas.js';
 import type { PersonKind, RequestStatus } from './tables.js';
@@ -77,12 +79,9 @@ function csv(text: string | undefined): string[] | undefined {
   return items.length ? [...new Set(items)] : undefined;
 }
 
-function searchText(
-  row: { request_number: number; name: string },
-  answers: readonly FormAnswer[],
-  numbers: readonly string[],
-): string {
-  const words: string[] = [String(row.request_number), row.name, ...numbers];
+/** What a request's `search_text` holds after its number and a space: its name, its employee's numbers, its answers. */
+function searchTail(name: string, answers: readonly FormAnswer[], numbers: readonly string[]): string {
+  const words: string[] = [name, ...numbers];
   for (const a of answers) {
     for (const v of a.values) {
       if (typeof v === 'string' || typeof v === 'number') words.push(String(v));
@@ -90,6 +89,14 @@ function searchText(
     }
   }
   return words.join(' ').toLowerCase();
+}
+
+function searchText(
+  row: { request_number: number; name: string },
+  answers: readonly FormAnswer[],
+  numbers: readonly string[],
+): string {
+  return `${row.request_number} ${searchTail(row.name, answers, numbers)}`;
 }
 
 /** The repositories request writes touch: the request's rows and the uploads its files consume. */
@@ -157,8 +164,9 @@ export class RequestsService {
     tx: Audited<RequestsWork>,
     id: string,
     action: (typeof requestEvents.actions)[number],
+    stored?: StoredRequestView,
   ): Promise<RequestView> {
-    const view = await this.viewOf(clientId, id, false, tx.requests);
+    const view = stored ? { ...stored, people: new Map() } : await this.viewOf(clientId, id, false, tx.requests);
     await tx.audit.record(clientId, requestEvents, action, {
       id,
       name: view.row.name,
@@ -282,15 +290,16 @@ export class RequestsService {
     externalId: string | undefined,
     kinds: readonly PersonKind[],
     errors: FieldError[],
-  ): Promise<Person | undefined> {
+    registrations = false,
+  ): Promise<(Person & { registrations?: EmployeeRegistrations }) | undefined> {
     if (id !== undefined && id !== '') {
-      const p = await this.repo.person(clientId, { id }, kinds);
+      const p = await this.repo.person(clientId, { id }, kinds, registrations);
       if (!p)
         errors.push({ field: `${field}_id`, code: 'not_found', message: `No ${kinds.join(' or ')} has this id.` });
       return p;
     }
     if (externalId !== undefined && externalId !== '') {
-      const p = await this.repo.person(clientId, { externalId }, kinds);
+      const p = await this.repo.person(clientId, { externalId }, kinds, registrations);
       if (!p) {
         errors.push({
           field: `${field}_external_id`,
@@ -324,6 +333,7 @@ export class RequestsService {
       input.employee_external_id,
       ['employee'],
       errors,
+      true,
     );
     let creator = await this.namedPerson(
       clientId,
@@ -384,9 +394,7 @@ export class RequestsService {
       errors.push(...error.fields);
     }
     if (errors.length || !checked) throw new FieldValidationError(errors);
-    const registrations = employee
-      ? await this.repo.registrations(clientId, employee.id)
-      : { organizationIds: [], numbers: [] };
+    const registrations: EmployeeRegistrations = employee?.registrations ?? { organizationIds: [], numbers: [] };
     const organizationIds = organizationId !== undefined ? [organizationId] : registrations.organizationIds;
     const answers = checked.answers;
     const fileAnswers = checked.files;
@@ -395,13 +403,11 @@ export class RequestsService {
     return this.work.run(async (tx) => {
       const repo = tx.requests;
       const at = now();
-      const number = await repo.nextNumber(clientId);
       const consumed = await this.consumeAll(clientId, tx, id, fileAnswers, input.attachment_upload_ids ?? [], at);
-      await repo.insert(
+      const stored = await repo.insertNext(
         {
           client_id: clientId,
           id,
-          request_number: number,
           name: form.row.name,
           status: 'created',
           status_rank: 0,
@@ -422,15 +428,15 @@ export class RequestsService {
           public_comment_count: 0,
           internal_comment_count: 0,
           attachment_count: consumed.attachments,
-          search_text: searchText({ request_number: number, name: form.row.name }, answers, registrations.numbers),
           created_at: at,
           updated_at: at,
           closed_at: null,
           archived_at: null,
         },
+        searchTail(form.row.name, answers, registrations.numbers),
         organizationIds,
       );
-      return this.recordRequest(clientId, tx, id, 'created');
+      return this.recordRequest(clientId, tx, id, 'created', stored);
     });
   }
 
