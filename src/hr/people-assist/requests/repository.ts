@@ -4,7 +4,7 @@ import { existingIds } from '../../../platform/db/existing.js';
 import { jsonRowsText } from '../../../platform/db/json-sql.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest, PreparedPages } from '../../../platform/db/listing.js';
-import { prepared } from '../../../platform/db/prepared.js';
+import { type PreparedParams, prepared } from '../../../platform/db/prepared.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
@@ -178,6 +178,57 @@ function storedView(
   };
 }
 
+/** The client's counter moved on by one (created at 1), answering the new number. Locks the row. */
+function nextNumber(db: QueryCreator<Tables>, clientId: unknown) {
+  return db
+    .insertInto('pa_request_counters')
+    .values({ client_id: clientId as string, last_number: 1 })
+    .onConflict((oc) =>
+      oc.column('client_id').doUpdateSet({ last_number: sql<number>`pa_request_counters.last_number + 1` }),
+    )
+    .returning('last_number');
+}
+
+/**
+ * `insertNext` on PostgreSQL, compiled once per number of organizations: the counter, the request (its columns as
+ * `c_<column>`, its `search_text` the number and `tail`) and its organizations (`orgs`) chained with `with`, and
+ * the request's view read from the inserted row. A `with` insert runs whether or not the statement reads it.
+ */
+const createdOnPostgres = prepared((db: Db, p: PreparedParams) => {
+  const orgs = p.orgs as unknown[];
+  const columns: Record<string, unknown> = {};
+  for (const name of Object.keys(p)) if (name.startsWith('c_')) columns[name.slice(2)] = p[name];
+  const numbered = db.with('counter', (qc) => nextNumber(qc, p.c_client_id));
+  const start = orgs.length
+    ? (numbered.with('o', (qc) =>
+        qc
+          .insertInto('pa_request_organizations')
+          .values(
+            orgs.map((o) => ({
+              client_id: p.c_client_id as string,
+              request_id: p.c_id as string,
+              organization_id: o as string,
+            })),
+          )
+          .returning('request_id'),
+      ) as unknown as typeof numbered)
+    : numbered;
+  return start
+    .with('r', (qc) =>
+      qc
+        .insertInto('pa_requests')
+        .values({
+          ...(columns as unknown as Insertable<PaRequestsTable>),
+          request_number: sql<number>`(select last_number from counter)`,
+          search_text: sql<string>`(select cast(last_number as text) from counter) || ${p.tail}`,
+        })
+        .returningAll(),
+    )
+    .selectFrom('r')
+    .selectAll('r')
+    .select(requestViewColumns('postgres'));
+});
+
 /** One request with its files and names, in one statement (`requestViewColumns`). */
 const viewOf = prepared((db: Db, p: { clientId: string; id: string }) =>
   new Tenant<Tables>(db, p.clientId)
@@ -317,56 +368,25 @@ export class RequestsRepository {
    * as {@link findView} reads it. The counter row stays locked until the transaction ends. `search_text` is the
    * number, a space and `searchTail`.
    *
-   * On PostgreSQL this is one statement: the counter, the request and its organizations chained with `with`, and
-   * the request's view read from the inserted row. Each statement sent costs Atrium's process a round trip, about
-   * 50–70 µs on the bench's machine (issue 23, docs/PERFORMANCE.md). SQLite has no round trips, and no `insert`
-   * inside `with`: there it is four.
+   * On PostgreSQL this is one statement ({@link createdOnPostgres}, built and compiled once per number of
+   * organizations): the counter, the request and its organizations chained with `with`, and the request's view read
+   * from the inserted row. Each statement sent costs Atrium's process a round trip (issue 23, docs/PERFORMANCE.md).
+   * SQLite has no round trips, and no `insert` inside `with`: there it is four.
    */
   async insertNext(
     row: Omit<NewRequestRow, 'request_number' | 'search_text'>,
     searchTail: string,
     organizationIds: readonly string[],
   ): Promise<StoredRequestView> {
-    const counter = (db: QueryCreator<Tables>) =>
-      db
-        .insertInto('pa_request_counters')
-        .values({ client_id: row.client_id, last_number: 1 })
-        .onConflict((oc) =>
-          oc.column('client_id').doUpdateSet({ last_number: sql<number>`pa_request_counters.last_number + 1` }),
-        )
-        .returning('last_number');
-    const organizations = organizationIds.map((o) => ({
-      client_id: row.client_id,
-      request_id: row.id,
-      organization_id: o,
-    }));
     const dialect = dialectOf(this.db);
     if (dialect === 'postgres') {
-      const numbered = this.db.with('counter', counter);
-      // A `with` insert runs whether or not the statement reads it.
-      const start = organizations.length
-        ? (numbered.with('o', (db) =>
-            db.insertInto('pa_request_organizations').values(organizations).returning('request_id'),
-          ) as unknown as typeof numbered)
-        : numbered;
-      const found = await start
-        .with('r', (db) =>
-          db
-            .insertInto('pa_requests')
-            .values({
-              ...(toColumns(row) as Insertable<PaRequestsTable>),
-              request_number: sql<number>`(select last_number from counter)`,
-              search_text: sql<string>`(select cast(last_number as text) from counter) || ${` ${searchTail}`}`,
-            })
-            .returningAll(),
-        )
-        .selectFrom('r')
-        .selectAll('r')
-        .select(requestViewColumns(dialect))
-        .executeTakeFirstOrThrow();
-      return storedView(found);
+      const params: PreparedParams = { tail: ` ${searchTail}`, orgs: [...organizationIds] };
+      for (const [column, value] of Object.entries(toColumns(row))) params[`c_${column}`] = value;
+      const created = await createdOnPostgres.first(this.db, params);
+      if (!created) throw new Error(`The request ${row.id} was not inserted.`);
+      return storedView(created);
     }
-    const { last_number } = await counter(this.db).executeTakeFirstOrThrow();
+    const { last_number } = await nextNumber(this.db, row.client_id).executeTakeFirstOrThrow();
     const number = Number(last_number);
     await this.db
       .insertInto('pa_requests')
@@ -376,7 +396,12 @@ export class RequestsRepository {
         search_text: `${number} ${searchTail}`,
       })
       .execute();
-    if (organizations.length) await this.db.insertInto('pa_request_organizations').values(organizations).execute();
+    if (organizationIds.length) {
+      await this.db
+        .insertInto('pa_request_organizations')
+        .values(organizationIds.map((o) => ({ client_id: row.client_id, request_id: row.id, organization_id: o })))
+        .execute();
+    }
     const found = await this.findView(row.client_id, row.id);
     if (!found) throw new Error(`The request ${row.id} just inserted was not found.`);
     return found;
