@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { type Db, dialectOf } from '../../platform/db/database.js';
 import { asJsonText, jsonObject } from '../../platform/db/json-sql.js';
 import type { Tables } from '../../platform/db/schema.js';
@@ -34,7 +34,16 @@ export interface RecordedEvent {
  * What else happens, in the same transaction, when an event is recorded: the webhooks area queues a delivery
  * per matching webhook (its outbox). Outlets are added once, when the API is put together.
  */
-export type EventOutlet = (db: Db, clientId: string, event: RecordedEvent) => Promise<void>;
+export interface EventOutlet {
+  /**
+   * A condition on the outlet's own rows of this client, evaluated by the event's insert and returned beside it:
+   * when it is false, `receive` is not called. So an outlet with nothing to do for a client (no active webhook)
+   * costs the write no statement of its own (issue 23: each statement is a round trip on PostgreSQL).
+   */
+  wanted(clientId: string): RawBuilder<unknown>;
+  /** Called after the event's insert, in its transaction, when `wanted` held. */
+  receive(db: Db, clientId: string, event: RecordedEvent): Promise<void>;
+}
 
 /** What a write says about itself. */
 export interface EventInput {
@@ -79,10 +88,12 @@ export class AuditTrail {
       data: JSON.stringify(input.data ?? null),
       created_at: createdAt,
     };
+    const wanted = this.outlets.map((outlet, i) => sql<unknown>`${outlet.wanted(clientId)}`.as(`outlet_${i}`));
     let actor: EventActor;
+    let inserted: Record<string, unknown>;
     if (typeof known !== 'string') {
       actor = known;
-      await tenant
+      inserted = await tenant
         .insertInto('hr_events', {
           ...columns,
           actor_type: actor.type,
@@ -90,7 +101,8 @@ export class AuditTrail {
           actor_name: actor.name,
           actor_data: JSON.stringify(actor.data),
         })
-        .execute();
+        .returning(['id', ...wanted])
+        .executeTakeFirstOrThrow();
     } else {
       // The application's name is read by the insert itself: one statement, not two (issue 23's writes).
       const applicationId = known;
@@ -112,8 +124,9 @@ export class AuditTrail {
             ]),
           ) as never,
         })
-        .returning('actor_name')
+        .returning(['actor_name', ...wanted])
         .executeTakeFirstOrThrow();
+      inserted = row;
       const actorName = row.actor_name ?? null;
       actor = { type: 'application', id: applicationId, name: actorName, data: { id: applicationId, name: actorName } };
     }
@@ -128,7 +141,11 @@ export class AuditTrail {
       data: input.data,
       createdAt,
     };
-    for (const outlet of this.outlets) await outlet(this.db, clientId, event);
+    for (const [i, outlet] of this.outlets.entries()) {
+      const held = inserted[`outlet_${i}`];
+      // Booleans come back as 1 / 0 from SQLite, true / false from PostgreSQL.
+      if (held === true || held === 1) await outlet.receive(this.db, clientId, event);
+    }
     return event;
   }
 

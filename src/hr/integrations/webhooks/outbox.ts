@@ -5,7 +5,7 @@ import { afterWork } from '../../audit/actor.js';
 import { matchesPattern } from '../../audit/catalogue.js';
 import type { EventOutlet } from '../../audit/trail.js';
 import { presentRecordedEvent } from '../events/present.js';
-import { WebhooksRepository } from './repository.js';
+import { anyActiveWebhook, WebhooksRepository } from './repository.js';
 import type { DeliveryQueue } from './service.js';
 
 /** The job queue webhook deliveries run on. */
@@ -51,18 +51,21 @@ export function deliveryQueue(settings: { retryForMs: number }, wake: () => void
  * event's own transaction (a rolled-back write queues nothing; a committed one has its deliveries).
  */
 export function webhookOutlet(queue: DeliveryQueue, now: () => number): EventOutlet {
-  return async (db: Db, clientId, event) => {
-    const repo = new WebhooksRepository(db);
-    const targets = (await repo.active(clientId)).filter((w) => w.events.some((p) => matchesPattern(p, event.type)));
-    if (targets.length === 0) return;
-    const body = JSON.stringify(presentRecordedEvent(event));
-    const at = now();
-    for (const webhook of targets) {
-      const delivery = { id: randomUUID(), webhookId: webhook.id, eventId: event.id, eventType: event.type, body };
-      const jobId = await queue.enqueue(db, clientId, delivery);
-      await repo.insertDelivery(clientId, { ...delivery, jobId }, at);
-    }
-    // The runner is woken once the write has committed (before, it would not see the jobs yet).
-    afterWork(queue.wake);
+  return {
+    wanted: (clientId) => anyActiveWebhook(clientId),
+    async receive(db: Db, clientId, event) {
+      const repo = new WebhooksRepository(db);
+      const targets = (await repo.active(clientId)).filter((w) => w.events.some((p) => matchesPattern(p, event.type)));
+      if (targets.length === 0) return;
+      const body = JSON.stringify(presentRecordedEvent(event));
+      const at = now();
+      for (const webhook of targets) {
+        const delivery = { id: randomUUID(), webhookId: webhook.id, eventId: event.id, eventType: event.type, body };
+        const jobId = await queue.enqueue(db, clientId, delivery);
+        await repo.insertDelivery(clientId, { ...delivery, jobId }, at);
+      }
+      // The runner is woken once the write has committed (before, it would not see the jobs yet).
+      afterWork(queue.wake);
+    },
   };
 }

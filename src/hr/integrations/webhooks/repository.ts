@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
@@ -50,6 +50,15 @@ export interface AttemptRecord {
 // The outbox (every write with an active webhook) and the deliverer (every delivery) run these: built once.
 const webhooksOf = (db: Db, clientId: string) =>
   new Tenant<Tables>(db, clientId).selectFrom('hr_webhooks as w').selectAll('w');
+/**
+ * Whether the client has an active webhook, as an expression: the audit trail's insert of an event returns it, so a
+ * write of a client without one reads no webhooks (`webhookOutlet`).
+ */
+// tenant-by-hand: the subquery is tied to the client by `client_id`.
+export function anyActiveWebhook(clientId: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from hr_webhooks w where w.client_id = ${clientId} and w.is_active = 1)`;
+}
+
 const activeOf = prepared((db: Db, p: { clientId: string }) =>
   webhooksOf(db, p.clientId).where('w.is_active', '=', 1).orderBy('w.pk'),
 );
