@@ -9,7 +9,6 @@
 # Change them here and the test runs the new commands.
 
 # Node.js 24 (LTS): better-sqlite3 13's prebuilt Node-API binary, and npm 11, which honours --allow-scripts below.
-# node:20 images (end of life) need the better-sqlite3-node20 alias compiled (docs/development.md).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Build: every dependency (TypeScript builds dist/), then `npm pack`, whose prepare step builds.

@@ -348,7 +348,7 @@ for (const dialect of dialects()) {
           ? new Promise<string[]>((resolve, reject) => {
               const worker = new Worker(
                 `const { parentPort, workerData } = require('node:worker_threads');
-                 const Sqlite = require(Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20');
+                 const Sqlite = require('better-sqlite3');
                  const db = new Sqlite(workerData.file, { readonly: true });
                  db.pragma('busy_timeout = 5000');
                  const read = db.prepare(workerData.query);

@@ -185,10 +185,10 @@ describe('architecture', () => {
     assert.deepEqual(bad, [], bad.join('\n'));
   });
 
-  it('loads the SQLite driver in one place (platform/db/database.ts picks better-sqlite3 13 or the Node 20 alias)', () => {
+  it('loads the SQLite driver in one place (platform/db/database.ts)', () => {
     const loaders = files
       .filter((file) => rel(file) !== path.join('platform', 'db', 'database.ts'))
-      .filter((file) => /^import (?!type )[^;]*from 'better-sqlite3(-node20)?';/m.test(text.get(file) ?? ''))
+      .filter((file) => /^import (?!type )[^;]*from 'better-sqlite3';/m.test(text.get(file) ?? ''))
       .map(rel);
     assert.deepEqual(loaders, [], `import { Sqlite } from platform/db/database.ts instead:\n${loaders.join('\n')}`);
   });

@@ -22,15 +22,11 @@ import type { Tables } from './schema.js';
 export type DialectName = 'sqlite' | 'postgres';
 
 /**
- * The SQLite driver for the running Node.js: better-sqlite3 13 (Node-API, prebuilt) on Node 22 and later, and
- * better-sqlite3 12 (installed as `better-sqlite3-node20`, compiled at install) on Node 20. Neither works on both:
- * 13 crashes on Node 20 (a segmentation fault), and 12 aborts on Node 24 when a statement is garbage-collected
- * (`Assertion failed: (env) != nullptr` in `Statement::~Statement`, Node 24's `ObjectWrap`). docs/development.md,
- * "Node.js versions".
+ * The SQLite driver: better-sqlite3, whose Node-API binary ships inside its package (no compiler, no download) and
+ * loads on every supported Node.js (22.12 and later). Loaded here only (the architecture test keeps it so), through
+ * `require`, since the package is CommonJS.
  */
-export const Sqlite: typeof SqliteDatabase = createRequire(import.meta.url)(
-  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20',
-);
+export const Sqlite: typeof SqliteDatabase = createRequire(import.meta.url)('better-sqlite3');
 
 export type Db = Kysely<Tables>;
 

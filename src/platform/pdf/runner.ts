@@ -38,8 +38,8 @@ const DEFAULTS = {
 };
 
 /**
- * Starts worker.js, or worker.ts when running from the sources (the tests, under tsx): Node 20 does not carry
- * `--import tsx` into a worker thread, so that worker registers tsx itself before loading the file.
+ * Starts worker.js, or worker.ts when running from the sources (under tsx): a worker thread
+ * does not inherit `--import tsx` on every supported Node.js, so that worker registers tsx itself before loading the file.
  */
 function startWorker(options: WorkerOptions): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), options);
