@@ -8,7 +8,7 @@
 # installed package and calls it; `npm test` checks that the marked steps are there (test/package/dockerfile.test.ts).
 # Change them here and the test runs the new commands.
 
-# Node.js 24 (LTS): better-sqlite3 13's prebuilt Node-API binary, and npm 11, which honours --allow-scripts below.
+# Node.js 24 (LTS), the line the docs recommend; the floor is 22.12 (package.json's engines).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Build: every dependency (TypeScript builds dist/), then `npm pack`, whose prepare step builds.
@@ -22,12 +22,9 @@ ARG PACK_DIR=/pkg
 # package-test: pack
 RUN mkdir -p "$PACK_DIR" && npm pack --pack-destination "$PACK_DIR"
 
-# 2. Install the packed package without devDependencies. better-sqlite3 downloads a prebuilt binary, or compiles
-#    from source when it cannot (hence python3, make and g++ in this stage only).
+# 2. Install the packed package without devDependencies. better-sqlite3's package carries its Node-API binaries
+#    (glibc and musl, x64 and arm64): nothing is compiled or downloaded besides the npm packages.
 FROM ${NODE_IMAGE} AS install
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
 ARG PACK_DIR=/pkg
 ARG ATRIUM_PREFIX=/opt/atrium
 COPY --from=build /pkg /pkg

@@ -1,7 +1,8 @@
 /**
  * `npm run test:package` (issue 17, items 2 and 3): a production install of the packed package, made with the
- * Dockerfile's own steps. Too slow for `npm test` (the install compiles better-sqlite3 from source when no prebuilt
- * binary can be downloaded: minutes), so `.ci/run` runs it after `npm test`.
+ * Dockerfile's own steps. `npm pack` builds the whole package again and the install fetches every runtime
+ * dependency (better-sqlite3's binary ships inside its package: nothing compiles), so `.ci/run` runs it after
+ * `npm test` rather than in it.
  *
  * 1. The Dockerfile's `package-test: pack` step, run as written in this checkout: `npm pack` (its prepare step
  *    builds dist/).
