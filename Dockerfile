@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Atrium's container image: build and pack the package, install the packed package without devDependencies,
-# then run it as a non-root user with its data in a volume. README.md, "Container".
+# then run it as a non-root user with its data in a volume. docs/production.md, "Container".
 #
 # This image has never been built on the project's machines (they have no Docker engine). What keeps it honest:
 # the two steps marked "package-test:" below are run exactly as written, by `npm run test:package`

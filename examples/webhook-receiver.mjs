@@ -1,4 +1,4 @@
-// A webhook receiver in one file, for trying Atrium's webhooks (README, "Webhooks walkthrough").
+// A webhook receiver in one file, for trying Atrium's webhooks (docs/webhooks.md).
 // It verifies each callback's X-Event-Signature with the webhook's signature key, then prints the event.
 //
 //   WEBHOOK_KEY=<signature_key> node examples/webhook-receiver.mjs   (listens on 127.0.0.1:4000, or PORT)

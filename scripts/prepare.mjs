@@ -47,5 +47,5 @@ A production install from a clone builds first, then drops the devDependencies:
   npm prune --omit=dev
 
 or installs the packed package: npm pack, then npm install -g --omit=dev ./atrium-<version>.tgz
-(README.md, "Production install").`);
+(docs/production.md).`);
 process.exit(1);

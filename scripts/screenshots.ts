@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: the console's main pages at 1280 and 390 px wide, in docs/screenshots/ (the README shows
+ * `npm run screenshots`: the console's main pages at 1280 and 390 px wide, in docs/screenshots/ (docs/console.md shows
  * them), taken from a seeded server in Debian's Chromium (test/support/browser.ts). CI runs it, so it keeps working;
  * the committed pictures are refreshed by running it again.
  *

@@ -1,5 +1,5 @@
 /**
- * What the data browser shows of each resource (README, "The console"): which API list, with which of its own
+ * What the data browser shows of each resource (docs/console.md): which API list, with which of its own
  * search and filter parameters, which columns, and the page of one object. A new resource is one entry of
  * RESOURCES; the pages (pages/data.tsx) and the tenant page's links come from it.
  */

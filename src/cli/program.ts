@@ -156,7 +156,7 @@ function examples(...lines: string[]): string {
 }
 
 const ENVIRONMENT = `
-Every command reads the same settings as the server (ATRIUM_DATA_DIR, DATABASE_URL, ...; README "Configuration")
+Every command reads the same settings as the server (ATRIUM_DATA_DIR, DATABASE_URL, ...; docs/configuration.md)
 and says on standard error which database it uses. With --json, standard output carries only the JSON document.
 Exit codes: 0 done, 1 failed, 2 usage error. --debug (or DEBUG=1) prints the stack trace of a failure.`;
 
@@ -289,7 +289,7 @@ export function buildProgram(): Command {
       'after',
       `${examples('atrium seed --json', 'atrium seed --size large', 'atrium seed --employees 50000 --requests 0')}
 A progress bar is drawn on standard error when it is a terminal (never with --json). What each size makes, and
-what a second run does: README, "Command line".
+what a second run does: docs/cli.md.
 `,
     )
     .action(async (options: { size: SeedSize; json?: boolean } & Partial<Record<SeedKind, number>>) => {

@@ -28,7 +28,7 @@ function banner(url: string, dialect: string, workers: number, metricsUrl?: stri
 
 /**
  * The metrics endpoint on its own port (`ATRIUM_METRICS_PORT`): this process's metrics, or in the primary of
- * `--workers N` every worker's, summed (README, "Metrics").
+ * `--workers N` every worker's, summed (docs/production.md, "Metrics").
  */
 async function metricsEndpoint(
   config: Config,

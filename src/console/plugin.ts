@@ -131,7 +131,7 @@ function secured(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * The web console, `/console` (README, "The console"): a single page built from console/ into dist/web/console,
+ * The web console, `/console` (docs/console.md): a single page built from console/ into dist/web/console,
  * served from memory, compressed (brotli or gzip, made once on first use) for a client that takes it. Its assets
  * have content-hashed names and are cached for a year; the page itself is not
  * cached, so a new release is picked up at the next load. The page talks only to the admin API (`/admin/v1`,

@@ -2,8 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
- * Every setting Atrium reads, with its default. The README's configuration
- * table mirrors this object; keep them in step.
+ * Every setting Atrium reads, with its default. The configuration
+ * table of docs/configuration.md mirrors this object; keep them in step.
  */
 export interface Config {
   /** TCP port of the HTTP server (`PORT`). */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 /**
- * Prometheus metrics (`GET /metrics` on `ATRIUM_METRICS_PORT`; README, "Metrics"). This module loads prom-client,
+ * Prometheus metrics (`GET /metrics` on `ATRIUM_METRICS_PORT`; docs/production.md, "Metrics"). This module loads prom-client,
  * which takes a noticeable time to import: it is imported (dynamically) only when metrics are on, so a server
  * without them neither loads it nor runs any of its hooks.
  */
@@ -25,7 +25,7 @@ class Series {
  * A route's share of the request histogram, made once when the route is registered: its labels are fixed, and
  * `observe` is a lookup by status and a few comparisons, with nothing allocated. (prom-client's own
  * `Histogram.observe` builds a key string from the labels and converts the bucket bound to a property name on every
- * call: about 1 to 2 µs here, against some 20 ns for this; README, "Metrics".)
+ * call: about 1 to 2 µs here, against some 20 ns for this; docs/production.md, "Metrics".)
  */
 export class RouteMetrics {
   private readonly byStatus: Array<Series | undefined> = [];

@@ -55,7 +55,7 @@ async function demoEmployees(url: string, t: string): Promise<DemoEmployee[]> {
   throw new Error('more than 100 pages of employees');
 }
 
-/** What `atrium seed --size small` makes in an empty tenant (README, "Command line"). */
+/** What `atrium seed --size small` makes in an empty tenant (docs/cli.md). */
 const SMALL = {
   organizations: 8,
   organization_groups: 1,

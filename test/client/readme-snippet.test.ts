@@ -1,8 +1,8 @@
 /**
- * The README's SDK example runs as printed (issue 17, item 19): its package.json, tsconfig.json and demo.ts are
+ * The README's SDK quick start runs as printed (issue 17, item 19): its package.json, tsconfig.json and demo.ts are
  * taken from the README, type-checked with the project's TypeScript and run with tsx against a server, in a
  * directory of their own whose node_modules holds only `@atrium/client` (a link to packages/client, built by npm run
- * build).
+ * build) and `@types/node`, with the credentials the README's walkthroughs export in its environment.
  * The one change: the port of `baseUrl`, which is the test server's.
  */
 import assert from 'node:assert/strict';
@@ -15,25 +15,31 @@ import { createCredentials, dialects, startServer, type TestServer } from '../su
 import { ROOT } from '../support/root.js';
 
 /** Runs a command without blocking this process (the test server answers in it). */
-function run(file: string, args: string[], cwd: string): Promise<{ status: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(file, args, { cwd, encoding: 'utf8', env }, (error, stdout, stderr) => {
       const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ status, stdout, stderr });
     });
   });
 }
 
-/** The fenced blocks of the README's SDK section, in order, with their language. */
+/** The fenced blocks of the README's SDK quick start, in order, with their language. */
 function sdkBlocks(): { lang: string; code: string }[] {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('## SDK');
+  const start = readme.indexOf('## SDK quick start');
+  assert.ok(start >= 0, 'the README has an "SDK quick start" section');
   const end = readme.indexOf('\n## ', start + 1);
   const section = readme.slice(start, end);
   return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] as string, code: m[2] as string }));
 }
 
-describe('the README SDK example', () => {
+describe('the README SDK quick start', () => {
   let server: TestServer;
   let dir: string;
   before(async () => {
@@ -65,11 +71,17 @@ describe('the README SDK example', () => {
       'dir',
     );
 
-    // What the walkthroughs leave behind: app.json (atrium hr create-application --json) and academy.json.
+    // What the walkthroughs export: the HR application's credentials and the academy's key.
     const creds = await createCredentials(server);
-    fs.writeFileSync(path.join(dir, 'app.json'), JSON.stringify(creds));
     const academy = await server.app.services.academies.create('Readme academy');
-    fs.writeFileSync(path.join(dir, 'academy.json'), JSON.stringify(academy));
+    const env = {
+      ...process.env,
+      CLIENT_ID: creds.client_id,
+      APP_ID: creds.application_id,
+      APP_SECRET: creds.application_secret,
+      ACAD: String(academy.acadId),
+      KEY: academy.apikey,
+    };
 
     const tsc = await run(
       process.execPath,
@@ -77,7 +89,12 @@ describe('the README SDK example', () => {
       dir,
     );
     assert.equal(tsc.status, 0, `tsc:\n${tsc.stdout}${tsc.stderr}`);
-    const demoRun = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['demo.ts'], dir);
+    assert.match(
+      tsconfig.code,
+      /"types": \["node"\]/,
+      'the tsconfig names @types/node (TypeScript 7 needs it: TS2591 without)',
+    );
+    const demoRun = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['demo.ts'], dir, env);
     assert.equal(demoRun.status, 0, `tsx demo.ts:\n${demoRun.stdout}${demoRun.stderr}`);
     const lines = demoRun.stdout.trim().split('\n');
     assert.ok(lines.includes('1'), `a page of one organization: ${demoRun.stdout}`);

@@ -98,7 +98,7 @@ describe('the console, /console', () => {
     assert.deepEqual(again.body, br.body, 'made once, then kept');
   });
 
-  it('loads in under 300 KB, compressed: the page, its script and its style (README, "The console")', async () => {
+  it('loads in under 300 KB, compressed: the page, its script and its style (docs/console.md)', async () => {
     const page = await raw('/console/', 'br');
     // The page itself is under a kilobyte: sent as it is.
     const html = (page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.body).toString(

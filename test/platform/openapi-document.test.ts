@@ -31,7 +31,7 @@ type Document = OpenApiDocument & {
   tags?: Array<{ name: string }>;
 };
 
-/** `requests.comments.list` → `hr_requests_comments_list` (the convention, README "OpenAPI document"). */
+/** `requests.comments.list` → `hr_requests_comments_list` (the convention, docs/openapi.md). */
 const idOf = (api: 'hr' | 'academy' | 'admin', method: string) => `${api}_${method.replaceAll('.', '_')}`;
 
 describe('OpenAPI document for tools', () => {

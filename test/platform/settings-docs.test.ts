@@ -1,5 +1,5 @@
 /**
- * Every setting the server reads is documented, with the same default, in the README's table and in
+ * Every setting the server reads is documented, with the same default, in docs/configuration.md's table and in
  * `.env.example` (issue 17, item 15).
  */
 import assert from 'node:assert/strict';
@@ -24,10 +24,10 @@ function namesRead(file: string): string[] {
 }
 
 describe('settings documentation', () => {
-  const readme = read('README.md');
+  const documented = read('docs/configuration.md');
   const example = read('.env.example');
   const table = new Map(
-    [...readme.matchAll(/^\| `([A-Z_]+)` \| [^|]*\| ([^|]*)\|/gm)].map((m) => [
+    [...documented.matchAll(/^\| `([A-Z_]+)` \| [^|]*\| ([^|]*)\|/gm)].map((m) => [
       m[1] as string,
       (m[2] as string).trim(),
     ]),
@@ -35,12 +35,12 @@ describe('settings documentation', () => {
   const lines = new Map([...example.matchAll(/^# ([A-Z_]+)=(\S*)/gm)].map((m) => [m[1] as string, m[2] as string]));
   const read_ = [...namesRead('src/platform/config.ts'), ...namesRead('src/platform/build-info.ts')];
 
-  it('every variable the server reads is in the README table and .env.example', () => {
+  it('every variable the server reads is in the table of docs/configuration.md and .env.example', () => {
     assert.ok(read_.length > 20, `${read_.length} variables found`);
     assert.deepEqual(
       read_.filter((n) => !table.has(n)),
       [],
-      'missing from the README table',
+      'missing from the table of docs/configuration.md',
     );
     assert.deepEqual(
       read_.filter((n) => !lines.has(n)),
@@ -50,17 +50,17 @@ describe('settings documentation', () => {
     assert.deepEqual(
       [...lines.keys()].filter((n) => !table.has(n)),
       [],
-      '.env.example names what the README does not',
+      '.env.example names what docs/configuration.md does not',
     );
   });
 
-  it('the defaults agree: .env.example, the README and what loadConfig uses', () => {
+  it('the defaults agree: .env.example, docs/configuration.md and what loadConfig uses', () => {
     const config = loadConfig({}) as unknown as Record<string, unknown>;
     const mismatched: string[] = [];
     for (const [name, value] of lines) {
       if (value === '') continue;
-      const documented = table.get(name) ?? '';
-      if (!documented.includes(`\`${value}\``)) mismatched.push(`${name}: README ${documented}, .env.example ${value}`);
+      const inTable = table.get(name) ?? '';
+      if (!inTable.includes(`\`${value}\``)) mismatched.push(`${name}: docs ${inTable}, .env.example ${value}`);
     }
     assert.deepEqual(mismatched, []);
     // Spot checks against the code itself.

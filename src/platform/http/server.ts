@@ -419,7 +419,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
   });
 
-  // What is running (docs: README, "Operations"): computed once.
+  // What is running (docs/production.md, "Operational endpoints"): computed once.
   const running = buildInfo();
   await app.register(swagger, {
     openapi: {
