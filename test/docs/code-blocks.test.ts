@@ -263,6 +263,8 @@ async function runFile(file: string, blocks: Block[]): Promise<void> {
       PATH: `${path.join(work, 'node_modules/.bin')}:${path.dirname(process.execPath)}:${process.env.PATH}`,
       ATRIUM_DATA_DIR: dataDir,
       npm_config_offline: 'true',
+      // A block's `npm install --global` lands in the temporary directory, not on the machine.
+      npm_config_prefix: path.join(work, '.npm-global'),
       npm_config_update_notifier: 'false',
       npm_config_fund: 'false',
       npm_config_audit: 'false',
