@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { installLatestTypeScript } from '../support/doc-blocks.js';
 import { createCredentials, dialects, startServer, type TestServer } from '../support/harness.js';
 import { ROOT } from '../support/root.js';
 
@@ -48,6 +49,7 @@ describe('the README SDK quick start', () => {
   });
   after(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(`${dir}-ts`, { recursive: true, force: true });
     await server.close();
   });
 
@@ -89,6 +91,15 @@ describe('the README SDK quick start', () => {
       dir,
     );
     assert.equal(tsc.status, 0, `tsc:\n${tsc.stdout}${tsc.stderr}`);
+    // And with the newest TypeScript, as a reader who runs `npm install typescript` today gets it.
+    const latest = await installLatestTypeScript(path.join(dir, '..', `${path.basename(dir)}-ts`));
+    if ('failed' in latest) {
+      console.error(`!!! ${latest.failed}\nthe README's SDK example is NOT type-checked with typescript@latest`);
+      assert.ok(!process.env.CI, `CI is set: failing instead of skipping. ${latest.failed}`);
+    } else {
+      const tscLatest = await run(process.execPath, [latest.tsc, '-p', 'tsconfig.json'], dir);
+      assert.equal(tscLatest.status, 0, `tsc ${latest.version}:\n${tscLatest.stdout}${tscLatest.stderr}`);
+    }
     assert.match(
       tsconfig.code,
       /"types": \["node"\]/,

@@ -40,6 +40,7 @@ import {
   type Block,
   checkSample,
   extractBlocks,
+  installLatestTypeScript,
   markdownFiles,
   NOT_RUN_REASONS,
   PROGRAM,
@@ -221,24 +222,17 @@ describe('the code blocks of the README and docs/', { concurrency: 3 }, () => {
   });
 
   it('the ts blocks type-check with typescript@latest', { skip: tsBlocks.length === 0 }, async (t) => {
-    const prefix = tempDir('atrium-docs-ts-latest-');
-    const npm = path.join(path.dirname(process.execPath), 'npm');
-    const install = await run(
-      fs.existsSync(npm) ? npm : 'npm',
-      ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', 'typescript@latest'],
-      { cwd: prefix },
-    );
-    if (install.code !== 0) {
-      const message = `npm install typescript@latest failed: the latest-TypeScript half is SKIPPED\n${install.stderr}`;
+    const latest = await installLatestTypeScript(tempDir('atrium-docs-ts-latest-'));
+    if ('failed' in latest) {
+      const message = `${latest.failed}\nthe latest-TypeScript half is SKIPPED`;
       console.error(`!!! ${message}`);
       assert.ok(!process.env.CI, `CI is set: failing instead of skipping. ${message}`);
       t.skip(message);
       return;
     }
-    const pkg = JSON.parse(fs.readFileSync(path.join(prefix, 'node_modules/typescript/package.json'), 'utf8'));
-    t.diagnostic(`typescript@latest is ${pkg.version}`);
-    const errors = await typeCheck(path.join(prefix, 'node_modules/typescript/bin/tsc'));
-    assert.equal(errors, '', `tsc ${pkg.version}:\n${errors}`);
+    t.diagnostic(`typescript@latest is ${latest.version}`);
+    const errors = await typeCheck(latest.tsc);
+    assert.equal(errors, '', `tsc ${latest.version}:\n${errors}`);
   });
 
   for (const { file, blocks } of FILES.filter((f) => f.blocks.some(runs))) {

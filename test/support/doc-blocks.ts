@@ -3,6 +3,7 @@
  * CSV, HTTP messages): test/docs/code-blocks.test.ts runs the others. The contract is described there and in
  * docs/development.md ("Tests").
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -24,6 +25,10 @@ export const NOT_RUN_REASONS: { pattern: RegExp; why: string }[] = [
   {
     pattern: /\btakes minutes\b.*\bnpm (run|test)\b/,
     why: 'the benchmark, soak, attack, package and whole-suite commands run for minutes',
+  },
+  {
+    pattern: /\breplaces the clone's node_modules\b/,
+    why: 'npm ci and npm prune would replace the node_modules the suite itself runs from',
   },
   { pattern: /\bneeds PostgreSQL\b/, why: 'the block is for a PostgreSQL installation (DATABASE_URL)' },
   {
@@ -255,4 +260,25 @@ export function checkSample(b: Block): void {
     default:
       throw new Error(`not a sample language: ${b.lang}`);
   }
+}
+
+/**
+ * `typescript@latest`, installed by npm into `prefix` (the npm registry is reachable from every machine of the
+ * project): its `tsc` and version, or why it could not be had. The caller skips loudly on a failure, and fails
+ * instead when CI is set.
+ */
+export async function installLatestTypeScript(
+  prefix: string,
+): Promise<{ tsc: string; version: string } | { failed: string }> {
+  fs.mkdirSync(prefix, { recursive: true });
+  const npm = path.join(path.dirname(process.execPath), 'npm');
+  const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'];
+  const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    execFile(fs.existsSync(npm) ? npm : 'npm', [...args, 'typescript@latest'], { cwd: prefix }, (error, _out, err) =>
+      resolve({ code: error ? 1 : 0, stderr: String(err) }),
+    );
+  });
+  if (result.code !== 0) return { failed: `npm install typescript@latest failed:\n${result.stderr}` };
+  const pkg = JSON.parse(fs.readFileSync(path.join(prefix, 'node_modules/typescript/package.json'), 'utf8'));
+  return { tsc: path.join(prefix, 'node_modules/typescript/bin/tsc'), version: String(pkg.version) };
 }
