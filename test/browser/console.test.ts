@@ -255,6 +255,7 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
 
     // The operation is a choice among the HR API's operationIds, as the admin API lists them; nothing else.
     const operation = page.getByRole('form', { name: 'New fault rule' }).getByRole('combobox', { name: 'Operation' });
+    assert.equal(await operation.count(), 1, 'the operation is a select');
     const listed = await admin<{ operation_ids: string[] }>('GET', `/tenants/hr/${tenant.id}/operations`);
     assert.ok(listed.operation_ids.length > 50, `${listed.operation_ids.length} operations`);
     await operation.locator('option').nth(1).waitFor({ state: 'attached' });
