@@ -138,6 +138,9 @@ export const controls = {
   faults: async (kind: string, id: string) =>
     (await call<{ faults: FaultRule[] }>('GET', `${at(kind, id)}/faults`)).faults,
   addFault: (kind: string, id: string, rule: unknown) => call<FaultRule>('POST', `${at(kind, id)}/faults`, rule),
+  /** The operationIds a fault rule of the tenant may match (its own API's), sorted. */
+  operations: async (kind: string, id: string) =>
+    (await call<{ operation_ids: string[] }>('GET', `${at(kind, id)}/operations`)).operation_ids,
   deleteFault: (kind: string, id: string, faultId: string) =>
     call<void>('DELETE', `${at(kind, id)}/faults/${encodeURIComponent(faultId)}`),
   snapshots: async (kind: string, id: string) =>

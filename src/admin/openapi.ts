@@ -25,6 +25,7 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'DELETE /tenants/{kind}/{id}/faults': 'faults.clear',
   'GET /tenants/{kind}/{id}/faults/{fault_id}': 'faults.retrieve',
   'DELETE /tenants/{kind}/{id}/faults/{fault_id}': 'faults.del',
+  'GET /tenants/{kind}/{id}/operations': 'faults.operations',
   'GET /tenants/{kind}/{id}/requests': 'requests.list',
   'GET /tenants/{kind}/{id}/requests/tail': 'requests.tail',
   'GET /tenants/{kind}/{id}/requests/{seq}': 'requests.retrieve',
@@ -91,6 +92,9 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   'DELETE /tenants/{kind}/{id}/faults': { 204: 'Every fault rule of the tenant is deleted; no body.' },
   'GET /tenants/{kind}/{id}/faults/{fault_id}': { 200: 'The fault rule.' },
   'DELETE /tenants/{kind}/{id}/faults/{fault_id}': { 204: 'The fault rule is deleted; no body.' },
+  'GET /tenants/{kind}/{id}/operations': {
+    200: "The operationIds of the tenant's own API, sorted: the values a fault rule's `match.operation_id` accepts.",
+  },
   'GET /tenants/{kind}/{id}/requests': {
     200: "A page of the tenant's logged calls, newest first; `next_cursor` leads to older ones.",
     400: "The cursor is not one of this log's (`invalid_request`).",

@@ -14,6 +14,7 @@ import {
 import pg from 'pg';
 import { type AcademyCaller, academyCaller } from '../support/academy.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { fetchOpenApi } from '../support/openapi.js';
 
 /** A GET of the raw HTTP answer: status, headers, and how many chunks the body came in. */
 function rawGet(
@@ -47,11 +48,13 @@ for (const dialect of dialects()) {
     let academy: AcademyCaller;
     let tenant: string;
     let sdk: HrClient;
+    let adminToken: string;
 
     before(async () => {
       server = await startServer(dialect, { ATRIUM_RATE_LIMIT: '0' });
       const { token } = await server.app.services.adminTokens.create('faults', 'cli');
       admin = new AdminClient({ baseUrl: server.url, token, maxRetries: 0 });
+      adminToken = token;
       hr = await hrCaller(server);
       other = await hrCaller(server);
       academy = await academyCaller(server);
@@ -284,6 +287,43 @@ for (const dialect of dialects()) {
         await locker.end();
       }
       await clear();
+    });
+
+    it("lists the operationIds a tenant's rule may name: its own API's in /openapi.json, each accepted", async () => {
+      const doc = await fetchOpenApi(server.url);
+      const documented = (prefix: string) =>
+        Object.entries(doc.paths)
+          .filter(([path]) => path.startsWith(prefix))
+          .flatMap(([, item]) => Object.values(item).map((op) => String(op.operationId)))
+          .sort();
+      const academyTenant = `academy:${academy.acadId}`;
+      for (const [address, prefix] of [
+        [tenant, '/api/v2/client/'],
+        [academyTenant, '/v1/'],
+      ] as const) {
+        const [kind, id] = address.split(':') as [string, string];
+        const res = await fetch(`${server.url}/admin/v1/tenants/${kind}/${id}/operations`, {
+          headers: { authorization: `Bearer ${adminToken}` },
+        });
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+        const body = (await res.json()) as { operation_ids: string[] };
+        assert.deepEqual(Object.keys(body), ['operation_ids']);
+        assert.deepEqual(body.operation_ids, documented(prefix), `${kind}: every operation of its API, sorted`);
+        assert.deepEqual(await admin.faults.operations(address), body.operation_ids, 'the SDK reads the same');
+        // The first and the last are accepted by the create; the other API's are not.
+        for (const operation_id of [body.operation_ids[0], body.operation_ids.at(-1)]) {
+          await admin.faults.create(address, { match: { operation_id }, effect: { type: 'latency', latency_ms: 1 } });
+        }
+        await admin.faults.clear(address);
+      }
+      assert.ok((await admin.faults.operations(tenant)).includes('hr_organizations_list'));
+      assert.ok(!(await admin.faults.operations(tenant)).some((id) => !id.startsWith('hr_')));
+      const missing = await admin.faults.operations('hr:nobody').catch((e: unknown) => e);
+      assert.ok(missing instanceof AdminApiError);
+      assert.equal(missing.status, 404);
+      const anonymous = await fetch(`${server.url}/admin/v1/tenants/${tenant.replace(':', '/')}/operations`);
+      assert.equal(anonymous.status, 401);
     });
 
     it('answers 4xx for bad rules and unknown tenants or rules, and 401 without an operator token', async () => {

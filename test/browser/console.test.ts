@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import {
   launchBrowser,
@@ -29,9 +29,9 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
   let token: string;
   const open: RecordedPage[] = [];
 
-  /** A page of its own (no cookie shared), signed in when asked, at a width. */
-  const newPage = async (options: PageLook = {}) => {
-    const recorded = await openPage(browser, lookOf(options));
+  /** A page of its own (no cookie shared), signed in when asked, at a width (and other context options). */
+  const newPage = async (options: PageLook = {}, context: BrowserContextOptions = {}) => {
+    const recorded = await openPage(browser, { ...lookOf(options), ...context });
     open.push(recorded);
     return recorded;
   };
@@ -69,7 +69,7 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
-    return { id: tenant.id, call };
+    return { id: tenant.id, applicationId: app.application_id, call };
   };
   /** Errors of a page but the expected 401 of `GET /admin/v1/session` before signing in. */
   const unexpected = (recorded: RecordedPage) =>
@@ -185,23 +185,86 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
       curl,
       /^curl -X GET 'http:\/\/atrium\.test:\d+\/api\/v2\/client\/organizations\?per_page=3' -H 'authorization: Bearer <access_token>'/,
     );
+    // The caller by its application's name ('tests', hrTenant), its id beside it and as the name's title.
+    const caller = page.getByTestId('caller');
+    assert.equal(await caller.textContent(), 'tests');
+    assert.equal(await caller.getAttribute('title'), `application ${tenant.applicationId}`);
+    assert.ok(
+      ((await page.getByTestId('call').textContent()) ?? '').includes(`by tests (application ${tenant.applicationId})`),
+    );
+    // The filter finds the calls by the application's name as by its id.
+    const application = page.getByRole('form', { name: 'Filter the calls' }).getByLabel('Application');
+    for (const [value, rows] of [
+      ['tests', 1],
+      [tenant.applicationId, 1],
+      ['another', 0],
+    ] as const) {
+      await application.fill(value);
+      assert.equal(await row.count(), rows, value);
+    }
     assert.deepEqual(unexpected(recorded), []);
     assert.deepEqual(recorded.outside(origin), [], 'no request outside Atrium');
+  });
+
+  it('brings an opened call into view and focuses it, far below a long log; Close goes back to its row', async () => {
+    const tenant = await hrTenant(`Long log ${Date.now()}`);
+    for (let i = 1; i <= 40; i++) assert.equal((await tenant.call('GET', `/organizations?page=${i}`)).status, 200);
+    await server.app.services.requestLog.flush();
+    const recorded = await newPage();
+    const { page } = recorded;
+    await signIn(page, `/console/tenants/hr/${tenant.id}/log`);
+    const newest = page.getByRole('row').filter({ hasText: '/organizations?page=40' });
+    await newest.waitFor();
+    // The newest call is the table's first row, in sight without scrolling: its detail is drawn below all 40.
+    await newest.getByRole('button').click();
+    const detail = page.getByTestId('call');
+    await detail.waitFor();
+    const place = (await page.evaluate(`(() => {
+      const el = document.querySelector('[data-testid="call"]');
+      const box = el.getBoundingClientRect();
+      return { top: box.top, bottom: box.bottom, height: window.innerHeight, focused: el === document.activeElement };
+    })()`)) as { top: number; bottom: number; height: number; focused: boolean };
+    assert.ok(place.top >= 0 && place.top < place.height, `the detail's top at ${place.top} of ${place.height} px`);
+    assert.ok(place.bottom > 0, `the detail's bottom at ${place.bottom}`);
+    assert.equal(place.focused, true, 'the detail has the focus');
+    assert.match((await detail.getByRole('heading', { level: 2 }).textContent()) ?? '', /page=40/);
+
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction(`document.activeElement?.closest('tr')?.textContent?.includes('page=40') === true`);
+    assert.deepEqual(unexpected(recorded), []);
   });
 
   it('sets the clock and adds a fault rule, and the API shows both; saves and restores a snapshot', async () => {
     const tenant = await hrTenant(`Controls ${Date.now()}`);
     assert.equal((await tenant.call('PUT', '/organizations/paris', { name: 'Paris' })).status, 201);
-    const recorded = await newPage();
+    // A browser in Japan (UTC+09:00 all year): the time typed is read in its zone, and the form says so.
+    const recorded = await newPage({}, { timezoneId: 'Asia/Tokyo' });
     const { page } = recorded;
     await signIn(page, `/console/tenants/hr/${tenant.id}`);
-    await page.getByLabel('Time', { exact: true }).fill('2031-02-01T09:00');
+    const time = page.getByLabel('Time', { exact: true });
+    const hint = page.getByTestId('clock-zone');
+    assert.equal(await hint.textContent(), "In your browser's time zone: Asia/Tokyo, UTC+09:00.");
+    assert.equal(await time.getAttribute('aria-describedby'), await hint.getAttribute('id'), 'the hint describes it');
+    await time.fill('2031-02-01T09:00');
     await page.getByRole('button', { name: 'Set the clock' }).click();
     await page.getByTestId('clock-now').getByText('(frozen)').waitFor();
     const clocked = await tenant.call('GET', '/organizations/paris');
     assert.match(clocked.headers.get('x-atrium-clock') ?? '', /; frozen$/);
+    const clock = await admin<{ now: string }>('GET', `/tenants/hr/${tenant.id}/clock`);
+    assert.equal(Date.parse(clock.now), Date.parse('2031-02-01T00:00:00Z'), `09:00 in Tokyo: ${clock.now}`);
 
-    await page.getByLabel('Operation id (empty: every call)').fill('hr_organizations_list');
+    // The operation is a choice among the HR API's operationIds, as the admin API lists them; nothing else.
+    const operation = page.getByRole('form', { name: 'New fault rule' }).getByRole('combobox', { name: 'Operation' });
+    assert.equal(await operation.count(), 1, 'the operation is a select');
+    const listed = await admin<{ operation_ids: string[] }>('GET', `/tenants/hr/${tenant.id}/operations`);
+    assert.ok(listed.operation_ids.length > 50, `${listed.operation_ids.length} operations`);
+    await operation.locator('option').nth(1).waitFor({ state: 'attached' });
+    const offered = await operation
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+    assert.deepEqual(offered, ['', ...listed.operation_ids], 'every call, then each operationId');
+    assert.equal(await page.getByRole('form', { name: 'New fault rule' }).getByRole('textbox').count(), 0);
+    await operation.selectOption('hr_organizations_list');
     await page.getByLabel('Times (empty: until deleted)').fill('1');
     await page.getByRole('button', { name: 'Add the rule' }).click();
     await page.getByText('answers 503').waitFor();
@@ -260,6 +323,15 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
           'document.documentElement.scrollWidth - document.documentElement.clientWidth',
         )) as number;
         assert.ok(overflow <= 1, `${width} px ${path}: the page scrolls sideways by ${overflow} px`);
+        if (path.endsWith('/log')) {
+          // A call opened: its detail, its caller by name.
+          await page
+            .getByRole('button', { name: /^Open #/ })
+            .first()
+            .click();
+          await page.getByTestId('caller').waitFor();
+          for (const v of await seriousViolations(page)) found.push(`${width}${dark ? ' dark' : ''} a call: ${v}`);
+        }
       }
       assert.deepEqual(recorded.outside(origin), [], `${width} px: no request outside Atrium`);
       const background = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { type LoggedCall, requestLog } from '../api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { controls, type LoggedCall, requestLog, type Tenant } from '../api';
 import { Alert, useAction } from '../components';
 import { toCurl } from '../curl';
 
@@ -12,15 +12,39 @@ interface Filter {
   application: string;
 }
 
-/** Whether a call passes the filter: a status (`503`) or class (`5xx`), an operationId, an application id. */
-function passes(call: LoggedCall, filter: Filter): boolean {
+/** Who made a call, as the console shows it: the application's name (HR) or the key (Academy), and its id. */
+interface Caller {
+  name: string;
+  /** Its id, when the name does not say it: `application 9c1e…`. */
+  id?: string;
+}
+
+/** The callers of a tenant by credential id: its applications (revoked ones too), or its academy's keys. */
+function callersOf(tenant: Tenant): Map<string, Caller> {
+  const out = new Map<string, Caller>();
+  for (const a of tenant.applications ?? []) {
+    out.set(a.application_id, { name: a.name, id: `application ${a.application_id}` });
+  }
+  for (const k of tenant.keys ?? []) out.set(String(k.key_id), { name: `API key ${k.key_id}` });
+  return out;
+}
+
+/**
+ * Whether a call passes the filter: a status (`503`) or class (`5xx`), an operationId, an application's id or
+ * name.
+ */
+function passes(call: LoggedCall, filter: Filter, callers: Map<string, Caller>): boolean {
   const status = filter.status.trim().toLowerCase();
   if (status) {
     const text = String(call.status);
     if (/^[1-5]xx$/.test(status) ? text[0] !== status[0] : text !== status) return false;
   }
   if (filter.operation.trim() && call.operation_id !== filter.operation.trim()) return false;
-  if (filter.application.trim() && call.credential_id !== filter.application.trim()) return false;
+  const application = filter.application.trim();
+  if (application && call.credential_id !== application) {
+    const name = call.credential_id ? callers.get(call.credential_id)?.name : undefined;
+    if (name?.toLowerCase() !== application.toLowerCase()) return false;
+  }
   return true;
 }
 
@@ -34,6 +58,10 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
   const id = props.params.id ?? '';
   const [calls, setCalls] = useState<LoggedCall[]>([]);
   const [open, setOpen] = useState<LoggedCall | undefined>();
+  /** Counts the openings: each one (the same call again too) brings the call into view. */
+  const [opened, setOpened] = useState(0);
+  const detail = useRef<HTMLElement>(null);
+  const [callers, setCallers] = useState<Map<string, Caller>>(new Map());
   const [live, setLive] = useState(false);
   const [copied, setCopied] = useState(false);
   const [filter, setFilter] = useState<Filter>({ status: '', operation: '', application: '' });
@@ -60,7 +88,31 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
     };
   }, [kind, id]);
 
-  const shown = calls.filter((c) => passes(c, filter));
+  // The callers' names: read with the page, and again when a call opened names a credential not known yet (an
+  // application made since). Without them, a caller shows as its id.
+  const unknownCaller = open?.credential_id && !callers.has(open.credential_id) ? open.credential_id : undefined;
+  useEffect(() => {
+    let closed = false;
+    controls
+      .tenant(kind, id)
+      .then((tenant) => {
+        if (!closed) setCallers(callersOf(tenant));
+      })
+      .catch(() => undefined);
+    return () => {
+      closed = true;
+    };
+  }, [kind, id, unknownCaller]);
+
+  // An opened call is drawn below the table, often out of sight: it is scrolled to and focused (keyboard users go
+  // on from it; Close brings them back to its row).
+  useEffect(() => {
+    if (opened === 0) return;
+    detail.current?.scrollIntoView({ block: 'start' });
+    detail.current?.focus({ preventScroll: true });
+  }, [opened]);
+
+  const shown = calls.filter((c) => passes(c, filter, callers));
   const copy = async (call: LoggedCall) => {
     await navigator.clipboard.writeText(toCurl(call, location.origin)).catch(() => undefined);
     setCopied(true);
@@ -89,7 +141,7 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
         </label>
         <label>
           Application
-          <input value={filter.application} placeholder="application or key id" onInput={set('application')} />
+          <input value={filter.application} placeholder="name or id" onInput={set('application')} />
         </label>
       </form>
       <table>
@@ -130,6 +182,7 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
                   class="secondary"
                   onClick={() => {
                     setOpen(c);
+                    setOpened((n) => n + 1);
                     setCopied(false);
                   }}
                 >
@@ -141,13 +194,13 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
         </tbody>
       </table>
       {open && (
-        <section class="card call" aria-labelledby="call-title">
+        <section class="card call" aria-labelledby="call-title" tabIndex={-1} ref={detail} data-testid="call">
           <h2 id="call-title">
             #{open.seq}: {open.method} {open.path} → {open.status}
           </h2>
           <p class="muted">
             {open.operation_id ?? 'no operation'}, {open.duration_ms} ms
-            {open.credential_id ? `, by ${open.credential_id}` : ''}
+            {open.credential_id && <CallerOf id={open.credential_id} callers={callers} />}
             {open.fault_id ? `, shaped by fault ${open.fault_id}` : ''}
           </p>
           <div class="actions">
@@ -165,12 +218,43 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
           <h3>Response</h3>
           <pre>{headerLines(open.response.headers)}</pre>
           {open.response.body !== null && <pre>{open.response.body}</pre>}
-          <button type="button" class="secondary" onClick={() => setOpen(undefined)}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              const seq = open.seq;
+              setOpen(undefined);
+              requestAnimationFrame(() =>
+                document.querySelector<HTMLButtonElement>(`tr[data-seq="${seq}"] button`)?.focus(),
+              );
+            }}
+          >
             Close
           </button>
         </section>
       )}
     </section>
+  );
+}
+
+/** `, by sync (application 9c1e…)`: the caller's name, its id after it; the id alone when the name is unknown. */
+function CallerOf(props: { id: string; callers: Map<string, Caller> }) {
+  const caller = props.callers.get(props.id);
+  if (!caller) {
+    return (
+      <>
+        , by <code data-testid="caller">{props.id}</code>
+      </>
+    );
+  }
+  return (
+    <>
+      , by{' '}
+      <strong data-testid="caller" title={caller.id}>
+        {caller.name}
+      </strong>
+      {caller.id && ` (${caller.id})`}
+    </>
   );
 }
 

@@ -22,6 +22,7 @@ export function TenantPage(props: { params: Record<string, string> }) {
   const [clock, setClock] = useState<Clock | undefined>();
   const [faults, setFaults] = useState<FaultRule[]>([]);
   const [snapshots, setSnapshots] = useState<Snapshot[]>([]);
+  const [operations, setOperations] = useState<string[]>([]);
   const [notice, setNotice] = useState<string | undefined>();
   const [ask, setAsk] = useState<Ask>();
   const { error, busy, run } = useAction();
@@ -39,7 +40,10 @@ export function TenantPage(props: { params: Record<string, string> }) {
     setSnapshots(s);
   };
   useEffect(() => {
-    void run(reload);
+    void run(async () => {
+      const [listed] = await Promise.all([controls.operations(kind, id), reload()]);
+      setOperations(listed);
+    });
   }, [kind, id]);
   const act = (action: () => Promise<string | undefined>) =>
     run(async () => {
@@ -175,6 +179,7 @@ export function TenantPage(props: { params: Record<string, string> }) {
         )}
         <FaultForm
           busy={busy}
+          operations={operations}
           onAdd={(rule) =>
             act(async () => {
               await controls.addFault(kind, id, rule);
@@ -260,6 +265,19 @@ function describeEffect(effect: FaultRule['effect']): string {
   return 'drops the connection';
 }
 
+/**
+ * The browser's time zone and its offset from UTC at a `datetime-local` value (now when empty): the zone the clock
+ * form's time is read in (`Europe/Paris, UTC+01:00`).
+ */
+function zoneOf(local: string): string {
+  const given = new Date(local);
+  const at = local && !Number.isNaN(given.getTime()) ? given : new Date();
+  const minutes = -at.getTimezoneOffset();
+  const abs = Math.abs(minutes);
+  const offset = `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${Intl.DateTimeFormat().resolvedOptions().timeZone}, UTC${offset}`;
+}
+
 function ClockForm(props: {
   busy: boolean;
   onSet: (now: string, frozen: boolean) => Promise<void>;
@@ -285,6 +303,7 @@ function ClockForm(props: {
             type="datetime-local"
             value={when}
             required
+            aria-describedby="clock-zone"
             onInput={(e) => setWhen((e.target as HTMLInputElement).value)}
           />
         </label>
@@ -295,6 +314,9 @@ function ClockForm(props: {
         <button type="submit" disabled={props.busy}>
           Set the clock
         </button>
+        <p class="muted hint" id="clock-zone" data-testid="clock-zone">
+          In your browser's time zone: {zoneOf(when)}.
+        </p>
       </form>
       <form
         class="inline"
@@ -324,7 +346,7 @@ function ClockForm(props: {
   );
 }
 
-function FaultForm(props: { busy: boolean; onAdd: (rule: unknown) => Promise<void> }) {
+function FaultForm(props: { busy: boolean; operations: string[]; onAdd: (rule: unknown) => Promise<void> }) {
   const [operation, setOperation] = useState('');
   const [status, setStatus] = useState('503');
   const [count, setCount] = useState('');
@@ -335,19 +357,23 @@ function FaultForm(props: { busy: boolean; onAdd: (rule: unknown) => Promise<voi
       onSubmit={(e) => {
         e.preventDefault();
         void props.onAdd({
-          ...(operation.trim() ? { match: { operation_id: operation.trim() } } : {}),
+          ...(operation ? { match: { operation_id: operation } } : {}),
           effect: status === 'reset' ? { type: 'reset' } : { type: 'status', status: Number(status) },
           ...(count ? { remaining_count: Number(count) } : {}),
         });
       }}
     >
       <label>
-        Operation id (empty: every call)
-        <input
-          value={operation}
-          placeholder="hr_employees_list"
-          onInput={(e) => setOperation((e.target as HTMLInputElement).value)}
-        />
+        Operation
+        {/* The operationIds the server accepts for this tenant (GET …/operations): nothing else can be sent. */}
+        <select value={operation} onChange={(e) => setOperation((e.target as HTMLSelectElement).value)}>
+          <option value="">every call</option>
+          {props.operations.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
       </label>
       <label>
         Effect

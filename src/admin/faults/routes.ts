@@ -5,7 +5,7 @@ import { NoBody } from '../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { TenantParams, type TenantRef } from '../tenant-ref.js';
 import { presentFault } from './presenter.js';
-import { Fault, FaultCreate, FaultParams } from './schemas.js';
+import { Fault, FaultCreate, FaultOperations, FaultParams } from './schemas.js';
 import type { FaultsService } from './service.js';
 
 const tags = ['Admin: Faults'];
@@ -56,6 +56,24 @@ export async function faultRoutes(
       const tenant = await resolve(request.params.kind, request.params.id);
       const rule = await faults.create(tenant, request.body, actorOf(request));
       return reply.code(201).send(presentFault(tenant, rule));
+    },
+  );
+
+  api.get(
+    '/tenants/:kind/:id/operations',
+    {
+      schema: {
+        tags,
+        summary: "List the operationIds a tenant's fault rule may match",
+        description:
+          "The operationIds of the tenant's own API (`hr_…` for an HR client, `academy_…` for an academy): a rule's `match.operation_id` must be one of them.",
+        params: TenantParams,
+        response: { 200: FaultOperations, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const tenant = await resolve(request.params.kind, request.params.id);
+      return { operation_ids: faults.operations(tenant) };
     },
   );
 

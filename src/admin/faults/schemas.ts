@@ -120,3 +120,11 @@ export const FaultParams = Type.Object(
 
 /** The shared schemas of this resource, added to the admin API once. */
 export const faultSchemas = [Fault];
+
+/** `GET /tenants/{kind}/{id}/operations`: what `match.operation_id` may name for this tenant. */
+export const FaultOperations = Type.Object({
+  operation_ids: Type.Array(Type.String(), {
+    description:
+      "The operationIds of the tenant's own API in /openapi.json, sorted: the values `match.operation_id` accepts.",
+  }),
+});

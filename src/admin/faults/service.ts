@@ -149,6 +149,11 @@ export class FaultsService implements FaultSource {
     return this.work.read.faults.list(tenant.key);
   }
 
+  /** The operationIds a rule of this tenant may name: those of its own API, sorted (the same set `create` checks). */
+  operations(tenant: TenantRef): string[] {
+    return [...this.operationIds()].filter((id) => id.startsWith(`${tenant.kind}_`)).sort();
+  }
+
   async get(tenant: TenantRef, id: string): Promise<FaultRecord> {
     await this.flushUses();
     const found = await this.work.read.faults.find(tenant.key, id);

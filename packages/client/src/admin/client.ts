@@ -365,6 +365,8 @@ export class AdminClient {
     del(tenant: TenantAddress, id: string, options?: RequestOptions): Promise<void>;
     /** Deletes every rule of the tenant. */
     clear(tenant: TenantAddress, options?: RequestOptions): Promise<void>;
+    /** The operationIds a rule's `match.operation_id` may name: those of the tenant's own API, sorted. */
+    operations(tenant: TenantAddress, options?: RequestOptions): Promise<string[]>;
   };
 
   /** @throws {AtriumUsageError} without `baseUrl` or `token`. */
@@ -496,6 +498,9 @@ export class AdminClient {
       retrieve: (tenant, id, opts) => this.request('GET', `${faults(tenant)}/${encodeURIComponent(id)}`, {}, opts),
       del: (tenant, id, opts) => this.request('DELETE', `${faults(tenant)}/${encodeURIComponent(id)}`, {}, opts),
       clear: (tenant, opts) => this.request('DELETE', faults(tenant), {}, opts),
+      operations: async (tenant, opts) =>
+        (await this.request<{ operation_ids: string[] }>('GET', `${tenantPath(tenant)}/operations`, {}, opts))
+          .operation_ids,
     };
   }
 
