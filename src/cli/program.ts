@@ -4,13 +4,15 @@
  * without loading the server.
  */
 import cluster from 'node:cluster';
-import { Command, InvalidArgumentError } from 'commander';
+import type { EventEmitter } from 'node:events';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { buildInfo } from '../platform/build-info.js';
 import { type Config, loadConfig } from '../platform/config.js';
 import type { Services } from '../services.js';
 import { CliError } from './failure.js';
 import type { JobsRequest } from './jobs.js';
+import { countOf } from './plural.js';
 
 /** What the running command is working on, for the failure line (main.ts). */
 export const current: { config?: Config } = {};
@@ -180,7 +182,8 @@ export function buildProgram(): Command {
       'Atrium: a self-hostable server of the HR service delivery API (/api/v2/client) and the Academy events API (/v1).',
     )
     .usage('<command> [options]')
-    .version(buildInfo().version, '-V, --version', 'print the version')
+    .version(buildInfo().version, '-V, --version', 'print the version (also -v, atrium version)')
+    .addOption(new Option('-v', 'print the version').hideHelp())
     .helpOption('-h, --help', 'show this help')
     .option('--debug', 'print the stack trace of a failure (or set DEBUG=1)')
     .helpCommand(false)
@@ -302,7 +305,7 @@ what a second run does: README, "Command line".
         seed(services, { ...counts, ...(progress ? { progress } : {}) }),
       );
       const made = Object.entries(result.summary)
-        .map(([kind, n]) => `${n} ${kind.replaceAll('_', ' ')}`)
+        .map(([kind, n]) => countOf(n, kind))
         .join(', ');
       output(
         json,
@@ -786,9 +789,35 @@ The token is printed only now; Atrium keeps its SHA-256 only (docs/admin.md).
         json,
         { acadId, imported },
         `academy ${acadId}: imported ${Object.entries(imported)
-          .map(([section, n]) => `${n} ${section}`)
+          .map(([section, n]) => countOf(n, section))
           .join(', ')}`,
       );
+    });
+
+  // `atrium -v` is `atrium -V`: commander prints the version on its own option's event.
+  // (Command is an EventEmitter; its typings declare only `on`.)
+  program.on('option:v', () => (program as unknown as EventEmitter).emit('option:version'));
+
+  command(program, 'help', '[COMMAND...]', 'show this help, or the help of a command')
+    .argument('[command...]', 'a command, as typed after atrium')
+    .addHelpText('after', examples('atrium help', 'atrium help hr create-client'))
+    .action((words: string[]) => {
+      let cmd: Command = program;
+      for (const [i, word] of words.entries()) {
+        const sub = cmd.commands.find((c) => c.name() === word);
+        if (!sub) {
+          const typed = words.slice(0, i + 1).join(' ');
+          throw new CliError(`unknown command '${typed}' (see atrium --help)`, 2);
+        }
+        cmd = sub;
+      }
+      cmd.outputHelp();
+    });
+
+  command(program, 'version', '', 'print the version (as --version)')
+    .addHelpText('after', examples('atrium version'))
+    .action(() => {
+      process.stdout.write(`${buildInfo().version}\n`);
     });
 
   return program;

@@ -102,6 +102,8 @@ describe('atrium usage and help', () => {
         'academy create',
         'academy rotate-key',
         'academy import',
+        'help',
+        'version',
       ],
     );
     for (const { path: words, cmd } of all) {
@@ -125,6 +127,23 @@ describe('atrium usage and help', () => {
     assert.equal(version.code, 0);
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.equal(version.stdout, `${pkg.version}\n`);
+
+    // atrium version, -v and -V are --version; atrium help [COMMAND...] is --help (on stdout, exit 0).
+    for (const words of [['version'], ['-v'], ['-V']]) {
+      const run = await atrium({}, ...words);
+      assert.deepEqual([run.code, run.stdout, run.stderr], [0, `${pkg.version}\n`, ''], words.join(' '));
+    }
+    const top = await atrium({}, 'help');
+    assert.equal(top.code, 0, top.stderr);
+    assert.equal(top.stdout, helpOf(buildProgram()));
+    assert.match(top.stdout, /^ {2}help \[COMMAND\.\.\.\] +show this help, or the help of a command$/m);
+    assert.match(top.stdout, /^ {2}version .* +print the version/m);
+    const nested = await atrium({}, 'help', 'hr', 'create-application');
+    assert.equal(nested.code, 0, nested.stderr);
+    assert.equal(nested.stdout, help.stdout, 'atrium help hr create-application is its --help');
+    const unknown = await atrium({}, 'help', 'hr', 'nope');
+    assert.deepEqual([unknown.code, unknown.stdout], [2, '']);
+    assert.equal(unknown.stderr, "atrium: unknown command 'hr nope' (see atrium --help)\n");
 
     const bare = await atrium({});
     assert.equal(bare.code, 2);
