@@ -11,11 +11,9 @@ import { buildInfo } from '../platform/build-info.js';
 import { type Config, loadConfig } from '../platform/config.js';
 import type { Services } from '../services.js';
 import { CliError } from './failure.js';
+import { io } from './io.js';
 import type { JobsRequest } from './jobs.js';
 import { countOf } from './plural.js';
-
-/** What the running command is working on, for the failure line (main.ts). */
-export const current: { config?: Config } = {};
 
 function nonEmpty(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('must not be empty');
@@ -95,18 +93,19 @@ function jobStatus(value: string): JobStatus {
 }
 
 function output(json: boolean, data: object, human: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+  io().stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
 }
 
 /** Warnings go to standard error (also with --json, whose document carries them too). */
 function warn(warnings: readonly string[]): void {
-  for (const warning of warnings) process.stderr.write(`atrium: WARNING: ${warning}\n`);
+  for (const warning of warnings) io().stderr.write(`atrium: WARNING: ${warning}\n`);
 }
 
 /** The settings of this run; remembered for the failure line. */
 function settings(overrides: Partial<Config> = {}): Config {
-  current.config = loadConfig(process.env, overrides);
-  return current.config;
+  const run = io();
+  run.config = loadConfig(run.env, overrides);
+  return run.config;
 }
 
 /** "using ./data/atrium.sqlite" or "using PostgreSQL at host:5432/db" on standard error, unless --json. */
@@ -114,11 +113,14 @@ async function announce(config: Config, json: boolean): Promise<void> {
   // The workers of `serve --workers N` run this program too: the primary has said it.
   if (json || cluster.isWorker) return;
   const { describeDatabase } = await import('../platform/db/database.js');
-  process.stderr.write(`using ${describeDatabase(config)}\n`);
+  io().stderr.write(`using ${describeDatabase(config)}\n`);
 }
 
 function cliLogger(): Promise<Logger> {
-  return import('../platform/logger.js').then(({ stderrLogger }) => stderrLogger(process.env.LOG_LEVEL ?? 'warn'));
+  const run = io();
+  return import('../platform/logger.js').then(({ stderrLogger }) =>
+    stderrLogger(run.env.LOG_LEVEL ?? 'warn', run.stderr === process.stderr ? undefined : run.stderr),
+  );
 }
 
 /** Opens the database, migrates it, builds the services, runs `work`, closes. */
@@ -185,6 +187,8 @@ export function buildProgram(): Command {
     .version(buildInfo().version, '-V, --version', 'print the version (also -v, atrium version)')
     .addOption(new Option('-v', 'print the version').hideHelp())
     .helpOption('-h, --help', 'show this help')
+    // Help, version and usage text go to the run's streams (io.ts); subcommands inherit this.
+    .configureOutput({ writeOut: (text) => io().stdout.write(text), writeErr: (text) => io().stderr.write(text) })
     .option('--debug', 'print the stack trace of a failure (or set DEBUG=1)')
     .helpCommand(false)
     .allowExcessArguments(false)
@@ -264,7 +268,7 @@ export function buildProgram(): Command {
       const { doctor, formatDoctor } = await import('./doctor.js');
       const report = await doctor(config);
       output(json, report, formatDoctor(report));
-      if (!report.ok) process.exitCode = 1;
+      if (!report.ok) io().exitCode = 1;
     });
 
   const seedCommand = command(
@@ -540,7 +544,7 @@ may run the import instead: either way, once).
         hrImport(services, { clientId: options.clientId, type: options.type, file, progress }),
       );
       output(json, result, formatHrImport(result));
-      if (result.status !== 'success') process.exitCode = 1;
+      if (result.status !== 'success') io().exitCode = 1;
     });
 
   command(
@@ -572,7 +576,7 @@ real API does not take). Markdown, unless --json.
         const range = reportRange({ since: options.since, until: options.until }, services.clock.wall());
         return presentReport(await services.reports.report(tenant, range.since, range.until));
       });
-      process.stdout.write(json ? `${JSON.stringify(report)}\n` : reportMarkdown(report));
+      io().stdout.write(json ? `${JSON.stringify(report)}\n` : reportMarkdown(report));
     });
 
   const admin = command(program, 'admin', '<command> [options]', 'operators of the admin API: tokens, audit log')
@@ -817,7 +821,7 @@ The token is printed only now; Atrium keeps its SHA-256 only (docs/admin.md).
   command(program, 'version', '', 'print the version (as --version)')
     .addHelpText('after', examples('atrium version'))
     .action(() => {
-      process.stdout.write(`${buildInfo().version}\n`);
+      io().stdout.write(`${buildInfo().version}\n`);
     });
 
   return program;
