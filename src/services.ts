@@ -17,13 +17,13 @@ import { blobDirectory, openBlobStore } from './platform/blobs/open.js';
 import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
 import { type Database, sqlitePath } from './platform/db/database.js';
-import { checkMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
+import { openMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
 import { operationIds } from './platform/http/openapi.js';
 import { createJobRunner, type JobRunner } from './platform/jobs/index.js';
 import { PdfWorker } from './platform/pdf/runner.js';
 import { Renditions } from './platform/renditions/renditions.js';
 import { checkPermissions, type PermissionFinding } from './platform/security/permissions.js';
-import { loadSecretBox, type SecretBox } from './platform/security/secret-box.js';
+import type { SecretBox } from './platform/security/secret-box.js';
 import { newSecret } from './platform/security/secrets.js';
 import { ViewPasses } from './platform/security/view-pass.js';
 import { Clock } from './platform/time.js';
@@ -50,8 +50,8 @@ export async function createServices(database: Database, config: Config, log?: L
   const db = database.db;
   const clock = new Clock();
   // A master key that is not this database's own fails here, at start, with MasterKeyError (never a 500 later).
-  const secretBox = loadSecretBox(config);
-  await checkMasterKey(db, secretBox);
+  // A restored database without its key fails the same way, and no key file is written for it.
+  const secretBox = await openMasterKey(db, config);
   // Secrets an earlier release stored in plain text are sealed now (the cursor secret on first read).
   const cursorSecret = await secretSettingOrCreate(db, secretBox, 'cursor_secret', () => newSecret());
   // The admin API's view passes (the console's read-only access to a tenant API), accepted by every process.

@@ -21,6 +21,7 @@ import { makePrivateDirectory, Sqlite, sqlitePath } from '../platform/db/databas
 import { migrationNames } from '../platform/db/migrate.js';
 import { loadSecretBox, MasterKeyError } from '../platform/security/secret-box.js';
 import { CliError } from './failure.js';
+import { count } from './plural.js';
 
 export const MANIFEST_FILE = 'atrium-backup.json';
 export const BACKUP_FORMAT = 'atrium-backup';
@@ -227,7 +228,7 @@ export async function backup(config: Config, outArg: string): Promise<BackupResu
 
 export function formatBackup(result: BackupResult): string {
   return [
-    `backed up to ${result.out}: the database and ${result.blobs} file${result.blobs === 1 ? '' : 's'} (${result.bytes} bytes)`,
+    `backed up to ${result.out}: the database and ${count(result.blobs, 'file')} (${count(result.bytes, 'byte')})`,
     'the master key is not in the backup: keep it apart (docs/security.md)',
   ].join('\n');
 }
@@ -236,7 +237,7 @@ export function formatBackup(result: BackupResult): string {
 export function backupWarnings(result: BackupResult): string[] {
   return result.missingBlobs.length > 0
     ? [
-        `${result.missingBlobs.length} stored file(s) were already missing from the data directory (not in the backup): ${result.missingBlobs.join(', ')}`,
+        `${count(result.missingBlobs.length, 'stored file')} ${result.missingBlobs.length === 1 ? 'was' : 'were'} already missing from the data directory (not in the backup): ${result.missingBlobs.join(', ')}`,
       ]
     : [];
 }
@@ -410,5 +411,5 @@ function masterKeyWarnings(config: Config, database: string): string[] {
 }
 
 export function formatRestore(result: RestoreResult): string {
-  return `restored into ${result.dataDir}: the database and ${result.blobs} file${result.blobs === 1 ? '' : 's'} (${result.bytes} bytes)`;
+  return `restored into ${result.dataDir}: the database and ${count(result.blobs, 'file')} (${count(result.bytes, 'byte')})`;
 }

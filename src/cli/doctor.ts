@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { Config } from '../platform/config.js';
-import { openDatabase } from '../platform/db/database.js';
+import { openDatabase, sqlitePath } from '../platform/db/database.js';
+import { holdsSealedSecrets } from '../platform/db/settings.js';
 import type { PermissionFinding } from '../platform/security/permissions.js';
-import { loadSecretBox, MasterKeyError } from '../platform/security/secret-box.js';
+import { loadSecretBox, MasterKeyError, missingKeyMessage } from '../platform/security/secret-box.js';
 import { checkDataPermissions } from '../services.js';
 
 export interface DoctorReport {
@@ -25,7 +26,13 @@ export async function doctor(config: Config): Promise<DoctorReport> {
     permissions,
   };
   if (!config.masterKey && !fs.existsSync(config.masterKeyFile)) {
-    report.masterKey.problem = 'no master key file yet: the first start creates it (back it up then)';
+    if (await sealedBySomeKey(config)) {
+      report.masterKey.opensDatabase = false;
+      report.masterKey.problem = missingKeyMessage(config);
+      report.ok = false;
+    } else {
+      report.masterKey.problem = 'no master key file yet: the first start creates it (back it up then)';
+    }
   } else {
     try {
       const box = loadSecretBox(config);
@@ -55,6 +62,17 @@ export async function doctor(config: Config): Promise<DoctorReport> {
   }
   if (permissions.some((f) => !f.ok)) report.ok = false;
   return report;
+}
+
+/** Whether an existing database holds secrets sealed by a master key (a SQLite file is not created to find out). */
+async function sealedBySomeKey(config: Config): Promise<boolean> {
+  if (!config.databaseUrl && !fs.existsSync(sqlitePath(config.dataDir))) return false;
+  const database = openDatabase(config);
+  try {
+    return await holdsSealedSecrets(database.db).catch(() => false);
+  } finally {
+    await database.close();
+  }
 }
 
 export function formatDoctor(report: DoctorReport): string {

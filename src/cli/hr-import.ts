@@ -6,6 +6,7 @@ import { presentImport } from '../hr/core/imports/present.js';
 import type { Import, ImportCreate } from '../hr/core/imports/schemas.js';
 import type { Services } from '../services.js';
 import { CliError } from './failure.js';
+import { count } from './plural.js';
 import type { Progress } from './progress.js';
 
 /** How often the command reads the import's counts. */
@@ -67,7 +68,7 @@ export async function hrImport(services: Services, request: HrImportRequest): Pr
 
 /** The lines a person reads: the outcome and its counts, and where the failed rows are. */
 export function formatHrImport(result: Import): string {
-  const counts = `${result.rows_count} rows: ${result.created_objects_count} created, ${result.updated_objects_count} updated, ${result.errors_count} failed`;
+  const counts = `${count(result.rows_count, 'row')}: ${result.created_objects_count} created, ${result.updated_objects_count} updated, ${result.errors_count} failed`;
   const lines = [`import ${result.id} ended ${result.status}; ${counts}`];
   if (result.errors_count > 0 || result.status === 'failed') {
     lines.push(`the failed rows and why: GET /api/v2/client/imports/${result.id}/errors_report (or /report)`);

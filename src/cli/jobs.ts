@@ -63,7 +63,7 @@ export async function runJobsCommand(config: Config, request: JobsRequest): Prom
     if (!changed) {
       const rule =
         request.command === 'retry'
-          ? 'only a failed, cancelled or pending job can be retried'
+          ? 'only a failed or cancelled job can be retried'
           : 'only a pending or running job can be cancelled';
       throw new CliError(`job ${id} is ${before.status}: ${rule}`);
     }

@@ -4,16 +4,16 @@
  * without loading the server.
  */
 import cluster from 'node:cluster';
-import { Command, InvalidArgumentError } from 'commander';
+import type { EventEmitter } from 'node:events';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { buildInfo } from '../platform/build-info.js';
 import { type Config, loadConfig } from '../platform/config.js';
 import type { Services } from '../services.js';
 import { CliError } from './failure.js';
+import { io } from './io.js';
 import type { JobsRequest } from './jobs.js';
-
-/** What the running command is working on, for the failure line (main.ts). */
-export const current: { config?: Config } = {};
+import { countOf } from './plural.js';
 
 function nonEmpty(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('must not be empty');
@@ -93,18 +93,19 @@ function jobStatus(value: string): JobStatus {
 }
 
 function output(json: boolean, data: object, human: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+  io().stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
 }
 
 /** Warnings go to standard error (also with --json, whose document carries them too). */
 function warn(warnings: readonly string[]): void {
-  for (const warning of warnings) process.stderr.write(`atrium: WARNING: ${warning}\n`);
+  for (const warning of warnings) io().stderr.write(`atrium: WARNING: ${warning}\n`);
 }
 
 /** The settings of this run; remembered for the failure line. */
 function settings(overrides: Partial<Config> = {}): Config {
-  current.config = loadConfig(process.env, overrides);
-  return current.config;
+  const run = io();
+  run.config = loadConfig(run.env, overrides);
+  return run.config;
 }
 
 /** "using ./data/atrium.sqlite" or "using PostgreSQL at host:5432/db" on standard error, unless --json. */
@@ -112,11 +113,14 @@ async function announce(config: Config, json: boolean): Promise<void> {
   // The workers of `serve --workers N` run this program too: the primary has said it.
   if (json || cluster.isWorker) return;
   const { describeDatabase } = await import('../platform/db/database.js');
-  process.stderr.write(`using ${describeDatabase(config)}\n`);
+  io().stderr.write(`using ${describeDatabase(config)}\n`);
 }
 
 function cliLogger(): Promise<Logger> {
-  return import('../platform/logger.js').then(({ stderrLogger }) => stderrLogger(process.env.LOG_LEVEL ?? 'warn'));
+  const run = io();
+  return import('../platform/logger.js').then(({ stderrLogger }) =>
+    stderrLogger(run.env.LOG_LEVEL ?? 'warn', run.stderr === process.stderr ? undefined : run.stderr),
+  );
 }
 
 /** Opens the database, migrates it, builds the services, runs `work`, closes. */
@@ -180,8 +184,11 @@ export function buildProgram(): Command {
       'Atrium: a self-hostable server of the HR service delivery API (/api/v2/client) and the Academy events API (/v1).',
     )
     .usage('<command> [options]')
-    .version(buildInfo().version, '-V, --version', 'print the version')
+    .version(buildInfo().version, '-V, --version', 'print the version (also -v, atrium version)')
+    .addOption(new Option('-v', 'print the version').hideHelp())
     .helpOption('-h, --help', 'show this help')
+    // Help, version and usage text go to the run's streams (io.ts); subcommands inherit this.
+    .configureOutput({ writeOut: (text) => io().stdout.write(text), writeErr: (text) => io().stderr.write(text) })
     .option('--debug', 'print the stack trace of a failure (or set DEBUG=1)')
     .helpCommand(false)
     .allowExcessArguments(false)
@@ -261,7 +268,7 @@ export function buildProgram(): Command {
       const { doctor, formatDoctor } = await import('./doctor.js');
       const report = await doctor(config);
       output(json, report, formatDoctor(report));
-      if (!report.ok) process.exitCode = 1;
+      if (!report.ok) io().exitCode = 1;
     });
 
   const seedCommand = command(
@@ -302,7 +309,7 @@ what a second run does: docs/cli.md.
         seed(services, { ...counts, ...(progress ? { progress } : {}) }),
       );
       const made = Object.entries(result.summary)
-        .map(([kind, n]) => `${n} ${kind.replaceAll('_', ' ')}`)
+        .map(([kind, n]) => countOf(n, kind))
         .join(', ');
       output(
         json,
@@ -537,7 +544,7 @@ may run the import instead: either way, once).
         hrImport(services, { clientId: options.clientId, type: options.type, file, progress }),
       );
       output(json, result, formatHrImport(result));
-      if (result.status !== 'success') process.exitCode = 1;
+      if (result.status !== 'success') io().exitCode = 1;
     });
 
   command(
@@ -569,7 +576,7 @@ real API does not take). Markdown, unless --json.
         const range = reportRange({ since: options.since, until: options.until }, services.clock.wall());
         return presentReport(await services.reports.report(tenant, range.since, range.until));
       });
-      process.stdout.write(json ? `${JSON.stringify(report)}\n` : reportMarkdown(report));
+      io().stdout.write(json ? `${JSON.stringify(report)}\n` : reportMarkdown(report));
     });
 
   const admin = command(program, 'admin', '<command> [options]', 'operators of the admin API: tokens, audit log')
@@ -786,9 +793,35 @@ The token is printed only now; Atrium keeps its SHA-256 only (docs/admin.md).
         json,
         { acadId, imported },
         `academy ${acadId}: imported ${Object.entries(imported)
-          .map(([section, n]) => `${n} ${section}`)
+          .map(([section, n]) => countOf(n, section))
           .join(', ')}`,
       );
+    });
+
+  // `atrium -v` is `atrium -V`: commander prints the version on its own option's event.
+  // (Command is an EventEmitter; its typings declare only `on`.)
+  program.on('option:v', () => (program as unknown as EventEmitter).emit('option:version'));
+
+  command(program, 'help', '[COMMAND...]', 'show this help, or the help of a command')
+    .argument('[command...]', 'a command, as typed after atrium')
+    .addHelpText('after', examples('atrium help', 'atrium help hr create-client'))
+    .action((words: string[]) => {
+      let cmd: Command = program;
+      for (const [i, word] of words.entries()) {
+        const sub = cmd.commands.find((c) => c.name() === word);
+        if (!sub) {
+          const typed = words.slice(0, i + 1).join(' ');
+          throw new CliError(`unknown command '${typed}' (see atrium --help)`, 2);
+        }
+        cmd = sub;
+      }
+      cmd.outputHelp();
+    });
+
+  command(program, 'version', '', 'print the version (as --version)')
+    .addHelpText('after', examples('atrium version'))
+    .action(() => {
+      io().stdout.write(`${buildInfo().version}\n`);
     });
 
   return program;

@@ -1,4 +1,5 @@
 import { Presets, SingleBar } from 'cli-progress';
+import { io } from './io.js';
 
 /** The progress of a long command: one phase after another (`employees`, `documents`…), each with its size. */
 export interface Progress {
@@ -16,7 +17,10 @@ export interface Progress {
  * (not `--json`); otherwise nothing, so a pipe, a log file or a JSON reader never sees escape codes. Redrawn at
  * most ten times a second.
  */
-export function progressBar(json: boolean, stream: NodeJS.WriteStream = process.stderr): Progress | undefined {
+export function progressBar(
+  json: boolean,
+  stream: NodeJS.WriteStream = io().stderr as NodeJS.WriteStream,
+): Progress | undefined {
   if (json || !stream.isTTY) return undefined;
   let bar: SingleBar | undefined;
   const stop = () => {

@@ -87,7 +87,10 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-/** A logger writing JSON lines to standard error, used by the CLI so stdout stays machine-readable. */
-export function stderrLogger(level: string): Logger {
-  return pino(loggerOptions(level), pino.destination(2));
+/**
+ * A logger writing JSON lines to standard error, used by the CLI so stdout stays machine-readable; or to `stream`,
+ * the standard error of a command run in-process (src/cli/run.ts).
+ */
+export function stderrLogger(level: string, stream?: { write(line: string): unknown }): Logger {
+  return pino(loggerOptions(level), stream ? { write: (line: string) => stream.write(line) } : pino.destination(2));
 }

@@ -71,7 +71,7 @@ for (const dialect of dialects()) {
       }
       const human = await atrium(db.env, 'academy', 'import', '--acad-id', String(acadId), '--file', file);
       assert.equal(human.code, 0, human.stderr);
-      assert.match(human.stdout, /imported 2 users, 1 categories, 1 courses, 1 curriculums, 1 venues/);
+      assert.match(human.stdout, /imported 2 users, 1 category, 1 course, 1 curriculum, 1 venue\n$/);
     });
 
     // Missing options (exit 2) are tested once, without a database, in usage.test.ts.

@@ -6,7 +6,6 @@
  * Needs `npm run build` first.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,31 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
+import { atrium, atriumProcess } from '../support/cli.js';
 import { type HrCaller, hrCaller, sleep, startServer, type TestServer } from '../support/harness.js';
-import { ROOT } from '../support/root.js';
-
-const CLI = path.join(ROOT, 'dist/cli/main.js');
-
-function atrium(
-  env: Record<string, string>,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DATABASE_URL: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 interface Ack {
   kind: 'upload' | 'organization';
@@ -89,7 +65,8 @@ describe('atrium backup and restore (sqlite)', () => {
     // (comparing timestamps loses a write acknowledged in the very millisecond the backup began).
     const acknowledged = acks.slice();
     const begun = Date.now();
-    const backup = await atrium(server.env, 'backup', '--out', out, '--json');
+    // A process of its own, as in production: the server (in this process) goes on answering while it copies.
+    const backup = await atriumProcess(server.env, 'backup', '--out', out, '--json');
     const ended = Date.now();
     stop = true;
     await Promise.all(writers);

@@ -97,8 +97,26 @@ for (const dialect of dialects()) {
       await database.db.updateTable('jobs').set({ status: 'done' }).where('id', '=', pending).execute();
       await assert.rejects(
         runJobsCommand(config, { command: 'retry', id: pending }),
-        /job \d+ is done: only a failed, cancelled or pending job can be retried/,
+        /job \d+ is done: only a failed or cancelled job can be retried/,
       );
+    });
+
+    it('retry refuses a pending job and leaves it due when it was (it does not run early)', async () => {
+      const later = Date.now() + 15 * 86_400_000;
+      const waiting = await enqueue(database.db, { queue: 'other.queue', payload: { n: 9 }, runAt: later });
+      const before = await job(waiting);
+      assert.equal(before?.status, 'pending');
+      assert.equal(before?.runAt, later);
+      await assert.rejects(runJobsCommand(config, { command: 'retry', id: waiting }), {
+        name: 'CliError',
+        exitCode: 1,
+        message: `job ${waiting} is pending: only a failed or cancelled job can be retried`,
+      });
+      const afterwards = await job(waiting);
+      assert.equal(afterwards?.status, 'pending');
+      assert.equal(afterwards?.runAt, later, 'still due in 15 days');
+      assert.equal(afterwards?.updatedAt, before?.updatedAt);
+      assert.equal(afterwards?.attempts, 0);
     });
   });
 }

@@ -13,33 +13,18 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
-import { ROOT } from '../support/root.js';
+import { atriumProcess, CLI, atrium as inProcess, ROOT } from '../support/cli.js';
 
-const CLI = path.join(ROOT, 'dist/cli/main.js');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-usage-'));
 /** A data directory no command below may create. */
 const untouched = path.join(work, 'never-created');
 
-function atrium(
-  env: Record<string, string>,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', DEBUG: '', ATRIUM_DATA_DIR: untouched, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+/** `atrium …args` in this process (test/support/cli.ts), with no database, no DEBUG and a data directory never made. */
+const atrium = (env: Record<string, string>, ...args: string[]) =>
+  inProcess({ DATABASE_URL: '', DEBUG: '', ATRIUM_DATA_DIR: untouched, ...env }, ...args);
+/** The same, as the built command's own process: for its exit code, its bin and its pipes. */
+const atriumBin = (env: Record<string, string>, ...args: string[]) =>
+  atriumProcess({ DATABASE_URL: '', DEBUG: '', ATRIUM_DATA_DIR: untouched, ...env }, ...args);
 
 /** A port nobody listens on (bound, then released). */
 async function closedPort(): Promise<number> {
@@ -102,6 +87,8 @@ describe('atrium usage and help', () => {
         'academy create',
         'academy rotate-key',
         'academy import',
+        'help',
+        'version',
       ],
     );
     for (const { path: words, cmd } of all) {
@@ -121,12 +108,31 @@ describe('atrium usage and help', () => {
     assert.match(help.stdout, /--read-only/);
     assert.match(help.stdout, /Examples:\n {2}\$ atrium hr create-application --client-id/);
 
-    const version = await atrium({}, '--version');
+    // The built command's own process: its bin prints the version and exits 0.
+    const version = await atriumBin({}, '--version');
     assert.equal(version.code, 0);
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.equal(version.stdout, `${pkg.version}\n`);
 
-    const bare = await atrium({});
+    // atrium version, -v and -V are --version; atrium help [COMMAND...] is --help (on stdout, exit 0).
+    for (const words of [['version'], ['-v'], ['-V']]) {
+      const run = await atrium({}, ...words);
+      assert.deepEqual([run.code, run.stdout, run.stderr], [0, `${pkg.version}\n`, ''], words.join(' '));
+    }
+    const top = await atrium({}, 'help');
+    assert.equal(top.code, 0, top.stderr);
+    assert.equal(top.stdout, helpOf(buildProgram()));
+    assert.match(top.stdout, /^ {2}help \[COMMAND\.\.\.\] +show this help, or the help of a command$/m);
+    assert.match(top.stdout, /^ {2}version .* +print the version/m);
+    const nested = await atrium({}, 'help', 'hr', 'create-application');
+    assert.equal(nested.code, 0, nested.stderr);
+    assert.equal(nested.stdout, help.stdout, 'atrium help hr create-application is its --help');
+    const unknown = await atrium({}, 'help', 'hr', 'nope');
+    assert.deepEqual([unknown.code, unknown.stdout], [2, '']);
+    assert.equal(unknown.stderr, "atrium: unknown command 'hr nope' (see atrium --help)\n");
+
+    // Its process exits 2 when it printed the help for want of a command.
+    const bare = await atriumBin({});
     assert.equal(bare.code, 2);
     assert.equal(bare.stdout, '');
     assert.match(bare.stderr, /^Usage: atrium <command> \[options\]/);
@@ -189,6 +195,9 @@ describe('atrium usage and help', () => {
         assert.match(run.stderr, /^atrium: .*\(see atrium .*--help\)\n$/, what);
       }
     });
+    // The process prints the same line and exits with the same code.
+    const real = await atriumBin({}, 'migrat');
+    assert.deepEqual(real, runs[cases.findIndex(([args]) => args[0] === 'migrat')]);
     assert.ok(!fs.existsSync(untouched), 'no data directory was made');
   });
 });
@@ -201,8 +210,8 @@ describe('atrium infrastructure failures', () => {
     const dataDir = path.join(work, 'port');
     try {
       const [one, many] = await Promise.all([
-        atrium({ ATRIUM_DATA_DIR: `${dataDir}-1` }, 'serve', '--port', String(port)),
-        atrium({ ATRIUM_DATA_DIR: `${dataDir}-2`, PORT: String(port) }, 'serve', '--workers', '2'),
+        atriumBin({ ATRIUM_DATA_DIR: `${dataDir}-1` }, 'serve', '--port', String(port)),
+        atriumBin({ ATRIUM_DATA_DIR: `${dataDir}-2`, PORT: String(port) }, 'serve', '--workers', '2'),
       ]);
       [one, many].forEach((run, k) => {
         assert.equal(run.code, 1, run.stderr);

@@ -3,10 +3,12 @@
  * - the Dockerfile's pack and install steps are the ones `npm run test:package` runs (it reads them from the
  *   Dockerfile by their `# package-test:` markers, so this checks they are there and say what they should);
  * - the image is multi-stage, runs as a non-root user, keeps its data in a volume, and checks /readyz;
- * - compose.yaml runs it on PostgreSQL.
+ * - compose.yaml runs it on PostgreSQL, with the master key required from .env, written there once.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { dockerfile, markedStep, ROOT } from '../support/dockerfile.js';
@@ -78,5 +80,41 @@ describe('compose.yaml', () => {
     assert.match(compose, /pg_isready/);
     assert.match(compose, /- atrium-data:\/data/);
     assert.match(compose, /- pgdata:\/var\/lib\/postgresql\/data/);
+  });
+
+  it('requires ATRIUM_MASTER_KEY from .env (no default: a new key at each start would not open the database)', () => {
+    const keys = compose.split('\n').filter((line) => /^\s+ATRIUM_MASTER_KEY:/.test(line));
+    assert.deepEqual(keys, [
+      '      ATRIUM_MASTER_KEY: ${ATRIUM_MASTER_KEY:?set it once in .env, see the top of compose.yaml}',
+    ]);
+    assert.doesNotMatch(compose, /ATRIUM_MASTER_KEY:-/);
+    assert.doesNotMatch(
+      compose,
+      /ATRIUM_MASTER_KEY=\$\(openssl[^\n]*docker compose/,
+      'no key made on the compose line',
+    );
+  });
+
+  it('its opening comment writes the key to .env once, and never over an existing one', () => {
+    const header = compose.slice(0, compose.indexOf('\nservices:'));
+    const once = header.match(/^# {3}(grep .*>> \.env)$/m)?.[1];
+    assert.ok(once, 'the one-time command');
+    assert.match(header, /^# {3}docker compose up --build /m);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-compose-env-'));
+    try {
+      const env = path.join(dir, '.env');
+      const run = () => execFileSync('sh', ['-c', once], { cwd: dir });
+      fs.writeFileSync(env, 'POSTGRES_PASSWORD=secret\n');
+      run();
+      const written = fs.readFileSync(env, 'utf8');
+      assert.match(written, /^POSTGRES_PASSWORD=secret\nATRIUM_MASTER_KEY=[0-9a-f]{64}\n$/);
+      run();
+      assert.equal(fs.readFileSync(env, 'utf8'), written, 'a second run leaves the key as it was');
+      fs.rmSync(env);
+      run();
+      assert.match(fs.readFileSync(env, 'utf8'), /^ATRIUM_MASTER_KEY=[0-9a-f]{64}\n$/, 'no .env yet: it is made');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

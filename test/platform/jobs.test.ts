@@ -570,6 +570,8 @@ for (const dialect of dialects()) {
       assert.equal(got?.lastError, 'PermanentJobError: no');
       assert.equal(await getJob(database.db, 999_999), undefined);
       assert.equal(await retryJob(database.db, two, clock.now()), undefined, 'a done job is not retried');
+      assert.equal(await retryJob(database.db, four, clock.now()), undefined, 'a pending job is not retried');
+      assert.equal((await row(four)).status, 'pending');
       const retried = await retryJob(database.db, one, clock.now());
       assert.equal(retried?.status, 'pending');
       assert.equal(retried?.finishedAt, null);

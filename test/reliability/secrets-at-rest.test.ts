@@ -13,6 +13,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { type App, buildApp } from '../../src/app.js';
+import { doctor } from '../../src/cli/doctor.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { sqlitePath } from '../../src/platform/db/database.js';
 import { loggerOptions } from '../../src/platform/logger.js';
@@ -164,12 +165,19 @@ for (const dialect of dialects()) {
       const wrong = { ...env, ATRIUM_MASTER_KEY: randomBytes(32).toString('hex') };
       await assert.rejects(start(wrong), (error: unknown) => {
         assert.ok(error instanceof MasterKeyError, 'MasterKeyError');
-        assert.match((error as Error).message, /ATRIUM_MASTER_KEY.*not the key this database was encrypted with/);
+        assert.equal(
+          (error as Error).message,
+          'this database was encrypted with another master key: the one in ATRIUM_MASTER_KEY does not open it; ' +
+            `set ATRIUM_MASTER_KEY to that key, or put its master.key file in ${dataDir} (docs/security.md)`,
+        );
         return true;
       });
       const cli = await atrium(wrong, 'hr', 'create-client', '--name', 'x');
       assert.equal(cli.code, 1);
-      assert.match(cli.stderr, /^atrium: the master key \(ATRIUM_MASTER_KEY\) does not open/m);
+      assert.match(
+        cli.stderr,
+        /^atrium: this database was encrypted with another master key: the one in ATRIUM_MASTER_KEY does not open it; set ATRIUM_MASTER_KEY/m,
+      );
       const doc = await atrium(wrong, 'doctor', '--json');
       assert.equal(doc.code, 1, doc.stderr);
       const report = JSON.parse(doc.stdout) as { ok: boolean; masterKey: { opensDatabase: boolean } };
@@ -192,6 +200,38 @@ for (const dialect of dialects()) {
       } finally {
         await s.app.close();
       }
+    });
+
+    it('a restored data directory without its master.key refuses to start and writes no key file; doctor says why', async () => {
+      // The data directory restored elsewhere, its key left behind (PostgreSQL: the same database, a new directory).
+      const restored = path.join(database.env.ATRIUM_DATA_DIR as string, 'restored');
+      fs.mkdirSync(restored, { mode: 0o700 });
+      if (dialect === 'sqlite') {
+        for (const suffix of ['', '-wal']) {
+          const file = `${sqlitePath(dataDir)}${suffix}`;
+          if (fs.existsSync(file)) fs.copyFileSync(file, `${sqlitePath(restored)}${suffix}`);
+        }
+      }
+      const restoredEnv = { ...env, ATRIUM_DATA_DIR: restored };
+      const keyFile = path.join(restored, 'master.key');
+      const expected =
+        `this database was encrypted with another master key, and there is no ${keyFile}: ` +
+        `set ATRIUM_MASTER_KEY to that key, or put its master.key file in ${restored} (docs/security.md)`;
+      await assert.rejects(start(restoredEnv), (error: unknown) => {
+        assert.ok(error instanceof MasterKeyError, 'MasterKeyError');
+        assert.equal((error as Error).message, expected);
+        return true;
+      });
+      assert.equal(fs.existsSync(keyFile), false, 'no master.key written');
+      const report = await doctor(loadConfig(restoredEnv));
+      assert.equal(report.ok, false);
+      assert.equal(report.masterKey.opensDatabase, false);
+      assert.equal(report.masterKey.problem, expected);
+      assert.equal(fs.existsSync(keyFile), false, 'doctor writes no master.key either');
+      // With the key put back, the restored directory starts.
+      fs.copyFileSync(path.join(dataDir, 'master.key'), keyFile);
+      const s = await start(restoredEnv);
+      await s.app.close();
     });
 
     it('secrets an earlier release stored in plain text are sealed at start; tokens and cursors keep working', async () => {

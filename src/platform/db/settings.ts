@@ -1,4 +1,11 @@
-import { isSealed, type SecretBox } from '../security/secret-box.js';
+import {
+  isSealed,
+  loadSecretBox,
+  MasterKeyError,
+  type MasterKeySettings,
+  type SecretBox,
+  whereTheKeyGoes,
+} from '../security/secret-box.js';
 import type { Db } from './database.js';
 
 /** A value shared by every process, made once by whichever process needs it first. */
@@ -36,4 +43,33 @@ export async function secretSettingOrCreate(db: Db, box: SecretBox, key: string,
  */
 export async function checkMasterKey(db: Db, box: SecretBox): Promise<void> {
   box.verifyCheck(await settingOrCreate(db, 'master_key_check', () => box.checkValue()));
+}
+
+/** Whether the database already holds a value sealed by a master key (its check row, a secret setting). */
+export async function holdsSealedSecrets(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('settings')
+    .select('key')
+    .where((eb) => eb.or([eb('key', '=', 'master_key_check'), eb('value', 'like', 'enc:v1:%')]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The master key of this database, proven (checkMasterKey). The key file is created only for a database that holds
+ * no sealed secret yet: a restored database whose key is missing, or another key, fails with MasterKeyError saying
+ * where its key goes, and no key file is written.
+ */
+export async function openMasterKey(db: Db, settings: MasterKeySettings): Promise<SecretBox> {
+  const box = loadSecretBox(settings, { create: !(await holdsSealedSecrets(db)) });
+  try {
+    await checkMasterKey(db, box);
+  } catch (error) {
+    if (!(error instanceof MasterKeyError)) throw error;
+    throw new MasterKeyError(
+      `this database was encrypted with another master key: the one in ${box.source} does not open it; ${whereTheKeyGoes(settings)}`,
+    );
+  }
+  return box;
 }

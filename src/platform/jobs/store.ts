@@ -226,17 +226,18 @@ export async function listJobs(db: JobsDb, filter: JobFilter = {}): Promise<Job[
 }
 
 /**
- * Makes a failed, cancelled or pending job pending again, due at `at`. Its attempts are kept (they are its
- * history), so a job past its attempts or its deadline gets one more attempt. It may run out of the order of its
- * key: younger jobs of the key went on when it failed. Returns the job, or undefined when no job with this id is
- * in one of those states.
+ * Makes a failed or cancelled job pending again, due at `at`. Its attempts are kept (they are its history), so a
+ * job past its attempts or its deadline gets one more attempt. It may run out of the order of its key: younger
+ * jobs of the key went on when it failed. A pending job is not touched: it already waits for its own time (a
+ * signature's expiry due in 15 days must not run now). Returns the job, or undefined when no job with this id is
+ * failed or cancelled.
  */
 export async function retryJob(db: JobsDb, id: number, at: number = systemNow()): Promise<Job | undefined> {
   const row = await db
     .updateTable('jobs')
     .set({ status: 'pending', run_at: at, finished_at: null, lease_until: null, locked_by: null, updated_at: at })
     .where('id', '=', id)
-    .where('status', 'in', ['failed', 'cancelled', 'pending'])
+    .where('status', 'in', ['failed', 'cancelled'])
     .returningAll()
     .executeTakeFirst();
   return row ? toJob(row) : undefined;

@@ -111,17 +111,36 @@ export interface MasterKeySettings {
   masterKeyFile: string;
 }
 
+/** Where a database's own key goes, in the words of an error: "set ATRIUM_MASTER_KEY or put its master.key file in /data". */
+export function whereTheKeyGoes(settings: MasterKeySettings): string {
+  const file = settings.masterKeyFile;
+  const where =
+    path.basename(file) === 'master.key'
+      ? `put its master.key file in ${path.dirname(file)}`
+      : `put its key file at ${file}`;
+  return `set ATRIUM_MASTER_KEY to that key, or ${where} (docs/security.md)`;
+}
+
+/** Why a database that holds sealed secrets cannot start without its key file, and what to do. */
+export function missingKeyMessage(settings: MasterKeySettings): string {
+  return `this database was encrypted with another master key, and there is no ${settings.masterKeyFile}: ${whereTheKeyGoes(settings)}`;
+}
+
 /**
- * The master key: `ATRIUM_MASTER_KEY`, else the key file, created (0600, its directory 0700) when missing. The file
- * is written to a temporary name and linked into place, so processes starting together all end up with the one
- * key that won, and none reads a half-written file.
+ * The master key: `ATRIUM_MASTER_KEY`, else the key file, created (0600, its directory 0700) when missing and
+ * `create` allows it (a database that holds no sealed secret yet). The file is written to a temporary name and
+ * linked into place, so processes starting together all end up with the one key that won, and none reads a
+ * half-written file. Without `create`, a missing file throws MasterKeyError and nothing is written.
  */
-export function loadSecretBox(settings: MasterKeySettings): SecretBox {
+export function loadSecretBox(settings: MasterKeySettings, options: { create?: boolean } = {}): SecretBox {
   if (settings.masterKey !== undefined && settings.masterKey.trim() !== '') {
     return new SecretBox(parseMasterKey(settings.masterKey, 'ATRIUM_MASTER_KEY'), 'ATRIUM_MASTER_KEY');
   }
   const file = settings.masterKeyFile;
   if (!fs.existsSync(file)) {
+    if (options.create === false) {
+      throw new MasterKeyError(missingKeyMessage(settings));
+    }
     const dir = path.dirname(file);
     if (!fs.existsSync(dir)) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
