@@ -208,6 +208,45 @@ describe('Postman collection', () => {
       assert.equal(pending.length, 1, 'no further token request');
     });
 
+    it('is in one folder per product area; every path variable is a {{…}} variable; every request tests its status', () => {
+      assert.deepEqual(
+        collection.item.map((f) => f.name),
+        [
+          'HR API: core',
+          'HR API: Document manager',
+          'HR API: People Assist',
+          'HR API: Processes and tasks',
+          'Academy API',
+          'Admin API',
+        ],
+      );
+      const variables = new Map((collection.variable ?? []).map((v) => [v.key, v.value]));
+      const all = requestsOf(collection.item);
+      for (const item of all) {
+        const request = item.request as NonNullable<typeof item.request>;
+        const name = `${request.method} /${request.url.path?.join('/')}`;
+        for (const variable of request.url.variable ?? []) {
+          const placeholder = /^\{\{(\w+)\}\}$/.exec(variable.value ?? '')?.[1];
+          assert.ok(placeholder, `${name}: ${variable.key} is ${JSON.stringify(variable.value)}`);
+          assert.ok(variables.get(placeholder), `${name}: {{${placeholder}}} has an initial value`);
+        }
+        const tests = (item.event as Array<{ listen: string; script: { exec: string[] } }> | undefined)
+          ?.filter((e) => e.listen === 'test')
+          .map((e) => e.script.exec.join('\n'))
+          .join('\n');
+        const expected = /pm\.expect\(pm\.response\.code\)\.to\.be\.oneOf\((\[[0-9, ]+\])\)/.exec(tests ?? '')?.[1];
+        assert.ok(expected, `${name}: a status test`);
+        const statuses = JSON.parse(expected) as number[];
+        assert.ok(statuses.length > 0, `${name}: some status expected`);
+      }
+      // Lists and creations fill the ids that the requests after them use.
+      const employees = all.find(
+        (i) => i.request?.method === 'GET' && i.request.url.path?.join('/') === 'api/v2/client/employees',
+      );
+      assert.match(JSON.stringify(employees?.event), /pm\.collectionVariables\.set/);
+      assert.match(JSON.stringify(employees?.event), /employees_id/);
+    });
+
     it('the token request is filled in, and Academy calls carry acadId and the API key', () => {
       const all = requestsOf(collection.item);
       const find = (method: string, url: string) =>

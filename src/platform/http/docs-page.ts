@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { lazyBody, StaticBody, sendStatic } from './static-body.js';
 import { escapeHtml, FAVICON, securePage } from './web-page.js';
 
 /**
@@ -15,6 +16,9 @@ import { escapeHtml, FAVICON, securePage } from './web-page.js';
  * `/docs` and `/docs/` redirect to `/docs/static/index.html`, so that every link of the page is relative and the page
  * works behind a proxy that serves Atrium under a path of its own. `/docs/json` and `/docs/yaml` are the document,
  * as `@fastify/swagger-ui` served them.
+ *
+ * Every file of the page is sent compressed (Brotli or gzip, per `Accept-Encoding`) with an `ETag` and
+ * `Cache-Control: public, max-age=3600` (static-body.ts); `/docs/json` is `/openapi.json`'s answer.
  *
  * Branded Atrium: the page's title and icon are Atrium's, and Swagger UI runs in its base layout, without the
  * standalone preset's top bar (the Swagger logo and a box to load another document's URL).
@@ -78,28 +82,37 @@ const CSP = [
   "frame-ancestors 'none'",
 ];
 
-function page(request: FastifyRequest, reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
-  return securePage(request, reply, CSP).type(type).header('Cache-Control', 'public, max-age=3600').send(body);
+function page(request: FastifyRequest, reply: FastifyReply, type: string, body: StaticBody): Promise<FastifyReply> {
+  return sendStatic(request, securePage(request, reply, CSP), body, type, 'public, max-age=3600');
 }
 
-export async function docsPage(app: FastifyInstance): Promise<void> {
+/** Options of the docs page: the OpenAPI document's answer, shared with `/openapi.json`. */
+export interface DocsPageOptions {
+  document: () => Promise<StaticBody>;
+}
+
+export async function docsPage(app: FastifyInstance, options: DocsPageOptions): Promise<void> {
   const hide = { schema: { hide: true } };
-  const files = new Map<string, Promise<Buffer>>();
+  const index = new StaticBody(INDEX);
+  const initializer = new StaticBody(INITIALIZER);
+  const files = new Map<string, () => Promise<StaticBody>>();
   // One route for both spellings (the server ignores a trailing slash); the Location is relative to each.
   app.get('/docs', hide, async (request, reply) =>
     reply.redirect(
       (request.url.split('?', 1)[0] as string).endsWith('/') ? 'static/index.html' : 'docs/static/index.html',
     ),
   );
-  app.get('/docs/json', hide, async () => app.swagger());
+  app.get('/docs/json', hide, async (request, reply) =>
+    sendStatic(request, reply, await options.document(), 'application/json; charset=utf-8', 'no-cache'),
+  );
   app.get('/docs/yaml', hide, async (_request, reply) =>
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
   );
   app.get('/docs/static/index.html', hide, async (request, reply) =>
-    page(request, reply, 'text/html; charset=utf-8', INDEX),
+    page(request, reply, 'text/html; charset=utf-8', index),
   );
   app.get('/docs/static/swagger-initializer.js', hide, async (request, reply) =>
-    page(request, reply, 'application/javascript; charset=utf-8', INITIALIZER),
+    page(request, reply, 'application/javascript; charset=utf-8', initializer),
   );
   // The name is checked like any path parameter (an asset's name is short; U+0000 never reaches the file system).
   const asset = { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } };
@@ -107,11 +120,11 @@ export async function docsPage(app: FastifyInstance): Promise<void> {
     const { file } = request.params;
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) return reply.callNotFound();
-    let bytes = files.get(file);
-    if (!bytes) {
-      bytes = readFile(path.join(DIST, file));
-      files.set(file, bytes);
+    let body = files.get(file);
+    if (!body) {
+      body = lazyBody(() => readFile(path.join(DIST, file)));
+      files.set(file, body);
     }
-    return page(request, reply, type, await bytes);
+    return page(request, reply, type, await body());
   });
 }

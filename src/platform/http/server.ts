@@ -15,6 +15,7 @@ import type { Metrics, RouteMetrics } from '../metrics.js';
 import { docsPage } from './docs-page.js';
 import { landingPage } from './landing-page.js';
 import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
+import { lazyBody, type StaticBody, sendStatic } from './static-body.js';
 import {
   deferSchemaCompile,
   schemaCompiled,
@@ -491,27 +492,31 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         options.documentation ?? [],
       ),
   });
-  await app.register(docsPage);
+  // The OpenAPI document's answer, made on its first request and kept, with its compressed forms (static-body.ts).
+  const document = lazyBody(() => JSON.stringify(app.swagger()));
+  await app.register(docsPage, { document });
   // The console is linked where it is served: on this port, unless the admin API has a port of its own.
   await app.register(landingPage, { version: running.version, console: options.config.adminPort === undefined });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Both JSON files are revalidated at each use (`no-cache`): their ETag makes that a 304 with no body.
+  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) =>
+    sendStatic(request, reply, await document(), 'application/json; charset=utf-8', 'no-cache'),
+  );
   // The Postman collection of the document, built with the package (`npm run build`: scripts/build-openapi.ts), since
   // its converter is a development tool only; read once, on the first request.
-  let postman: Promise<Buffer> | undefined;
-  app.get('/docs/postman.json', { schema: { hide: true } }, async (_request, reply) => {
-    postman ??= readFile(path.join(PACKAGE_ROOT, POSTMAN_COLLECTION));
+  const postman = lazyBody(() => readFile(path.join(PACKAGE_ROOT, POSTMAN_COLLECTION)));
+  app.get('/docs/postman.json', { schema: { hide: true } }, async (request, reply) => {
+    let body: StaticBody;
     try {
-      const body = await postman;
-      return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-cache').send(body);
+      body = await postman();
     } catch {
-      postman = undefined;
       throw new NotFoundError(
         'file',
         POSTMAN_COLLECTION,
         `The Postman collection is not built (${POSTMAN_COLLECTION}): run \`npm run build\`.`,
       );
     }
+    return sendStatic(request, reply, body, 'application/json; charset=utf-8', 'no-cache');
   });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/version', { schema: { hide: true } }, async () => running);
