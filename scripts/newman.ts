@@ -12,7 +12,7 @@
  * report of each request.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,9 +38,38 @@ type Newman = {
   ): { on(event: string, listener: (...args: unknown[]) => void): unknown };
 };
 
-const newman = createRequire(import.meta.url)('newman') as Newman;
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * newman is not a dependency of Atrium: two of the packages it brings are under licences outside the project's list
+ * (tweetnacl, Unlicense; stream-length, WTFPL), so `npm install` never installs it. This script installs the pinned
+ * version into node_modules/.cache/newman the first time it runs (the npm registry is reachable wherever the project
+ * runs) and loads it from there.
+ */
+const NEWMAN_VERSION = '6.2.2';
+async function loadNewman(): Promise<Newman> {
+  const dir = path.join(root, 'node_modules', '.cache', 'newman');
+  const installed = path.join(dir, 'node_modules', 'newman', 'package.json');
+  const version = existsSync(installed) ? JSON.parse(readFileSync(installed, 'utf8')).version : undefined;
+  if (version !== NEWMAN_VERSION) {
+    console.log(`newman: installing newman@${NEWMAN_VERSION} into ${path.relative(root, dir)}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), '{"private": true}\n');
+    await run('npm', [
+      'install',
+      '--prefix',
+      dir,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `newman@${NEWMAN_VERSION}`,
+    ]);
+  }
+  return createRequire(path.join(dir, 'package.json'))('newman') as Newman;
+}
+const newman = await loadNewman();
 const cli = path.join(root, 'dist/cli/main.js');
 const collectionFile = path.join(root, 'dist/openapi/postman.json');
 
