@@ -1,6 +1,7 @@
 /** Running the built `atrium` command (dist/cli/main.js) from the CLI tests: `npm test` builds dist first. */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../../src/cli/run.js';
 import { ROOT } from './root.js';
@@ -85,8 +86,21 @@ export interface Served {
  * Starts `atrium serve --port 0 …args` with these settings added to the environment (`LOG_LEVEL` `warn` unless
  * given; no DATABASE_URL unless given) and waits for its banner.
  */
+/**
+ * The V8 flags of the built CLI's shebang (`#!/usr/bin/env -S node …`): what `atrium serve` and `npm start` run
+ * with. Node.js 24's default young generation is far larger than those flags allow, so a server started without
+ * them measures memory unlike any installed one.
+ */
+export function cliNodeFlags(): string[] {
+  const shebang = fs.readFileSync(CLI, 'utf8').split('\n')[0] ?? '';
+  return shebang
+    .replace(/^#!\/usr\/bin\/env -S node\s*/, '')
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
 export async function serve(env: Record<string, string>, ...args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...cliNodeFlags(), CLI, 'serve', '--port', '0', ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
   });
