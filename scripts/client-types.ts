@@ -108,8 +108,55 @@ function multiline<T extends ts.Node>(node: T): T {
   return node;
 }
 
-export function generate(): Map<string, string> {
-  const modules = [...wanted()].sort(([a], [b]) => a.localeCompare(b));
+/**
+ * `reversed` checks the modules in the opposite order: TypeScript numbers types as it meets them, and a union's
+ * members and a mapped type's properties come out in that order, so a canonical output must not depend on it
+ * (test/client/schema-types.test.ts compares the two).
+ */
+/** Plain code-unit order: the same on every machine and locale. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The type in one canonical form: an object type's members sorted by name, a union's members by their text (with
+ * `null` and `undefined` last). The
+ * node builder gives both in the order TypeScript met their types, which changes when an unrelated module is
+ * added; sorted, a file changes only when its own types do.
+ */
+function canonical(node: ts.TypeNode, print: (n: ts.Node) => string): ts.TypeNode {
+  const key = (member: ts.TypeElement) =>
+    member.name ? print(member.name).replace(/^['"]|['"]$/g, '') : print(member);
+  // `null` and `undefined` last, as one writes them: `string | null`.
+  const unionKey = (t: ts.TypeNode) => {
+    const text = print(t);
+    return text === 'null' || text === 'undefined' ? `\uffff${text}` : text;
+  };
+  const result = ts.transform(node, [
+    (context) => (root) => {
+      const visit = (n: ts.Node): ts.Node => {
+        const v = ts.visitEachChild(n, visit, context);
+        if (ts.isTypeLiteralNode(v))
+          return ts.factory.updateTypeLiteralNode(
+            v,
+            ts.factory.createNodeArray([...v.members].sort((a, b) => byText(key(a), key(b)))),
+          );
+        if (ts.isUnionTypeNode(v))
+          return ts.factory.updateUnionTypeNode(
+            v,
+            ts.factory.createNodeArray([...v.types].sort((a, b) => byText(unionKey(a), unionKey(b)))),
+          );
+        return v;
+      };
+      return visit(root) as ts.TypeNode;
+    },
+  ]);
+  const out = result.transformed[0] as ts.TypeNode;
+  result.dispose();
+  return out;
+}
+
+export function generate(options: { reversed?: boolean } = {}): Map<string, string> {
+  const sorted = [...wanted()].sort(([a], [b]) => byText(a, b));
+  const modules = options.reversed ? sorted.reverse() : sorted;
   const rel = (file: string) => `./${path.relative(ROOT, file).replace(/\.ts$/, '.js')}`;
   const imports = modules.map(([m], i) => `import type * as M${i} from '${rel(serverModule(m))}';`);
   // Pass 1: which names are types of the module, which only schemas (values).
@@ -155,7 +202,8 @@ export function generate(): Map<string, string> {
       const type = checker.getTypeAtLocation(decl.name);
       const node = checker.typeToTypeNode(type, undefined, flags);
       if (!node) throw new Error(`client-types: cannot print ${module}.${name}`);
-      const text = printer.printNode(ts.EmitHint.Unspecified, multiline(node), probe);
+      const print = (n: ts.Node) => printer.printNode(ts.EmitHint.Unspecified, n, probe);
+      const text = print(multiline(canonical(node, print)));
       if (/\bCommaList</.test(text)) usesCommaList = true;
       for (const helper of Object.keys(HELPERS)) if (new RegExp(`\\b${helper}<`).test(text)) helpers.add(helper);
       if (/\bimport\(|\bM\d+\b|\bany\b/.test(text))

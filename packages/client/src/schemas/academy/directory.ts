@@ -5,91 +5,91 @@ export type CATEGORIES_MAX_LIMIT = 100;
 export type COURSES_MAX_LIMIT = 100;
 export type CURRICULUMS_MAX_LIMIT = 100;
 export type CategoriesQuery = {
-    start?: number | undefined;
     limit?: number | undefined;
     search?: string | undefined;
+    start?: number | undefined;
 };
 export type Category = {
     id: number;
     name: string;
 };
 export type Course = {
-    description: string;
-    id: number;
-    title: string;
-    category_ids: number[];
     categories: {
         id: number;
         name: string;
     }[];
-    external_id: string | null;
-};
-export type CoursesQuery = {
-    start?: number | undefined;
-    limit?: number | undefined;
-    search?: string | undefined;
-};
-export type Curriculum = {
+    category_ids: number[];
     description: string;
+    external_id: string | null;
     id: number;
     title: string;
-    external_id: string | null;
-    category_id: number | null;
+};
+export type CoursesQuery = {
+    limit?: number | undefined;
+    search?: string | undefined;
+    start?: number | undefined;
+};
+export type Curriculum = {
     category: {
         id: number;
         name: string;
     } | null;
+    category_id: number | null;
+    description: string;
+    external_id: string | null;
+    id: number;
+    title: string;
 };
 export type CurriculumsQuery = {
-    start?: number | undefined;
     limit?: number | undefined;
     search?: string | undefined;
+    start?: number | undefined;
 };
 export type Timezone = {
     id: number;
-    name: string;
     label: string;
+    name: string;
     offset: number;
 };
 export type USERS_MAX_LIMIT = 100;
 export type User = {
-    id: number;
+    active: boolean;
+    email: string;
     external_id: string | null;
     firstname: string;
-    middlename: string | null;
-    lastname: string;
-    preferred_name: string | null;
-    email: string;
-    role: string;
-    active: boolean;
     hired_date: string | null;
-    joined_date: string | null;
+    id: number;
     image: string | null;
+    joined_date: string | null;
+    lastname: string;
+    middlename: string | null;
+    preferred_name: string | null;
+    role: string;
     units: {
         id: number;
         name: string;
     }[];
 };
 export type UsersQuery = {
-    start?: number | undefined;
     limit?: number | undefined;
-    search?: string | undefined;
     role?: string | undefined;
+    search?: string | undefined;
+    start?: number | undefined;
 };
 export type VENUES_MAX_LIMIT = 20;
 export type Venue = {
-    id: number;
-    name: string;
-    seats: number;
     address: string | null;
     city: string | null;
     coordinates: {
         latitude: number | null;
         longitude: number | null;
     };
+    id: number;
+    name: string;
+    seats: number;
 };
 export type VenuesQuery = {
-    start?: number | undefined;
     limit?: number | undefined;
     search?: string | undefined;
+    start?: number | undefined;
 };

@@ -7,434 +7,434 @@ export type AddOffersBody = {
     }[];
 };
 export type AttendanceQuery = {
-    start?: number | undefined;
     limit?: number | undefined;
     search?: string | undefined;
+    start?: number | undefined;
 };
 export type AttendanceResponse = {
     usersAttendanceData: {
+        email: string;
         firstname: string;
         lastname: string;
         preferred_name: string | null;
-        email: string;
-        userId: number;
         timeSpentInMinutes: number;
+        userId: number;
     }[];
 };
 export type BundleResponse = {
-    status: number;
-    lastEvent: string;
     addedOffers: string[];
+    lastEvent: string;
     message: string;
+    status: number;
 };
 export type ConvertBody = {
-    mustRetake?: boolean | undefined;
-    retakeEvery?: number | undefined;
     attendEvery?: number | undefined;
+    canMulti: 'all' | 'no' | 'yes';
     customOffers: {
         date: string;
     }[];
-    canMulti: 'yes' | 'no' | 'all';
+    mustRetake?: boolean | undefined;
+    retakeEvery?: number | undefined;
 };
 export type DeleteResponse = {
-    status: number;
     message: string;
+    status: number;
 };
 export type EventDetail = {
+    active: boolean;
     address?: string | undefined;
+    archived: boolean;
+    attendeesPending: number;
+    attendeesYes: number;
+    autoApproved: boolean;
+    autoArchive: boolean;
+    blockReservations: boolean;
+    bundleTitle: string;
+    canMulti: number;
+    canMultiReadable: string;
+    canceled: boolean;
+    cancelled: number;
+    category: string;
+    categoryId: number;
+    categoryIds: number[];
     city?: string | undefined;
-    coordinates?: string | undefined;
-    passingScore?: number | undefined;
-    venueId?: number | undefined;
-    location?: string | undefined;
-    completionPercentage?: number | undefined;
     clientActivation?: boolean | undefined;
     clientSessions?: string | undefined;
-    description: string;
-    id: number;
-    title: string;
-    category: string;
-    active: boolean;
-    status: string;
-    canMulti: number;
-    retakeEvery: number;
-    picture: string;
-    categoryIds: number[];
-    categoryId: number;
-    visible: boolean;
-    archived: boolean;
-    deleted: boolean;
-    canceled: boolean;
-    upcoming: boolean;
-    inProgress: boolean;
     completed: boolean;
-    eventStartDate: string;
-    eventEndDate: string;
-    durationMinutes: number;
-    bundleTitle: string;
-    timeOffset: string | number;
-    timezoneId: number;
-    timezone: string;
-    registrationDeadline: number;
-    sessions: {
-        segments?: {
-            title: string;
-            upcoming: number;
-            inProgress: number;
-            completed: number;
-            from: string;
-            to: string;
-            fromTimestamp: number;
-            toTimestamp: number;
-        }[] | undefined;
-        date: string;
-        upcoming: number;
-        inProgress: number;
-        completed: number;
-        topic: string;
-        dateUTC: string;
-        from: string;
-        to: string;
-        fromTimestamp: number;
-        toTimestamp: number;
-    }[];
-    registrationBased: boolean;
-    invitationBased: boolean;
-    autoApproved: boolean;
-    canMultiReadable: string;
-    maxAttendees: number;
-    seatsAvailable: number;
-    maxed: boolean;
-    blockReservations: boolean;
-    autoArchive: boolean;
+    completionPercentage?: number | undefined;
+    coordinates?: string | undefined;
     courseConnected: number;
     curriculumConnected: number;
+    customCalMessage: string;
+    deleted: boolean;
+    description: string;
+    durationMinutes: number;
+    eventEndDate: string;
+    eventStartDate: string;
+    externalInstructors: string[];
+    id: number;
+    inProgress: boolean;
+    invitationBased: boolean;
+    location?: string | undefined;
+    maxAttendees: number;
+    maxed: boolean;
     partOfCourse: boolean;
     partOfCurriculum: boolean;
-    externalInstructors: string[];
-    schooxInstructors: string[];
-    attendeesYes: number;
-    attendeesPending: number;
+    passingScore?: number | undefined;
+    picture: string;
     registered: number;
-    cancelled: number;
+    registrationBased: boolean;
+    registrationDeadline: number;
+    retakeEvery: number;
+    schooxInstructors: string[];
+    seatsAvailable: number;
+    sessions: {
+        completed: number;
+        date: string;
+        dateUTC: string;
+        from: string;
+        fromTimestamp: number;
+        inProgress: number;
+        segments?: {
+            completed: number;
+            from: string;
+            fromTimestamp: number;
+            inProgress: number;
+            title: string;
+            to: string;
+            toTimestamp: number;
+            upcoming: number;
+        }[] | undefined;
+        to: string;
+        toTimestamp: number;
+        topic: string;
+        upcoming: number;
+    }[];
+    status: string;
+    timeOffset: number | string;
+    timezone: string;
+    timezoneId: number;
+    title: string;
+    upcoming: boolean;
+    venueId?: number | undefined;
+    visible: boolean;
     waitlisted: number;
-    customCalMessage: string;
 };
 export type EventListItem = {
-    category?: string | undefined;
-    city?: string | undefined;
-    categoryIds?: number[] | undefined;
-    timeOffset?: number | undefined;
-    timezoneId?: number | undefined;
-    location?: string | undefined;
-    attendance_duration?: number | undefined;
-    description: string;
-    id: number;
-    title: string;
-    status: string;
-    completed: number;
-    timezone: string;
-    registered: number;
-    cancelled: number;
-    waitlisted: number;
-    attendeesNr: number;
-    local_start_date: string;
-    local_end_date: string;
-    event_start_date: string;
-    event_end_date: string;
-    duration: number;
-    attendees_yes: number;
-    attendees_pending: number;
     absent: number;
+    attendance_duration?: number | undefined;
+    attendeesNr: number;
+    attendees_pending: number;
+    attendees_yes: number;
     available_seats: number;
-    curriculum_connected: number;
+    cancelled: number;
+    category?: string | undefined;
+    categoryIds?: number[] | undefined;
+    city?: string | undefined;
+    completed: number;
     course_connected: number;
+    curriculum_connected: number;
+    description: string;
+    duration: number;
+    event_end_date: string;
+    event_start_date: string;
+    id: number;
+    local_end_date: string;
+    local_start_date: string;
+    location?: string | undefined;
+    registered: number;
+    status: string;
+    timeOffset?: number | undefined;
+    timezone: string;
+    timezoneId?: number | undefined;
+    title: string;
+    waitlisted: number;
 };
 export type IltCreate = {
-    categoryId?: number | undefined;
-    visible?: boolean | undefined;
-    bundleTitle?: string | undefined;
-    timeOffset?: number | undefined;
-    timezoneId?: number | undefined;
+    attendees?: number | undefined;
     autoApproved?: boolean | undefined;
-    blockReservations?: boolean | undefined;
     autoArchive?: boolean | undefined;
-    partOfCourse?: boolean | undefined;
-    partOfCurriculum?: boolean | undefined;
-    passingScore?: number | undefined;
+    based: 1 | 2;
+    blockReservations?: boolean | undefined;
+    bundleTitle?: string | undefined;
+    categoryId?: number | undefined;
+    courseId?: number | undefined;
+    curriculumId?: number | undefined;
+    customCalMessage?: string | undefined;
+    days: {
+        date: string;
+        from: {
+            hours: number;
+            meridian: 'AM' | 'PM';
+            minutes: number;
+        };
+        segments?: {
+            date?: string | undefined;
+            from: {
+                hours: number;
+                meridian: 'AM' | 'PM';
+                minutes: number;
+            };
+            title: string;
+            to: {
+                hours: number;
+                meridian: 'AM' | 'PM';
+                minutes: number;
+            };
+        }[] | undefined;
+        to: {
+            hours: number;
+            meridian: 'AM' | 'PM';
+            minutes: number;
+        };
+        topic: string;
+    }[];
+    description: string;
     externalInstructors?: {
         name: string;
     }[] | undefined;
-    schooxInstructors?: {
-        isPrimary?: boolean | undefined;
-        id: number;
-    }[] | undefined;
-    customCalMessage?: string | undefined;
     location?: string | undefined;
-    venue?: number | undefined;
-    venueSeats?: number | undefined;
     marker?: {
         coords: {
             latitude: number;
             longitude: number;
         };
     } | undefined;
-    courseId?: number | undefined;
-    curriculumId?: number | undefined;
-    attendees?: number | undefined;
-    description: string;
-    title: string;
+    partOfCourse?: boolean | undefined;
+    partOfCurriculum?: boolean | undefined;
+    passingScore?: number | undefined;
     registrationDeadline: number;
-    days: {
-        segments?: {
-            date?: string | undefined;
-            title: string;
-            from: {
-                hours: number;
-                minutes: number;
-                meridian: 'AM' | 'PM';
-            };
-            to: {
-                hours: number;
-                minutes: number;
-                meridian: 'AM' | 'PM';
-            };
-        }[] | undefined;
-        date: string;
-        topic: string;
-        from: {
-            hours: number;
-            minutes: number;
-            meridian: 'AM' | 'PM';
-        };
-        to: {
-            hours: number;
-            minutes: number;
-            meridian: 'AM' | 'PM';
-        };
-    }[];
-    based: 2 | 1;
+    schooxInstructors?: {
+        id: number;
+        isPrimary?: boolean | undefined;
+    }[] | undefined;
+    timeOffset?: number | undefined;
+    timezoneId?: number | undefined;
+    title: string;
+    venue?: number | undefined;
+    venueSeats?: number | undefined;
+    visible?: boolean | undefined;
 };
 export type IltEdit = {
-    categoryId?: number | undefined;
-    visible?: boolean | undefined;
-    bundleTitle?: string | undefined;
-    timeOffset?: number | undefined;
-    timezoneId?: number | undefined;
+    attendees?: number | undefined;
     autoApproved?: boolean | undefined;
-    blockReservations?: boolean | undefined;
     autoArchive?: boolean | undefined;
-    partOfCourse?: boolean | undefined;
-    partOfCurriculum?: boolean | undefined;
-    passingScore?: number | undefined;
+    based?: 1 | 2 | undefined;
+    blockReservations?: boolean | undefined;
+    bundleTitle?: string | undefined;
+    categoryId?: number | undefined;
+    courseId?: number | undefined;
+    curriculumId?: number | undefined;
+    customCalMessage?: string | undefined;
+    days: {
+        date: string;
+        from: {
+            hours: number;
+            meridian: 'AM' | 'PM';
+            minutes: number;
+        };
+        segments?: {
+            date?: string | undefined;
+            from: {
+                hours: number;
+                meridian: 'AM' | 'PM';
+                minutes: number;
+            };
+            title: string;
+            to: {
+                hours: number;
+                meridian: 'AM' | 'PM';
+                minutes: number;
+            };
+        }[] | undefined;
+        to: {
+            hours: number;
+            meridian: 'AM' | 'PM';
+            minutes: number;
+        };
+        topic: string;
+    }[];
+    description: string;
     externalInstructors?: {
         name: string;
     }[] | undefined;
-    schooxInstructors?: {
-        isPrimary?: boolean | undefined;
-        id: number;
-    }[] | undefined;
-    customCalMessage?: string | undefined;
     location?: string | undefined;
-    venue?: number | undefined;
-    venueSeats?: number | undefined;
     marker?: {
         coords: {
             latitude: number;
             longitude: number;
         };
     } | undefined;
-    based?: 2 | 1 | undefined;
-    courseId?: number | undefined;
-    curriculumId?: number | undefined;
-    attendees?: number | undefined;
-    description: string;
-    title: string;
+    partOfCourse?: boolean | undefined;
+    partOfCurriculum?: boolean | undefined;
+    passingScore?: number | undefined;
     registrationDeadline: number;
-    days: {
-        segments?: {
-            date?: string | undefined;
-            title: string;
-            from: {
-                hours: number;
-                minutes: number;
-                meridian: 'AM' | 'PM';
-            };
-            to: {
-                hours: number;
-                minutes: number;
-                meridian: 'AM' | 'PM';
-            };
-        }[] | undefined;
-        date: string;
-        topic: string;
-        from: {
-            hours: number;
-            minutes: number;
-            meridian: 'AM' | 'PM';
-        };
-        to: {
-            hours: number;
-            minutes: number;
-            meridian: 'AM' | 'PM';
-        };
-    }[];
+    schooxInstructors?: {
+        id: number;
+        isPrimary?: boolean | undefined;
+    }[] | undefined;
+    timeOffset?: number | undefined;
+    timezoneId?: number | undefined;
+    title: string;
+    venue?: number | undefined;
+    venueSeats?: number | undefined;
+    visible?: boolean | undefined;
 };
 export type Kind = 'ilt' | 'vc';
 export type ListQuery = {
-    start?: number | undefined;
-    limit?: number | undefined;
-    status?: 'active' | 'archived' | 'canceled' | undefined;
-    dateStart?: string | undefined;
     dateEnd?: string | undefined;
+    dateStart?: string | undefined;
+    limit?: number | undefined;
+    start?: number | undefined;
+    status?: 'active' | 'archived' | 'canceled' | undefined;
 };
 export type OffersQuery = {
-    start?: number | undefined;
     limit?: number | undefined;
     search?: string | undefined;
+    start?: number | undefined;
 };
 export type ParticipantsResponse = {
-    title: string;
-    start_date: string;
     end_date: string;
-    users_count: number;
     instructors: {
-        id: number;
+        email: string;
         firstname: string;
+        id: number;
         lastname: string;
         preferred_name: string | null;
-        email: string;
     }[];
+    start_date: string;
+    title: string;
     users: {
+        approved: string;
         certificate_date?: string | undefined;
-        id: number;
+        email: string;
         firstname: string;
+        id: number;
         lastname: string;
         preferred_name: string | null;
-        email: string;
-        approved: string;
     }[];
+    users_count: number;
 };
 export type RegisterBody = {
     userIds: number[];
 };
 export type RegistrationOut = {
-    userId: number;
-    timeSpentInMinutes: number;
     approved: string;
     certificate_date: string | null;
     state: string;
+    timeSpentInMinutes: number;
+    userId: number;
 };
 export type RegistrationUpdateBody = {
+    status?: 'absent' | 'approved' | 'cancelled' | 'completed' | undefined;
     timeSpentInMinutes?: number | undefined;
-    status?: 'completed' | 'cancelled' | 'absent' | 'approved' | undefined;
 };
 export type RegistrationsResponse = {
-    status: number;
     message: string;
     registrations: {
-        userId: number;
-        timeSpentInMinutes: number;
         approved: string;
         certificate_date: string | null;
         state: string;
+        timeSpentInMinutes: number;
+        userId: number;
     }[];
+    status: number;
 };
 export type UserEventRegistration = {
-    userId: number;
-    timeSpentInMinutes: number;
     approved: string;
     certificate_date: string | null;
-    state: string;
     eventId: number;
     kind: 'ilt' | 'vc';
+    state: string;
+    timeSpentInMinutes: number;
+    userId: number;
 };
 export type UsersQuery = {
-    start?: number | undefined;
     limit?: number | undefined;
     onlyCompleted?: boolean | undefined;
+    start?: number | undefined;
 };
 export type VcCreate = {
-    categoryId?: number | undefined;
-    visible?: boolean | undefined;
-    bundleTitle?: string | undefined;
-    timeOffset?: number | undefined;
-    timezoneId?: number | undefined;
+    attendees?: number | undefined;
     autoApproved?: boolean | undefined;
-    blockReservations?: boolean | undefined;
     autoArchive?: boolean | undefined;
-    partOfCourse?: boolean | undefined;
-    partOfCurriculum?: boolean | undefined;
-    externalInstructors?: {
-        name: string;
-    }[] | undefined;
-    schooxInstructors?: {
-        isPrimary?: boolean | undefined;
-        id: number;
-    }[] | undefined;
-    customCalMessage?: string | undefined;
+    based: 1 | 2;
+    blockReservations?: boolean | undefined;
+    bundleTitle?: string | undefined;
+    categoryId?: number | undefined;
     completionPercentage?: number | undefined;
     courseId?: number | undefined;
     curriculumId?: number | undefined;
-    attendees?: number | undefined;
+    customCalMessage?: string | undefined;
     description: string;
-    title: string;
+    externalInstructors?: {
+        name: string;
+    }[] | undefined;
+    partOfCourse?: boolean | undefined;
+    partOfCurriculum?: boolean | undefined;
     registrationDeadline: number;
+    schooxInstructors?: {
+        id: number;
+        isPrimary?: boolean | undefined;
+    }[] | undefined;
     sessions: {
         date: string;
-        topic: string;
         from: {
             hours: number;
-            minutes: number;
             meridian: 'AM' | 'PM';
+            minutes: number;
         };
         to: {
             hours: number;
-            minutes: number;
             meridian: 'AM' | 'PM';
+            minutes: number;
         };
+        topic: string;
     }[];
-    based: 2 | 1;
+    timeOffset?: number | undefined;
+    timezoneId?: number | undefined;
+    title: string;
+    visible?: boolean | undefined;
 };
 export type VcEdit = {
-    categoryId?: number | undefined;
-    visible?: boolean | undefined;
-    bundleTitle?: string | undefined;
-    timeOffset?: number | undefined;
-    timezoneId?: number | undefined;
+    attendees?: number | undefined;
     autoApproved?: boolean | undefined;
-    blockReservations?: boolean | undefined;
     autoArchive?: boolean | undefined;
-    partOfCourse?: boolean | undefined;
-    partOfCurriculum?: boolean | undefined;
+    based?: 1 | 2 | undefined;
+    blockReservations?: boolean | undefined;
+    bundleTitle?: string | undefined;
+    categoryId?: number | undefined;
+    completionPercentage?: number | undefined;
+    courseId?: number | undefined;
+    curriculumId?: number | undefined;
+    customCalMessage?: string | undefined;
+    description: string;
     externalInstructors?: {
         name: string;
     }[] | undefined;
-    schooxInstructors?: {
-        isPrimary?: boolean | undefined;
-        id: number;
-    }[] | undefined;
-    customCalMessage?: string | undefined;
-    completionPercentage?: number | undefined;
-    based?: 2 | 1 | undefined;
-    courseId?: number | undefined;
-    curriculumId?: number | undefined;
-    attendees?: number | undefined;
-    description: string;
-    title: string;
+    partOfCourse?: boolean | undefined;
+    partOfCurriculum?: boolean | undefined;
     registrationDeadline: number;
+    schooxInstructors?: {
+        id: number;
+        isPrimary?: boolean | undefined;
+    }[] | undefined;
     sessions: {
         date: string;
-        topic: string;
         from: {
             hours: number;
-            minutes: number;
             meridian: 'AM' | 'PM';
+            minutes: number;
         };
         to: {
             hours: number;
-            minutes: number;
             meridian: 'AM' | 'PM';
+            minutes: number;
         };
+        topic: string;
     }[];
+    timeOffset?: number | undefined;
+    timezoneId?: number | undefined;
+    title: string;
+    visible?: boolean | undefined;
 };

@@ -2,22 +2,22 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type ProcessTemplate = {
-    description: string | null;
-    id: string;
-    title: string;
-    public_title: string | null;
     automatic_archiving: boolean;
-    restrictions: {
-        organizations: {
-            id: string;
-            operator: '=' | '<=';
-        }[];
-    }[];
     created_at: string;
     created_by: {
         id: string;
         origin: 'application' | 'user';
     };
+    description: string | null;
+    id: string;
+    public_title: string | null;
+    restrictions: {
+        organizations: {
+            id: string;
+            operator: '<=' | '=';
+        }[];
+    }[];
+    title: string;
     updated_at: string;
     updated_by: {
         id: string;
@@ -28,153 +28,153 @@ export type ProcessTemplateCountQuery = {
     title?: string | undefined;
 };
 export type ProcessTemplateListQuery = {
-    title?: string | undefined;
-    per_page?: number | undefined;
     cursor?: string | undefined;
+    per_page?: number | undefined;
+    title?: string | undefined;
 };
 export type ProcessTemplatePut = {
+    automatic_archiving?: boolean | undefined;
+    created_at?: unknown;
+    created_by?: unknown;
     description?: string | null | undefined;
     id?: string | undefined;
     public_title?: string | null | undefined;
-    automatic_archiving?: boolean | undefined;
     restrictions?: {
         organizations: {
             id: string;
-            operator: '=' | '<=';
+            operator: '<=' | '=';
         }[];
     }[] | undefined;
-    created_at?: unknown;
-    created_by?: unknown;
+    title: string;
     updated_at?: unknown;
     updated_by?: unknown;
-    title: string;
 };
 export type TaskTemplate = {
-    message?: string | undefined;
-    process_form_id?: string | undefined;
+    assigned_to: 'employee' | 'users';
+    created_at: string;
+    depends_on_id: string | null;
+    description: string;
+    email_notifications: {
+        body: string;
+        role_ids: string[];
+        subject: string;
+    }[];
+    fetch_previous_data: boolean;
     formidable?: {
-        description?: string | undefined;
-        id?: number | undefined;
-        label?: string | undefined;
         conditions?: {
-            name?: string | undefined;
-            field_ids: string[];
             action: 'display_iff';
+            field_ids: string[];
+            name?: string | undefined;
             tests: {
-                operator: 'eq';
-                values: (string | number | boolean)[];
                 field_id: string;
+                operator: 'eq';
+                values: (boolean | number | string)[];
             }[];
         }[] | undefined;
+        description?: string | undefined;
         fields: {
+            accesses: {
+                access_id: string;
+                level: 'EDITABLE' | 'HIDDEN' | 'READONLY' | 'REQUIRED';
+            }[];
+            dataset_id?: string | undefined;
+            defaults?: string[] | undefined;
+            description: string;
             id?: number | undefined;
-            required?: boolean | undefined;
-            placeholder?: string | undefined;
-            multiple?: boolean | undefined;
             items?: {
                 description?: string | undefined;
                 label: string;
                 value: string;
             }[] | undefined;
+            label: string;
+            multiple?: boolean | undefined;
+            placeholder?: string | undefined;
+            required?: boolean | undefined;
+            slug: string;
+            type_id: 'checkbox' | 'checkboxes' | 'dataset' | 'date' | 'dropdown' | 'email' | 'fieldset' | 'fieldsetTable' | 'file' | 'helpText' | 'number' | 'paragraph' | 'radios' | 'radiosButtons' | 'separation' | 'text' | 'title';
             validations?: {
                 message?: string | undefined;
                 type: 'EQ' | 'GT' | 'GTE' | 'IS_AGE_ABOVE' | 'IS_AGE_UNDER' | 'IS_DATE_IN_THE_FUTURE' | 'IS_DATE_IN_THE_PAST' | 'LT' | 'LTE' | 'MAXLENGTH' | 'MINLENGTH' | 'NEQ' | 'REGEXP';
-                value: string | number;
+                value: number | string;
             }[] | undefined;
-            defaults?: string[] | undefined;
-            dataset_id?: string | undefined;
-            description: string;
-            label: string;
-            slug: string;
-            type_id: 'number' | 'title' | 'email' | 'date' | 'helpText' | 'fieldset' | 'fieldsetTable' | 'separation' | 'checkbox' | 'checkboxes' | 'dropdown' | 'radios' | 'radiosButtons' | 'text' | 'paragraph' | 'file' | 'dataset';
-            accesses: {
-                access_id: string;
-                level: 'REQUIRED' | 'EDITABLE' | 'HIDDEN' | 'READONLY';
-            }[];
         }[];
+        id?: number | undefined;
+        label?: string | undefined;
     } | undefined;
-    pdf_template_id?: string | undefined;
-    signature_zone_id?: string | undefined;
-    uploaded_document?: string | undefined;
-    description: string;
     id: string;
+    message?: string | undefined;
     name: string;
-    created_at: string;
-    updated_at: string;
+    pdf_template_id?: string | undefined;
+    process_form_id?: string | undefined;
     process_template_id: string;
-    type: 'acknowledgment' | 'basic' | 'fill_form' | 'fill_pdf' | 'signature' | 'validation';
-    assigned_to: 'users' | 'employee';
-    depends_on_id: string | null;
-    fetch_previous_data: boolean;
     role_id: string | null;
-    email_notifications: {
-        subject: string;
-        body: string;
-        role_ids: string[];
-    }[];
+    signature_zone_id?: string | undefined;
+    type: 'acknowledgment' | 'basic' | 'fill_form' | 'fill_pdf' | 'signature' | 'validation';
+    updated_at: string;
+    uploaded_document?: string | undefined;
 };
 export type TaskTemplatePut = {
-    description?: string | undefined;
-    id?: string | undefined;
-    message?: string | undefined;
+    assigned_to: 'employee' | 'users';
     created_at?: unknown;
-    updated_at?: unknown;
-    process_template_id?: string | undefined;
     depends_on_id?: string | null | undefined;
-    fetch_previous_data?: boolean | undefined;
-    role_id?: string | null | undefined;
+    description?: string | undefined;
     email_notifications?: {
-        subject: string;
         body: string;
         role_ids: string[];
+        subject: string;
     }[] | undefined;
-    process_form_id?: unknown;
+    fetch_previous_data?: boolean | undefined;
     formidable?: {
-        description?: string | undefined;
-        id?: number | undefined;
-        label?: string | undefined;
         conditions?: {
-            name?: string | undefined;
-            field_ids: string[];
             action: 'display_iff';
+            field_ids: string[];
+            name?: string | undefined;
             tests: {
-                operator: 'eq';
-                values: (string | number | boolean)[];
                 field_id: string;
+                operator: 'eq';
+                values: (boolean | number | string)[];
             }[];
         }[] | undefined;
+        description?: string | undefined;
         fields: {
+            accesses: {
+                access_id: string;
+                level: 'EDITABLE' | 'HIDDEN' | 'READONLY' | 'REQUIRED';
+            }[];
+            dataset_id?: string | undefined;
+            defaults?: string[] | undefined;
+            description: string;
             id?: number | undefined;
-            required?: boolean | undefined;
-            placeholder?: string | undefined;
-            multiple?: boolean | undefined;
             items?: {
                 description?: string | undefined;
                 label: string;
                 value: string;
             }[] | undefined;
+            label: string;
+            multiple?: boolean | undefined;
+            placeholder?: string | undefined;
+            required?: boolean | undefined;
+            slug: string;
+            type_id: 'checkbox' | 'checkboxes' | 'dataset' | 'date' | 'dropdown' | 'email' | 'fieldset' | 'fieldsetTable' | 'file' | 'helpText' | 'number' | 'paragraph' | 'radios' | 'radiosButtons' | 'separation' | 'text' | 'title';
             validations?: {
                 message?: string | undefined;
                 type: 'EQ' | 'GT' | 'GTE' | 'IS_AGE_ABOVE' | 'IS_AGE_UNDER' | 'IS_DATE_IN_THE_FUTURE' | 'IS_DATE_IN_THE_PAST' | 'LT' | 'LTE' | 'MAXLENGTH' | 'MINLENGTH' | 'NEQ' | 'REGEXP';
-                value: string | number;
+                value: number | string;
             }[] | undefined;
-            defaults?: string[] | undefined;
-            dataset_id?: string | undefined;
-            description: string;
-            label: string;
-            slug: string;
-            type_id: 'number' | 'title' | 'email' | 'date' | 'helpText' | 'fieldset' | 'fieldsetTable' | 'separation' | 'checkbox' | 'checkboxes' | 'dropdown' | 'radios' | 'radiosButtons' | 'text' | 'paragraph' | 'file' | 'dataset';
-            accesses: {
-                access_id: string;
-                level: 'REQUIRED' | 'EDITABLE' | 'HIDDEN' | 'READONLY';
-            }[];
         }[];
+        id?: number | undefined;
+        label?: string | undefined;
     } | undefined;
-    pdf_template_id?: string | undefined;
-    signature_zone_id?: string | undefined;
-    uploaded_document?: unknown;
-    upload_id?: string | undefined;
+    id?: string | undefined;
+    message?: string | undefined;
     name: string;
+    pdf_template_id?: string | undefined;
+    process_form_id?: unknown;
+    process_template_id?: string | undefined;
+    role_id?: string | null | undefined;
+    signature_zone_id?: string | undefined;
     type: 'acknowledgment' | 'basic' | 'fill_form' | 'fill_pdf' | 'signature' | 'validation';
-    assigned_to: 'users' | 'employee';
+    updated_at?: unknown;
+    upload_id?: string | undefined;
+    uploaded_document?: unknown;
 };

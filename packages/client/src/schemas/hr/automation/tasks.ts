@@ -3,75 +3,75 @@
 import type { CommaList } from '../../../wire.js';
 
 export type Task = {
-    message?: string | undefined;
-    pdf_template_id?: string | undefined;
-    signature_zone_id?: string | undefined;
-    uploaded_document?: string | null | undefined;
-    completed_by_id?: string | null | undefined;
+    assigned_to: 'employee' | 'users';
+    completed_at: string | null;
     completed_by?: {
-        id: string;
+        email: string | null;
         external_id: string | null;
         firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    files?: {
         id: string;
+        lastname: string;
+    } | null | undefined;
+    completed_by_id?: string | null | undefined;
+    created_at: string;
+    depends_on_id: string | null;
+    description: string;
+    due_date: string | null;
+    fetch_previous_data: boolean;
+    files?: {
         filename: string;
+        id: string;
     }[] | undefined;
-    form_id?: string | undefined;
     form_data?: {
-        values: unknown[];
         field_id: string;
+        values: unknown[];
     }[] | undefined;
     form_files?: {
-        id: string;
         field_id: string;
         filename: string;
-    }[] | undefined;
-    signature_zone?: {
         id: string;
+    }[] | undefined;
+    form_id?: string | undefined;
+    has_requested_changes: boolean;
+    id: string;
+    message?: string | undefined;
+    name: string;
+    pdf_template_id?: string | undefined;
+    process_id: string;
+    reminder_offset: number | null;
+    role_id: string | null;
+    scheduled_reminder_at: string | null;
+    signature_zone?: {
+        height: null;
+        id: string;
+        page: null;
         pdf_template_id: string;
         position_x: null;
         position_y: null;
         width: null;
-        height: null;
-        page: null;
     } | undefined;
-    description: string;
-    id: string;
-    name: string;
-    status: 'canceled' | 'completed' | 'draft' | 'blocked' | 'to_do';
-    created_at: string;
-    updated_at: string;
-    type: 'acknowledgment' | 'basic' | 'fill_form' | 'fill_pdf' | 'signature' | 'validation';
-    assigned_to: 'users' | 'employee';
-    depends_on_id: string | null;
-    fetch_previous_data: boolean;
-    role_id: string | null;
-    process_id: string;
+    signature_zone_id?: string | undefined;
+    status: 'blocked' | 'canceled' | 'completed' | 'draft' | 'to_do';
     template_task_id: string;
-    due_date: string | null;
-    reminder_offset: number | null;
-    scheduled_reminder_at: string | null;
+    type: 'acknowledgment' | 'basic' | 'fill_form' | 'fill_pdf' | 'signature' | 'validation';
+    updated_at: string;
+    uploaded_document?: string | null | undefined;
     validation_events_ids: number[];
-    has_requested_changes: boolean;
-    completed_at: string | null;
 };
 export type TaskComplete = {
-    state?: 'accepted' | 'refused' | undefined;
-    upload_id?: string | undefined;
     completed_by_id?: string | undefined;
     form_data?: {
-        values: unknown[];
         field_id: string;
+        values: unknown[];
     }[] | undefined;
     reason?: string | undefined;
+    state?: 'accepted' | 'refused' | undefined;
+    upload_id?: string | undefined;
 };
 export type TaskFile = {
-    id: string;
     field_id: string;
     filename: string;
+    id: string;
     task_id: string;
 };
 export type TaskFilePatch = {
@@ -79,30 +79,30 @@ export type TaskFilePatch = {
 };
 export type TaskFilePost = {
     field_id: string;
-    upload_id: string;
     task_id: string;
+    upload_id: string;
 };
 export type TaskFill = {
     form_data: {
-        values: unknown[];
         field_id: string;
+        values: unknown[];
     }[];
 };
 export type TaskGetQuery = {
     embed?: CommaList<'completed_by' | 'signature_zone'> | undefined;
 };
 export type TaskListQuery = {
-    status?: 'canceled' | 'completed' | 'draft' | 'blocked' | 'to_do' | undefined;
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'created_at' | 'due_date' | 'completed_at'>> | undefined;
-    type?: 'acknowledgment' | 'basic' | 'fill_form' | 'fill_pdf' | 'signature' | 'validation' | undefined;
-    process_id?: string | undefined;
-    template_task_id?: string | undefined;
-    has_requested_changes?: boolean | undefined;
     completed_at_since?: string | undefined;
     completed_at_until?: string | undefined;
+    cursor?: string | undefined;
     has_due_date?: boolean | undefined;
+    has_requested_changes?: boolean | undefined;
+    per_page?: number | undefined;
+    process_id?: string | undefined;
+    sort?: CommaList<SortTerm<'completed_at' | 'created_at' | 'due_date'>> | undefined;
+    status?: 'blocked' | 'canceled' | 'completed' | 'draft' | 'to_do' | undefined;
+    template_task_id?: string | undefined;
+    type?: 'acknowledgment' | 'basic' | 'fill_form' | 'fill_pdf' | 'signature' | 'validation' | undefined;
 };
 export type TaskPatch = {
     due_date?: string | null | undefined;

@@ -3,6 +3,6 @@
 
 export type TokenResponse = {
     access_token: string;
-    token_type: 'bearer';
     expires_in: number;
+    token_type: 'bearer';
 };

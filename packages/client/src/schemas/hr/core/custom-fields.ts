@@ -2,60 +2,60 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type CustomField = {
+    allow_access_restrictions: boolean;
+    authorized_values: {
+        code: string | null;
+        label: string;
+        value: string;
+    }[];
+    created_at: string;
+    default_value: string | null;
+    hierarchical: boolean;
     id: string;
     label: string;
-    visible: boolean;
-    created_at: string;
-    updated_at: string;
-    type: string;
-    authorized_values: {
-        label: string;
-        value: string;
-        code: string | null;
-    }[];
-    hierarchical: boolean;
-    default_value: string | null;
     localized_labels: {
-        value: string;
         language_code: string;
+        value: string;
     }[];
-    allow_access_restrictions: boolean;
+    type: string;
+    updated_at: string;
+    visible: boolean;
 };
 export type CustomFieldListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
+    per_page?: number | undefined;
 };
 export type CustomFieldPatch = {
-    label?: string | undefined;
-    visible?: boolean | undefined;
-    type?: 'string' | 'bool' | 'list' | 'int' | undefined;
+    allow_access_restrictions?: boolean | undefined;
     authorized_values?: {
         code?: string | null | undefined;
         label: string;
         value: string;
     }[] | undefined;
-    hierarchical?: boolean | undefined;
     default_value?: string | null | undefined;
+    hierarchical?: boolean | undefined;
+    label?: string | undefined;
     localized_labels?: {
-        value: string;
         language_code: string;
+        value: string;
     }[] | undefined;
-    allow_access_restrictions?: boolean | undefined;
+    type?: 'bool' | 'int' | 'list' | 'string' | undefined;
+    visible?: boolean | undefined;
 };
 export type CustomFieldPut = {
-    visible?: boolean | undefined;
+    allow_access_restrictions?: boolean | undefined;
     authorized_values?: {
         code?: string | null | undefined;
         label: string;
         value: string;
     }[] | undefined;
-    hierarchical?: boolean | undefined;
     default_value?: string | null | undefined;
-    localized_labels?: {
-        value: string;
-        language_code: string;
-    }[] | undefined;
-    allow_access_restrictions?: boolean | undefined;
+    hierarchical?: boolean | undefined;
     label: string;
-    type: 'string' | 'bool' | 'list' | 'int';
+    localized_labels?: {
+        language_code: string;
+        value: string;
+    }[] | undefined;
+    type: 'bool' | 'int' | 'list' | 'string';
+    visible?: boolean | undefined;
 };

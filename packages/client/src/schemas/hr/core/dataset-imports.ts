@@ -2,37 +2,37 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type DatasetImport = {
-    id: string;
-    status: 'queued' | 'in_progress' | 'finished';
     created_at: string;
-    origin: 'api';
-    updated_at: string;
+    creator_id: string | null;
     dataset_id: string;
     filename: string;
-    creator_id: string | null;
-    result: 'error' | 'success' | 'partial_success' | null;
+    finished_at: string | null;
+    id: string;
+    origin: 'api';
+    result: 'error' | 'partial_success' | 'success' | null;
+    started_at: string | null;
+    stats: {
+        dimensions_created: number;
+        global_errors: number;
+        internal_errors: number;
+        row_errors: number;
+        rows: number;
+        values_created: number;
+        values_deleted: number;
+        values_updated: number;
+        warnings: number;
+    };
+    status: 'finished' | 'in_progress' | 'queued';
     total_dimensions_count: number;
     total_values_count: number;
-    started_at: string | null;
-    finished_at: string | null;
-    stats: {
-        rows: number;
-        global_errors: number;
-        row_errors: number;
-        warnings: number;
-        internal_errors: number;
-        dimensions_created: number;
-        values_created: number;
-        values_updated: number;
-        values_deleted: number;
-    };
+    updated_at: string;
 };
 export type DatasetImportCreate = {
     dataset_id: string;
     upload_id: string;
 };
 export type DatasetImportListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
     dataset_id?: string | undefined;
+    per_page?: number | undefined;
 };

@@ -3,70 +3,70 @@
 import type { CommaList } from '../../../wire.js';
 
 export type Dataset = {
-    id: string;
-    name: string;
     created_at: string;
-    updated_at: string;
-    localized_names: {
-        value: string;
-        language_code: string;
-    }[];
     dimensions: {
         id: string;
-        name: string | null;
         localized_names: {
-            value: string;
             language_code: string;
+            value: string;
         }[];
+        name: string | null;
     }[];
-    values_count: number;
-    last_import_status: 'queued' | 'in_progress' | 'finished' | null;
+    id: string;
     last_import_result: 'error' | 'success' | null;
+    last_import_status: 'finished' | 'in_progress' | 'queued' | null;
+    localized_names: {
+        language_code: string;
+        value: string;
+    }[];
+    name: string;
+    updated_at: string;
+    values_count: number;
 };
 export type DatasetListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'name' | 'created_at' | 'updated_at'>> | undefined;
-    last_import_status?: string | undefined;
     last_import_result?: string | undefined;
+    last_import_status?: string | undefined;
+    per_page?: number | undefined;
     q?: string | undefined;
+    sort?: CommaList<SortTerm<'created_at' | 'name' | 'updated_at'>> | undefined;
 };
 export type DatasetPut = {
-    localized_names: {
-        value: string;
-        language_code: string;
-    }[];
     dimensions: {
         id: string;
         localized_names: {
-            value: string;
             language_code: string;
+            value: string;
         }[];
+    }[];
+    localized_names: {
+        language_code: string;
+        value: string;
     }[];
 };
 export type DatasetValue = {
-    id: string;
-    name: string;
-    dataset_id: string;
     code: string;
-    localized_names: {
-        value: string;
-        language_code: string;
-    }[];
+    dataset_id: string;
     dimension_id: string;
+    id: string;
+    localized_names: {
+        language_code: string;
+        value: string;
+    }[];
+    name: string;
 };
 export type DatasetValueListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'name'>> | undefined;
-    q?: string | undefined;
     dimension?: string | undefined;
     parent_code?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    sort?: CommaList<SortTerm<'name'>> | undefined;
 };
 export type DatasetValuePut = {
     localized_names: {
-        value: string;
         language_code: string;
+        value: string;
     }[];
 };
 /** As in src/hr/lists/sort.ts. */

@@ -2,31 +2,31 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type Import = {
-    id: string;
-    status: string;
     created_at: string;
-    origin: 'api';
-    updated_at: string;
-    type: 'employee' | 'manager' | 'organization';
-    creator: string | null;
-    rows_count: number;
     created_objects_count: number;
-    updated_objects_count: number;
+    creator: string | null;
     deleted_objects_count: number;
     errors_count: number;
+    id: string;
+    origin: 'api';
+    rows_count: number;
+    status: string;
+    type: 'employee' | 'manager' | 'organization';
+    updated_at: string;
+    updated_objects_count: number;
 };
 export type ImportCreate = {
     creator?: string | null | undefined;
     type: 'employee' | 'manager' | 'organization';
     uploaded_file: {
-        filename?: string | undefined;
         file_id: string;
+        filename?: string | undefined;
     };
 };
 export type ImportListQuery = {
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    type?: 'employee' | 'manager' | 'organization' | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
+    cursor?: string | undefined;
+    per_page?: number | undefined;
+    type?: 'employee' | 'manager' | 'organization' | undefined;
 };

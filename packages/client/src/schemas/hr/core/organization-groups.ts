@@ -2,23 +2,23 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type OrganizationGroup = {
+    created_at: string;
     id: string;
     name: string;
-    created_at: string;
-    updated_at: string;
     organizations_ids: string[];
+    updated_at: string;
 };
 export type OrganizationGroupListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    q?: string | undefined;
     organization_id?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
 };
 export type OrganizationGroupPatch = {
     name?: string | undefined;
     organizations_ids?: string[] | undefined;
 };
 export type OrganizationGroupPut = {
-    organizations_ids?: string[] | undefined;
     name: string;
+    organizations_ids?: string[] | undefined;
 };

@@ -2,18 +2,18 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type OutboxListQuery = {
+    cursor?: string | undefined;
     kind?: string | undefined;
     per_page?: number | undefined;
-    cursor?: string | undefined;
     related_id?: string | undefined;
 };
 export type OutboxMail = {
+    body: string;
+    created_at: string;
     id: string;
     kind: string;
-    created_at: string;
-    subject: string;
-    body: string;
     related_id: string | null;
+    subject: string;
     to_address: string | null;
     to_name: string;
 };

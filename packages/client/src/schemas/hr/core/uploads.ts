@@ -2,26 +2,26 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type DocumentFileId = {
-    filename: string;
     file_id: string;
+    filename: string;
 };
 export type UploadDocument = {
-    id: string;
-    filename: string;
     content_type: string;
-    size: number;
-    page_count: number | null;
     creation_date: string;
     expires_at: string;
+    filename: string;
+    id: string;
+    page_count: number | null;
     retention_period: number;
+    size: number;
 };
 export type UploadTextoccurrencesFull = {
-    width: number;
     height: number;
     keyword: string;
-    page_number: number;
     left: number;
+    page_number: number;
     top: number;
+    width: number;
 };
 export type UploadTextoccurrencesSearch = {
     keyword: string;

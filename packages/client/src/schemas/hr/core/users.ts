@@ -2,235 +2,235 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type User = {
-    id: string;
+    created_at: string;
+    email: string;
     external_id: string | null;
     firstname: string;
-    middlename: string | null;
-    lastname: string;
-    email: string;
-    timezone: string | null;
-    created_at: string;
-    updated_at: string;
+    id: string;
     language: string | null;
+    lastname: string;
+    middlename: string | null;
     mobile_phone_number: string | null;
     profiles: {
-        id: string;
-        role_id: string;
         employees_perimeter: {
-            operator: string;
-            organization_id: string | null;
-            organization_group_id: string | null;
             custom_field_filters: {
+                custom_field_id: string;
                 operator: string;
                 value: string;
-                custom_field_id: string;
             }[];
+            operator: string;
+            organization_group_id: string | null;
+            organization_id: string | null;
         };
+        id: string;
+        role_id: string;
     }[];
+    timezone: string | null;
+    updated_at: string;
 };
 export type UserBulkPatchItem = {
     data: {
+        email?: string | undefined;
         external_id?: string | null | undefined;
         firstname?: string | undefined;
-        middlename?: string | null | undefined;
-        lastname?: string | undefined;
-        email?: string | undefined;
-        timezone?: string | null | undefined;
         language?: string | null | undefined;
+        lastname?: string | undefined;
+        middlename?: string | null | undefined;
         mobile_phone_number?: string | null | undefined;
-        saml_token?: string | null | undefined;
         profiles?: {
+            employees_perimeter: {
+                custom_field_filters: {
+                    custom_field_id: string;
+                    operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+                    value: string;
+                }[];
+                operator: '<=' | '=';
+                organization_group_id?: string | null | undefined;
+                organization_id?: string | null | undefined;
+            };
             id?: string | undefined;
             role_id: string;
-            employees_perimeter: {
-                organization_id?: string | null | undefined;
-                organization_group_id?: string | null | undefined;
-                operator: '=' | '<=';
-                custom_field_filters: {
-                    operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-                    value: string;
-                    custom_field_id: string;
-                }[];
-            };
         }[] | undefined;
+        saml_token?: string | null | undefined;
+        timezone?: string | null | undefined;
     };
     manager_id: string;
 };
 export type UserBulkPutItem = {
     data: {
-        external_id?: string | null | undefined;
-        middlename?: string | null | undefined;
-        timezone?: string | null | undefined;
-        language?: string | null | undefined;
-        mobile_phone_number?: string | null | undefined;
-        saml_token?: string | null | undefined;
-        firstname: string;
-        lastname: string;
         email: string;
+        external_id?: string | null | undefined;
+        firstname: string;
+        language?: string | null | undefined;
+        lastname: string;
+        middlename?: string | null | undefined;
+        mobile_phone_number?: string | null | undefined;
         profiles: {
+            employees_perimeter: {
+                custom_field_filters: {
+                    custom_field_id: string;
+                    operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+                    value: string;
+                }[];
+                operator: '<=' | '=';
+                organization_group_id?: string | null | undefined;
+                organization_id?: string | null | undefined;
+            };
             id?: string | undefined;
             role_id: string;
-            employees_perimeter: {
-                organization_id?: string | null | undefined;
-                organization_group_id?: string | null | undefined;
-                operator: '=' | '<=';
-                custom_field_filters: {
-                    operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-                    value: string;
-                    custom_field_id: string;
-                }[];
-            };
         }[];
+        saml_token?: string | null | undefined;
+        timezone?: string | null | undefined;
     };
     manager_id: string;
 };
 export type UserBulkStatus = {
-    summary: {
-        status: 'completed' | 'queued' | 'in_progress';
-        success: number;
-        total: number;
-        processed: number;
-        failed: number;
-    };
     results: {
-        error?: {
-            error?: string | undefined;
-            errors?: {
-                message: string;
-                code: string;
-                field: string;
-            }[] | undefined;
-            error_description?: string | undefined;
-            message: string;
-            code: string;
-        } | undefined;
         Result?: {
-            id: string;
+            created_at: string;
+            email: string;
             external_id: string | null;
             firstname: string;
-            middlename: string | null;
-            lastname: string;
-            email: string;
-            timezone: string | null;
-            created_at: string;
-            updated_at: string;
+            id: string;
             language: string | null;
+            lastname: string;
+            middlename: string | null;
             mobile_phone_number: string | null;
             profiles: {
-                id: string;
-                role_id: string;
                 employees_perimeter: {
-                    operator: string;
-                    organization_id: string | null;
-                    organization_group_id: string | null;
                     custom_field_filters: {
+                        custom_field_id: string;
                         operator: string;
                         value: string;
-                        custom_field_id: string;
                     }[];
+                    operator: string;
+                    organization_group_id: string | null;
+                    organization_id: string | null;
                 };
+                id: string;
+                role_id: string;
             }[];
+            timezone: string | null;
+            updated_at: string;
         } | undefined;
-        status: 'success' | 'failed';
-        message: string;
+        error?: {
+            code: string;
+            error?: string | undefined;
+            error_description?: string | undefined;
+            errors?: {
+                code: string;
+                field: string;
+                message: string;
+            }[] | undefined;
+            message: string;
+        } | undefined;
         index: number;
-        outcome: 'failed' | 'created' | 'updated';
+        message: string;
+        outcome: 'created' | 'failed' | 'updated';
+        status: 'failed' | 'success';
     }[];
+    summary: {
+        failed: number;
+        processed: number;
+        status: 'completed' | 'in_progress' | 'queued';
+        success: number;
+        total: number;
+    };
 };
 export type UserCountQuery = {
+    active?: boolean | undefined;
+    email?: string | undefined;
     external_id?: string | undefined;
     firstname?: string | undefined;
     lastname?: string | undefined;
-    email?: string | undefined;
-    active?: boolean | undefined;
-    per_page?: number | undefined;
-    role_id?: string | undefined;
-    q?: string | undefined;
     organization_id?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    role_id?: string | undefined;
 };
 export type UserCreate = {
-    external_id?: string | null | undefined;
-    middlename?: string | null | undefined;
-    timezone?: string | null | undefined;
-    language?: string | null | undefined;
-    mobile_phone_number?: string | null | undefined;
-    saml_token?: string | null | undefined;
-    profiles?: {
-        role_id: string;
-        employees_perimeter: {
-            organization_id?: string | null | undefined;
-            organization_group_id?: string | null | undefined;
-            operator: '=' | '<=';
-            custom_field_filters: {
-                operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-                value: string;
-                custom_field_id: string;
-            }[];
-        };
-    }[] | undefined;
-    firstname: string;
-    lastname: string;
     email: string;
+    external_id?: string | null | undefined;
+    firstname: string;
+    language?: string | null | undefined;
+    lastname: string;
+    middlename?: string | null | undefined;
+    mobile_phone_number?: string | null | undefined;
+    profiles?: {
+        employees_perimeter: {
+            custom_field_filters: {
+                custom_field_id: string;
+                operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+                value: string;
+            }[];
+            operator: '<=' | '=';
+            organization_group_id?: string | null | undefined;
+            organization_id?: string | null | undefined;
+        };
+        role_id: string;
+    }[] | undefined;
+    saml_token?: string | null | undefined;
+    timezone?: string | null | undefined;
 };
 export type UserListQuery = {
+    active?: boolean | undefined;
+    cursor?: string | undefined;
+    email?: string | undefined;
     external_id?: string | undefined;
     firstname?: string | undefined;
     lastname?: string | undefined;
-    email?: string | undefined;
-    active?: boolean | undefined;
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    role_id?: string | undefined;
-    q?: string | undefined;
     organization_id?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    role_id?: string | undefined;
 };
 export type UserPatch = {
+    email?: string | undefined;
     external_id?: string | null | undefined;
     firstname?: string | undefined;
-    middlename?: string | null | undefined;
-    lastname?: string | undefined;
-    email?: string | undefined;
-    timezone?: string | null | undefined;
     language?: string | null | undefined;
+    lastname?: string | undefined;
+    middlename?: string | null | undefined;
     mobile_phone_number?: string | null | undefined;
-    saml_token?: string | null | undefined;
     profiles?: {
+        employees_perimeter: {
+            custom_field_filters: {
+                custom_field_id: string;
+                operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+                value: string;
+            }[];
+            operator: '<=' | '=';
+            organization_group_id?: string | null | undefined;
+            organization_id?: string | null | undefined;
+        };
         id?: string | undefined;
         role_id: string;
-        employees_perimeter: {
-            organization_id?: string | null | undefined;
-            organization_group_id?: string | null | undefined;
-            operator: '=' | '<=';
-            custom_field_filters: {
-                operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-                value: string;
-                custom_field_id: string;
-            }[];
-        };
     }[] | undefined;
+    saml_token?: string | null | undefined;
+    timezone?: string | null | undefined;
 };
 export type UserPut = {
-    external_id?: string | null | undefined;
-    middlename?: string | null | undefined;
-    timezone?: string | null | undefined;
-    language?: string | null | undefined;
-    mobile_phone_number?: string | null | undefined;
-    saml_token?: string | null | undefined;
-    firstname: string;
-    lastname: string;
     email: string;
+    external_id?: string | null | undefined;
+    firstname: string;
+    language?: string | null | undefined;
+    lastname: string;
+    middlename?: string | null | undefined;
+    mobile_phone_number?: string | null | undefined;
     profiles: {
+        employees_perimeter: {
+            custom_field_filters: {
+                custom_field_id: string;
+                operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+                value: string;
+            }[];
+            operator: '<=' | '=';
+            organization_group_id?: string | null | undefined;
+            organization_id?: string | null | undefined;
+        };
         id?: string | undefined;
         role_id: string;
-        employees_perimeter: {
-            organization_id?: string | null | undefined;
-            organization_group_id?: string | null | undefined;
-            operator: '=' | '<=';
-            custom_field_filters: {
-                operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-                value: string;
-                custom_field_id: string;
-            }[];
-        };
     }[];
+    saml_token?: string | null | undefined;
+    timezone?: string | null | undefined;
 };

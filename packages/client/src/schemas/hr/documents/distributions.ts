@@ -2,75 +2,75 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type Distribution = {
-    id: number;
-    name: string;
-    status: string;
-    file_id: string;
-    distribution_type_id: string;
-    distribution_project_id: number;
     distribution_error: {
+        code: string;
+        created_at: string;
+        error_type: string;
         id: string;
         message: string;
-        created_at: string;
-        code: string;
-        error_type: string;
     } | null;
-};
-export type DistributionCreate = {
-    name: string;
-    file_id: string;
-    distribution_type_id: string;
     distribution_project_id: number;
-};
-export type DistributionListQuery = {
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    distribution_project_id?: number | undefined;
-};
-export type DistributionProject = {
+    distribution_type_id: string;
+    file_id: string;
     id: number;
     name: string;
     status: string;
-    paper_configuration: string;
-    notifications_delivery: number;
-    group_paper_mailing: boolean;
-    restrict_access_to_group: boolean;
-    send_package_to_specific_organization: boolean;
-    user_id: string | null;
+};
+export type DistributionCreate = {
+    distribution_project_id: number;
+    distribution_type_id: string;
+    file_id: string;
+    name: string;
+};
+export type DistributionListQuery = {
+    cursor?: string | undefined;
+    distribution_project_id?: number | undefined;
+    per_page?: number | undefined;
+};
+export type DistributionProject = {
     automatic_validation: boolean;
-    package_first_name: string | null;
-    package_last_name: string | null;
+    group_paper_mailing: boolean;
+    has_paper_configuration_recipient_contact_been_used: boolean;
+    id: number;
+    name: string;
+    notifications_delivery: number;
     package_address: string | null;
     package_address_2: string | null;
     package_address_3: string | null;
-    package_postcode: string | null;
     package_city: string | null;
-    package_country: string | null;
     package_contact: string | null;
-    has_paper_configuration_recipient_contact_been_used: boolean;
+    package_country: string | null;
+    package_first_name: string | null;
+    package_last_name: string | null;
+    package_postcode: string | null;
+    paper_configuration: string;
+    restrict_access_to_group: boolean;
+    send_package_to_specific_organization: boolean;
+    status: string;
+    user_id: string | null;
 };
 export type DistributionProjectCreate = {
-    notifications_delivery?: number | undefined;
-    group_paper_mailing?: boolean | undefined;
-    restrict_access_to_group?: boolean | undefined;
-    send_package_to_specific_organization?: boolean | undefined;
-    user_id?: string | null | undefined;
     automatic_validation?: boolean | undefined;
-    package_first_name?: string | null | undefined;
-    package_last_name?: string | null | undefined;
+    group_paper_mailing?: boolean | undefined;
+    has_paper_configuration_recipient_contact_been_used?: boolean | undefined;
+    name: string;
+    notifications_delivery?: number | undefined;
     package_address?: string | null | undefined;
     package_address_2?: string | null | undefined;
     package_address_3?: string | null | undefined;
-    package_postcode?: string | null | undefined;
     package_city?: string | null | undefined;
-    package_country?: string | null | undefined;
     package_contact?: string | null | undefined;
-    has_paper_configuration_recipient_contact_been_used?: boolean | undefined;
-    name: string;
+    package_country?: string | null | undefined;
+    package_first_name?: string | null | undefined;
+    package_last_name?: string | null | undefined;
+    package_postcode?: string | null | undefined;
     paper_configuration: string;
+    restrict_access_to_group?: boolean | undefined;
+    send_package_to_specific_organization?: boolean | undefined;
+    user_id?: string | null | undefined;
 };
 export type DistributionProjectListQuery = {
-    status?: string | undefined;
-    per_page?: number | undefined;
     cursor?: string | undefined;
+    per_page?: number | undefined;
+    status?: string | undefined;
 };

@@ -3,206 +3,206 @@
 import type { CommaList } from '../../../wire.js';
 
 export type CompanyDocumentType = {
-    metadata?: {
-        label: string | null;
-        type: 'date' | 'text' | 'list' | 'int';
-        authorized_values: string[] | null;
-        code: string;
-        localized_labels: {
-            value: string;
-            language_code: string;
-        }[];
-        is_required: boolean;
-    }[] | undefined;
-    expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
-    file_type_restrictions?: string[] | undefined;
-    user_access_permissions?: {
-        role_id: string;
-        permissions: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload_and_update' | 'update' | 'share' | 'delete' | 'view_expired')[];
-    }[] | undefined;
-    id: string;
-    label: string;
-    localized_labels: {
-        value: string;
-        language_code: string;
-    }[];
     expiry_date_policy_options: {
         date?: string | undefined;
         days?: number | undefined;
         metadata?: string | undefined;
-        years?: number | undefined;
         months?: number | undefined;
+        years?: number | undefined;
     } | null;
+    expiry_date_policy_type?: 'document_metadata' | 'document_upload_date' | 'no_limit' | 'specific_date' | undefined;
+    file_type_restrictions?: string[] | undefined;
     folder_id: string;
-};
-export type CompanyDocumentTypeInput = {
-    label?: string | undefined;
-    metadata?: {
-        label?: string | undefined;
-        authorized_values?: string[] | undefined;
-        type: 'date' | 'text' | 'list' | 'int';
-        code: string;
-        localized_labels: {
-            value: string;
-            language_code: string;
-        }[];
-        is_required: boolean;
-    }[] | undefined;
-    expiry_date_policy_options?: {
-        date?: string | undefined;
-        days?: number | undefined;
-        metadata?: string | undefined;
-        years?: number | undefined;
-        months?: number | undefined;
-    } | undefined;
-    folder_id?: string | undefined;
-    expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
-    file_type_restrictions?: string[] | undefined;
-    user_access_permissions?: {
-        role_id: string;
-        permissions: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload_and_update' | 'update' | 'share' | 'delete' | 'view_expired')[];
-    }[] | undefined;
-    localized_labels: {
-        value: string;
-        language_code: string;
-    }[];
-};
-export type CompanyDocumentTypeListQuery = {
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    q?: string | undefined;
-    folder_id?: string | undefined;
-    with_mandatory_metadata?: boolean | undefined;
-};
-export type CompanyDocumentTypePatch = {
-    label?: string | undefined;
-    localized_labels?: {
-        value: string;
-        language_code: string;
-    }[] | undefined;
-    metadata?: {
-        label?: string | undefined;
-        authorized_values?: string[] | undefined;
-        type: 'date' | 'text' | 'list' | 'int';
-        code: string;
-        localized_labels: {
-            value: string;
-            language_code: string;
-        }[];
-        is_required: boolean;
-    }[] | undefined;
-    expiry_date_policy_options?: {
-        date?: string | undefined;
-        days?: number | undefined;
-        metadata?: string | undefined;
-        years?: number | undefined;
-        months?: number | undefined;
-    } | undefined;
-    folder_id?: string | undefined;
-    expiry_date_policy_type?: 'specific_date' | 'document_upload_date' | 'document_metadata' | 'no_limit' | undefined;
-    file_type_restrictions?: string[] | undefined;
-    user_access_permissions?: {
-        role_id: string;
-        permissions: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload_and_update' | 'update' | 'share' | 'delete' | 'view_expired')[];
-    }[] | undefined;
-};
-export type EmployeeDocumentType = {
-    metadata?: {
-        label: string | null;
-        type: 'date' | 'text' | 'list' | 'int';
-        authorized_values: string[] | null;
-        code: string;
-        localized_labels: {
-            value: string;
-            language_code: string;
-        }[];
-        is_required: boolean;
-    }[] | undefined;
-    file_type_restrictions?: string[] | undefined;
-    user_access_permissions?: {
-        role_id: string;
-        permissions: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload_and_update' | 'update' | 'share' | 'delete' | 'view_expired')[];
-    }[] | undefined;
-    update_documents_on_employee_transfer?: 'add' | 'do_nothing' | 'replace' | undefined;
-    policies?: string[] | undefined;
-    employee_access_permissions?: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload')[] | undefined;
-    templates?: string[] | undefined;
-    synchronized_custom_fields?: string[] | undefined;
     id: string;
     label: string;
     localized_labels: {
-        value: string;
         language_code: string;
+        value: string;
     }[];
-    folder_id: string;
-};
-export type EmployeeDocumentTypeInput = {
-    label?: string | undefined;
     metadata?: {
-        label?: string | undefined;
-        authorized_values?: string[] | undefined;
-        type: 'date' | 'text' | 'list' | 'int';
+        authorized_values: string[] | null;
         code: string;
-        localized_labels: {
-            value: string;
-            language_code: string;
-        }[];
         is_required: boolean;
+        label: string | null;
+        localized_labels: {
+            language_code: string;
+            value: string;
+        }[];
+        type: 'date' | 'int' | 'list' | 'text';
     }[] | undefined;
-    folder_id?: string | undefined;
-    file_type_restrictions?: string[] | undefined;
     user_access_permissions?: {
+        permissions: ('delete' | 'dl_duplicate' | 'dl_original' | 'preview' | 'share' | 'update' | 'upload_and_update' | 'view_expired')[];
         role_id: string;
-        permissions: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload_and_update' | 'update' | 'share' | 'delete' | 'view_expired')[];
     }[] | undefined;
-    update_documents_on_employee_transfer?: 'add' | 'do_nothing' | 'replace' | undefined;
-    policies?: string[] | undefined;
-    employee_access_permissions?: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload')[] | undefined;
-    templates?: string[] | undefined;
-    synchronized_custom_fields?: string[] | undefined;
-    localized_labels: {
-        value: string;
-        language_code: string;
-    }[];
 };
-export type EmployeeDocumentTypeListQuery = {
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    q?: string | undefined;
+export type CompanyDocumentTypeInput = {
+    expiry_date_policy_options?: {
+        date?: string | undefined;
+        days?: number | undefined;
+        metadata?: string | undefined;
+        months?: number | undefined;
+        years?: number | undefined;
+    } | undefined;
+    expiry_date_policy_type?: 'document_metadata' | 'document_upload_date' | 'no_limit' | 'specific_date' | undefined;
+    file_type_restrictions?: string[] | undefined;
     folder_id?: string | undefined;
-    with_mandatory_metadata?: boolean | undefined;
-    employee_access_permissions?: CommaList<'preview' | 'dl_original' | 'dl_duplicate' | 'upload'> | undefined;
-    with_document_templates?: boolean | undefined;
-    document_template_id?: string | undefined;
+    label?: string | undefined;
+    localized_labels: {
+        language_code: string;
+        value: string;
+    }[];
+    metadata?: {
+        authorized_values?: string[] | undefined;
+        code: string;
+        is_required: boolean;
+        label?: string | undefined;
+        localized_labels: {
+            language_code: string;
+            value: string;
+        }[];
+        type: 'date' | 'int' | 'list' | 'text';
+    }[] | undefined;
+    user_access_permissions?: {
+        permissions: ('delete' | 'dl_duplicate' | 'dl_original' | 'preview' | 'share' | 'update' | 'upload_and_update' | 'view_expired')[];
+        role_id: string;
+    }[] | undefined;
 };
-export type EmployeeDocumentTypePatch = {
+export type CompanyDocumentTypeListQuery = {
+    cursor?: string | undefined;
+    folder_id?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    with_mandatory_metadata?: boolean | undefined;
+};
+export type CompanyDocumentTypePatch = {
+    expiry_date_policy_options?: {
+        date?: string | undefined;
+        days?: number | undefined;
+        metadata?: string | undefined;
+        months?: number | undefined;
+        years?: number | undefined;
+    } | undefined;
+    expiry_date_policy_type?: 'document_metadata' | 'document_upload_date' | 'no_limit' | 'specific_date' | undefined;
+    file_type_restrictions?: string[] | undefined;
+    folder_id?: string | undefined;
     label?: string | undefined;
     localized_labels?: {
-        value: string;
         language_code: string;
+        value: string;
     }[] | undefined;
     metadata?: {
-        label?: string | undefined;
         authorized_values?: string[] | undefined;
-        type: 'date' | 'text' | 'list' | 'int';
         code: string;
-        localized_labels: {
-            value: string;
-            language_code: string;
-        }[];
         is_required: boolean;
+        label?: string | undefined;
+        localized_labels: {
+            language_code: string;
+            value: string;
+        }[];
+        type: 'date' | 'int' | 'list' | 'text';
     }[] | undefined;
-    folder_id?: string | undefined;
-    file_type_restrictions?: string[] | undefined;
     user_access_permissions?: {
+        permissions: ('delete' | 'dl_duplicate' | 'dl_original' | 'preview' | 'share' | 'update' | 'upload_and_update' | 'view_expired')[];
         role_id: string;
-        permissions: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload_and_update' | 'update' | 'share' | 'delete' | 'view_expired')[];
     }[] | undefined;
-    update_documents_on_employee_transfer?: 'add' | 'do_nothing' | 'replace' | undefined;
+};
+export type EmployeeDocumentType = {
+    employee_access_permissions?: ('dl_duplicate' | 'dl_original' | 'preview' | 'upload')[] | undefined;
+    file_type_restrictions?: string[] | undefined;
+    folder_id: string;
+    id: string;
+    label: string;
+    localized_labels: {
+        language_code: string;
+        value: string;
+    }[];
+    metadata?: {
+        authorized_values: string[] | null;
+        code: string;
+        is_required: boolean;
+        label: string | null;
+        localized_labels: {
+            language_code: string;
+            value: string;
+        }[];
+        type: 'date' | 'int' | 'list' | 'text';
+    }[] | undefined;
     policies?: string[] | undefined;
-    employee_access_permissions?: ('preview' | 'dl_original' | 'dl_duplicate' | 'upload')[] | undefined;
-    templates?: string[] | undefined;
     synchronized_custom_fields?: string[] | undefined;
+    templates?: string[] | undefined;
+    update_documents_on_employee_transfer?: 'add' | 'do_nothing' | 'replace' | undefined;
+    user_access_permissions?: {
+        permissions: ('delete' | 'dl_duplicate' | 'dl_original' | 'preview' | 'share' | 'update' | 'upload_and_update' | 'view_expired')[];
+        role_id: string;
+    }[] | undefined;
+};
+export type EmployeeDocumentTypeInput = {
+    employee_access_permissions?: ('dl_duplicate' | 'dl_original' | 'preview' | 'upload')[] | undefined;
+    file_type_restrictions?: string[] | undefined;
+    folder_id?: string | undefined;
+    label?: string | undefined;
+    localized_labels: {
+        language_code: string;
+        value: string;
+    }[];
+    metadata?: {
+        authorized_values?: string[] | undefined;
+        code: string;
+        is_required: boolean;
+        label?: string | undefined;
+        localized_labels: {
+            language_code: string;
+            value: string;
+        }[];
+        type: 'date' | 'int' | 'list' | 'text';
+    }[] | undefined;
+    policies?: string[] | undefined;
+    synchronized_custom_fields?: string[] | undefined;
+    templates?: string[] | undefined;
+    update_documents_on_employee_transfer?: 'add' | 'do_nothing' | 'replace' | undefined;
+    user_access_permissions?: {
+        permissions: ('delete' | 'dl_duplicate' | 'dl_original' | 'preview' | 'share' | 'update' | 'upload_and_update' | 'view_expired')[];
+        role_id: string;
+    }[] | undefined;
+};
+export type EmployeeDocumentTypeListQuery = {
+    cursor?: string | undefined;
+    document_template_id?: string | undefined;
+    employee_access_permissions?: CommaList<'dl_duplicate' | 'dl_original' | 'preview' | 'upload'> | undefined;
+    folder_id?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    with_document_templates?: boolean | undefined;
+    with_mandatory_metadata?: boolean | undefined;
+};
+export type EmployeeDocumentTypePatch = {
     add_templates?: string[] | undefined;
+    employee_access_permissions?: ('dl_duplicate' | 'dl_original' | 'preview' | 'upload')[] | undefined;
+    file_type_restrictions?: string[] | undefined;
+    folder_id?: string | undefined;
+    label?: string | undefined;
+    localized_labels?: {
+        language_code: string;
+        value: string;
+    }[] | undefined;
+    metadata?: {
+        authorized_values?: string[] | undefined;
+        code: string;
+        is_required: boolean;
+        label?: string | undefined;
+        localized_labels: {
+            language_code: string;
+            value: string;
+        }[];
+        type: 'date' | 'int' | 'list' | 'text';
+    }[] | undefined;
+    policies?: string[] | undefined;
     remove_templates?: string[] | undefined;
+    synchronized_custom_fields?: string[] | undefined;
+    templates?: string[] | undefined;
+    update_documents_on_employee_transfer?: 'add' | 'do_nothing' | 'replace' | undefined;
+    user_access_permissions?: {
+        permissions: ('delete' | 'dl_duplicate' | 'dl_original' | 'preview' | 'share' | 'update' | 'upload_and_update' | 'view_expired')[];
+        role_id: string;
+    }[] | undefined;
 };

@@ -2,196 +2,196 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type CompactEmployeeDocument = {
-    id: string;
-    employee_id: string;
     employee_external_id: string | null;
+    employee_id: string;
     external_reference: string | null;
+    id: string;
 };
 export type CompanyDocument = {
-    id: string;
-    name: string;
-    title: string | null;
-    date: string | null;
     created_at: string;
-    origin: 'signature' | 'api' | 'distribution' | 'doc_management' | 'mass_mailing' | 'web';
-    updated_at: string;
-    organization_ids: string[];
-    metadata: {
-        value: string;
-        code: string;
-    }[];
-    external_reference: string | null;
+    date: string | null;
     document_type_id: string;
-    origin_details: string | null;
-    sender_id: string | null;
-    trashed: boolean;
     expired: boolean;
     expiry_date: string | null;
+    external_reference: string | null;
+    id: string;
+    metadata: {
+        code: string;
+        value: string;
+    }[];
+    name: string;
+    organization_ids: string[];
+    origin: 'api' | 'distribution' | 'doc_management' | 'mass_mailing' | 'signature' | 'web';
+    origin_details: string | null;
+    sender_id: string | null;
+    title: string | null;
+    trashed: boolean;
+    updated_at: string;
 };
 export type CompanyDocumentCreate = {
-    title?: string | null | undefined;
     date?: string | null | undefined;
-    metadata?: {
-        value: string;
-        code: string;
-    }[] | undefined;
-    external_reference?: string | null | undefined;
-    organization_ids: string[];
-    uploaded_file: {
-        filename: string;
-        file_id: string;
-    };
     document_type_id: string;
+    external_reference?: string | null | undefined;
+    metadata?: {
+        code: string;
+        value: string;
+    }[] | undefined;
+    organization_ids: string[];
+    title?: string | null | undefined;
+    uploaded_file: {
+        file_id: string;
+        filename: string;
+    };
 };
 export type CompanyDocumentListQuery = {
-    origin?: string | undefined;
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    q?: string | undefined;
-    organization_ids?: string | undefined;
-    organization_id_below?: string | undefined;
-    external_reference?: string | undefined;
-    document_type_id?: string | undefined;
-    trashed?: boolean | undefined;
-    expired?: boolean | undefined;
     date_since?: string | undefined;
     date_until?: string | undefined;
+    document_type_id?: string | undefined;
+    expired?: boolean | undefined;
     expiry_date_since?: string | undefined;
     expiry_date_until?: string | undefined;
+    external_reference?: string | undefined;
+    organization_id_below?: string | undefined;
+    organization_ids?: string | undefined;
+    origin?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    trashed?: boolean | undefined;
 };
 export type CompanyDocumentPatch = {
-    title?: string | null | undefined;
     date?: string | null | undefined;
-    organization_ids?: string[] | undefined;
-    metadata?: {
-        value: string;
-        code: string;
-    }[] | undefined;
-    external_reference?: string | null | undefined;
     document_type_id?: string | undefined;
+    external_reference?: string | null | undefined;
+    metadata?: {
+        code: string;
+        value: string;
+    }[] | undefined;
+    organization_ids?: string[] | undefined;
+    title?: string | null | undefined;
 };
 export type CompanyDocumentUpdate = {
-    title?: string | null | undefined;
     date?: string | null | undefined;
-    metadata?: {
-        value: string;
-        code: string;
-    }[] | undefined;
-    external_reference?: string | null | undefined;
-    organization_ids: string[];
     document_type_id: string;
+    external_reference?: string | null | undefined;
+    metadata?: {
+        code: string;
+        value: string;
+    }[] | undefined;
+    organization_ids: string[];
+    title?: string | null | undefined;
 };
 export type EmployeeDocument = {
-    id: string;
-    name: string;
-    title: string | null;
-    date: string | null;
     created_at: string;
-    origin: 'signature' | 'api' | 'distribution' | 'doc_management' | 'mass_mailing' | 'web';
-    updated_at: string;
-    employee_id: string;
-    employee_external_id: string | null;
-    organization_ids: string[];
-    metadata: {
-        value: string;
-        code: string;
-    }[];
-    external_reference: string | null;
+    date: string | null;
     document_type_id: string;
-    origin_details: string | null;
-    sender_id: string | null;
-    trashed: boolean;
+    employee_external_id: string | null;
+    employee_id: string;
     expired: boolean;
     expiry_date: string | null;
+    external_reference: string | null;
+    id: string;
+    metadata: {
+        code: string;
+        value: string;
+    }[];
+    name: string;
+    organization_ids: string[];
+    origin: 'api' | 'distribution' | 'doc_management' | 'mass_mailing' | 'signature' | 'web';
+    origin_details: string | null;
+    sender_id: string | null;
+    title: string | null;
+    trashed: boolean;
+    updated_at: string;
 };
 export type EmployeeDocumentCreate = {
-    title?: string | null | undefined;
     date?: string | null | undefined;
-    employee_id?: string | undefined;
+    document_type_id: string;
     employee_external_id?: string | undefined;
-    organization_ids?: string[] | undefined;
-    metadata?: {
-        value: string;
-        code: string;
-    }[] | undefined;
+    employee_id?: string | undefined;
     external_reference?: string | null | undefined;
     external_reference_is_unique?: boolean | undefined;
+    metadata?: {
+        code: string;
+        value: string;
+    }[] | undefined;
+    organization_ids?: string[] | undefined;
+    title?: string | null | undefined;
     uploaded_file: {
-        filename: string;
         file_id: string;
+        filename: string;
     };
-    document_type_id: string;
 };
 export type EmployeeDocumentListQuery = {
-    origin?: string | undefined;
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    employee_id?: string | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
-    q?: string | undefined;
-    employee_numbers?: string | undefined;
-    organization_ids?: string | undefined;
-    organization_id_below?: string | undefined;
-    external_reference?: string | undefined;
-    document_type_id?: string | undefined;
-    trashed?: boolean | undefined;
-    expired?: boolean | undefined;
+    cursor?: string | undefined;
     date_since?: string | undefined;
     date_until?: string | undefined;
+    document_type_id?: string | undefined;
+    employee_id?: string | undefined;
+    employee_numbers?: string | undefined;
+    expired?: boolean | undefined;
     expiry_date_since?: string | undefined;
     expiry_date_until?: string | undefined;
+    external_reference?: string | undefined;
+    organization_id_below?: string | undefined;
+    organization_ids?: string | undefined;
+    origin?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    trashed?: boolean | undefined;
 };
 export type EmployeeDocumentPatch = {
-    title?: string | null | undefined;
     date?: string | null | undefined;
-    employee_id?: string | undefined;
-    employee_external_id?: string | undefined;
-    organization_ids?: string[] | undefined;
-    metadata?: {
-        value: string;
-        code: string;
-    }[] | undefined;
-    external_reference?: string | null | undefined;
     document_type_id?: string | undefined;
+    employee_external_id?: string | undefined;
+    employee_id?: string | undefined;
+    external_reference?: string | null | undefined;
     external_reference_is_unique?: boolean | undefined;
+    metadata?: {
+        code: string;
+        value: string;
+    }[] | undefined;
+    organization_ids?: string[] | undefined;
+    title?: string | null | undefined;
 };
 export type EmployeeDocumentSearch = {
-    origin?: string | undefined;
-    per_page?: number | undefined;
-    page?: number | undefined;
-    employee_id?: string | undefined;
+    compact_response?: boolean | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
-    q?: string | undefined;
-    employee_numbers?: string[] | undefined;
-    organization_ids?: string[] | undefined;
-    organization_id_below?: string | undefined;
-    next_cursor?: string | undefined;
-    external_reference?: string | undefined;
-    document_type_id?: string | undefined;
-    trashed?: boolean | undefined;
-    expired?: boolean | undefined;
     date_since?: string | undefined;
     date_until?: string | undefined;
+    document_type_id?: string | undefined;
+    employee_id?: string | undefined;
+    employee_numbers?: string[] | undefined;
+    expiration_date_until?: string | undefined;
+    expired?: boolean | undefined;
     expiry_date_since?: string | undefined;
     expiry_date_until?: string | undefined;
-    expiration_date_until?: string | undefined;
-    compact_response?: boolean | undefined;
+    external_reference?: string | undefined;
+    next_cursor?: string | undefined;
+    organization_id_below?: string | undefined;
+    organization_ids?: string[] | undefined;
+    origin?: string | undefined;
+    page?: number | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    trashed?: boolean | undefined;
 };
 export type EmployeeDocumentUpdate = {
-    title?: string | null | undefined;
     date?: string | null | undefined;
-    employee_id?: string | undefined;
+    document_type_id: string;
     employee_external_id?: string | undefined;
-    organization_ids?: string[] | undefined;
-    metadata?: {
-        value: string;
-        code: string;
-    }[] | undefined;
+    employee_id?: string | undefined;
     external_reference?: string | null | undefined;
     external_reference_is_unique?: boolean | undefined;
-    document_type_id: string;
+    metadata?: {
+        code: string;
+        value: string;
+    }[] | undefined;
+    organization_ids?: string[] | undefined;
+    title?: string | null | undefined;
 };
 export type ExpirationPayload = {
     expiration_date: string | null;

@@ -5,16 +5,16 @@ export type Folder = {
     id: string;
     label: string;
     localized_labels: {
-        value: string;
         language_code: string;
+        value: string;
     }[];
     parent_folder_id: string | null;
 };
 export type FolderListQuery = {
-    per_page?: number | undefined;
+    child_folder_id?: string | undefined;
     cursor?: string | undefined;
+    parent_folder_id?: string | undefined;
+    per_page?: number | undefined;
     q?: string | undefined;
     recursive?: boolean | undefined;
-    parent_folder_id?: string | undefined;
-    child_folder_id?: string | undefined;
 };

@@ -2,43 +2,43 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type InboxItem = {
-    description: string | null;
-    id: string;
-    title: string;
-    state: string;
     created_at: string;
-    origin: string;
-    updated_at: string;
-    type: string;
-    creator_id: string | null;
     creator_email: string | null;
-    to_users_ids: string[];
-    to_inbox_id: string | null;
+    creator_id: string | null;
+    description: string | null;
     documents_count: number;
+    id: string;
+    origin: string;
     send_notification: boolean;
+    state: string;
+    title: string;
+    to_inbox_id: string | null;
+    to_users_ids: string[];
+    type: string;
+    updated_at: string;
 };
 export type InboxItemCreate = {
-    description?: string | null | undefined;
     creator_email?: string | null | undefined;
-    to_users_ids?: string[] | undefined;
-    to_inbox_id?: string | null | undefined;
-    send_notification?: boolean | undefined;
-    title: string;
-    type: string;
+    description?: string | null | undefined;
     options: {
         send_confirmation_email_to_creator: boolean;
     };
+    send_notification?: boolean | undefined;
+    title: string;
+    to_inbox_id?: string | null | undefined;
+    to_users_ids?: string[] | undefined;
+    type: string;
     uploaded_files: {
-        filename: string;
         file_id: string;
+        filename: string;
     }[];
 };
 export type InboxItemListQuery = {
-    state?: string | undefined;
-    per_page?: number | undefined;
+    creator_id?: string | undefined;
     cursor?: string | undefined;
     page?: number | undefined;
-    creator_id?: string | undefined;
+    per_page?: number | undefined;
     q?: string | undefined;
     shared_inbox_id?: string | undefined;
+    state?: string | undefined;
 };

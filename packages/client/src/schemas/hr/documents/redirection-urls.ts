@@ -3,12 +3,12 @@
 
 export type RedirectionUrls = {
     'account/employee_root_folder_url'?: string | undefined;
-    'employee_space/employee_folder'?: string | undefined;
-    'document/enterprise_document_upload'?: string | undefined;
-    'employee_space/employee_root_folder_url': string;
     'document/employee_document_upload': string;
+    'document/enterprise_document_upload'?: string | undefined;
+    'employee_space/employee_folder'?: string | undefined;
+    'employee_space/employee_root_folder_url': string;
 };
 export type RedirectionUrlsQuery = {
-    employee_id?: string | undefined;
     doctype_id?: string | undefined;
+    employee_id?: string | undefined;
 };

@@ -3,39 +3,39 @@
 
 export type AsyncUploadResponse = {
     filename: string;
-    scan_id: string;
-    sae_file_id: string;
-    scan_status: string;
     next_ping: number;
+    sae_file_id: string;
+    scan_id: string;
+    scan_status: string;
 };
 export type FileParameters = {
-    retention_period?: number | undefined;
     archiving_profile?: string | undefined;
+    retention_period?: number | undefined;
 };
 export type PendingDocumentFile = {
-    filename: string;
     file_id: string;
+    filename: string;
     scan_id: string;
 };
 export type ScanStatusBody = {
-    nextPing?: number | undefined;
-    status: string;
     message: string;
-    scanId: string;
+    nextPing?: number | undefined;
     saeFileId: string;
+    scanId: string;
+    status: string;
 };
 export type ScannedDocumentFile = {
-    filename: string;
     file_id: string;
+    filename: string;
     scan_status: string;
 };
 export type SyncUploadResponse = {
-    id?: string | undefined;
-    filename?: string | undefined;
     content_type?: string | undefined;
-    page_count?: number | null | undefined;
     creation_date?: string | undefined;
     expires_at?: string | undefined;
+    filename?: string | undefined;
+    id?: string | undefined;
+    page_count?: number | null | undefined;
     retention_period?: string | undefined;
     scan_id: string;
     scan_status: string;

@@ -2,31 +2,31 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type EmployeeSubscription = {
-    id: string;
-    external_id: string | null;
-    firstname: string;
-    lastname: string;
-    email: string | null;
-    electronic_vault_activated: boolean;
-    subscriptions: {
-        created_at: string;
-        updated_at: string;
-        employee_document_type_id: string;
-        employee_choice: 'electronic' | 'paper' | null;
-        calculated_employee_choice: 'electronic' | 'paper' | null;
-    }[];
-    electronic_vault_subscription_enabled: boolean;
-    paper_documents_distribution_enabled: boolean;
     electronic_documents_distribution_enabled: boolean;
     electronic_payslips_opted_out: boolean;
+    electronic_vault_activated: boolean;
+    electronic_vault_subscription_enabled: boolean;
+    email: string | null;
+    external_id: string | null;
+    firstname: string;
+    id: string;
+    lastname: string;
+    paper_documents_distribution_enabled: boolean;
+    subscriptions: {
+        calculated_employee_choice: 'electronic' | 'paper' | null;
+        created_at: string;
+        employee_choice: 'electronic' | 'paper' | null;
+        employee_document_type_id: string;
+        updated_at: string;
+    }[];
 };
 export type EmployeeSubscriptionListQuery = {
-    external_id?: string | undefined;
-    per_page?: number | undefined;
     cursor?: string | undefined;
+    electronic_payslips_opted_out?: boolean | undefined;
     electronic_vault_activated?: boolean | undefined;
     employee_document_type_id?: string | undefined;
-    electronic_payslips_opted_out?: boolean | undefined;
+    external_id?: string | undefined;
+    per_page?: number | undefined;
 };
 export type EmployeeSubscriptionQuery = {
     employee_document_type_id?: string | undefined;

@@ -2,32 +2,32 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type ElectronicVault = {
-    id: string;
-    electronic_vault_subscription_enabled: boolean;
-    paper_documents_distribution_enabled: boolean;
     electronic_documents_distribution_enabled: boolean;
+    electronic_payslips_choice_origin: 'mypeopledoc' | 'peopledoc' | null;
+    electronic_payslips_choice_updated_at: string | null;
     electronic_payslips_opted_out: boolean;
     electronic_vault_id: string | null;
-    electronic_vault_state: 'deleted' | 'activated' | 'not_activated' | 'not_available' | 'pending_deletion';
-    electronic_payslips_choice_updated_at: string | null;
-    electronic_payslips_choice_origin: 'mypeopledoc' | 'peopledoc' | null;
+    electronic_vault_state: 'activated' | 'deleted' | 'not_activated' | 'not_available' | 'pending_deletion';
+    electronic_vault_subscription_enabled: boolean;
+    id: string;
+    paper_documents_distribution_enabled: boolean;
 };
 export type ElectronicVaultDocument = {
-    send_notification?: boolean | undefined;
     document_date?: string | undefined;
-    upload_id: string;
-    document_type_id: string;
     document_title: string;
+    document_type_id: string;
+    send_notification?: boolean | undefined;
+    upload_id: string;
 };
 export type ElectronicVaultListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    electronic_vault_state?: 'deleted' | 'activated' | 'not_activated' | 'not_available' | 'pending_deletion' | undefined;
+    electronic_vault_state?: 'activated' | 'deleted' | 'not_activated' | 'not_available' | 'pending_deletion' | undefined;
     employees_ids?: string | undefined;
+    per_page?: number | undefined;
 };
 export type ElectronicVaultOptionsUpdate = {
-    electronic_vault_subscription_enabled?: boolean | undefined;
-    paper_documents_distribution_enabled?: boolean | undefined;
     electronic_documents_distribution_enabled?: boolean | undefined;
     electronic_payslips_opted_out?: boolean | undefined;
+    electronic_vault_subscription_enabled?: boolean | undefined;
+    paper_documents_distribution_enabled?: boolean | undefined;
 };

@@ -2,49 +2,49 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type Event = {
+    actor: {
+        data: {};
+        name: string | null;
+        type: 'application' | 'employee' | 'system' | 'user';
+    };
+    created_at: string;
+    data: unknown;
     id: string;
     name: string | null;
-    created_at: string;
     type: string;
-    data: unknown;
-    actor: {
-        name: string | null;
-        type: 'application' | 'user' | 'employee' | 'system';
-        data: {};
-    };
 };
 export type EventActions = {
     application_name: string;
     resources: {
-        resource_name: string;
         actions: string[];
+        resource_name: string;
     }[];
 }[];
 export type EventExportLine = {
-    'Trigger Type': string;
-    Trigger: string;
     Action: string;
-    'Item Type': string;
     'Affected Item': string;
     Date: string;
+    'Item Type': string;
+    Trigger: string;
+    'Trigger Type': string;
 };
 export type EventExportQuery = {
     action?: string | undefined;
+    actor_id?: string | undefined;
+    actor_type?: 'application' | 'employee' | 'system' | 'user' | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
-    resource_type?: string | undefined;
     resource_id?: string | undefined;
-    actor_type?: 'application' | 'user' | 'employee' | 'system' | undefined;
-    actor_id?: string | undefined;
+    resource_type?: string | undefined;
 };
 export type EventListQuery = {
-    per_page?: number | undefined;
-    cursor?: string | undefined;
     action?: string | undefined;
+    actor_id?: string | undefined;
+    actor_type?: 'application' | 'employee' | 'system' | 'user' | undefined;
     created_at_since?: string | undefined;
     created_at_until?: string | undefined;
-    resource_type?: string | undefined;
+    cursor?: string | undefined;
+    per_page?: number | undefined;
     resource_id?: string | undefined;
-    actor_type?: 'application' | 'user' | 'employee' | 'system' | undefined;
-    actor_id?: string | undefined;
+    resource_type?: string | undefined;
 };

@@ -2,39 +2,39 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type Webhook = {
-    id: string;
-    name: string;
-    created_at: string;
-    updated_at: string;
     callback_url: string;
+    created_at: string;
     events: string[];
+    id: string;
     is_active: boolean;
+    name: string;
     signature_key: string;
+    updated_at: string;
 };
 export type WebhookAttempt = {
-    status: 'failed' | 'succeeded';
+    attempt: number;
     created_at: string;
-    error: string | null;
     delivery_id: string;
+    delivery_status: 'failed' | 'pending' | 'skipped' | 'succeeded';
+    duration_ms: number;
+    error: string | null;
     event_id: string;
     event_type: string;
-    attempt: number;
     response_code: number | null;
-    duration_ms: number;
     response_excerpt: string | null;
-    delivery_status: 'pending' | 'failed' | 'succeeded' | 'skipped';
+    status: 'failed' | 'succeeded';
 };
 export type WebhookAttemptListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
+    per_page?: number | undefined;
 };
 export type WebhookCreate = {
-    name: string;
     callback_url: string;
     events: string[];
     is_active: boolean;
+    name: string;
 };
 export type WebhookListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
+    per_page?: number | undefined;
 };

@@ -3,165 +3,165 @@
 import type { CommaList } from '../../../wire.js';
 
 export type KbArticle = {
-    id: string;
-    status: string;
-    created_at: string;
-    updated_at: string;
-    slug: string;
-    expiration_date: string | null;
-    author_id: string | null;
-    last_hits: number;
-    total_hits: number;
-    last_updated_at: string;
-    last_updater_id: string | null;
-    featured_on_employee_homepage: boolean;
-    once_on_employee_homepage: boolean;
-    permanent_on_employee_homepage: boolean;
-    versions: {
-        body?: string | undefined;
-        id: string;
-        title: string;
-        created_at: string;
-        updated_at: string;
-        creator_id: string | null;
-        language_code: string;
-        updator_id: string | null;
-    }[];
-    categories_ids: string[];
-    scheduled_publication_date: string | null;
-    accessible_by_hr: boolean;
     accessible_by_employee: boolean;
+    accessible_by_hr: boolean;
+    author_id: string | null;
+    categories_ids: string[];
+    created_at: string;
     employees_perimeters: {
-        operator: string;
-        organization_id: string | null;
-        organization_group_id: string | null;
         custom_field_filters: {
+            custom_field_id: string;
             operator: string;
             value: string;
-            custom_field_id: string;
         }[];
+        operator: string;
+        organization_group_id: string | null;
+        organization_id: string | null;
     }[];
+    expiration_date: string | null;
+    featured_on_employee_homepage: boolean;
+    id: string;
+    last_hits: number;
+    last_updated_at: string;
+    last_updater_id: string | null;
+    localized_search_keywords: {
+        language_code: string;
+        value: string;
+    }[];
+    localized_tags: {
+        language_code: string;
+        values: string[];
+    }[];
+    once_on_employee_homepage: boolean;
+    permanent_on_employee_homepage: boolean;
     role_restrictions: {
         role_id: string;
         role_name: string;
     }[];
-    localized_search_keywords: {
-        value: string;
+    scheduled_publication_date: string | null;
+    slug: string;
+    status: string;
+    total_hits: number;
+    updated_at: string;
+    versions: {
+        body?: string | undefined;
+        created_at: string;
+        creator_id: string | null;
+        id: string;
         language_code: string;
-    }[];
-    localized_tags: {
-        values: string[];
-        language_code: string;
+        title: string;
+        updated_at: string;
+        updator_id: string | null;
     }[];
 };
 export type KbArticleListQuery = {
-    status?: 'draft' | 'published' | 'scheduled' | undefined;
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'title' | 'created_at' | 'updated_at' | 'expiration_date' | 'last_hits'>> | undefined;
-    employee_id?: string | undefined;
-    embed?: 'versions.body' | undefined;
-    q?: string | undefined;
-    organization_id?: string | undefined;
-    organization_group_id?: string | undefined;
     author_id?: string | undefined;
+    categories_ids?: string | undefined;
+    category_original_language_code?: string | undefined;
+    cursor?: string | undefined;
+    embed?: 'versions.body' | undefined;
+    employee_id?: string | undefined;
     featured_on_employee_homepage?: boolean | undefined;
     once_on_employee_homepage?: 'true' | undefined;
+    organization_group_id?: string | undefined;
+    organization_id?: string | undefined;
+    per_page?: number | undefined;
     permanent_on_employee_homepage?: boolean | undefined;
-    categories_ids?: string | undefined;
+    q?: string | undefined;
+    sort?: CommaList<SortTerm<'created_at' | 'expiration_date' | 'last_hits' | 'title' | 'updated_at'>> | undefined;
+    status?: 'draft' | 'published' | 'scheduled' | undefined;
     tags?: string | undefined;
     tags_language_code?: string | undefined;
     version_language_code?: string | undefined;
-    category_original_language_code?: string | undefined;
     with_expiration_date?: string | undefined;
 };
 export type KbArticlePatch = {
-    status?: 'draft' | 'published' | undefined;
-    last_updater_id?: string | null | undefined;
-    accessible_by_hr?: boolean | undefined;
     accessible_by_employee?: boolean | undefined;
-    employees_perimeters?: {
-        organization_id?: string | null | undefined;
-        organization_group_id?: string | null | undefined;
-        operator: '=' | '<=';
+    accessible_by_hr?: boolean | undefined;
+    employee_perimeters?: {
         custom_field_filters: {
-            operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-            value: string;
             custom_field_id: string;
+            operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+            value: string;
         }[];
+        operator: '<=' | '=';
+        organization_group_id?: string | null | undefined;
+        organization_id?: string | null | undefined;
     }[] | undefined;
-    role_restrictions?: {
-        role_name?: string | undefined;
-        role_id: string;
+    employees_perimeters?: {
+        custom_field_filters: {
+            custom_field_id: string;
+            operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+            value: string;
+        }[];
+        operator: '<=' | '=';
+        organization_group_id?: string | null | undefined;
+        organization_id?: string | null | undefined;
     }[] | undefined;
+    last_updater_id?: string | null | undefined;
     localized_search_keywords?: {
-        value: string;
         language_code: string;
+        value: string;
     }[] | undefined;
     localized_tags?: {
-        values: string[];
         language_code: string;
+        values: string[];
     }[] | undefined;
-    employee_perimeters?: {
-        organization_id?: string | null | undefined;
-        organization_group_id?: string | null | undefined;
-        operator: '=' | '<=';
-        custom_field_filters: {
-            operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-            value: string;
-            custom_field_id: string;
-        }[];
+    role_restrictions?: {
+        role_id: string;
+        role_name?: string | undefined;
     }[] | undefined;
+    status?: 'draft' | 'published' | undefined;
 };
 export type KbArticlePut = {
-    status?: 'draft' | 'published' | 'scheduled' | undefined;
-    slug?: string | undefined;
-    expiration_date?: string | null | undefined;
-    author_id?: string | null | undefined;
-    last_updater_id?: string | null | undefined;
-    featured_on_employee_homepage?: boolean | undefined;
-    once_on_employee_homepage?: boolean | undefined;
-    permanent_on_employee_homepage?: boolean | undefined;
-    scheduled_publication_date?: string | null | undefined;
-    accessible_by_hr?: boolean | undefined;
     accessible_by_employee?: boolean | undefined;
+    accessible_by_hr?: boolean | undefined;
+    author_id?: string | null | undefined;
+    categories_ids: string[];
     employees_perimeters?: {
-        organization_id?: string | null | undefined;
-        organization_group_id?: string | null | undefined;
-        operator: '=' | '<=';
         custom_field_filters: {
-            operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-            value: string;
             custom_field_id: string;
+            operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+            value: string;
         }[];
+        operator: '<=' | '=';
+        organization_group_id?: string | null | undefined;
+        organization_id?: string | null | undefined;
     }[] | undefined;
-    role_restrictions?: {
-        role_name?: string | undefined;
-        role_id: string;
-    }[] | undefined;
+    expiration_date?: string | null | undefined;
+    featured_on_employee_homepage?: boolean | undefined;
+    last_updater_id?: string | null | undefined;
     localized_search_keywords?: {
-        value: string;
         language_code: string;
+        value: string;
     }[] | undefined;
     localized_tags?: {
-        values: string[];
         language_code: string;
+        values: string[];
     }[] | undefined;
+    once_on_employee_homepage?: boolean | undefined;
+    permanent_on_employee_homepage?: boolean | undefined;
+    role_restrictions?: {
+        role_id: string;
+        role_name?: string | undefined;
+    }[] | undefined;
+    scheduled_publication_date?: string | null | undefined;
+    slug?: string | undefined;
+    status?: 'draft' | 'published' | 'scheduled' | undefined;
     versions: {
-        title: string;
         body: string;
         language_code: string;
+        title: string;
     }[];
-    categories_ids: string[];
 };
 export type KbTag = {
     label: string;
     language_code: string;
 };
 export type KbTagListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
     language_code?: string | undefined;
+    per_page?: number | undefined;
     q?: string | undefined;
 };
 /** As in src/hr/lists/sort.ts. */

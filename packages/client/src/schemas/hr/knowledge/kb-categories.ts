@@ -2,54 +2,54 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 
 export type KbCategory = {
-    id: string;
     created_at: string;
-    updated_at: string;
-    slug: string;
+    default_form_id: string | null;
+    disable_default_form: boolean;
+    icon_class: string | null;
+    id: string;
     localized_description: {
-        value: string;
         language_code: string;
+        value: string;
+    }[];
+    localized_name: {
+        language_code: string;
+        value: string;
     }[];
     order: number;
     original_language_code: string;
-    icon_class: string | null;
-    disable_default_form: boolean;
-    default_form_id: string | null;
+    slug: string;
+    updated_at: string;
     visible_to_employee: boolean;
-    localized_name: {
-        value: string;
-        language_code: string;
-    }[];
 };
 export type KbCategoryGetQuery = {
-    icon_type?: 'pdui' | 'ignite' | undefined;
+    icon_type?: 'ignite' | 'pdui' | undefined;
 };
 export type KbCategoryListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    original_language_code?: string | undefined;
-    icon_type?: 'pdui' | 'ignite' | undefined;
+    icon_type?: 'ignite' | 'pdui' | undefined;
     multilingual?: boolean | undefined;
+    original_language_code?: string | undefined;
+    per_page?: number | undefined;
 };
 export type KbCategoryPatch = {
     order: number;
 };
 export type KbCategoryPut = {
-    slug?: string | undefined;
+    default_form_id?: string | null | undefined;
+    disable_default_form?: boolean | undefined;
+    icon_class?: string | null | undefined;
     localized_description?: {
-        value: string;
         language_code: string;
+        value: string;
     }[] | undefined;
+    localized_name: {
+        language_code: string;
+        value: string;
+    }[];
     order?: number | undefined;
     original_language_code?: string | undefined;
-    icon_class?: string | null | undefined;
-    disable_default_form?: boolean | undefined;
-    default_form_id?: string | null | undefined;
+    slug?: string | undefined;
     visible_to_employee?: boolean | undefined;
-    localized_name: {
-        value: string;
-        language_code: string;
-    }[];
 };
 export type KbCategoryPutQuery = {
     force_replicate?: boolean | undefined;

@@ -3,21 +3,21 @@
 import type { CommaList } from '../../../wire.js';
 
 export type CustomStatus = {
-    id: string;
-    name: string;
     created_at: string;
-    updated_at: string;
+    id: string;
     is_active: boolean;
+    name: string;
+    updated_at: string;
 };
 export type CustomStatusCountQuery = {
     q?: string | undefined;
 };
 export type CustomStatusListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'name' | 'created_at' | 'updated_at'>> | undefined;
     page?: number | undefined;
+    per_page?: number | undefined;
     q?: string | undefined;
+    sort?: CommaList<SortTerm<'created_at' | 'name' | 'updated_at'>> | undefined;
 };
 export type CustomStatusPut = {
     is_active?: boolean | undefined;

@@ -7,60 +7,60 @@ export type MacroCountQuery = {
 };
 export type MacroDetail = {
     actions?: {
-        label?: string | undefined;
         data: {
             [x: string]: unknown;
         };
-        template: 'RequestChangeState' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestAssignOnlyTo' | 'RequestAddAssignee' | 'RequestAddComment';
+        label?: string | undefined;
+        template: 'RequestAddAssignee' | 'RequestAddComment' | 'RequestAssignOnlyTo' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestChangeState';
     }[] | undefined;
-    description: string;
-    id: string;
-    name: string;
-    label: string;
     active: boolean;
     created_at: string;
-    updated_at: string;
-    forms: string[];
-    roles: string[];
     custom_status: string[];
+    description: string;
+    forms: string[];
+    id: string;
+    label: string;
+    name: string;
+    roles: string[];
+    updated_at: string;
 };
 export type MacroGetQuery = {
     embed?: 'actions' | undefined;
 };
 export type MacroList = {
-    description: string;
-    id: string;
-    name: string;
-    label: string;
     active: boolean;
     created_at: string;
-    updated_at: string;
-    forms: string[];
-    roles: string[];
     custom_status: string[];
+    description: string;
+    forms: string[];
+    id: string;
+    label: string;
+    name: string;
+    roles: string[];
+    updated_at: string;
 };
 export type MacroListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'name' | 'created_at' | 'updated_at'>> | undefined;
     page?: number | undefined;
+    per_page?: number | undefined;
     q?: string | undefined;
+    sort?: CommaList<SortTerm<'created_at' | 'name' | 'updated_at'>> | undefined;
 };
 export type MacroPut = {
-    description?: string | undefined;
-    active?: boolean | undefined;
-    roles?: string[] | undefined;
-    custom_status?: string[] | undefined;
-    name: string;
-    label: string;
     actions: {
-        label?: string | undefined;
         data: {
             [x: string]: unknown;
         };
-        template: 'RequestChangeState' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestAssignOnlyTo' | 'RequestAddAssignee' | 'RequestAddComment';
+        label?: string | undefined;
+        template: 'RequestAddAssignee' | 'RequestAddComment' | 'RequestAssignOnlyTo' | 'RequestChangeCustomState' | 'RequestChangePriority' | 'RequestChangeState';
     }[];
+    active?: boolean | undefined;
+    custom_status?: string[] | undefined;
+    description?: string | undefined;
     forms: string[];
+    label: string;
+    name: string;
+    roles?: string[] | undefined;
 };
 /** As in src/hr/lists/sort.ts. */
 type SortTerm<F extends string> = F | `+${F}` | `-${F}`;

@@ -3,232 +3,232 @@
 import type { CommaList } from '../../../wire.js';
 
 export type RequestForm = {
-    id: string;
-    name: string;
     category_id: string;
     created_at: string;
-    updated_at: string;
-    formidable: {
-        description?: string | undefined;
-        id?: number | undefined;
-        label?: string | undefined;
-        conditions?: {
-            name?: string | undefined;
-            field_ids: string[];
-            action: 'display_iff';
-            tests: {
-                operator: 'eq';
-                values: (string | number | boolean)[];
-                field_id: string;
-            }[];
-        }[] | undefined;
-        fields: {
-            id?: number | undefined;
-            required?: boolean | undefined;
-            placeholder?: string | undefined;
-            multiple?: boolean | undefined;
-            items?: {
-                description?: string | undefined;
-                label: string;
-                value: string;
-            }[] | undefined;
-            validations?: {
-                message?: string | undefined;
-                type: 'EQ' | 'GT' | 'GTE' | 'IS_AGE_ABOVE' | 'IS_AGE_UNDER' | 'IS_DATE_IN_THE_FUTURE' | 'IS_DATE_IN_THE_PAST' | 'LT' | 'LTE' | 'MAXLENGTH' | 'MINLENGTH' | 'NEQ' | 'REGEXP';
-                value: string | number;
-            }[] | undefined;
-            defaults?: string[] | undefined;
-            dataset_id?: string | undefined;
-            description: string;
-            label: string;
-            slug: string;
-            type_id: 'number' | 'title' | 'email' | 'date' | 'helpText' | 'fieldset' | 'fieldsetTable' | 'separation' | 'checkbox' | 'checkboxes' | 'dropdown' | 'radios' | 'radiosButtons' | 'text' | 'paragraph' | 'file' | 'dataset';
-            accesses: {
-                access_id: string;
-                level: 'REQUIRED' | 'EDITABLE' | 'HIDDEN' | 'READONLY';
-            }[];
-        }[];
-    };
-    language_code: string;
-    is_default: boolean;
+    custom_status_visible_by_employee: boolean;
+    due_date_visible_by_employee: boolean;
+    employee_organization_mandatory: boolean;
     employee_restrictions: {
-        organization_id?: string | null | undefined;
-        organization_group_id?: string | null | undefined;
-        operator: '=' | '<=';
         custom_field_filters: {
-            operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-            value: string;
             custom_field_id: string;
+            operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+            value: string;
         }[];
+        operator: '<=' | '=';
+        organization_group_id?: string | null | undefined;
+        organization_id?: string | null | undefined;
     }[];
-    user_restrictions: {
-        roles: {
-            name?: string | undefined;
-            id: string;
-        }[];
-    };
-    form_group_id: number | null;
-    is_default_language: boolean | null;
+    enable_employee_feedback: boolean;
+    featured: boolean;
     form_definition: {
-        description: string;
-        id: number;
-        label: string;
         conditions: unknown[];
+        description: string;
         fields: {
-            placeholder?: string | undefined;
-            multiple?: boolean | undefined;
+            defaults?: string[] | undefined;
+            description: string;
+            disabled: boolean;
             items?: {
                 description?: string | undefined;
                 label: string;
                 value: string;
             }[] | undefined;
+            label: string;
+            multiple?: boolean | undefined;
+            placeholder?: string | undefined;
+            required: boolean;
+            slug: string;
+            type_id: string;
             validations?: {
                 message?: string | undefined;
                 type: string;
-                value: string | number;
+                value: number | string;
             }[] | undefined;
+        }[];
+        id: number;
+        label: string;
+    };
+    form_group_id: number | null;
+    formidable: {
+        conditions?: {
+            action: 'display_iff';
+            field_ids: string[];
+            name?: string | undefined;
+            tests: {
+                field_id: string;
+                operator: 'eq';
+                values: (boolean | number | string)[];
+            }[];
+        }[] | undefined;
+        description?: string | undefined;
+        fields: {
+            accesses: {
+                access_id: string;
+                level: 'EDITABLE' | 'HIDDEN' | 'READONLY' | 'REQUIRED';
+            }[];
+            dataset_id?: string | undefined;
             defaults?: string[] | undefined;
             description: string;
+            id?: number | undefined;
+            items?: {
+                description?: string | undefined;
+                label: string;
+                value: string;
+            }[] | undefined;
             label: string;
+            multiple?: boolean | undefined;
+            placeholder?: string | undefined;
+            required?: boolean | undefined;
             slug: string;
-            type_id: string;
-            required: boolean;
-            disabled: boolean;
+            type_id: 'checkbox' | 'checkboxes' | 'dataset' | 'date' | 'dropdown' | 'email' | 'fieldset' | 'fieldsetTable' | 'file' | 'helpText' | 'number' | 'paragraph' | 'radios' | 'radiosButtons' | 'separation' | 'text' | 'title';
+            validations?: {
+                message?: string | undefined;
+                type: 'EQ' | 'GT' | 'GTE' | 'IS_AGE_ABOVE' | 'IS_AGE_UNDER' | 'IS_DATE_IN_THE_FUTURE' | 'IS_DATE_IN_THE_PAST' | 'LT' | 'LTE' | 'MAXLENGTH' | 'MINLENGTH' | 'NEQ' | 'REGEXP';
+                value: number | string;
+            }[] | undefined;
         }[];
+        id?: number | undefined;
+        label?: string | undefined;
     };
+    id: string;
+    is_default: boolean;
+    is_default_language: boolean | null;
     keywords: string;
-    featured: boolean;
-    success_message: string;
-    visible_by_employee: boolean;
-    visible_by_user: boolean;
-    request_editable_by_employee: boolean;
-    request_editable_by_user: boolean;
-    employee_organization_mandatory: boolean;
+    language_code: string;
     linkeable_to_employee: boolean;
     linkeable_to_organization: boolean;
-    due_date_visible_by_employee: boolean;
-    custom_status_visible_by_employee: boolean;
-    enable_employee_feedback: boolean;
+    name: string;
+    request_editable_by_employee: boolean;
+    request_editable_by_user: boolean;
+    success_message: string;
+    updated_at: string;
+    user_restrictions: {
+        roles: {
+            id: string;
+            name?: string | undefined;
+        }[];
+    };
+    visible_by_employee: boolean;
+    visible_by_user: boolean;
 };
 export type RequestFormCountQuery = {
     category_id?: string | undefined;
     employee_id?: string | undefined;
+    f?: '1' | undefined;
+    featured?: boolean | undefined;
+    is_default?: boolean | undefined;
     language_code?: string | undefined;
     q?: string | undefined;
-    is_default?: boolean | undefined;
-    featured?: boolean | undefined;
-    f?: '1' | undefined;
 };
 export type RequestFormGetQuery = {
     f?: '1' | undefined;
 };
 export type RequestFormListQuery = {
     category_id?: string | undefined;
-    per_page?: number | undefined;
     cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'title' | 'last_hits'>> | undefined;
     employee_id?: string | undefined;
-    language_code?: string | undefined;
-    q?: string | undefined;
-    is_default?: boolean | undefined;
-    featured?: boolean | undefined;
     f?: '1' | undefined;
+    featured?: boolean | undefined;
+    is_default?: boolean | undefined;
+    language_code?: string | undefined;
+    per_page?: number | undefined;
+    q?: string | undefined;
+    sort?: CommaList<SortTerm<'last_hits' | 'title'>> | undefined;
 };
 export type RequestFormPatch = {
     category_id?: string | undefined;
-    keywords?: string | undefined;
+    custom_status_visible_by_employee?: boolean | undefined;
+    due_date_visible_by_employee?: boolean | undefined;
+    employee_organization_mandatory?: boolean | undefined;
+    enable_employee_feedback?: boolean | undefined;
     featured?: boolean | undefined;
+    keywords?: string | undefined;
+    linkeable_to_employee?: boolean | undefined;
+    linkeable_to_organization?: boolean | undefined;
+    request_editable_by_employee?: boolean | undefined;
+    request_editable_by_user?: boolean | undefined;
     success_message?: string | undefined;
     visible_by_employee?: boolean | undefined;
     visible_by_user?: boolean | undefined;
-    request_editable_by_employee?: boolean | undefined;
-    request_editable_by_user?: boolean | undefined;
-    employee_organization_mandatory?: boolean | undefined;
-    linkeable_to_employee?: boolean | undefined;
-    linkeable_to_organization?: boolean | undefined;
-    due_date_visible_by_employee?: boolean | undefined;
-    custom_status_visible_by_employee?: boolean | undefined;
-    enable_employee_feedback?: boolean | undefined;
 };
 export type RequestFormPut = {
     category_id?: string | undefined;
-    language_code?: string | undefined;
-    is_default?: boolean | undefined;
-    employee_restrictions?: {
-        organization_id?: string | null | undefined;
-        organization_group_id?: string | null | undefined;
-        operator: '=' | '<=';
-        custom_field_filters: {
-            operator: '=' | '<=' | '!=' | '<' | '>=' | '>';
-            value: string;
-            custom_field_id: string;
-        }[];
-    }[] | undefined;
-    user_restrictions?: {
-        roles: {
-            name?: string | undefined;
-            id: string;
-        }[];
-    } | undefined;
-    form_group_id?: number | null | undefined;
-    is_default_language?: boolean | null | undefined;
-    form_definition?: unknown;
-    keywords?: string | undefined;
-    featured?: boolean | undefined;
-    success_message?: string | undefined;
-    visible_by_employee?: boolean | undefined;
-    visible_by_user?: boolean | undefined;
-    request_editable_by_employee?: boolean | undefined;
-    request_editable_by_user?: boolean | undefined;
-    employee_organization_mandatory?: boolean | undefined;
-    linkeable_to_employee?: boolean | undefined;
-    linkeable_to_organization?: boolean | undefined;
-    due_date_visible_by_employee?: boolean | undefined;
     custom_status_visible_by_employee?: boolean | undefined;
+    due_date_visible_by_employee?: boolean | undefined;
+    employee_organization_mandatory?: boolean | undefined;
+    employee_restrictions?: {
+        custom_field_filters: {
+            custom_field_id: string;
+            operator: '!=' | '<' | '<=' | '=' | '>' | '>=';
+            value: string;
+        }[];
+        operator: '<=' | '=';
+        organization_group_id?: string | null | undefined;
+        organization_id?: string | null | undefined;
+    }[] | undefined;
     enable_employee_feedback?: boolean | undefined;
-    never_visible_by_employee?: boolean | undefined;
-    name: string;
+    featured?: boolean | undefined;
+    form_definition?: unknown;
+    form_group_id?: number | null | undefined;
     formidable: {
-        description?: string | undefined;
-        id?: number | undefined;
-        label?: string | undefined;
         conditions?: {
-            name?: string | undefined;
-            field_ids: string[];
             action: 'display_iff';
+            field_ids: string[];
+            name?: string | undefined;
             tests: {
-                operator: 'eq';
-                values: (string | number | boolean)[];
                 field_id: string;
+                operator: 'eq';
+                values: (boolean | number | string)[];
             }[];
         }[] | undefined;
+        description?: string | undefined;
         fields: {
+            accesses: {
+                access_id: string;
+                level: 'EDITABLE' | 'HIDDEN' | 'READONLY' | 'REQUIRED';
+            }[];
+            dataset_id?: string | undefined;
+            defaults?: string[] | undefined;
+            description: string;
             id?: number | undefined;
-            required?: boolean | undefined;
-            placeholder?: string | undefined;
-            multiple?: boolean | undefined;
             items?: {
                 description?: string | undefined;
                 label: string;
                 value: string;
             }[] | undefined;
+            label: string;
+            multiple?: boolean | undefined;
+            placeholder?: string | undefined;
+            required?: boolean | undefined;
+            slug: string;
+            type_id: 'checkbox' | 'checkboxes' | 'dataset' | 'date' | 'dropdown' | 'email' | 'fieldset' | 'fieldsetTable' | 'file' | 'helpText' | 'number' | 'paragraph' | 'radios' | 'radiosButtons' | 'separation' | 'text' | 'title';
             validations?: {
                 message?: string | undefined;
                 type: 'EQ' | 'GT' | 'GTE' | 'IS_AGE_ABOVE' | 'IS_AGE_UNDER' | 'IS_DATE_IN_THE_FUTURE' | 'IS_DATE_IN_THE_PAST' | 'LT' | 'LTE' | 'MAXLENGTH' | 'MINLENGTH' | 'NEQ' | 'REGEXP';
-                value: string | number;
+                value: number | string;
             }[] | undefined;
-            defaults?: string[] | undefined;
-            dataset_id?: string | undefined;
-            description: string;
-            label: string;
-            slug: string;
-            type_id: 'number' | 'title' | 'email' | 'date' | 'helpText' | 'fieldset' | 'fieldsetTable' | 'separation' | 'checkbox' | 'checkboxes' | 'dropdown' | 'radios' | 'radiosButtons' | 'text' | 'paragraph' | 'file' | 'dataset';
-            accesses: {
-                access_id: string;
-                level: 'REQUIRED' | 'EDITABLE' | 'HIDDEN' | 'READONLY';
-            }[];
         }[];
+        id?: number | undefined;
+        label?: string | undefined;
     };
+    is_default?: boolean | undefined;
+    is_default_language?: boolean | null | undefined;
+    keywords?: string | undefined;
+    language_code?: string | undefined;
+    linkeable_to_employee?: boolean | undefined;
+    linkeable_to_organization?: boolean | undefined;
+    name: string;
+    never_visible_by_employee?: boolean | undefined;
+    request_editable_by_employee?: boolean | undefined;
+    request_editable_by_user?: boolean | undefined;
+    success_message?: string | undefined;
+    user_restrictions?: {
+        roles: {
+            id: string;
+            name?: string | undefined;
+        }[];
+    } | undefined;
+    visible_by_employee?: boolean | undefined;
+    visible_by_user?: boolean | undefined;
 };
 /** As in src/hr/lists/sort.ts. */
 type SortTerm<F extends string> = F | `+${F}` | `-${F}`;

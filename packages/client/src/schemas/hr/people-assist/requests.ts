@@ -3,30 +3,30 @@
 import type { CommaList } from '../../../wire.js';
 
 export type AssigneeQuery = {
-    offset?: number | undefined;
     length?: number | undefined;
+    offset?: number | undefined;
 };
 export type CommentCreate = {
-    creator_id?: string | undefined;
-    creator_external_id?: string | undefined;
     attachment_upload_ids?: string[] | undefined;
-    is_internal?: boolean | undefined;
     content: string;
+    creator_external_id?: string | undefined;
+    creator_id?: string | undefined;
+    is_internal?: boolean | undefined;
 };
 export type CommentListQuery = {
-    per_page?: number | undefined;
     cursor?: string | undefined;
     embed?: 'creator' | undefined;
+    per_page?: number | undefined;
 };
 export type EmbedQuery = {
-    embed?: CommaList<'employee' | 'creator' | 'closed_by'> | undefined;
+    embed?: CommaList<'closed_by' | 'creator' | 'employee'> | undefined;
 };
 export type EmployeeSimplified = {
-    id: string;
+    email: string | null;
     external_id: string | null;
     firstname: string;
+    id: string;
     lastname: string;
-    email: string | null;
 };
 export type LinkCreate = {
     uuid: string[];
@@ -35,233 +35,233 @@ export type MacroRun = {
     macro_id: string;
 };
 export type RequestComment = {
-    creator_id?: string | null | undefined;
-    creator?: {
-        id: string;
-        external_id: string | null;
-        firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    id: string;
-    created_at: string;
-    content: string;
-    is_internal: boolean;
-    is_informative: boolean;
-    comment_source: string;
-    is_deleted: boolean;
     attachments: {
         id: string;
         name: string;
     }[];
+    comment_source: string;
+    content: string;
+    created_at: string;
+    creator?: {
+        email: string | null;
+        external_id: string | null;
+        firstname: string;
+        id: string;
+        lastname: string;
+    } | null | undefined;
+    creator_id?: string | null | undefined;
+    id: string;
+    is_deleted: boolean;
+    is_informative: boolean;
+    is_internal: boolean;
 };
 export type RequestCreate = {
-    origin?: 'PHONE' | 'MAIL' | 'PEOPLEASK' | 'API' | 'POST' | 'IM' | 'PERSON' | 'OTHER' | 'MOBILE_APP' | undefined;
-    due_date?: string | undefined;
-    employee_id?: string | undefined;
-    creator_id?: string | undefined;
-    employee_external_id?: string | undefined;
-    creator_external_id?: string | undefined;
-    organization_id?: string | undefined;
-    visible_by_employee?: boolean | undefined;
     attachment_upload_ids?: string[] | undefined;
+    creator_external_id?: string | undefined;
+    creator_id?: string | undefined;
     draft_id?: string | undefined;
-    priority?: '1' | '2' | '3' | undefined;
-    form_id: string;
+    due_date?: string | undefined;
+    employee_external_id?: string | undefined;
+    employee_id?: string | undefined;
     form_data: {
-        values: unknown[];
         field_id: string;
+        values: unknown[];
     }[];
+    form_id: string;
+    organization_id?: string | undefined;
+    origin?: 'API' | 'IM' | 'MAIL' | 'MOBILE_APP' | 'OTHER' | 'PEOPLEASK' | 'PERSON' | 'PHONE' | 'POST' | undefined;
+    priority?: '1' | '2' | '3' | undefined;
+    visible_by_employee?: boolean | undefined;
 };
 export type RequestFull = {
-    employee?: {
-        id: string;
-        external_id: string | null;
-        firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    employee_id?: string | null | undefined;
-    creator_id?: string | null | undefined;
-    creator?: {
-        id: string;
-        external_id: string | null;
-        firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    closed_by?: {
-        id: string;
-        external_id: string | null;
-        firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    closed_by_id?: string | null | undefined;
-    id: string;
-    name: string;
+    archived_at: string | null;
+    attachment_count: number;
     category: {
         id: string;
         name: string;
     };
-    status: 'archived' | 'pending' | 'created' | 'opened' | 'closed';
-    created_at: string;
-    origin: 'PHONE' | 'MAIL' | 'PEOPLEASK' | 'API' | 'POST' | 'IM' | 'PERSON' | 'OTHER' | 'MOBILE_APP';
-    updated_at: string;
-    due_date: string | null;
-    form_id: string;
-    form_data: {
-        values: unknown[];
-        field_id: string;
-    }[];
-    form_files: {
+    closed_at: string | null;
+    closed_by?: {
+        email: string | null;
+        external_id: string | null;
+        firstname: string;
         id: string;
-        field_id: string;
-        filename: string;
-    }[];
-    organization_ids: string[];
+        lastname: string;
+    } | null | undefined;
+    closed_by_id?: string | null | undefined;
+    created_at: string;
+    creator?: {
+        email: string | null;
+        external_id: string | null;
+        firstname: string;
+        id: string;
+        lastname: string;
+    } | null | undefined;
+    creator_id?: string | null | undefined;
     custom_status: {
         id: string;
         name: string;
     } | null;
-    visible_by_employee: boolean;
-    priority: '1' | '2' | '3';
-    request_number: string;
+    due_date: string | null;
+    employee?: {
+        email: string | null;
+        external_id: string | null;
+        firstname: string;
+        id: string;
+        lastname: string;
+    } | null | undefined;
+    employee_id?: string | null | undefined;
     feedback: {
-        created_at: string;
         comment: string | null;
+        created_at: string;
         rate: number;
     } | null;
-    read_by_employee: boolean;
-    public_comment_count: number;
-    internal_comment_count: number;
-    total_comment_count: number;
-    public_deleted_comment_count: number;
-    internal_deleted_comment_count: number;
-    total_deleted_comment_count: number;
-    attachment_count: number;
-    read_only: boolean;
-    need_edit_by_employee: boolean;
-    closed_at: string | null;
-    archived_at: string | null;
-};
-export type RequestFullWithAttachments = {
-    employee?: {
-        id: string;
-        external_id: string | null;
-        firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    employee_id?: string | null | undefined;
-    creator_id?: string | null | undefined;
-    creator?: {
-        id: string;
-        external_id: string | null;
-        firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    closed_by?: {
-        id: string;
-        external_id: string | null;
-        firstname: string;
-        lastname: string;
-        email: string | null;
-    } | null | undefined;
-    closed_by_id?: string | null | undefined;
-    id: string;
-    name: string;
-    category: {
-        id: string;
-        name: string;
-    };
-    status: 'archived' | 'pending' | 'created' | 'opened' | 'closed';
-    created_at: string;
-    origin: 'PHONE' | 'MAIL' | 'PEOPLEASK' | 'API' | 'POST' | 'IM' | 'PERSON' | 'OTHER' | 'MOBILE_APP';
-    updated_at: string;
-    due_date: string | null;
-    form_id: string;
     form_data: {
-        values: unknown[];
         field_id: string;
+        values: unknown[];
     }[];
     form_files: {
-        id: string;
         field_id: string;
         filename: string;
-    }[];
-    organization_ids: string[];
-    custom_status: {
         id: string;
-        name: string;
-    } | null;
+    }[];
+    form_id: string;
+    id: string;
+    internal_comment_count: number;
+    internal_deleted_comment_count: number;
+    name: string;
+    need_edit_by_employee: boolean;
+    organization_ids: string[];
+    origin: 'API' | 'IM' | 'MAIL' | 'MOBILE_APP' | 'OTHER' | 'PEOPLEASK' | 'PERSON' | 'PHONE' | 'POST';
+    priority: '1' | '2' | '3';
+    public_comment_count: number;
+    public_deleted_comment_count: number;
+    read_by_employee: boolean;
+    read_only: boolean;
+    request_number: string;
+    status: 'archived' | 'closed' | 'created' | 'opened' | 'pending';
+    total_comment_count: number;
+    total_deleted_comment_count: number;
+    updated_at: string;
     visible_by_employee: boolean;
+};
+export type RequestFullWithAttachments = {
+    archived_at: string | null;
+    attachment_count: number;
     attachments: {
         id: string;
         name: string;
     }[];
-    priority: '1' | '2' | '3';
-    request_number: string;
+    category: {
+        id: string;
+        name: string;
+    };
+    closed_at: string | null;
+    closed_by?: {
+        email: string | null;
+        external_id: string | null;
+        firstname: string;
+        id: string;
+        lastname: string;
+    } | null | undefined;
+    closed_by_id?: string | null | undefined;
+    created_at: string;
+    creator?: {
+        email: string | null;
+        external_id: string | null;
+        firstname: string;
+        id: string;
+        lastname: string;
+    } | null | undefined;
+    creator_id?: string | null | undefined;
+    custom_status: {
+        id: string;
+        name: string;
+    } | null;
+    due_date: string | null;
+    employee?: {
+        email: string | null;
+        external_id: string | null;
+        firstname: string;
+        id: string;
+        lastname: string;
+    } | null | undefined;
+    employee_id?: string | null | undefined;
     feedback: {
-        created_at: string;
         comment: string | null;
+        created_at: string;
         rate: number;
     } | null;
-    read_by_employee: boolean;
-    public_comment_count: number;
+    form_data: {
+        field_id: string;
+        values: unknown[];
+    }[];
+    form_files: {
+        field_id: string;
+        filename: string;
+        id: string;
+    }[];
+    form_id: string;
+    id: string;
     internal_comment_count: number;
-    total_comment_count: number;
-    public_deleted_comment_count: number;
     internal_deleted_comment_count: number;
-    total_deleted_comment_count: number;
-    attachment_count: number;
-    read_only: boolean;
+    name: string;
     need_edit_by_employee: boolean;
-    closed_at: string | null;
-    archived_at: string | null;
+    organization_ids: string[];
+    origin: 'API' | 'IM' | 'MAIL' | 'MOBILE_APP' | 'OTHER' | 'PEOPLEASK' | 'PERSON' | 'PHONE' | 'POST';
+    priority: '1' | '2' | '3';
+    public_comment_count: number;
+    public_deleted_comment_count: number;
+    read_by_employee: boolean;
+    read_only: boolean;
+    request_number: string;
+    status: 'archived' | 'closed' | 'created' | 'opened' | 'pending';
+    total_comment_count: number;
+    total_deleted_comment_count: number;
+    updated_at: string;
+    visible_by_employee: boolean;
 };
 export type RequestListQuery = {
-    status?: CommaList<'archived' | 'pending' | 'created' | 'opened' | 'closed'> | undefined;
-    per_page?: number | undefined;
-    cursor?: string | undefined;
-    sort?: CommaList<SortTerm<'name' | 'status' | 'created_at' | 'updated_at' | 'priority' | 'request_number'>> | undefined;
-    form_id?: string | undefined;
-    employee_id?: string | undefined;
-    creator_id?: string | undefined;
-    employee_external_id?: string | undefined;
-    creator_external_id?: string | undefined;
-    embed?: CommaList<'employee' | 'creator' | 'closed_by'> | undefined;
-    created_at_since?: string | undefined;
-    created_at_until?: string | undefined;
-    q?: string | undefined;
-    organization_id?: string | undefined;
-    categories_ids?: string | undefined;
-    priority?: CommaList<'1' | '2' | '3'> | undefined;
-    assignee_id?: string | undefined;
-    custom_status_id?: string | undefined;
-    updated_at_since?: string | undefined;
-    updated_at_until?: string | undefined;
-    closed_at_since?: string | undefined;
-    closed_at_until?: string | undefined;
     archived_at_since?: string | undefined;
     archived_at_until?: string | undefined;
+    assignee_id?: string | undefined;
+    categories_ids?: string | undefined;
+    closed_at_since?: string | undefined;
+    closed_at_until?: string | undefined;
+    created_at_since?: string | undefined;
+    created_at_until?: string | undefined;
+    creator_external_id?: string | undefined;
+    creator_id?: string | undefined;
+    cursor?: string | undefined;
+    custom_status_id?: string | undefined;
+    embed?: CommaList<'closed_by' | 'creator' | 'employee'> | undefined;
+    employee_external_id?: string | undefined;
+    employee_id?: string | undefined;
+    form_id?: string | undefined;
+    organization_id?: string | undefined;
+    per_page?: number | undefined;
+    priority?: CommaList<'1' | '2' | '3'> | undefined;
+    q?: string | undefined;
+    sort?: CommaList<SortTerm<'created_at' | 'name' | 'priority' | 'request_number' | 'status' | 'updated_at'>> | undefined;
+    status?: CommaList<'archived' | 'closed' | 'created' | 'opened' | 'pending'> | undefined;
+    updated_at_since?: string | undefined;
+    updated_at_until?: string | undefined;
 };
 export type RequestPatch = {
-    status?: 'archived' | 'pending' | 'created' | 'opened' | 'closed' | undefined;
     due_date?: string | null | undefined;
     form_data?: {
-        values: unknown[];
         field_id: string;
+        values: unknown[];
     }[] | undefined;
     priority?: '1' | '2' | '3' | undefined;
+    status?: 'archived' | 'closed' | 'created' | 'opened' | 'pending' | undefined;
 };
 export type UserSimplified = {
-    id: string;
+    email: string | null;
     external_id: string | null;
     firstname: string;
+    id: string;
     lastname: string;
-    email: string | null;
 };
 /** As in src/hr/lists/sort.ts. */
 type SortTerm<F extends string> = F | `+${F}` | `-${F}`;
