@@ -35,13 +35,17 @@ import { ScansRepository } from './scans/repository.js';
 import { scanRoutes } from './scans/routes.js';
 import { ScansService } from './scans/service.js';
 import { signatureEvents, signerEvents } from './signatures/events.js';
+import { SignatureJobs } from './signatures/jobs-service.js';
 import { SigningLinks } from './signatures/links.js';
 import { signingPageRoutes } from './signatures/page.js';
 import { SignaturesRepository } from './signatures/repository.js';
-import { signatureProcessRoutes } from './signatures/routes.js';
+import { processDocumentRoutes, signatureProcessRoutes } from './signatures/routes.js';
 import { SignatureProcess, SignatureType, Signer } from './signatures/schemas.js';
 import { SignaturesService } from './signatures/service.js';
-import { signerRoutes } from './signatures/signer-routes.js';
+import { signerRoutes, signerSigningRoutes } from './signatures/signer-routes.js';
+import { SignersService } from './signatures/signers-service.js';
+import { SigningService } from './signatures/signing-service.js';
+import { signatureTypeRoutes } from './signatures/type-routes.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { EmployeeSubscription, Subscription } from './subscriptions/schemas.js';
 import { SubscriptionsService } from './subscriptions/service.js';
@@ -69,38 +73,45 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     ),
   };
   const documents = services.documents;
-  const signatures = new SignaturesService(
-    unitOfWork(ctx, (db) => ({
-      signatures: new SignaturesRepository(db),
-      uploads: new UploadsRepository(db),
-      documents: new DocumentsRepository(db),
-      outbox: new OutboxRepository(db),
-    })),
-    {
-      uploads: core.uploads,
-      documents,
-      blobs,
-      pdf: new PdfWorker({ log: ctx.log }),
-      links: new SigningLinks(ctx.secretBox.deriveKey('signing-links')),
-      clock: ctx.clock,
-      wakeJobs: ctx.wakeJobs,
-      callbacks: {
-        send: (url, body) =>
-          send({
-            url,
-            body,
-            headers: {
-              'content-type': 'application/json',
-              'user-agent': `Atrium/${buildInfo().version} (+signatures)`,
-            },
-            timeoutMs: ctx.config.webhookTimeoutMs,
-            allowPrivate: ctx.config.webhookAllowPrivate,
-            now: () => performance.now(),
-          }),
-        retryForMs: ctx.config.webhookRetryForSeconds * 1000,
-      },
-    },
-  );
+  const signatureWork = unitOfWork(ctx, (db) => ({
+    signatures: new SignaturesRepository(db),
+    uploads: new UploadsRepository(db),
+    documents: new DocumentsRepository(db),
+    outbox: new OutboxRepository(db),
+  }));
+  const links = new SigningLinks(ctx.secretBox.deriveKey('signing-links'));
+  const callbacks = {
+    send: (url: string, body: string) =>
+      send({
+        url,
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': `Atrium/${buildInfo().version} (+signatures)`,
+        },
+        timeoutMs: ctx.config.webhookTimeoutMs,
+        allowPrivate: ctx.config.webhookAllowPrivate,
+        now: () => performance.now(),
+      }),
+    retryForMs: ctx.config.webhookRetryForSeconds * 1000,
+  };
+  const signatures = new SignaturesService(signatureWork, {
+    uploads: core.uploads,
+    documents,
+    blobs,
+    links,
+    clock: ctx.clock,
+    wakeJobs: ctx.wakeJobs,
+  });
+  const signers = new SignersService(signatureWork, { links, clock: ctx.clock });
+  const signing = new SigningService(signatureWork, { links, clock: ctx.clock, wakeJobs: ctx.wakeJobs, callbacks });
+  const signatureJobs = new SignatureJobs(signatureWork, {
+    blobs,
+    pdf: new PdfWorker({ log: ctx.log }),
+    clock: ctx.clock,
+    wakeJobs: ctx.wakeJobs,
+    callbacks,
+  });
   const inbox = new InboxService(
     unitOfWork(ctx, (db) => ({
       inbox: new InboxRepository(db),
@@ -163,7 +174,18 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     },
   );
   const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
-  const s = { ...services, signatures, inbox, scans, redirections, vaults, subscriptions, distributions };
+  const s = {
+    ...services,
+    signatures,
+    signers,
+    signing,
+    inbox,
+    scans,
+    redirections,
+    vaults,
+    subscriptions,
+    distributions,
+  };
   const modules: HrModule[] = [
     {
       schemas: [Folder, EmployeeDocumentType, CompanyDocumentType, EmployeeDocument, CompanyDocument],
@@ -189,11 +211,14 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       schemas: [SignatureProcess, Signer, SignatureType],
       events: [signatureEvents, signerEvents],
       routes: async (app) => {
-        await signatureProcessRoutes(app, { signatures, paginator, blobs, renditions: ctx.renditions });
-        await signerRoutes(app, { signatures });
+        await signatureProcessRoutes(app, { signatures, paginator });
+        await processDocumentRoutes(app, { signatures, blobs, renditions: ctx.renditions });
+        await signatureTypeRoutes(app, { paginator });
+        await signerRoutes(app, { signers, signing });
+        await signerSigningRoutes(app, { signing });
       },
     },
-    { public: true, routes: (app) => signingPageRoutes(app, { signatures, blobs }) },
+    { public: true, routes: (app) => signingPageRoutes(app, { signatures, signing, blobs }) },
     { schemas: [InboxItem], events: [inboxItemEvents], routes: (app) => inboxRoutes(app, { inbox, paginator }) },
     { routes: (app) => scanRoutes(app, { scans }) },
     { routes: (app) => redirectionUrlRoutes(app, { redirections }) },
@@ -211,7 +236,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
   return {
     services: s,
     modules,
-    jobs: { ...signatures.queues(), ...scans.queues(), ...vaults.queues(), ...distributions.queues() },
+    jobs: { ...signatureJobs.queues(), ...scans.queues(), ...vaults.queues(), ...distributions.queues() },
   } satisfies HrArea<typeof s>;
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { CallOrigin } from './service.js';
+import type { CallOrigin } from './mail.js';
 
 /** The server's own origin as this request reached it: the signers' links are made from it. */
 export function callOrigin(request: FastifyRequest): CallOrigin {

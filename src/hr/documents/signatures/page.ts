@@ -9,6 +9,7 @@ import { escapeHtml, FAVICON, securePage } from '../../../platform/http/web-page
 import { formatUtcStamp } from '../../../platform/time.js';
 import { callOrigin } from './origin.js';
 import type { SignaturesService } from './service.js';
+import type { SigningService } from './signing-service.js';
 import { findSignatureType } from './types.js';
 import type { ProcessView, SignerView } from './views.js';
 
@@ -174,9 +175,9 @@ const notFound = page(
  */
 export async function signingPageRoutes(
   app: FastifyInstance,
-  opts: { signatures: SignaturesService; blobs: BlobStore },
+  opts: { signatures: SignaturesService; signing: SigningService; blobs: BlobStore },
 ): Promise<void> {
-  const { signatures, blobs } = opts;
+  const { signatures, signing, blobs } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const html = (request: FastifyRequest, reply: FastifyReply, status: number, body: string) =>
     securePage(request, reply, CSP)
@@ -188,13 +189,13 @@ export async function signingPageRoutes(
   const hidden = { hide: true };
 
   api.get('/signing/:token', { schema: { ...hidden, params: TokenParams } }, async (request, reply) => {
-    const found = await signatures.openLink(request.params.token);
+    const found = await signing.openLink(request.params.token);
     if (!found) return html(request, reply, 404, notFound);
     return html(request, reply, 200, render(request.params.token, found.process, found.signer));
   });
 
   api.get('/signing/:token/document', { schema: { ...hidden, params: TokenParams } }, async (request, reply) => {
-    const found = await signatures.openLink(request.params.token);
+    const found = await signing.openLink(request.params.token);
     if (!found) return html(request, reply, 404, notFound);
     const file = await signatures.file(found.clientId, found.process.process.id);
     return sendBlob(reply, request, blobs, { ...file, contentType: 'application/pdf', disposition: 'inline' });
@@ -211,7 +212,7 @@ export async function signingPageRoutes(
       { schema: { ...hidden, params: TokenParams, body }, attachValidation: true },
       async (request, reply) => {
         const token = request.params.token;
-        const found = await signatures.openLink(token);
+        const found = await signing.openLink(token);
         if (!found) return html(request, reply, 404, notFound);
         const back = (error: string) => html(request, reply, 422, render(token, found.process, found.signer, error));
         if (request.validationError) {
@@ -222,7 +223,7 @@ export async function signingPageRoutes(
           );
         }
         try {
-          await signatures.inClientTime(found.clientId, () =>
+          await signing.inClientTime(found.clientId, () =>
             act(found.clientId, found.signer.signer.id, request.body as Form, request),
           );
         } catch (error) {
@@ -235,9 +236,9 @@ export async function signingPageRoutes(
     );
 
   action('sign', SignForm, (clientId, signerId, form, request) =>
-    signatures.sign(clientId, signerId, form as Static<typeof SignForm>, callOrigin(request)),
+    signing.sign(clientId, signerId, form as Static<typeof SignForm>, callOrigin(request)),
   );
   action('refuse', RefuseForm, (clientId, signerId, form) =>
-    signatures.refuse(clientId, signerId, form as Static<typeof RefuseForm>),
+    signing.refuse(clientId, signerId, form as Static<typeof RefuseForm>),
   );
 }

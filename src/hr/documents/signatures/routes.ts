@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
-import { InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import { InvalidRequestError } from '../../../platform/errors.js';
 import { NoBody } from '../../../platform/http/no-body.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
@@ -16,7 +16,7 @@ import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { callOrigin } from './origin.js';
-import { presentProcess, presentSignatureType } from './present.js';
+import { presentProcess } from './present.js';
 import type { ProcessFilter } from './repository.js';
 import {
   type SignatureProcessListQuery as ListQuery,
@@ -29,16 +29,10 @@ import {
   SignatureProcessParams,
   SignatureProcessPatch,
   SignatureProcessPut,
-  SignatureType,
-  SignatureTypeList,
-  SignatureTypeListQuery,
-  SignatureTypeParams,
 } from './schemas.js';
 import type { SignaturesService } from './service.js';
-import { SIGNATURE_TYPES } from './types.js';
 
 const PROCESSES = ['Document manager: Signature processes'];
-const TYPES = ['Document manager: Signature types'];
 
 const csvList = (text: string | undefined) =>
   text === undefined
@@ -71,14 +65,14 @@ function processFilter(query: ListQuery): Omit<ProcessFilter, 'now'> {
 }
 
 /**
- * `/signature_processes` and `/signature_types` (reference §5.4; docs/hr-api.md, "Electronic signature"): list,
- * create, read, update (PUT and PATCH, `state` included), delete, cancel in bulk, the current PDF, archive, send.
+ * `/signature_processes` (reference §5.4; docs/hr-api.md, "Electronic signature"): list, create, read, update (PUT
+ * and PATCH, `state` included), delete, cancel in bulk. Their document's routes follow (`processDocumentRoutes`).
  */
 export async function signatureProcessRoutes(
   app: FastifyInstance,
-  opts: { signatures: SignaturesService; paginator: Paginator; blobs: BlobStore; renditions: Renditions },
+  opts: { signatures: SignaturesService; paginator: Paginator },
 ): Promise<void> {
-  const { signatures, paginator, blobs, renditions } = opts;
+  const { signatures, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(SignatureProcess);
 
@@ -198,6 +192,15 @@ export async function signatureProcessRoutes(
       return reply.code(204).send();
     },
   );
+}
+
+/** A signature process's document: the current PDF, a page's preview, and, once done, its archive and its mail. */
+export async function processDocumentRoutes(
+  app: FastifyInstance,
+  opts: { signatures: SignaturesService; blobs: BlobStore; renditions: Renditions },
+): Promise<void> {
+  const { signatures, blobs, renditions } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
     '/signature_processes/:id/file',
@@ -278,62 +281,6 @@ export async function signatureProcessRoutes(
     async (request, reply) => {
       await signatures.send(request.hrAuth.clientId, request.params.id);
       return reply.code(204).send();
-    },
-  );
-
-  listRoute(
-    app,
-    paginator,
-    {
-      path: '/signature_types',
-      tags: TYPES,
-      summary: 'List signature types',
-      description: 'The same three types for every client: Atrium is their signing backend (docs/hr-api.md).',
-      querystring: SignatureTypeListQuery,
-      item: Type.Ref(SignatureType),
-      list: SignatureTypeList,
-      errors: [403],
-    },
-    {
-      page: async (_clientId, _query, request) => {
-        // A fixed list of three, paged in memory by id (the order it is listed in).
-        const at = request.at.position;
-        let from = request.at.offset ?? 0;
-        if (at) {
-          const index = SIGNATURE_TYPES.findIndex((t) => t.id === at.keys[0]);
-          from = at.direction === 'after' ? index + 1 : Math.max(0, index - request.limit);
-        }
-        const items = SIGNATURE_TYPES.slice(from, from + request.limit);
-        const last = items[items.length - 1];
-        const first = items[0];
-        return {
-          items,
-          ...(last && from + items.length < SIGNATURE_TYPES.length
-            ? { next: { keys: [last.id], direction: 'after' as const, inclusive: false } }
-            : {}),
-          ...(first && from > 0
-            ? { previous: { keys: [first.id], direction: 'before' as const, inclusive: false } }
-            : {}),
-        };
-      },
-      present: presentSignatureType,
-    },
-  );
-
-  api.get(
-    '/signature_types/:id',
-    {
-      schema: {
-        tags: TYPES,
-        summary: 'Get a signature type',
-        params: SignatureTypeParams,
-        response: { 200: Type.Ref(SignatureType), ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request) => {
-      const type = SIGNATURE_TYPES.find((t) => t.id === request.params.id);
-      if (!type) throw new NotFoundError('signature type', request.params.id);
-      return type;
     },
   );
 }

@@ -16,23 +16,29 @@ import {
   SignerRemind,
   SignerSign,
 } from './schemas.js';
-import type { SignaturesService } from './service.js';
+import type { SignersService } from './signers-service.js';
+import type { SigningService } from './signing-service.js';
 import type { SignerView } from './views.js';
 
 const TAGS = ['Document manager: Signers'];
 const EXTENSION = 'Atrium extension (not in the reference).';
 
-/** `/signers` (reference §5.4): CRUD in a draft, reminders, and the Atrium extensions that sign and refuse. */
-export async function signerRoutes(app: FastifyInstance, opts: { signatures: SignaturesService }): Promise<void> {
-  const { signatures } = opts;
+/** Each answer makes the signer's link from the origin the request reached. */
+const presenter = (signing: SigningService) => (request: FastifyRequest) => (view: SignerView) =>
+  presentSigner(view, {
+    urlOf: (v) => `${callOrigin(request).origin}${signing.signingPath(v.clientId, v.signer.id)}`,
+  });
+
+/** `/signers` (reference §5.4): CRUD in a draft, and reminders. The extensions that sign and refuse follow. */
+export async function signerRoutes(
+  app: FastifyInstance,
+  opts: { signers: SignersService; signing: SigningService },
+): Promise<void> {
+  const { signers, signing } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(Signer);
   const origin = callOrigin;
-  // Each answer makes the signer's link from the origin the request reached.
-  const present = (request: FastifyRequest) => (view: SignerView) =>
-    presentSigner(view, {
-      urlOf: (v) => `${origin(request).origin}${signatures.signingPath(v.clientId, v.signer.id)}`,
-    });
+  const present = presenter(signing);
 
   api.get(
     '/signers',
@@ -46,7 +52,7 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
       },
     },
     async (request) =>
-      (await signatures.signers(request.hrAuth.clientId, request.query.signature_process_id)).map(present(request)),
+      (await signers.signers(request.hrAuth.clientId, request.query.signature_process_id)).map(present(request)),
   );
 
   api.post(
@@ -61,7 +67,7 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
       },
     },
     async (request, reply) =>
-      reply.code(201).send(present(request)(await signatures.createSigner(request.hrAuth.clientId, request.body))),
+      reply.code(201).send(present(request)(await signers.createSigner(request.hrAuth.clientId, request.body))),
   );
 
   api.post(
@@ -77,7 +83,7 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
       },
     },
     async (request, reply) => {
-      await signatures.remind(request.hrAuth.clientId, request.body.signer_ids, origin(request));
+      await signers.remind(request.hrAuth.clientId, request.body.signer_ids, origin(request));
       return reply.code(204).send();
     },
   );
@@ -92,7 +98,7 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
         response: { 200: full, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => present(request)(await signatures.signer(request.hrAuth.clientId, request.params.id)),
+    async (request) => present(request)(await signers.signer(request.hrAuth.clientId, request.params.id)),
   );
 
   for (const method of ['put', 'patch'] as const) {
@@ -109,9 +115,7 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
         },
       },
       async (request) =>
-        present(request)(
-          await signatures.updateSigner(request.hrAuth.clientId, request.params.id, request.body, method),
-        ),
+        present(request)(await signers.updateSigner(request.hrAuth.clientId, request.params.id, request.body, method)),
     );
   }
 
@@ -127,7 +131,7 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
       },
     },
     async (request, reply) => {
-      await signatures.deleteSigner(request.hrAuth.clientId, request.params.id);
+      await signers.deleteSigner(request.hrAuth.clientId, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -144,10 +148,19 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
       },
     },
     async (request, reply) => {
-      await signatures.remind(request.hrAuth.clientId, [request.params.id], origin(request));
+      await signers.remind(request.hrAuth.clientId, [request.params.id], origin(request));
       return reply.code(204).send();
     },
   );
+}
+
+/** The Atrium extensions (not in the reference) that sign and refuse as a signer, as the signing page does. */
+export async function signerSigningRoutes(app: FastifyInstance, opts: { signing: SigningService }): Promise<void> {
+  const { signing } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(Signer);
+  const origin = callOrigin;
+  const present = presenter(signing);
 
   api.post(
     '/signers/:id/sign',
@@ -162,9 +175,7 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
       },
     },
     async (request) =>
-      present(request)(
-        await signatures.sign(request.hrAuth.clientId, request.params.id, request.body, origin(request)),
-      ),
+      present(request)(await signing.sign(request.hrAuth.clientId, request.params.id, request.body, origin(request))),
   );
 
   api.post(
@@ -179,7 +190,6 @@ export async function signerRoutes(app: FastifyInstance, opts: { signatures: Sig
         response: { 200: full, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      present(request)(await signatures.refuse(request.hrAuth.clientId, request.params.id, request.body)),
+    async (request) => present(request)(await signing.refuse(request.hrAuth.clientId, request.params.id, request.body)),
   );
 }
