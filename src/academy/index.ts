@@ -11,8 +11,12 @@ import { AcademiesService } from './academies/service.js';
 import type { TimezoneRegistry } from './content/timezones.js';
 import { DirectoryRepository } from './directory/repository.js';
 import { DirectoryService } from './directory/service.js';
+import { OffersService } from './events/offers-service.js';
+import { RegistrationsRepository } from './events/registrations-repository.js';
+import { RegistrationsService } from './events/registrations-service.js';
 import { EventsRepository } from './events/repository.js';
 import { EventsService } from './events/service.js';
+import { ListTotals } from './events/totals.js';
 import type { AcademyServices } from './plugin.js';
 
 export interface AcademyContext {
@@ -28,9 +32,18 @@ export interface AcademyContext {
 
 export function createAcademy(ctx: AcademyContext): Omit<AcademyServices, 'timezones'> {
   const { db, clock } = ctx;
+  const dialect = ctx.database.dialect;
+  const eventsWork = new UnitOfWork(db, (db) => ({ events: new EventsRepository(db, dialect) }));
+  // The events lists' totals, forgotten by every write that may change them (events and offers).
+  const totals = new ListTotals(eventsWork.read.events, clock);
   return {
-    events: new EventsService(
-      new UnitOfWork(db, (db) => ({ events: new EventsRepository(db, ctx.database.dialect) })),
+    events: new EventsService(eventsWork, totals, ctx.timezones, clock),
+    eventOffers: new OffersService(eventsWork, totals, ctx.timezones, clock),
+    eventRegistrations: new RegistrationsService(
+      new UnitOfWork(db, (db) => ({
+        events: new EventsRepository(db, dialect),
+        registrations: new RegistrationsRepository(db),
+      })),
       ctx.timezones,
       clock,
     ),

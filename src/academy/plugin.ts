@@ -13,6 +13,8 @@ import type { TimezoneRegistry } from './content/timezones.js';
 import { directoryRoutes } from './directory/routes.js';
 import type { DirectoryService } from './directory/service.js';
 import { AcademyError, AcademyErrorBody, sendAcademyError } from './errors.js';
+import type { OffersService } from './events/offers-service.js';
+import type { RegistrationsService } from './events/registrations-service.js';
 import { eventRoutes } from './events/routes.js';
 import type { EventsService } from './events/service.js';
 import { documentAcademyRoute } from './openapi.js';
@@ -23,6 +25,8 @@ export const ACADEMY_PREFIX = '/v1';
 export interface AcademyServices {
   academies: AcademiesService;
   events: EventsService;
+  eventOffers: OffersService;
+  eventRegistrations: RegistrationsService;
   directory: DirectoryService;
   timezones: TimezoneRegistry;
 }
@@ -98,7 +102,11 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
     if (limiter) guarded.addHook('onRequest', async (request) => limiter.take(request.academy.academyId));
     idempotentPosts(guarded, { ...options.idempotency, tenantOf: (request) => `academy:${request.academy.academyId}` });
     // Resource routes register here.
-    await guarded.register(eventRoutes, { events: options.events });
+    await guarded.register(eventRoutes, {
+      events: options.events,
+      offers: options.eventOffers,
+      registrations: options.eventRegistrations,
+    });
     await guarded.register(directoryRoutes, { directory: options.directory, timezones: options.timezones });
   });
 }

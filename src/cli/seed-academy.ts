@@ -154,8 +154,8 @@ export async function seedAcademy(services: Services): Promise<{ acadId: number;
   });
   services.clock.set(now - 45 * DAY);
   try {
-    await services.events.register(ctx, 'ilt', pastIlt.row.id, [2, 3, 4, 5, 6]);
-    await services.events.register(ctx, 'vc', pastVc.row.id, [4, 5, 6, 7, 8, 9]);
+    await services.eventRegistrations.register(ctx, 'ilt', pastIlt.row.id, [2, 3, 4, 5, 6]);
+    await services.eventRegistrations.register(ctx, 'vc', pastVc.row.id, [4, 5, 6, 7, 8, 9]);
   } finally {
     services.clock.reset();
   }
@@ -165,7 +165,7 @@ export async function seedAcademy(services: Services): Promise<{ acadId: number;
     [4, 'absent', 0],
     [5, 'completed', 455],
   ] as const) {
-    await services.events.updateRegistration(ctx, 'ilt', pastIlt.row.id, userId, {
+    await services.eventRegistrations.updateRegistration(ctx, 'ilt', pastIlt.row.id, userId, {
       status,
       timeSpentInMinutes: minutes,
     });
@@ -175,7 +175,7 @@ export async function seedAcademy(services: Services): Promise<{ acadId: number;
     [5, 85],
     [6, 40],
   ] as const) {
-    await services.events.updateRegistration(ctx, 'vc', pastVc.row.id, userId, {
+    await services.eventRegistrations.updateRegistration(ctx, 'vc', pastVc.row.id, userId, {
       status: 'completed',
       timeSpentInMinutes: minutes,
     });
@@ -200,11 +200,11 @@ export async function seedAcademy(services: Services): Promise<{ acadId: number;
     schooxInstructors: [{ id: 2, isPrimary: true }, { id: 3 }],
     externalInstructors: [{ name: 'Dr. Ana Ruiz' }],
   });
-  await services.events.convertToBundle(ctx, 'ilt', workshop.row.id, {
+  await services.eventOffers.convertToBundle(ctx, 'ilt', workshop.row.id, {
     canMulti: 'no',
     customOffers: [{ date: usDate(now + 28 * DAY) }, { date: usDate(now + 42 * DAY) }],
   });
-  await services.events.register(ctx, 'ilt', workshop.row.id, [6, 7, 8, 9, 10]);
+  await services.eventRegistrations.register(ctx, 'ilt', workshop.row.id, [6, 7, 8, 9, 10]);
 
   const series = await make('vc', {
     title: 'Product knowledge webinar',
@@ -218,14 +218,14 @@ export async function seedAcademy(services: Services): Promise<{ acadId: number;
     visible: true,
     sessions: [{ topic: 'Quarterly update', date: usDate(now + 7 * DAY), from: time(11, 'AM'), to: time(12, 'PM') }],
   });
-  await services.events.convertToBundle(ctx, 'vc', series.row.id, {
+  await services.eventOffers.convertToBundle(ctx, 'vc', series.row.id, {
     canMulti: 'yes',
     mustRetake: true,
     retakeEvery: 3,
     customOffers: [{ date: usDate(now + 97 * DAY) }, { date: usDate(now + 187 * DAY) }],
   });
-  await services.events.register(ctx, 'vc', series.row.id, [2, 3, 10, 11, 12, 13]);
-  await services.events.updateRegistration(ctx, 'vc', series.row.id, 10, { status: 'approved' });
+  await services.eventRegistrations.register(ctx, 'vc', series.row.id, [2, 3, 10, 11, 12, 13]);
+  await services.eventRegistrations.updateRegistration(ctx, 'vc', series.row.id, 10, { status: 'approved' });
 
   await make('ilt', {
     title: 'First aid basics',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { TOTAL_REUSE_MIN, TOTAL_REUSE_MS } from '../../src/academy/events/service.js';
+import { TOTAL_REUSE_MIN, TOTAL_REUSE_MS } from '../../src/academy/events/totals.js';
 import { type AcademyCaller, academyCaller, type Detail, eventBody } from '../support/academy.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 

@@ -1,4 +1,5 @@
 import { epochToLocal, formatOffset, zoneAbbreviation } from '../../platform/timezones.js';
+import type { ParticipantsResult } from './registrations-service.js';
 import type { PersonRow, RegistrationRow } from './repository.js';
 import type {
   AttendanceResponse,
@@ -10,8 +11,8 @@ import type {
   SessionOut,
   UserEventRegistration,
 } from './schemas.js';
-import type { EventState, EventView, ParticipantsResult } from './service.js';
 import { clockText, isoDate, type TimedSession, usDate, wallText } from './sessions.js';
+import type { EventState, EventView } from './state.js';
 
 /** The spec's text forms of an event's times and the shapes of its responses. */
 
