@@ -7,9 +7,10 @@ import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { distributionEvents, distributionProjectEvents } from './distributions/events.js';
 import { DistributionsRepository } from './distributions/repository.js';
-import { distributionRoutes } from './distributions/routes.js';
+import { distributionProjectRoutes, distributionRoutes } from './distributions/routes.js';
 import { Distribution, DistributionProject } from './distributions/schemas.js';
 import { DistributionsService } from './distributions/service.js';
+import { DistributionStepsService } from './distributions/steps-service.js';
 import { documentTypeEvents } from './document-types/events.js';
 import { DocumentTypesRepository } from './document-types/repository.js';
 import { documentTypeRoutes } from './document-types/routes.js';
@@ -145,23 +146,24 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
   const subscriptions = new SubscriptionsService(
     unitOfWork(ctx, (db) => ({ vaults: new VaultsRepository(db), documentTypes: new DocumentTypesRepository(db) })),
   );
-  const distributions = new DistributionsService(
-    unitOfWork(ctx, (db) => ({
-      distributions: new DistributionsRepository(db),
-      uploads: new UploadsRepository(db),
-      documents: new DocumentsRepository(db),
-    })),
-    {
-      uploads: core.uploads,
-      documents,
-      blobs,
-      // Its own worker: a long file's text and split take longer than a preview's render.
-      pdf: new PdfWorker({ log: ctx.log, renderTimeoutMs: 60_000, heapMb: 512 }),
-      clock: ctx.clock,
-      wakeJobs: ctx.wakeJobs,
-      ...(ctx.log ? { log: ctx.log } : {}),
-    },
-  );
+  const distributionsWork = unitOfWork(ctx, (db) => ({
+    distributions: new DistributionsRepository(db),
+    uploads: new UploadsRepository(db),
+    documents: new DocumentsRepository(db),
+  }));
+  const distributions = new DistributionsService(distributionsWork, {
+    uploads: core.uploads,
+    clock: ctx.clock,
+    wakeJobs: ctx.wakeJobs,
+  });
+  const distributionSteps = new DistributionStepsService(distributionsWork, {
+    documents,
+    blobs,
+    // Its own worker: a long file's text and split take longer than a preview's render.
+    pdf: new PdfWorker({ log: ctx.log, renderTimeoutMs: 60_000, heapMb: 512 }),
+    clock: ctx.clock,
+    ...(ctx.log ? { log: ctx.log } : {}),
+  });
   const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
   const s = { ...services, signatures, inbox, scans, redirections, vaults, subscriptions, distributions };
   const modules: HrModule[] = [
@@ -205,13 +207,16 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     {
       schemas: [DistributionProject, Distribution],
       events: [distributionProjectEvents, distributionEvents],
-      routes: (app) => distributionRoutes(app, { distributions, paginator }),
+      routes: async (app) => {
+        await distributionProjectRoutes(app, { distributions, paginator });
+        await distributionRoutes(app, { distributions, paginator });
+      },
     },
   );
   return {
     services: s,
     modules,
-    jobs: { ...signatures.queues(), ...scans.queues(), ...vaults.queues(), ...distributions.queues() },
+    jobs: { ...signatures.queues(), ...scans.queues(), ...vaults.queues(), ...distributionSteps.queues() },
   } satisfies HrArea<typeof s>;
 }
 
