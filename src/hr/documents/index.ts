@@ -16,9 +16,18 @@ import { DocumentTypesRepository } from './document-types/repository.js';
 import { documentTypeRoutes } from './document-types/routes.js';
 import { CompanyDocumentType, EmployeeDocumentType } from './document-types/schemas.js';
 import { DocumentTypesService } from './document-types/service.js';
+import { DocumentPermissions } from './documents/access.js';
 import { documentEvents } from './documents/events.js';
+import { DocumentLifecycleService } from './documents/lifecycle-service.js';
+import { DocumentReadsService } from './documents/reads-service.js';
 import { DocumentsRepository } from './documents/repository.js';
-import { documentRoutes } from './documents/routes.js';
+import {
+  documentFileRoutes,
+  documentLifecycleRoutes,
+  documentRenditionRoutes,
+  documentRoutes,
+  documentSearchRoutes,
+} from './documents/routes.js';
 import { CompanyDocument, EmployeeDocument } from './documents/schemas.js';
 import { DocumentsService } from './documents/service.js';
 import { FoldersRepository } from './folders/repository.js';
@@ -56,18 +65,20 @@ import { VaultsService } from './vaults/service.js';
 export function createDocuments(ctx: HrContext, core: CoreServices) {
   const { paginator, blobs } = ctx;
   const folders = new FoldersService(unitOfWork(ctx, (db) => ({ folders: new FoldersRepository(db) })));
+  const documentsWork = unitOfWork(ctx, (db) => ({
+    documents: new DocumentsRepository(db),
+    uploads: new UploadsRepository(db),
+  }));
+  const permissions = new DocumentPermissions(documentsWork.read.documents, core.users);
   const services = {
     folders,
     documentTypes: new DocumentTypesService(
       unitOfWork(ctx, (db) => ({ documentTypes: new DocumentTypesRepository(db) })),
       folders,
     ),
-    documents: new DocumentsService(
-      unitOfWork(ctx, (db) => ({ documents: new DocumentsRepository(db), uploads: new UploadsRepository(db) })),
-      core.uploads,
-      blobs,
-      core.users,
-    ),
+    documents: new DocumentsService(documentsWork, permissions, core.uploads),
+    documentReads: new DocumentReadsService(documentsWork, permissions),
+    documentLifecycle: new DocumentLifecycleService(documentsWork, permissions, blobs),
   };
   const documents = services.documents;
   const signatures = new SignaturesService(
@@ -173,6 +184,15 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     },
   ];
   for (const kind of ['employee', 'company'] as const) {
+    const documents = {
+      documents: s.documents,
+      reads: s.documentReads,
+      lifecycle: s.documentLifecycle,
+      paginator,
+      blobs,
+      renditions: ctx.renditions,
+      kind,
+    };
     modules.push(
       { routes: (app) => folderRoutes(app, { folders: s.folders, paginator, kind }) },
       {
@@ -180,8 +200,13 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
         events: [documentTypeEvents[kind]],
       },
       {
-        routes: (app) =>
-          documentRoutes(app, { documents: s.documents, paginator, blobs, renditions: ctx.renditions, kind }),
+        routes: async (app) => {
+          await documentSearchRoutes(app, documents);
+          await documentRoutes(app, documents);
+          await documentLifecycleRoutes(app, documents);
+          await documentFileRoutes(app, documents);
+          await documentRenditionRoutes(app, documents);
+        },
         events: [documentEvents[kind]],
       },
     );
