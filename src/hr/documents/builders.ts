@@ -23,6 +23,7 @@ import { DocumentLifecycleService } from './documents/lifecycle-service.js';
 import { DocumentReadsService } from './documents/reads-service.js';
 import { DocumentsRepository } from './documents/repository.js';
 import {
+  documentCollectionRoutes,
   documentFileRoutes,
   documentLifecycleRoutes,
   documentRenditionRoutes,
@@ -142,6 +143,7 @@ export function documentModules(ctx: HrContext, s: ReturnType<typeof documentSer
       {
         routes: async (app) => {
           await documentSearchRoutes(app, documentOptions);
+          await documentCollectionRoutes(app, documentOptions);
           await documentRoutes(app, documentOptions);
           await documentLifecycleRoutes(app, documentOptions);
           await documentFileRoutes(app, documentOptions);

@@ -1,8 +1,7 @@
 /**
- * `/{employee|company}_documents` (reference §3c.2, §3c.3): create from an
- * upload, read, update, download (with Range and HEAD), trash, untrash,
- * empty the trash, hard delete, expiry; search. Registered by group, in this
- * order: search, the document, its trash and expiry, its file, what is made from it.
+ * `/{employee|company}_documents` (reference §3c.2, §3c.3): create from an upload, read, update, download (with
+ * Range and HEAD), trash, untrash, empty the trash, hard delete, expiry; search. Registered by group, in this order:
+ * search, the collection, the document, its trash and expiry, its file, what is made from it.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -163,17 +162,12 @@ export async function documentSearchRoutes(
   }
 }
 
-/** A document itself: create, read, update and delete (and empty the trash, declared before `/{id}`). */
-export async function documentRoutes(
+/** The collection of a kind's documents: create one, and empty the trash (declared before `/{id}`). */
+export async function documentCollectionRoutes(
   app: FastifyInstance,
-  opts: {
-    documents: DocumentsService;
-    reads: DocumentReadsService;
-    lifecycle: DocumentLifecycleService;
-    kind: DocumentKind;
-  },
+  opts: { documents: DocumentsService; lifecycle: DocumentLifecycleService; kind: DocumentKind },
 ): Promise<void> {
-  const { documents, reads, lifecycle, kind } = opts;
+  const { documents, lifecycle, kind } = opts;
   const { api, schemas, base, tags, aKind, full } = routeContext(app, kind);
 
   api.post(
@@ -212,6 +206,20 @@ export async function documentRoutes(
       return reply.status(204).send();
     },
   );
+}
+
+/** A document itself: read, update (PUT, PATCH) and delete for good. */
+export async function documentRoutes(
+  app: FastifyInstance,
+  opts: {
+    documents: DocumentsService;
+    reads: DocumentReadsService;
+    lifecycle: DocumentLifecycleService;
+    kind: DocumentKind;
+  },
+): Promise<void> {
+  const { documents, reads, lifecycle, kind } = opts;
+  const { api, schemas, base, tags, aKind, full } = routeContext(app, kind);
 
   api.get(
     `${base}/:id`,
