@@ -5,25 +5,14 @@ import type { CoreServices } from '../core/index.js';
 import { OutboxRepository } from '../core/outbox/repository.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { documentModules, documentServices, resourceServices } from './builders.js';
 import { distributionEvents, distributionProjectEvents } from './distributions/events.js';
-import { DistributionsRepository } from './distributions/repository.js';
-import { distributionRoutes } from './distributions/routes.js';
+import { distributionProjectRoutes, distributionRoutes } from './distributions/routes.js';
 import { Distribution, DistributionProject } from './distributions/schemas.js';
-import { DistributionsService } from './distributions/service.js';
-import { documentTypeEvents } from './document-types/events.js';
-import { DocumentTypesRepository } from './document-types/repository.js';
-import { documentTypeRoutes } from './document-types/routes.js';
 import { CompanyDocumentType, EmployeeDocumentType } from './document-types/schemas.js';
-import { DocumentTypesService } from './document-types/service.js';
-import { documentEvents } from './documents/events.js';
 import { DocumentsRepository } from './documents/repository.js';
-import { documentRoutes } from './documents/routes.js';
 import { CompanyDocument, EmployeeDocument } from './documents/schemas.js';
-import { DocumentsService } from './documents/service.js';
-import { FoldersRepository } from './folders/repository.js';
-import { folderRoutes } from './folders/routes.js';
 import { Folder } from './folders/schemas.js';
-import { FoldersService } from './folders/service.js';
 import { inboxItemEvents } from './inbox/events.js';
 import { InboxRepository } from './inbox/repository.js';
 import { inboxRoutes } from './inbox/routes.js';
@@ -31,9 +20,7 @@ import { InboxItem } from './inbox/schemas.js';
 import { InboxService } from './inbox/service.js';
 import { redirectionUrlRoutes } from './redirection-urls/routes.js';
 import { RedirectionUrlsService } from './redirection-urls/service.js';
-import { ScansRepository } from './scans/repository.js';
 import { scanRoutes } from './scans/routes.js';
-import { ScansService } from './scans/service.js';
 import { signatureEvents, signerEvents } from './signatures/events.js';
 import { SignatureJobs } from './signatures/jobs-service.js';
 import { SigningLinks } from './signatures/links.js';
@@ -48,30 +35,14 @@ import { SigningService } from './signatures/signing-service.js';
 import { signatureTypeRoutes } from './signatures/type-routes.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { EmployeeSubscription, Subscription } from './subscriptions/schemas.js';
-import { SubscriptionsService } from './subscriptions/service.js';
 import { vaultEvents } from './vaults/events.js';
-import { VaultsRepository } from './vaults/repository.js';
 import { vaultRoutes } from './vaults/routes.js';
 import { ElectronicVault } from './vaults/schemas.js';
-import { VaultsService } from './vaults/service.js';
 
 /** The Document manager: folders, document types and documents, each for employees and for the company. */
 export function createDocuments(ctx: HrContext, core: CoreServices) {
   const { paginator, blobs } = ctx;
-  const folders = new FoldersService(unitOfWork(ctx, (db) => ({ folders: new FoldersRepository(db) })));
-  const services = {
-    folders,
-    documentTypes: new DocumentTypesService(
-      unitOfWork(ctx, (db) => ({ documentTypes: new DocumentTypesRepository(db) })),
-      folders,
-    ),
-    documents: new DocumentsService(
-      unitOfWork(ctx, (db) => ({ documents: new DocumentsRepository(db), uploads: new UploadsRepository(db) })),
-      core.uploads,
-      blobs,
-      core.users,
-    ),
-  };
+  const services = documentServices(ctx, core);
   const documents = services.documents;
   const signatureWork = unitOfWork(ctx, (db) => ({
     signatures: new SignaturesRepository(db),
@@ -120,59 +91,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     })),
     core.uploads,
   );
-  const scans = new ScansService(
-    unitOfWork(ctx, (db) => ({ scans: new ScansRepository(db), uploads: new UploadsRepository(db) })),
-    {
-      blobs,
-      clock: ctx.clock,
-      wakeJobs: ctx.wakeJobs,
-      limitBytes: core.uploads.limitBytes,
-      uploadTtlSeconds: core.uploads.ttlSeconds,
-      pages: new PdfWorker({ log: ctx.log }),
-      callbacks: {
-        send: (url, body) =>
-          send({
-            url,
-            body,
-            headers: { 'content-type': 'application/json', 'user-agent': `Atrium/${buildInfo().version} (+scans)` },
-            timeoutMs: ctx.config.webhookTimeoutMs,
-            allowPrivate: ctx.config.webhookAllowPrivate,
-            now: () => performance.now(),
-          }),
-        retryForMs: ctx.config.webhookRetryForSeconds * 1000,
-      },
-      ...(ctx.log ? { log: ctx.log } : {}),
-    },
-  );
-  const vaults = new VaultsService(
-    unitOfWork(ctx, (db) => ({
-      vaults: new VaultsRepository(db),
-      documents: new DocumentsRepository(db),
-      uploads: new UploadsRepository(db),
-      outbox: new OutboxRepository(db),
-    })),
-    { uploads: core.uploads, documents, clock: ctx.clock, wakeJobs: ctx.wakeJobs },
-  );
-  const subscriptions = new SubscriptionsService(
-    unitOfWork(ctx, (db) => ({ vaults: new VaultsRepository(db), documentTypes: new DocumentTypesRepository(db) })),
-  );
-  const distributions = new DistributionsService(
-    unitOfWork(ctx, (db) => ({
-      distributions: new DistributionsRepository(db),
-      uploads: new UploadsRepository(db),
-      documents: new DocumentsRepository(db),
-    })),
-    {
-      uploads: core.uploads,
-      documents,
-      blobs,
-      // Its own worker: a long file's text and split take longer than a preview's render.
-      pdf: new PdfWorker({ log: ctx.log, renderTimeoutMs: 60_000, heapMb: 512 }),
-      clock: ctx.clock,
-      wakeJobs: ctx.wakeJobs,
-      ...(ctx.log ? { log: ctx.log } : {}),
-    },
-  );
+  const { scans, vaults, subscriptions, distributions, distributionSteps } = resourceServices(ctx, core, documents);
   const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
   const s = {
     ...services,
@@ -192,20 +111,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       routes: async () => {},
     },
   ];
-  for (const kind of ['employee', 'company'] as const) {
-    modules.push(
-      { routes: (app) => folderRoutes(app, { folders: s.folders, paginator, kind }) },
-      {
-        routes: (app) => documentTypeRoutes(app, { documentTypes: s.documentTypes, paginator, kind }),
-        events: [documentTypeEvents[kind]],
-      },
-      {
-        routes: (app) =>
-          documentRoutes(app, { documents: s.documents, paginator, blobs, renditions: ctx.renditions, kind }),
-        events: [documentEvents[kind]],
-      },
-    );
-  }
+  modules.push(...documentModules(ctx, s));
   modules.push(
     {
       schemas: [SignatureProcess, Signer, SignatureType],
@@ -230,13 +136,16 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     {
       schemas: [DistributionProject, Distribution],
       events: [distributionProjectEvents, distributionEvents],
-      routes: (app) => distributionRoutes(app, { distributions, paginator }),
+      routes: async (app) => {
+        await distributionProjectRoutes(app, { distributions, paginator });
+        await distributionRoutes(app, { distributions, paginator });
+      },
     },
   );
   return {
     services: s,
     modules,
-    jobs: { ...signatureJobs.queues(), ...scans.queues(), ...vaults.queues(), ...distributions.queues() },
+    jobs: { ...signatureJobs.queues(), ...scans.queues(), ...vaults.queues(), ...distributionSteps.queues() },
   } satisfies HrArea<typeof s>;
 }
 

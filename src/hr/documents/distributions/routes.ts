@@ -33,19 +33,17 @@ export const REPORT_COLUMNS = [
   'error_message',
   'employee_document_id',
 ] as const;
-
 /**
- * `/distribution_projects` and `/distributions` (reference §5.6): create, list and read each; a distribution's
- * CSV report; and the Atrium extensions that validate and cancel a project.
+ * `/distribution_projects` (reference §5.6): create, list and read; and the Atrium extensions that validate and
+ * cancel a project.
  */
-export async function distributionRoutes(
+export async function distributionProjectRoutes(
   app: FastifyInstance,
   opts: { distributions: DistributionsService; paginator: Paginator },
 ): Promise<void> {
   const { distributions, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const project = Type.Ref(DistributionProject);
-  const distribution = Type.Ref(Distribution);
 
   listRoute(
     app,
@@ -124,6 +122,19 @@ export async function distributionRoutes(
     async (request) =>
       presentDistributionProject(await distributions.cancel(request.hrAuth.clientId, request.params.id)),
   );
+}
+
+/**
+ * `/distributions` (reference §5.6): create, list and read; a distribution's CSV report. Registered after the
+ * projects' routes.
+ */
+export async function distributionRoutes(
+  app: FastifyInstance,
+  opts: { distributions: DistributionsService; paginator: Paginator },
+): Promise<void> {
+  const { distributions, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const distribution = Type.Ref(Distribution);
 
   listRoute(
     app,

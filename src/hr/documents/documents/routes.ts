@@ -1,3 +1,8 @@
+/**
+ * `/{employee|company}_documents` (reference §3c.2, §3c.3): create from an upload, read, update, download (with
+ * Range and HEAD), trash, untrash, empty the trash, hard delete, expiry; search. Registered by group, in this order:
+ * search, the collection, the document, its trash and expiry, its file, what is made from it.
+ */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
@@ -18,7 +23,10 @@ import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import type { DocumentKind } from '../folders/tables.js';
+import type { DocumentActor } from './access.js';
+import type { DocumentLifecycleService } from './lifecycle-service.js';
 import { presentDocument } from './present.js';
+import type { DocumentReadsService } from './reads-service.js';
 import { presentReceipt } from './receipt.js';
 import {
   ActingUserHeaders,
@@ -39,7 +47,7 @@ import {
   ExpirationPayload,
   ExpirePayload,
 } from './schemas.js';
-import type { DocumentActor, DocumentsService } from './service.js';
+import type { DocumentsService } from './service.js';
 
 /** The actor of a call: the HR user named by `X-Atrium-User-Id`, or the application itself. */
 function actorOf(request: FastifyRequest): DocumentActor {
@@ -64,28 +72,26 @@ const SCHEMAS = {
   },
 };
 
-/**
- * `/{employee|company}_documents` (reference §3c.2, §3c.3): create from an
- * upload, read, update, download (with Range and HEAD), trash, untrash,
- * empty the trash, hard delete, expiry; search.
- */
-export async function documentRoutes(
-  app: FastifyInstance,
-  opts: {
-    documents: DocumentsService;
-    paginator: Paginator;
-    blobs: BlobStore;
-    renditions: Renditions;
-    kind: DocumentKind;
-  },
-): Promise<void> {
-  const { documents, paginator, blobs, renditions, kind } = opts;
+/** What every group of a kind's routes shares: its schemas, path, tags and wording. */
+function routeContext(app: FastifyInstance, kind: DocumentKind) {
   const schemas = SCHEMAS[kind];
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const base = `/${kind}_documents`;
-  const tags = [kind === 'employee' ? 'Employee documents' : 'Company documents'];
-  const aKind = kind === 'employee' ? 'an employee' : 'a company';
-  const full = Type.Ref(schemas.full);
+  return {
+    api: app.withTypeProvider<TypeBoxTypeProvider>(),
+    schemas,
+    base: `/${kind}_documents`,
+    tags: [kind === 'employee' ? 'Employee documents' : 'Company documents'],
+    aKind: kind === 'employee' ? 'an employee' : 'a company',
+    full: Type.Ref(schemas.full),
+  };
+}
+
+/** The list of a kind's documents, and the employee documents' search (`POST /employee_documents/search`). */
+export async function documentSearchRoutes(
+  app: FastifyInstance,
+  opts: { reads: DocumentReadsService; paginator: Paginator; kind: DocumentKind },
+): Promise<void> {
+  const { reads, paginator, kind } = opts;
+  const { api, schemas, base, tags, full } = routeContext(app, kind);
   const list = DOCUMENT_LISTS[kind];
 
   api.get(
@@ -106,7 +112,7 @@ export async function documentRoutes(
       const { per_page, cursor, ...filters } = request.query;
       const { clientId } = request.hrAuth;
       const call = listCall(paginator, list, clientId, { per_page, cursor });
-      const page = await documents.search(clientId, kind, filters, {
+      const page = await reads.search(clientId, kind, filters, {
         actor: actorOf(request),
         inBody: false,
         request: call.request,
@@ -137,7 +143,7 @@ export async function documentRoutes(
         const { per_page, page: pageNumber, next_cursor, compact_response, ...filters } = request.body ?? {};
         const { clientId } = request.hrAuth;
         const call = listCall(paginator, list, clientId, { per_page, cursor: next_cursor });
-        const page = await documents.search(clientId, kind, filters, {
+        const page = await reads.search(clientId, kind, filters, {
           actor: actorOf(request),
           inBody: true,
           request: call.request,
@@ -154,6 +160,15 @@ export async function documentRoutes(
       },
     );
   }
+}
+
+/** The collection of a kind's documents: create one, and empty the trash (declared before `/{id}`). */
+export async function documentCollectionRoutes(
+  app: FastifyInstance,
+  opts: { documents: DocumentsService; lifecycle: DocumentLifecycleService; kind: DocumentKind },
+): Promise<void> {
+  const { documents, lifecycle, kind } = opts;
+  const { api, schemas, base, tags, aKind, full } = routeContext(app, kind);
 
   api.post(
     base,
@@ -187,10 +202,24 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      await documents.emptyTrash(request.hrAuth.clientId, kind, actorOf(request));
+      await lifecycle.emptyTrash(request.hrAuth.clientId, kind, actorOf(request));
       return reply.status(204).send();
     },
   );
+}
+
+/** A document itself: read, update (PUT, PATCH) and delete for good. */
+export async function documentRoutes(
+  app: FastifyInstance,
+  opts: {
+    documents: DocumentsService;
+    reads: DocumentReadsService;
+    lifecycle: DocumentLifecycleService;
+    kind: DocumentKind;
+  },
+): Promise<void> {
+  const { documents, reads, lifecycle, kind } = opts;
+  const { api, schemas, base, tags, aKind, full } = routeContext(app, kind);
 
   api.get(
     `${base}/:id`,
@@ -204,7 +233,7 @@ export async function documentRoutes(
       },
     },
     async (request) =>
-      presentDocument(await documents.get(request.hrAuth.clientId, kind, request.params.id, actorOf(request))),
+      presentDocument(await reads.get(request.hrAuth.clientId, kind, request.params.id, actorOf(request))),
   );
 
   api.put(
@@ -271,10 +300,19 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      await documents.delete(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      await lifecycle.delete(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       return reply.status(204).send();
     },
   );
+}
+
+/** A document's trash and untrash, its end of retention (expire) and its expiration date. */
+export async function documentLifecycleRoutes(
+  app: FastifyInstance,
+  opts: { lifecycle: DocumentLifecycleService; kind: DocumentKind },
+): Promise<void> {
+  const { lifecycle, kind } = opts;
+  const { api, base, tags, aKind } = routeContext(app, kind);
 
   for (const [action, trashed] of [
     ['trash', true],
@@ -293,7 +331,7 @@ export async function documentRoutes(
         },
       },
       async (request, reply) => {
-        await documents.trash(request.hrAuth.clientId, kind, request.params.id, trashed, actorOf(request));
+        await lifecycle.trash(request.hrAuth.clientId, kind, request.params.id, trashed, actorOf(request));
         return reply.status(200).send();
       },
     );
@@ -314,7 +352,7 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      await documents.expire(
+      await lifecycle.expire(
         request.hrAuth.clientId,
         kind,
         request.params.id,
@@ -339,7 +377,7 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      await documents.setExpiration(
+      await lifecycle.setExpiration(
         request.hrAuth.clientId,
         kind,
         request.params.id,
@@ -349,9 +387,18 @@ export async function documentRoutes(
       return reply.status(204).send();
     },
   );
+}
+
+/** A document's file: its download (with Range) and its HEAD. */
+export async function documentFileRoutes(
+  app: FastifyInstance,
+  opts: { reads: DocumentReadsService; blobs: BlobStore; kind: DocumentKind },
+): Promise<void> {
+  const { reads, blobs, kind } = opts;
+  const { api, base, tags, aKind } = routeContext(app, kind);
 
   const download = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+    const doc = await reads.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
     return sendBlob(reply, request, blobs, {
       sha256: doc.sha256,
       size: doc.size,
@@ -409,6 +456,16 @@ export async function documentRoutes(
     },
     download,
   );
+}
+
+/** What is made from a document: a page's preview, a duplicate, an XML receipt. */
+export async function documentRenditionRoutes(
+  app: FastifyInstance,
+  opts: { reads: DocumentReadsService; blobs: BlobStore; renditions: Renditions; kind: DocumentKind },
+): Promise<void> {
+  const { reads, blobs, renditions, kind } = opts;
+  const { api, base, tags, aKind } = routeContext(app, kind);
+
   api.get(
     `${base}/:id/preview`,
     {
@@ -426,7 +483,7 @@ export async function documentRoutes(
     },
     async (request, reply) => {
       const options = previewOptions(request);
-      const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      const doc = await reads.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       const rendition = await renditions.preview(
         { sha256: doc.sha256, contentType: doc.content_type },
         { ...options, missingPage: 'invalid' },
@@ -454,7 +511,7 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      const doc = await documents.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      const doc = await reads.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       const copy = await renditions.duplicate(
         { sha256: doc.sha256, contentType: doc.content_type },
         `Duplicate of ${doc.filename} (document ${doc.id}), made ${formatUtcStamp(now())}`,
@@ -484,7 +541,7 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      const view = await documents.get(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
+      const view = await reads.get(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       return reply
         .type('application/xml; charset=utf-8')
         .header('Content-Disposition', formatContentDisposition(`receipt-${view.row.id}.xml`))
