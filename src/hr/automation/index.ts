@@ -4,7 +4,7 @@ import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { processTemplateEvents, taskTemplateEvents } from './process-templates/events.js';
 import { ProcessTemplatesRepository } from './process-templates/repository.js';
-import { processTemplateRoutes } from './process-templates/routes.js';
+import { processTemplateRoutes, taskTemplateRoutes } from './process-templates/routes.js';
 import { ProcessTemplate, TaskTemplate } from './process-templates/schemas.js';
 import { ProcessTemplatesService } from './process-templates/service.js';
 import { processEvents } from './processes/events.js';
@@ -14,7 +14,7 @@ import { Process } from './processes/schemas.js';
 import { ProcessesService } from './processes/service.js';
 import { taskEvents, taskFileEvents } from './tasks/events.js';
 import { TasksRepository } from './tasks/repository.js';
-import { taskRoutes } from './tasks/routes.js';
+import { taskFileRoutes, taskRoutes } from './tasks/routes.js';
 import { Task, TaskFile } from './tasks/schemas.js';
 import { TasksService } from './tasks/service.js';
 
@@ -52,14 +52,23 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
     {
       schemas: [ProcessTemplate, TaskTemplate],
       events: [processTemplateEvents, taskTemplateEvents],
-      routes: (app) => processTemplateRoutes(app, { processTemplates: s.processTemplates, paginator }),
+      routes: async (app) => {
+        await processTemplateRoutes(app, { processTemplates: s.processTemplates, paginator });
+        await taskTemplateRoutes(app, { processTemplates: s.processTemplates });
+      },
     },
     {
       schemas: [Task, TaskFile, Process],
       events: [processEvents],
       routes: (app) => processRoutes(app, { processes: s.processes, paginator }),
     },
-    { events: [taskEvents, taskFileEvents], routes: (app) => taskRoutes(app, { tasks: s.tasks, paginator, blobs }) },
+    {
+      events: [taskEvents, taskFileEvents],
+      routes: async (app) => {
+        await taskRoutes(app, { tasks: s.tasks, paginator });
+        await taskFileRoutes(app, { tasks: s.tasks, blobs });
+      },
+    },
   ];
   return { services, modules } satisfies HrArea<typeof services>;
 }

@@ -19,12 +19,12 @@ import { DatasetImport } from './dataset-imports/schemas.js';
 import { DATASET_IMPORT_QUEUE, DatasetImportsService } from './dataset-imports/service.js';
 import { datasetEvents, datasetValueEvents } from './datasets/events.js';
 import { DatasetsRepository } from './datasets/repository.js';
-import { datasetRoutes } from './datasets/routes.js';
+import { datasetRoutes, datasetValueRoutes } from './datasets/routes.js';
 import { Dataset, DatasetValue } from './datasets/schemas.js';
 import { DatasetsService } from './datasets/service.js';
 import { employeeEvents } from './employees/events.js';
 import { EmployeesRepository } from './employees/repository.js';
-import { employeeRoutes } from './employees/routes.js';
+import { employeeCollectionRoutes, employeeItemRoutes } from './employees/routes.js';
 import {
   Employee,
   EmployeeBulkPatchItem,
@@ -78,7 +78,25 @@ import { UsersService } from './users/service.js';
  * and employees, uploads, and the rules shared by the areas above (employee perimeters, forms).
  */
 export function createCore(ctx: HrContext) {
-  const { db, config, paginator } = ctx;
+  const s = coreServices(ctx);
+  const { bulk, datasetImports, imports } = s;
+  bulk.serve('employees', { apply: (clientId, action, item) => s.employees.applyBulk(clientId, action, item) });
+  bulk.serve('users', { apply: (clientId, action, item) => s.users.applyBulk(clientId, action, item) });
+  bulk.serve('organizations', {
+    apply: (clientId, action, item) => s.organizations.applyBulk(clientId, action, item),
+  });
+  const modules = coreModules(ctx, s);
+  const jobs = {
+    [BULK_QUEUE]: bulk.queue(),
+    [DATASET_IMPORT_QUEUE]: datasetImports.queue(),
+    [IMPORT_QUEUE]: imports.queue(),
+  };
+  return { services: s, modules, jobs } satisfies HrArea<typeof s>;
+}
+
+/** The core's services, each on its own unit of work (the bulk service serves employees, users, organizations). */
+function coreServices(ctx: HrContext) {
+  const { db, config } = ctx;
   const tenantsRepo = new TenantsRepository(db);
   const auth = new AuthService(
     unitOfWork(ctx, (db) => ({ auth: new AuthRepository(db) })),
@@ -167,13 +185,14 @@ export function createCore(ctx: HrContext) {
     ctx.clock,
     ctx.wakeJobs,
   );
-  const s = { ...services, datasetImports, imports };
-  bulk.serve('employees', { apply: (clientId, action, item) => s.employees.applyBulk(clientId, action, item) });
-  bulk.serve('users', { apply: (clientId, action, item) => s.users.applyBulk(clientId, action, item) });
-  bulk.serve('organizations', {
-    apply: (clientId, action, item) => s.organizations.applyBulk(clientId, action, item),
-  });
-  const modules: HrModule[] = [
+  return { ...services, datasetImports, imports };
+}
+
+/** The core's modules, in registration order: each resource's schemas, audit events and routes. */
+function coreModules(ctx: HrContext, s: ReturnType<typeof coreServices>): HrModule[] {
+  const { paginator } = ctx;
+  const { bulk, datasetImports, imports } = s;
+  return [
     { public: true, routes: (app, http) => tokenRoutes(app, { auth: s.auth, limits: http.rateLimits }) },
     {
       schemas: [Organization],
@@ -196,12 +215,18 @@ export function createCore(ctx: HrContext) {
     {
       schemas: [Employee],
       events: [employeeEvents],
-      routes: (app) => employeeRoutes(app, { employees: s.employees, paginator }),
+      routes: async (app) => {
+        await employeeCollectionRoutes(app, { employees: s.employees, paginator });
+        await employeeItemRoutes(app, { employees: s.employees });
+      },
     },
     {
       schemas: [Dataset, DatasetValue],
       events: [datasetEvents, datasetValueEvents],
-      routes: (app) => datasetRoutes(app, { datasets: s.datasets, paginator }),
+      routes: async (app) => {
+        await datasetRoutes(app, { datasets: s.datasets, paginator });
+        await datasetValueRoutes(app, { datasets: s.datasets, paginator });
+      },
     },
     {
       schemas: [DatasetImport],
@@ -242,12 +267,6 @@ export function createCore(ctx: HrContext) {
       },
     },
   ];
-  const jobs = {
-    [BULK_QUEUE]: bulk.queue(),
-    [DATASET_IMPORT_QUEUE]: datasetImports.queue(),
-    [IMPORT_QUEUE]: imports.queue(),
-  };
-  return { services: s, modules, jobs } satisfies HrArea<typeof s>;
 }
 
 export type CoreServices = ReturnType<typeof createCore>['services'];

@@ -9,7 +9,7 @@ import { deliveryHandler } from './webhooks/deliverer.js';
 import { webhookEvents } from './webhooks/events.js';
 import { DELIVERY_QUEUE, deliveryQueue, webhookOutlet } from './webhooks/outbox.js';
 import { WebhooksRepository } from './webhooks/repository.js';
-import { webhookRoutes } from './webhooks/routes.js';
+import { webhookActionRoutes, webhookRoutes } from './webhooks/routes.js';
 import { Webhook, WebhookAttempt } from './webhooks/schemas.js';
 import { WebhooksService } from './webhooks/service.js';
 
@@ -41,7 +41,10 @@ export function createIntegrations(ctx: HrContext, catalogue: () => EventCatalog
     {
       schemas: [Webhook, WebhookAttempt],
       events: [webhookEvents],
-      routes: (app) => webhookRoutes(app, { webhooks: s.webhooks, paginator }),
+      routes: async (app) => {
+        await webhookRoutes(app, { webhooks: s.webhooks, paginator });
+        await webhookActionRoutes(app, { webhooks: s.webhooks, paginator });
+      },
     },
   ];
   const jobs = {

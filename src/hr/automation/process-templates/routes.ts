@@ -22,7 +22,7 @@ import { MAX_TASK_TEMPLATES, type ProcessTemplatesService } from './service.js';
 
 const TAG = ['Process templates'];
 
-/** `/process_templates` and `/process_templates/{id}/task_templates` (reference §3f.2). */
+/** `/process_templates` (reference §3f.2); their task templates are taskTemplateRoutes'. */
 export async function processTemplateRoutes(
   app: FastifyInstance,
   opts: { processTemplates: ProcessTemplatesService; paginator: Paginator },
@@ -30,7 +30,6 @@ export async function processTemplateRoutes(
   const { processTemplates, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(ProcessTemplate);
-  const task = Type.Ref(TaskTemplate);
 
   listRoute(
     app,
@@ -94,6 +93,16 @@ export async function processTemplateRoutes(
       return reply.status(created ? 201 : 200).send(presentProcessTemplate(template));
     },
   );
+}
+
+/** `/process_templates/{id}/task_templates` (reference §3f.2). */
+export async function taskTemplateRoutes(
+  app: FastifyInstance,
+  opts: { processTemplates: ProcessTemplatesService },
+): Promise<void> {
+  const { processTemplates } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const task = Type.Ref(TaskTemplate);
 
   api.get(
     '/process_templates/:process_template_id/task_templates',

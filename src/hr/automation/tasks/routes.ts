@@ -30,12 +30,11 @@ const EXTENSION = 'Atrium extension (not in the reference).';
 /** `/tasks` (reference §3f.3) and the Atrium extension `POST /tasks/{id}/complete`. */
 export async function taskRoutes(
   app: FastifyInstance,
-  opts: { tasks: TasksService; paginator: Paginator; blobs: BlobStore },
+  opts: { tasks: TasksService; paginator: Paginator },
 ): Promise<void> {
-  const { tasks, paginator, blobs } = opts;
+  const { tasks, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(Task);
-  const file = Type.Ref(TaskFile);
 
   listRoute(
     app,
@@ -124,6 +123,16 @@ export async function taskRoutes(
     async (request) =>
       presentTask(await tasks.complete(request.hrAuth.clientId, request.params.id, request.body ?? {})),
   );
+}
+
+/** `/tasks/{id}/files`: a task's files (its form's files, the document to acknowledge, the completed document). */
+export async function taskFileRoutes(
+  app: FastifyInstance,
+  opts: { tasks: TasksService; blobs: BlobStore },
+): Promise<void> {
+  const { tasks, blobs } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const file = Type.Ref(TaskFile);
 
   api.post(
     '/tasks/:id/files',

@@ -22,7 +22,7 @@ import type { DatasetsService } from './service.js';
 
 const TAG = ['Datasets'];
 
-/** `/datasets` and their values (reference §5.2). */
+/** `/datasets` (reference §5.2); their values are datasetValueRoutes'. */
 export async function datasetRoutes(
   app: FastifyInstance,
   opts: { datasets: DatasetsService; paginator: Paginator },
@@ -30,7 +30,6 @@ export async function datasetRoutes(
   const { datasets, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(Dataset);
-  const value = Type.Ref(DatasetValue);
 
   listRoute(
     app,
@@ -82,6 +81,16 @@ export async function datasetRoutes(
       return reply.status(created ? 201 : 200).send(presentDataset(dataset));
     },
   );
+}
+
+/** `/datasets/{id}/values`: a dataset's values (reference §5.2). */
+export async function datasetValueRoutes(
+  app: FastifyInstance,
+  opts: { datasets: DatasetsService; paginator: Paginator },
+): Promise<void> {
+  const { datasets, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const value = Type.Ref(DatasetValue);
 
   listRoute(
     app,

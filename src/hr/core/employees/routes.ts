@@ -21,7 +21,8 @@ import type { EmployeesService } from './service.js';
 
 const TAG = ['Employees'];
 
-export async function employeeRoutes(
+/** `/employees`: create, search (POST and the deprecated GET). */
+export async function employeeCollectionRoutes(
   app: FastifyInstance,
   opts: { employees: EmployeesService; paginator: Paginator },
 ): Promise<void> {
@@ -95,6 +96,13 @@ export async function employeeRoutes(
       return page(request, reply, filters, false, { per_page, cursor });
     },
   );
+}
+
+/** `/employees/{id}` (read, replace or create, update) and the upsert by external id. */
+export async function employeeItemRoutes(app: FastifyInstance, opts: { employees: EmployeesService }): Promise<void> {
+  const { employees } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const Full = Type.Ref(Employee);
 
   api.get(
     '/employees/:id',

@@ -7,25 +7,16 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
-import { hashSecret } from '../../../platform/security/secrets.js';
-import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
+import { now, parseDateOrDateTime } from '../../../platform/time.js';
 import type { AuditTrail } from '../../audit/trail.js';
 import type { Audited } from '../../module.js';
 import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
 import { applyBulkItem, itemCheck } from '../bulk/service.js';
 import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/service.js';
-import { checkValue } from '../custom-fields/service.js';
 import type { EmployeesPerimeter } from '../perimeters/rules.js';
 import { employeeEvents } from './events.js';
 import { presentEmployee } from './present.js';
-import type {
-  EmployeeQuery,
-  EmployeeRow,
-  EmployeesRepository,
-  EmployeeView,
-  NewEmployeeRow,
-  RegistrationRow,
-} from './repository.js';
+import type { EmployeeQuery, EmployeeRow, EmployeesRepository, EmployeeView, NewEmployeeRow } from './repository.js';
 import {
   EmployeeBulkPatchItem,
   EmployeeBulkPutItem,
@@ -34,79 +25,15 @@ import {
   EmployeePatch,
   type SortField,
 } from './schemas.js';
+import { today, viewOf, viewsOf } from './views.js';
+import { type PreparedEmployee, prepareEmployee } from './write-rules.js';
 
 export type { EmployeeView } from './repository.js';
-
-const PROFILE_FIELDS = [
-  'external_id',
-  'firstname',
-  'lastname',
-  'email',
-  'language',
-  'maidenname',
-  'middlename',
-  'country',
-  'starting_date',
-  'mobile_phone_number',
-  'birth_date',
-  'address1',
-  'address2',
-  'address3',
-  'zip_code',
-  'city',
-  'state',
-] as const;
 
 type Input = EmployeePatch;
 
 /** An employee id: a UUID (reference §3a.1). One a PUT creates is stored as sent. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function today(): string {
-  return dayOf(now());
-}
-
-/**
- * Employees as their responses show them, read through `repo` (the read repository, or a unit of work's inside its
- * transaction) with the client's custom field definitions `defs`.
- */
-async function viewsOf(
-  repo: EmployeesRepository,
-  clientId: string,
-  rows: EmployeeRow[],
-  defs: Map<string, CustomFieldDef>,
-): Promise<EmployeeView[]> {
-  const ids = rows.map((r) => r.id);
-  const [regs, values] = await Promise.all([repo.registrations(clientId, ids), repo.customValues(clientId, ids)]);
-  const day = today();
-  return rows.map((row) => viewOf(row, regs.get(row.id) ?? [], labelled(values.get(row.id), defs), day));
-}
-
-/**
- * Custom values with their labels: the field's authorized value's label, else the field's label, else its id. The
- * employee GET reads the same rule in SQL (`findWithDetails` in the repository); a test compares the two.
- */
-function labelled(values: Map<string, string> | undefined, defs: Map<string, CustomFieldDef>) {
-  return [...(values ?? new Map<string, string>())].map(([code, value]) => {
-    const def = defs.get(code);
-    const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
-    return { code, value, label };
-  });
-}
-
-/** An employee as its responses show it, from its rows and its labelled custom values. */
-function viewOf(
-  row: EmployeeRow,
-  registrations: RegistrationRow[],
-  customFields: EmployeeView['customFields'],
-  day: string,
-): EmployeeView {
-  const terminated = !registrations.some((r) => r.active === 1);
-  const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
-  const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
-  const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
-  return { row, registrations, customFields, status, terminated, departureDate };
-}
 
 /** The user profiles whose perimeters the search's `profile_ids` names (the users service answers it). */
 export interface ProfilePerimeters {
@@ -265,155 +192,11 @@ export class EmployeesService {
 
   // ------------------------------------------------------------ writing
 
-  /**
-   * Checks a full or partial employee against the rules of reference §3a and
-   * returns the row changes, registrations and custom values to write.
-   */
-  private async prepare(
-    repo: EmployeesRepository,
-    clientId: string,
-    input: Input,
-    mode: 'create' | 'replace' | 'patch',
-    defs: Map<string, CustomFieldDef>,
-    existing?: EmployeeRow,
-  ): Promise<{
-    changes: Partial<NewEmployeeRow>;
-    registrations?: Omit<RegistrationRow, 'client_id' | 'employee_id'>[];
-    customValues?: { values: Map<string, string>; replaceAll: boolean };
-  }> {
-    const errors: FieldError[] = [];
-    const at = now();
-    const changes: Partial<NewEmployeeRow> = {};
-    for (const key of PROFILE_FIELDS) {
-      const value = input[key];
-      if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
-      else if (mode !== 'patch' && key !== 'external_id') (changes as Record<string, unknown>)[key] = null;
-    }
-    if (input.saml_token !== undefined) {
-      changes.saml_token_hash = input.saml_token ? hashSecret(input.saml_token) : null;
-    } else if (mode === 'create') {
-      changes.saml_token_hash = null;
-    }
-    // The merged employee, for the rules that span fields.
-    const merged = { ...(existing ?? {}), ...changes } as Partial<EmployeeRow>;
-    if (merged.email) {
-      if (!/^[\x20-\x7e]+$/.test(merged.email)) {
-        errors.push({ field: 'email', code: 'invalid_format', message: 'The email must be ASCII only.' });
-      } else if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(merged.email)) {
-        errors.push({ field: 'email', code: 'invalid_format', message: 'Expected an email address.' });
-      }
-    } else {
-      const missing = (['address1', 'zip_code', 'city', 'country'] as const).filter((f) => !merged[f]);
-      for (const field of missing) {
-        errors.push({ field, code: 'required', message: 'Required when the employee has no email.' });
-      }
-      if (missing.length || !merged.saml_token_hash) {
-        errors.push({
-          field: 'email',
-          code: 'required',
-          message: 'An email is required unless the address is complete and a saml_token is given.',
-        });
-      }
-    }
-    if (merged.external_id) {
-      const other = await repo.findByExternalId(clientId, merged.external_id);
-      if (other && other.id !== existing?.id) {
-        errors.push({
-          field: 'external_id',
-          code: 'already_exists',
-          message: 'Another employee has this external_id.',
-        });
-      }
-    }
-
-    let registrations: Omit<RegistrationRow, 'client_id' | 'employee_id'>[] | undefined;
-    if (input.registration_references !== undefined) {
-      const refs = input.registration_references;
-      const orgs = await repo.existingOrganizations(
-        clientId,
-        refs.map((r) => r.organization_id),
-      );
-      const taken = await repo.takenNumbers(clientId, refs, existing?.id);
-      const seen = new Set<string>();
-      const before = new Map(
-        (existing ? ((await repo.registrations(clientId, [existing.id])).get(existing.id) ?? []) : []).map((r) => [
-          r.organization_id,
-          r,
-        ]),
-      );
-      registrations = refs.map((r, i) => {
-        const path = `registration_references.${i}`;
-        if (!orgs.has(r.organization_id)) {
-          errors.push({
-            field: `${path}.organization_id`,
-            code: 'not_found',
-            message: 'No organization has this code.',
-          });
-        }
-        if (seen.has(r.organization_id)) {
-          errors.push({
-            field: `${path}.organization_id`,
-            code: 'duplicate',
-            message: 'One registration reference per organization.',
-          });
-        }
-        seen.add(r.organization_id);
-        if (taken.has(`${r.organization_id}\n${r.employee_number}`)) {
-          errors.push({
-            field: `${path}.employee_number`,
-            code: 'already_exists',
-            message: 'Another employee has this number in this organization.',
-          });
-        }
-        const active = r.active ?? true;
-        const prior = before.get(r.organization_id);
-        return {
-          organization_id: r.organization_id,
-          employee_number: r.employee_number,
-          active: active ? 1 : 0,
-          departure_date: active ? (r.departure_date ?? null) : (r.departure_date ?? prior?.departure_date ?? today()),
-          position: i,
-          created_at: prior?.created_at ?? at,
-          updated_at: at,
-        };
-      });
-    } else if (mode !== 'patch') {
-      errors.push({ field: 'registration_references', code: 'required', message: 'This field is required.' });
-    }
-
-    let customValues: { values: Map<string, string>; replaceAll: boolean } | undefined;
-    if (input.custom_fields !== undefined || mode === 'create') {
-      const values = new Map<string, string>();
-      (input.custom_fields ?? []).forEach((cf, i) => {
-        const def: CustomFieldDef | undefined = defs.get(cf.code);
-        if (!def) {
-          errors.push({ field: `custom_fields.${i}.code`, code: 'not_found', message: 'No custom field has this id.' });
-          return;
-        }
-        if (values.has(cf.code))
-          errors.push({ field: `custom_fields.${i}.code`, code: 'duplicate', message: 'Given twice.' });
-        const problem = checkValue(def, cf.value);
-        if (problem) errors.push({ field: `custom_fields.${i}.value`, code: 'invalid_choice', message: problem });
-        values.set(cf.code, cf.value);
-      });
-      // Create, and PUT with the key: missing fields take their default value.
-      if (mode !== 'patch') {
-        for (const [code, def] of defs) {
-          if (!values.has(code) && def.row.default_value !== null) values.set(code, def.row.default_value);
-        }
-      }
-      customValues = { values, replaceAll: mode !== 'patch' };
-    }
-    if (errors.length) throw new FieldValidationError(errors);
-    changes.updated_at = at;
-    return { changes, ...(registrations ? { registrations } : {}), ...(customValues ? { customValues } : {}) };
-  }
-
   private async write(
     repo: EmployeesRepository,
     clientId: string,
     id: string,
-    prepared: Awaited<ReturnType<EmployeesService['prepare']>>,
+    prepared: PreparedEmployee,
   ): Promise<void> {
     if (prepared.registrations) await repo.replaceRegistrations(clientId, id, prepared.registrations);
     if (prepared.customValues)
@@ -464,7 +247,7 @@ export class EmployeesService {
     return this.guarded(() =>
       this.work.run(async (tx) => {
         const { employees: repo, audit } = tx;
-        const prepared = await this.prepare(repo, clientId, input, 'create', defs);
+        const prepared = await prepareEmployee(repo, clientId, input, 'create', defs);
         const newId = chosenId ?? randomUUID();
         await repo.insert({
           ...(prepared.changes as NewEmployeeRow),
@@ -514,7 +297,7 @@ export class EmployeesService {
         const { employees: repo, audit } = tx;
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
-        const prepared = await this.prepare(repo, clientId, input, 'replace', defs, existing);
+        const prepared = await prepareEmployee(repo, clientId, input, 'replace', defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
         const view = await this.recorded(repo, audit, clientId, id, defs, 'updated');
@@ -532,7 +315,7 @@ export class EmployeesService {
         const { employees: repo, audit } = tx;
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
-        const prepared = await this.prepare(repo, clientId, input, 'patch', defs, existing);
+        const prepared = await prepareEmployee(repo, clientId, input, 'patch', defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
         const view = await this.recorded(repo, audit, clientId, id, defs, 'updated');

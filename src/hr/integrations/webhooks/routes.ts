@@ -27,7 +27,7 @@ export const HIDDEN_FROM_VIEW_PASSES = '(hidden from view passes)';
 const shown = (request: FastifyRequest, view: WebhookView): WebhookView =>
   request.viewPass ? { ...view, signatureKey: HIDDEN_FROM_VIEW_PASSES } : view;
 
-/** `/webhooks` (reference §3f.5), and the Atrium extensions that show and replay deliveries. */
+/** `/webhooks` (reference §3f.5): list, create, read, replace, delete. */
 export async function webhookRoutes(
   app: FastifyInstance,
   opts: { webhooks: WebhooksService; paginator: Paginator },
@@ -120,6 +120,16 @@ export async function webhookRoutes(
       return reply.code(204).send();
     },
   );
+}
+
+/** A webhook's actions: a new signature key, a test call, and the Atrium extensions that show and replay deliveries. */
+export async function webhookActionRoutes(
+  app: FastifyInstance,
+  opts: { webhooks: WebhooksService; paginator: Paginator },
+): Promise<void> {
+  const { webhooks, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(Webhook);
 
   api.post(
     '/webhooks/:id/refresh_signature_key',

@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db, DialectName } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
@@ -8,6 +8,7 @@ import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platfor
 import { Tenant, type TenantRow } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
+import { filteredArticles, type KbArticleFilter } from './filter.js';
 import type { ArticleStatus, SortField } from './schemas.js';
 import type {
   PaKbArticlePerimetersTable,
@@ -15,6 +16,8 @@ import type {
   PaKbArticleTagsTable,
   PaKbArticleVersionsTable,
 } from './tables.js';
+
+export type { KbArticleFilter } from './filter.js';
 
 type StoredArticle = Selectable<PaKbArticlesTable>;
 
@@ -72,30 +75,6 @@ export interface KbArticleView extends KbArticleData {
   status: ArticleStatus;
 }
 
-/** Filters as the repository applies them (already parsed and checked by the service). */
-export interface KbArticleFilter {
-  /** The day (YYYY-MM-DD) that decides whether a scheduled article is published yet, and an expired one. */
-  today: string;
-  status?: ArticleStatus;
-  featured?: boolean;
-  permanent?: boolean;
-  once?: boolean;
-  categoryIds?: string[];
-  /** Tag keys (lower case). */
-  tags?: string[];
-  tagsLanguage?: string;
-  versionLanguage?: string;
-  categoryLanguage?: string;
-  organizationId?: string;
-  organizationGroupId?: string;
-  authorId?: string;
-  withExpirationDate?: boolean;
-  /** Only what one employee may see: published, accessible to employees, not expired, and unrestricted or in `pks`. */
-  employee?: { coveredPks: number[] };
-  /** Only these articles (the matches of a full-text query). */
-  pks?: number[];
-}
-
 /** What each sortable field orders by (a missing expiration date first), then the internal key. */
 const ORDER: ListOrder<SortField> = {
   fields: {
@@ -144,119 +123,20 @@ export class KbArticlesRepository {
 
   // ------------------------------------------------------------ reads
 
-  private filtered(clientId: string, f: KbArticleFilter) {
-    let q = this.tenant(clientId).selectFrom('pa_kb_articles as a').selectAll('a');
-    const published = sql<SqlBool>`(a.status = 'published' or (a.status = 'scheduled' and a.scheduled_publication_date <= ${f.today}))`;
-    if (f.status === 'published') q = q.where(published);
-    if (f.status === 'draft') q = q.where('a.status', '=', 'draft');
-    if (f.status === 'scheduled') {
-      q = q.where('a.status', '=', 'scheduled').where('a.scheduled_publication_date', '>', f.today);
-    }
-    if (f.featured !== undefined) q = q.where('a.featured_on_employee_homepage', '=', f.featured ? 1 : 0);
-    if (f.permanent !== undefined) q = q.where('a.permanent_on_employee_homepage', '=', f.permanent ? 1 : 0);
-    if (f.once) q = q.where('a.once_on_employee_homepage', '=', 1).where(published);
-    if (f.authorId !== undefined) q = q.where('a.author_id', '=', f.authorId);
-    if (f.withExpirationDate) q = q.where('a.expiration_date', 'is not', null);
-    if (f.categoryIds) {
-      const ids = f.categoryIds;
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('pa_kb_article_categories as c')
-            .select('c.article_pk')
-            .whereRef('c.article_pk', '=', 'a.pk')
-            .where('c.category_id', 'in', ids.length ? ids : ['']),
-        ),
-      );
-    }
-    if (f.categoryLanguage !== undefined) {
-      const language = f.categoryLanguage;
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('pa_kb_article_categories as c')
-            .innerJoin('pa_kb_categories as k', (j) =>
-              j.onRef('k.id', '=', 'c.category_id').onRef('k.client_id', '=', 'c.client_id'),
-            )
-            .select('c.article_pk')
-            .whereRef('c.article_pk', '=', 'a.pk')
-            .where('k.original_language_code', '=', language),
-        ),
-      );
-    }
-    if (f.tags) {
-      const tags = f.tags;
-      const language = f.tagsLanguage;
-      q = q.where(({ exists, selectFrom }) => {
-        let sub = selectFrom('pa_kb_article_tags as t')
-          .select('t.article_pk')
-          .whereRef('t.article_pk', '=', 'a.pk')
-          .where('t.label_key', 'in', tags.length ? tags : ['']);
-        if (language !== undefined) sub = sub.where('t.language_code', '=', language);
-        return exists(sub);
-      });
-    }
-    if (f.versionLanguage !== undefined) {
-      const language = f.versionLanguage;
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('pa_kb_article_versions as v')
-            .select('v.article_pk')
-            .whereRef('v.article_pk', '=', 'a.pk')
-            .where('v.language_code', '=', language),
-        ),
-      );
-    }
-    for (const [column, value] of [
-      ['p.organization_id', f.organizationId],
-      ['p.organization_group_id', f.organizationGroupId],
-    ] as const) {
-      if (value === undefined) continue;
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('pa_kb_article_perimeters as p')
-            .select('p.article_pk')
-            .whereRef('p.article_pk', '=', 'a.pk')
-            .where(column, '=', value),
-        ),
-      );
-    }
-    if (f.employee) {
-      const covered = f.employee.coveredPks;
-      q = q
-        .where(published)
-        .where('a.accessible_by_employee', '=', 1)
-        .where((eb) => eb.or([eb('a.expiration_date', 'is', null), eb('a.expiration_date', '>=', f.today)]))
-        .where((eb) =>
-          eb.or([
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('pa_kb_article_perimeters as p')
-                  .select('p.article_pk')
-                  .whereRef('p.article_pk', '=', 'a.pk'),
-              ),
-            ),
-            ...(covered.length ? [eb('a.pk', 'in', covered)] : []),
-          ]),
-        );
-    }
-    if (f.pks) q = q.where('a.pk', 'in', f.pks.length ? f.pks : [-1]);
-    return q;
-  }
-
   async page(clientId: string, filter: KbArticleFilter, request: PageRequest<SortField>): Promise<Page<KbArticleRow>> {
-    const page = await listPage(this.filtered(clientId, filter), ORDER, request);
+    const page = await listPage(filteredArticles(this.tenant(clientId), filter), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
 
   /** The internal keys of every article the filter keeps (to order full-text matches by relevance). */
   async matchingPks(clientId: string, filter: KbArticleFilter): Promise<number[]> {
-    const rows = await this.filtered(clientId, filter).clearSelect().select('a.pk').execute();
+    const rows = await filteredArticles(this.tenant(clientId), filter).clearSelect().select('a.pk').execute();
     return rows.map((r) => Number(r.pk));
   }
 
   /** The oldest article the filter keeps (`once_on_employee_homepage`). */
   async oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRow | undefined> {
-    const row = await this.filtered(clientId, filter)
+    const row = await filteredArticles(this.tenant(clientId), filter)
       .orderBy('a.created_at')
       .orderBy('a.pk')
       .limit(1)

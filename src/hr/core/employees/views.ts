@@ -1,0 +1,50 @@
+/** Employees as their responses show them: registrations, labelled custom values, status (read by the service). */
+import { dayOf, now } from '../../../platform/time.js';
+import type { CustomFieldDef } from '../custom-fields/service.js';
+import type { EmployeeRow, EmployeesRepository, EmployeeView, RegistrationRow } from './repository.js';
+
+export function today(): string {
+  return dayOf(now());
+}
+
+/**
+ * Employees as their responses show them, read through `repo` (the read repository, or a unit of work's inside its
+ * transaction) with the client's custom field definitions `defs`.
+ */
+export async function viewsOf(
+  repo: EmployeesRepository,
+  clientId: string,
+  rows: EmployeeRow[],
+  defs: Map<string, CustomFieldDef>,
+): Promise<EmployeeView[]> {
+  const ids = rows.map((r) => r.id);
+  const [regs, values] = await Promise.all([repo.registrations(clientId, ids), repo.customValues(clientId, ids)]);
+  const day = today();
+  return rows.map((row) => viewOf(row, regs.get(row.id) ?? [], labelled(values.get(row.id), defs), day));
+}
+
+/**
+ * Custom values with their labels: the field's authorized value's label, else the field's label, else its id. The
+ * employee GET reads the same rule in SQL (`findWithDetails` in the repository); a test compares the two.
+ */
+function labelled(values: Map<string, string> | undefined, defs: Map<string, CustomFieldDef>) {
+  return [...(values ?? new Map<string, string>())].map(([code, value]) => {
+    const def = defs.get(code);
+    const label = def?.authorizedValues.find((v) => v.value === value)?.label ?? def?.row.label ?? code;
+    return { code, value, label };
+  });
+}
+
+/** An employee as its responses show it, from its rows and its labelled custom values. */
+export function viewOf(
+  row: EmployeeRow,
+  registrations: RegistrationRow[],
+  customFields: EmployeeView['customFields'],
+  day: string,
+): EmployeeView {
+  const terminated = !registrations.some((r) => r.active === 1);
+  const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
+  const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
+  const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
+  return { row, registrations, customFields, status, terminated, departureDate };
+}

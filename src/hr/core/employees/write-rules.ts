@@ -1,0 +1,220 @@
+/**
+ * The rules of an employee write (reference §3a): the profile fields, the email/address rules, the uniqueness of
+ * external ids and employee numbers, registration references and custom field values.
+ */
+import type { FieldError } from '../../../platform/errors.js';
+import { FieldValidationError } from '../../../platform/errors.js';
+import { hashSecret } from '../../../platform/security/secrets.js';
+import { now } from '../../../platform/time.js';
+import type { CustomFieldDef } from '../custom-fields/service.js';
+import { checkValue } from '../custom-fields/service.js';
+import type { EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';
+import type { EmployeePatch } from './schemas.js';
+import { today } from './views.js';
+
+const PROFILE_FIELDS = [
+  'external_id',
+  'firstname',
+  'lastname',
+  'email',
+  'language',
+  'maidenname',
+  'middlename',
+  'country',
+  'starting_date',
+  'mobile_phone_number',
+  'birth_date',
+  'address1',
+  'address2',
+  'address3',
+  'zip_code',
+  'city',
+  'state',
+] as const;
+
+type Input = EmployeePatch;
+type Registration = Omit<RegistrationRow, 'client_id' | 'employee_id'>;
+type CustomValues = { values: Map<string, string>; replaceAll: boolean };
+
+/** What an employee write changes: its row, and its registrations and custom values when they are rewritten. */
+export interface PreparedEmployee {
+  changes: Partial<NewEmployeeRow>;
+  registrations?: Registration[];
+  customValues?: CustomValues;
+}
+
+/**
+ * Checks a full or partial employee against the rules of reference §3a and
+ * returns the row changes, registrations and custom values to write.
+ */
+export async function prepareEmployee(
+  repo: EmployeesRepository,
+  clientId: string,
+  input: Input,
+  mode: 'create' | 'replace' | 'patch',
+  defs: Map<string, CustomFieldDef>,
+  existing?: EmployeeRow,
+): Promise<PreparedEmployee> {
+  const errors: FieldError[] = [];
+  const at = now();
+  const changes = profileChanges(input, mode, existing, errors);
+  if (changes.merged.external_id) {
+    const other = await repo.findByExternalId(clientId, changes.merged.external_id);
+    if (other && other.id !== existing?.id) {
+      errors.push({
+        field: 'external_id',
+        code: 'already_exists',
+        message: 'Another employee has this external_id.',
+      });
+    }
+  }
+
+  let registrations: Registration[] | undefined;
+  if (input.registration_references !== undefined) {
+    registrations = await registrationsOf(repo, clientId, input.registration_references, at, existing, errors);
+  } else if (mode !== 'patch') {
+    errors.push({ field: 'registration_references', code: 'required', message: 'This field is required.' });
+  }
+
+  let customValues: CustomValues | undefined;
+  if (input.custom_fields !== undefined || mode === 'create') {
+    customValues = customValuesOf(input, mode, defs, errors);
+  }
+  if (errors.length) throw new FieldValidationError(errors);
+  changes.row.updated_at = at;
+  return {
+    changes: changes.row,
+    ...(registrations ? { registrations } : {}),
+    ...(customValues ? { customValues } : {}),
+  };
+}
+
+/** The profile fields' changes and the merged employee, with the email/address rules that span fields checked. */
+function profileChanges(
+  input: Input,
+  mode: 'create' | 'replace' | 'patch',
+  existing: EmployeeRow | undefined,
+  errors: FieldError[],
+): { row: Partial<NewEmployeeRow>; merged: Partial<EmployeeRow> } {
+  const changes: Partial<NewEmployeeRow> = {};
+  for (const key of PROFILE_FIELDS) {
+    const value = input[key];
+    if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
+    else if (mode !== 'patch' && key !== 'external_id') (changes as Record<string, unknown>)[key] = null;
+  }
+  if (input.saml_token !== undefined) {
+    changes.saml_token_hash = input.saml_token ? hashSecret(input.saml_token) : null;
+  } else if (mode === 'create') {
+    changes.saml_token_hash = null;
+  }
+  // The merged employee, for the rules that span fields.
+  const merged = { ...(existing ?? {}), ...changes } as Partial<EmployeeRow>;
+  if (merged.email) {
+    if (!/^[\x20-\x7e]+$/.test(merged.email)) {
+      errors.push({ field: 'email', code: 'invalid_format', message: 'The email must be ASCII only.' });
+    } else if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(merged.email)) {
+      errors.push({ field: 'email', code: 'invalid_format', message: 'Expected an email address.' });
+    }
+  } else {
+    const missing = (['address1', 'zip_code', 'city', 'country'] as const).filter((f) => !merged[f]);
+    for (const field of missing) {
+      errors.push({ field, code: 'required', message: 'Required when the employee has no email.' });
+    }
+    if (missing.length || !merged.saml_token_hash) {
+      errors.push({
+        field: 'email',
+        code: 'required',
+        message: 'An email is required unless the address is complete and a saml_token is given.',
+      });
+    }
+  }
+  return { row: changes, merged };
+}
+
+/** The registration references to write, each checked (organization, one per organization, number not taken). */
+async function registrationsOf(
+  repo: EmployeesRepository,
+  clientId: string,
+  refs: NonNullable<Input['registration_references']>,
+  at: number,
+  existing: EmployeeRow | undefined,
+  errors: FieldError[],
+): Promise<Registration[]> {
+  const orgs = await repo.existingOrganizations(
+    clientId,
+    refs.map((r) => r.organization_id),
+  );
+  const taken = await repo.takenNumbers(clientId, refs, existing?.id);
+  const seen = new Set<string>();
+  const before = new Map(
+    (existing ? ((await repo.registrations(clientId, [existing.id])).get(existing.id) ?? []) : []).map((r) => [
+      r.organization_id,
+      r,
+    ]),
+  );
+  return refs.map((r, i) => {
+    const path = `registration_references.${i}`;
+    if (!orgs.has(r.organization_id)) {
+      errors.push({
+        field: `${path}.organization_id`,
+        code: 'not_found',
+        message: 'No organization has this code.',
+      });
+    }
+    if (seen.has(r.organization_id)) {
+      errors.push({
+        field: `${path}.organization_id`,
+        code: 'duplicate',
+        message: 'One registration reference per organization.',
+      });
+    }
+    seen.add(r.organization_id);
+    if (taken.has(`${r.organization_id}\n${r.employee_number}`)) {
+      errors.push({
+        field: `${path}.employee_number`,
+        code: 'already_exists',
+        message: 'Another employee has this number in this organization.',
+      });
+    }
+    const active = r.active ?? true;
+    const prior = before.get(r.organization_id);
+    return {
+      organization_id: r.organization_id,
+      employee_number: r.employee_number,
+      active: active ? 1 : 0,
+      departure_date: active ? (r.departure_date ?? null) : (r.departure_date ?? prior?.departure_date ?? today()),
+      position: i,
+      created_at: prior?.created_at ?? at,
+      updated_at: at,
+    };
+  });
+}
+
+/** The custom values to write, each checked against its field; create and PUT fill the defaults. */
+function customValuesOf(
+  input: Input,
+  mode: 'create' | 'replace' | 'patch',
+  defs: Map<string, CustomFieldDef>,
+  errors: FieldError[],
+): CustomValues {
+  const values = new Map<string, string>();
+  (input.custom_fields ?? []).forEach((cf, i) => {
+    const def: CustomFieldDef | undefined = defs.get(cf.code);
+    if (!def) {
+      errors.push({ field: `custom_fields.${i}.code`, code: 'not_found', message: 'No custom field has this id.' });
+      return;
+    }
+    if (values.has(cf.code))
+      errors.push({ field: `custom_fields.${i}.code`, code: 'duplicate', message: 'Given twice.' });
+    const problem = checkValue(def, cf.value);
+    if (problem) errors.push({ field: `custom_fields.${i}.value`, code: 'invalid_choice', message: problem });
+    values.set(cf.code, cf.value);
+  });
+  // Create, and PUT with the key: missing fields take their default value.
+  if (mode !== 'patch') {
+    for (const [code, def] of defs) {
+      if (!values.has(code) && def.row.default_value !== null) values.set(code, def.row.default_value);
+    }
+  }
+  return { values, replaceAll: mode !== 'patch' };
+}
