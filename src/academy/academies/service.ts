@@ -85,6 +85,7 @@ export class AcademiesService {
       name: a.name,
       created_at: formatDateTime(a.created_at),
       keys: keys
+        // tenant-by-hand: the operator's list of every academy pairs each with its own keys, read for all at once.
         .filter((k) => k.academy_id === a.id)
         .map((k) => ({
           key_id: k.id,

@@ -155,6 +155,7 @@ export class DirectoryRepository {
     return this.tenant(academyId)
       .selectFrom('academy_curriculums as k')
       .leftJoin('academy_categories as c', (join) =>
+        // tenant-by-hand: the category is joined to the curriculum, read through `Tenant`, by the row's own academy.
         join.onRef('c.academy_id', '=', 'k.academy_id').onRef('c.id', '=', 'k.category_id'),
       )
       .selectAll('k')

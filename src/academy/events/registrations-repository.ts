@@ -89,6 +89,8 @@ export class RegistrationsRepository {
     start: number,
     limit: number,
   ): Promise<{ total: number; rows: (RegistrationRow & PersonRow)[] }> {
+    // tenant-by-hand: registrations have no academy column; the event's, checked by the caller, scopes them, and
+    // the join keeps only this academy's users.
     let base = this.db
       .selectFrom('academy_registrations as r')
       .innerJoin('academy_users as u', (j) => j.onRef('u.id', '=', 'r.user_id').on('u.academy_id', '=', academyId))

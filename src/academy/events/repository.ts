@@ -336,11 +336,14 @@ function countersOfRow(dialect: DialectName) {
   )} from academy_registrations r where r.event_id = academy_events.id)`;
 }
 
-/** The row's category's name, or null. */
+/** The row's category's name, or null. tenant-by-hand: by the row's own academy (above). */
 const categoryOfRow = sql<string | null>`(select c.name from academy_categories c
   where c.academy_id = academy_events.academy_id and c.id = academy_events.category_id)`;
 
-/** The row's venue: a JSON array `[name, address, city]`, with `latitude, longitude` after for a detail; or null. */
+/**
+ * The row's venue: a JSON array `[name, address, city]`, with `latitude, longitude` after for a detail; or null.
+ * tenant-by-hand: by the row's own academy (above).
+ */
 function venueOfRow(dialect: DialectName, position: boolean) {
   const columns = ['name', 'address', 'city', ...(position ? ['latitude', 'longitude'] : [])];
   return sql<string | null>`(select ${jsonArrayText(

@@ -96,6 +96,7 @@ export class AdminTenantsService {
   async revokeApplication(tenant: TenantRef, applicationId: string, actor: string): Promise<void> {
     const clients = await this.clients.list();
     const owner = clients.find((c) => c.applications.some((a) => a.application_id === applicationId));
+    // tenant-by-hand: the operator addresses a client; an application found among every client's must be its own.
     if (owner?.client_id !== tenant.id) {
       throw new NotFoundError('application', applicationId, `No application ${applicationId} of this client.`);
     }

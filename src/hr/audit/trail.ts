@@ -107,6 +107,7 @@ export class AuditTrail {
       // The application's name is read by the insert itself: one statement, not two (issue 23's writes).
       const applicationId = known;
       const dialect = dialectOf(this.db);
+      // tenant-by-hand: a raw subquery of the insert, bound to the event's own client.
       const name = sql<
         string | null
       >`(select a.name from hr_applications a where a.client_id = ${clientId} and a.id = ${applicationId})`;

@@ -296,6 +296,7 @@ export class AuthService {
       // The reference lists `invalid_scope` among the token endpoint's 401s (RFC 6749 §5.2 would say 400).
       throw new HrError(401, 'invalid_scope', `Unsupported scope "${form.scope}"; use client.`, {}, 'invalid_scope');
     }
+    // tenant-by-hand: the token request names its client; it must be the one the application belongs to.
     if (form.client_id !== app.clientId) {
       throw new HrError(400, 'invalid_client_id', 'The client is not valid for this application or does not exist.');
     }

@@ -107,7 +107,7 @@ const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] })
 const findWithDetails = prepared((db: Db, p: { clientId: string; id: string }) => {
   const dialect = dialectOf(db);
   const refs = (...columns: string[]) => columns.map((c) => sql.ref(c));
-  // tenant-by-hand: both subqueries are tied to the row `e`, read through `Tenant`, by `client_id = e.client_id`.
+  // tenant-by-hand: the registrations are tied to the row `e`, read through `Tenant`, by `client_id = e.client_id`.
   const registrations = jsonRowsText(
     dialect,
     refs(
@@ -122,6 +122,7 @@ const findWithDetails = prepared((db: Db, p: { clientId: string; id: string }) =
     sql`from hr_employee_registrations g where g.client_id = e.client_id and g.employee_id = e.id`,
     sql`g.position`,
   );
+  // tenant-by-hand: the field of each value is tied to the value's row `v` (below, tied to `e`) by its client.
   const authorized =
     dialect === 'sqlite'
       ? sql`(select json_extract(a.value, '$.label') from hr_custom_fields f, json_each(f.authorized_values) a
@@ -129,8 +130,10 @@ const findWithDetails = prepared((db: Db, p: { clientId: string; id: string }) =
           limit 1)`
       : sql`(select a->>'label' from hr_custom_fields f, json_array_elements(f.authorized_values::json) a
           where f.client_id = v.client_id and f.id = v.custom_field_id and a->>'value' = v.value limit 1)`;
+  // tenant-by-hand: as above.
   const label = sql`coalesce(${authorized}, (select f.label from hr_custom_fields f
     where f.client_id = v.client_id and f.id = v.custom_field_id), v.custom_field_id)`;
+  // tenant-by-hand: the custom values are tied to the row `e`, read through `Tenant`, by its client.
   const values = jsonRowsText(
     dialect,
     [...refs('v.custom_field_id', 'v.value'), label],

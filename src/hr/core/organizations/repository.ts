@@ -13,6 +13,7 @@ type OrganizationRow = Selectable<HrOrganizationsTable>;
  * A subquery of the codes of `root` and every organization below it, for `organization_id_below` filters of
  * other lists (`column in (…)`).
  */
+// tenant-by-hand: a raw recursive query (Kysely's `Tenant` has no `with recursive`), bound to the client at each step.
 export function organizationSubtree(clientId: string, root: string): RawBuilder<unknown> {
   return sql`(
     with recursive below(id) as (
@@ -94,13 +95,12 @@ export class OrganizationsRepository {
         object
       >;
     }
-    let query: OrgQuery = from
-      .selectAll('o')
-      .select(
-        sql<boolean>`exists (select 1 from hr_organizations c where c.client_id = o.client_id and c.parent_organization_id = o.id)`.as(
-          'has_children',
-        ),
-      ) as OrgQuery;
+    let query: OrgQuery = from.selectAll('o').select(
+      // tenant-by-hand: the children are tied to the row `o`, read through `Tenant`, by its own client.
+      sql<boolean>`exists (select 1 from hr_organizations c where c.client_id = o.client_id and c.parent_organization_id = o.id)`.as(
+        'has_children',
+      ),
+    ) as OrgQuery;
     switch (scope.kind) {
       case 'roots':
         query = query.where('o.parent_organization_id', 'is', null);

@@ -64,6 +64,7 @@ export class TenantsService {
       name: c.name,
       created_at: formatDateTime(c.created_at),
       applications: applications
+        // tenant-by-hand: the operator's list of every client pairs each with its own applications, read at once.
         .filter((a) => a.client_id === c.id)
         .map((a) => ({
           application_id: a.id,

@@ -83,6 +83,7 @@ export class DocumentsRepository {
     return this.tenant(clientId)
       .selectFrom('hr_documents as d')
       .leftJoin('hr_employees as e', (j) =>
+        // tenant-by-hand: the employee is joined to the document's row, read through `Tenant`, by its own client.
         j.onRef('e.id', '=', 'd.employee_id').onRef('e.client_id', '=', 'd.client_id'),
       )
       .selectAll('d')

@@ -455,6 +455,7 @@ export class SignaturesRepository {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_signature_process_organizations as o')
       .innerJoin('hr_organizations as g', (j) =>
+        // tenant-by-hand: the organization is joined to the process's row, read through `Tenant`, by its own client.
         j.onRef('g.id', '=', 'o.organization_id').onRef('g.client_id', '=', 'o.client_id'),
       )
       .select(['o.signature_process_id', 'g.id', 'g.name'])

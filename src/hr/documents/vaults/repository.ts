@@ -121,6 +121,7 @@ export class VaultsRepository {
     let q = this.tenant(clientId)
       .selectFrom('hr_employees as e')
       .leftJoin('hr_electronic_vaults as v', (j) =>
+        // tenant-by-hand: the vault is joined to the employee, read through `Tenant`, by the row's own client.
         j.onRef('v.employee_id', '=', 'e.id').onRef('v.client_id', '=', 'e.client_id'),
       )
       .select([

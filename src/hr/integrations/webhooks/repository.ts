@@ -255,6 +255,7 @@ export class WebhooksRepository {
     const query = this.tenant(clientId)
       .selectFrom('hr_webhook_attempts as a')
       .innerJoin('hr_webhook_deliveries as d', (j) =>
+        // tenant-by-hand: the delivery is joined to the attempt, read through `Tenant`, by the row's own client.
         j.onRef('d.id', '=', 'a.delivery_id').onRef('d.client_id', '=', 'a.client_id'),
       )
       .leftJoin('jobs as j', 'j.id', 'd.job_id')

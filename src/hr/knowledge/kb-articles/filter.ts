@@ -59,6 +59,7 @@ export function filteredArticles(tenant: Tenant<Tables>, f: KbArticleFilter) {
       exists(
         selectFrom('pa_kb_article_categories as c')
           .innerJoin('pa_kb_categories as k', (j) =>
+            // tenant-by-hand: the category is joined to the article's link, tied to the row, by its own client.
             j.onRef('k.id', '=', 'c.category_id').onRef('k.client_id', '=', 'c.client_id'),
           )
           .select('c.article_pk')

@@ -295,6 +295,8 @@ export class KbArticlesRepository {
 
   /** Relevance of the client's articles matching every word (higher is better); the formula is the dialect's. */
   async searchScores(clientId: string, words: string[]): Promise<Map<number, number>> {
+    // tenant-by-hand: raw full-text statements (an FTS5 table, a tsvector), which `Tenant` cannot write; the
+    // articles they join are bound to the client.
     const rows =
       this.dialect === 'sqlite'
         ? await sql<{ pk: number; score: number }>`

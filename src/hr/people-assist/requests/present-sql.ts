@@ -30,13 +30,17 @@ export function requestItemJson(dialect: DialectName): RawBuilder<string> {
 /** Built once per dialect: the expression is immutable. */
 const builtByDialect: Partial<Record<DialectName, RawBuilder<string>>> = {};
 
-/** The name of the row `r`'s custom status: the id when the status is gone, null when `r` has none. */
+/**
+ * The name of the row `r`'s custom status: the id when the status is gone, null when `r` has none.
+ * tenant-by-hand: the status is tied to the row `r`, read through `Tenant`, by its client.
+ */
 const customStatusName = sql<string>`coalesce((select s.name from pa_custom_statuses s
   where s.client_id = r.client_id and s.id = r.custom_status_id), r.custom_status_id)`;
 
 /**
  * The name of the row `r`'s category: in en-us, else in the category's original language, else its first (as
- * `RequestsRepository.categoryNames` picks it); the id when the category is gone.
+ * `RequestsRepository.categoryNames` picks it); the id when the category is gone. tenant-by-hand: the category is
+ * tied to the row `r`, read through `Tenant`, by its client.
  */
 function categoryName(dialect: DialectName): RawBuilder<string> {
   const name = localizedValue(dialect, sql.ref('c.localized_name'), 'en-us', sql.ref('c.original_language_code'));

@@ -660,6 +660,7 @@ export class RequestsRepository {
             ? jsonRowsText(
                 dialect,
                 [sql.ref('g.organization_id'), sql.ref('g.employee_number'), sql.ref('g.active')],
+                // tenant-by-hand: the registrations are tied to the row `p`, read through `Tenant`, by its client.
                 sql`from hr_employee_registrations g where g.client_id = p.client_id and g.employee_id = p.id`,
                 sql.ref('g.position'),
               )
