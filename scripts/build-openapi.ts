@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
-import { POSTMAN_COLLECTION } from '../src/platform/http/server.js';
+import { POSTMAN_COLLECTION } from '../src/platform/http/platform-routes.js';
 import { postmanCollection } from './postman.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -169,6 +169,40 @@ export async function seed(services: Services, options: SeedOptions): Promise<Se
   });
 }
 
+/** Runs `make` for 1..count under a progress phase; rows commit without a flush each (withLightCommits). */
+type Phase = (label: string, count: number, make: (i: number) => Promise<void>) => Promise<void>;
+
+/** What each part of the HR seed works with: the tenant, the fakers, the progress phases, the running summary. */
+interface HrSeed {
+  services: Services;
+  clientId: string;
+  summary: SeedSummary;
+  phase: Phase;
+  /** The faker of employees of a country (French, German, or English for any other). */
+  fakerOf: (country: string | undefined) => Faker;
+  /** The English faker: users, articles, requests and comments. */
+  other: Faker;
+}
+
+type Faker = InstanceType<typeof import('@faker-js/faker').Faker>;
+
+const DEMO_ROLES = [
+  { id: 'demo-hr-admin', name: 'HR administrator', organization: null },
+  { id: 'demo-hr-france', name: 'HR France', organization: 'acme-fr' },
+  { id: 'demo-it-support', name: 'IT support', organization: 'acme-fr-it' },
+];
+
+const DOCUMENT_TYPES = [
+  { id: 'demo-payslip', label: 'Payslip', fr: 'Bulletin de paie' },
+  { id: 'demo-contract', label: 'Employment contract', fr: 'Contrat de travail' },
+];
+
+const ONBOARDING_STEPS = [
+  { id: 'welcome', name: 'Read the welcome pack', assigned_to: 'employee' as const },
+  { id: 'equipment', name: 'Prepare the laptop and badge', assigned_to: 'users' as const },
+  { id: 'first-week', name: 'Plan the first week', assigned_to: 'users' as const },
+];
+
 async function seedHr(services: Services, clientId: string, options: SeedOptions): Promise<SeedSummary> {
   const summary: SeedSummary = {
     organizations: DEMO_ORGANIZATIONS.length,
@@ -187,17 +221,36 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     processes: 0,
     tasks: 0,
   };
-  const { progress } = options;
+  const { fakerOf, other } = await demoFakers();
+  const seed: HrSeed = { services, clientId, summary, phase: phases(options.progress), fakerOf, other };
+
+  const employeeIds = await seedEmployees(seed, options.employees);
+  const userIds = await seedUsers(seed, options.users);
+  await seedDocumentTypes(seed);
+  const categoryIds = await seedKnowledgeBase(seed, options.articles);
+  const formsCreated = await seedRequestForms(seed, categoryIds);
+  await seedProcessTemplate(seed);
+
+  // Activity is made once per tenant: by the run that created the request forms.
+  if (!formsCreated || employeeIds.length === 0) return summary;
+  await seedActivity(seed, options, employeeIds, userIds);
+  return summary;
+}
+
+/** The fakers of the seed, each from a fixed seed, so each run makes the same people and texts. */
+async function demoFakers(): Promise<Pick<HrSeed, 'fakerOf' | 'other'>> {
   // Loaded here: the library is large, and only a seed needs it.
   const { Faker, de, en, fr, base } = await import('@faker-js/faker');
   const byCountry = { FR: new Faker({ locale: [fr, en, base] }), DE: new Faker({ locale: [de, en, base] }) };
   const other = new Faker({ locale: [en, base] });
   for (const [i, faker] of [...Object.values(byCountry), other].entries()) faker.seed(20_310_615 + i);
   const fakerOf = (country: string | undefined) => byCountry[country as keyof typeof byCountry] ?? other;
-  const refDate = '2026-01-01';
+  return { fakerOf, other };
+}
 
-  /** Runs `make` for 1..count under a progress phase; rows commit without a flush each (withLightCommits). */
-  const phase = async (label: string, count: number, make: (i: number) => Promise<void>) => {
+/** The phases of a seed, under the CLI's progress bars when there are some. */
+function phases(progress: SeedOptions['progress']): Phase {
+  return async (label, count, make) => {
     if (count <= 0) return;
     progress?.start(label, count);
     try {
@@ -211,9 +264,13 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
       progress?.stop();
     }
   };
+}
 
+/** Employees `demo-1` … in the leaf organizations in turn; their ids, in order. */
+async function seedEmployees({ services, clientId, summary, phase, fakerOf }: HrSeed, count: number) {
+  const refDate = '2026-01-01';
   const employeeIds: string[] = [];
-  await phase('employees', options.employees, async (i) => {
+  await phase('employees', count, async (i) => {
     const org = LEAVES[(i - 1) % LEAVES.length] as (typeof LEAVES)[number];
     const faker = fakerOf(org.country);
     const sex = faker.person.sexType();
@@ -234,16 +291,16 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     employeeIds.push(view.row.id);
     summary.employees++;
   });
+  return employeeIds;
+}
 
-  const roles = [
-    { id: 'demo-hr-admin', name: 'HR administrator', organization: null },
-    { id: 'demo-hr-france', name: 'HR France', organization: 'acme-fr' },
-    { id: 'demo-it-support', name: 'IT support', organization: 'acme-fr-it' },
-  ];
+/** The demo roles, then HR users `demo-hr-1` … with one of them each; the users' ids, in order. */
+async function seedUsers({ services, clientId, summary, phase, other }: HrSeed, count: number) {
+  const roles = DEMO_ROLES;
   for (const role of roles) await services.roles.put(clientId, role.id, { id: role.id, name: role.name });
   summary.roles = roles.length;
   const userIds: string[] = [];
-  await phase('users', options.users, async (i) => {
+  await phase('users', count, async (i) => {
     const faker = other;
     const firstname = faker.person.firstName();
     const lastname = faker.person.lastName();
@@ -273,11 +330,11 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     userIds.push(user.id);
     summary.users++;
   });
+  return userIds;
+}
 
-  const types = [
-    { id: 'demo-payslip', label: 'Payslip', fr: 'Bulletin de paie' },
-    { id: 'demo-contract', label: 'Employment contract', fr: 'Contrat de travail' },
-  ];
+async function seedDocumentTypes({ services, clientId, summary }: HrSeed): Promise<void> {
+  const types = DOCUMENT_TYPES;
   for (const type of types) {
     await services.documentTypes.put(clientId, 'employee', type.id, {
       label: type.label,
@@ -289,7 +346,10 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     });
   }
   summary.employee_document_types = types.length;
+}
 
+/** The KB categories and articles (stable ids); the categories' ids, in the order of KB_CATEGORIES. */
+async function seedKnowledgeBase({ services, clientId, summary, phase, other }: HrSeed, count: number) {
   const categoryIds = KB_CATEGORIES.map((c) => demoId(clientId, 'kb-category', KB_CATEGORIES.indexOf(c)));
   for (const [i, category] of KB_CATEGORIES.entries()) {
     await services.kbCategories.put(clientId, categoryIds[i] as string, {
@@ -300,7 +360,7 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     });
   }
   summary.kb_categories = KB_CATEGORIES.length;
-  await phase('kb articles', options.articles, async (i) => {
+  await phase('kb articles', count, async (i) => {
     const category = (i - 1) % KB_CATEGORIES.length;
     const question = QUESTIONS[(KB_CATEGORIES[category] as (typeof KB_CATEGORIES)[number]).id] as string[];
     const title = `${question[(i - 1) % question.length]}${i > KB_CATEGORIES.length * 3 ? ` (${i})` : ''}`;
@@ -317,7 +377,11 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     });
     summary.kb_articles++;
   });
+  return categoryIds;
+}
 
+/** A request form per KB category; whether this run created any (the tenant's first run). */
+async function seedRequestForms({ services, clientId, summary }: HrSeed, categoryIds: string[]): Promise<boolean> {
   let formsCreated = false;
   for (const [i, category] of KB_CATEGORIES.entries()) {
     const { created } = await services.requestForms.put(clientId, `demo-${category.id}`, {
@@ -333,17 +397,18 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     formsCreated ||= created;
   }
   summary.request_forms = KB_CATEGORIES.length;
+  return formsCreated;
+}
+
+/** The onboarding process template and its task templates. */
+async function seedProcessTemplate({ services, clientId, summary }: HrSeed): Promise<void> {
   await services.processTemplates.put(
     clientId,
     'demo-onboarding',
     { title: 'Onboarding' },
     { origin: 'application', id: 'atrium-seed' },
   );
-  const steps = [
-    { id: 'welcome', name: 'Read the welcome pack', assigned_to: 'employee' as const },
-    { id: 'equipment', name: 'Prepare the laptop and badge', assigned_to: 'users' as const },
-    { id: 'first-week', name: 'Plan the first week', assigned_to: 'users' as const },
-  ];
+  const steps = ONBOARDING_STEPS;
   for (const step of steps) {
     await services.processTemplates.putTaskTemplate(clientId, 'demo-onboarding', step.id, {
       type: 'basic',
@@ -352,9 +417,12 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
     });
   }
   summary.process_templates = 1;
+}
 
-  // Activity is made once per tenant: by the run that created the request forms.
-  if (!formsCreated || employeeIds.length === 0) return summary;
+/** Made once per tenant: documents, requests with their comments, processes with their tasks. */
+async function seedActivity(seed: HrSeed, options: SeedOptions, employeeIds: string[], userIds: string[]) {
+  const { services, clientId, summary, phase, other } = seed;
+  const types = DOCUMENT_TYPES;
   const employee = (i: number) => employeeIds[(i - 1) % employeeIds.length] as string;
   await phase('documents', options.documents, async (i) => {
     const type = types[(i - 1) % types.length] as (typeof types)[number];
@@ -412,5 +480,4 @@ async function seedHr(services: Services, clientId: string, options: SeedOptions
       summary.tasks += process.taskIds.length;
     });
   }
-  return summary;
 }

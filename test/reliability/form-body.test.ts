@@ -1,7 +1,7 @@
 /** The form-body parser is prototype-safe (issue 16, item 8). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { formParser } from '../../src/platform/http/server.js';
+import { formParser } from '../../src/platform/http/body-parsers.js';
 import {
   basic,
   type Credentials,
