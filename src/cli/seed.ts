@@ -456,14 +456,17 @@ async function seedActivity(seed: HrSeed, options: SeedOptions, employeeIds: str
       { kind: 'application' },
     );
     summary.requests++;
-    await services.requests.comment(clientId, request.row.id, {
+    await services.requestComments.comment(clientId, request.row.id, {
       content: other.lorem.sentence(),
       creator_id: employee(i),
     });
     summary.comments++;
     const user = userIds[(i - 1) % Math.max(1, userIds.length)];
     if (user) {
-      await services.requests.comment(clientId, request.row.id, { content: other.lorem.sentence(), creator_id: user });
+      await services.requestComments.comment(clientId, request.row.id, {
+        content: other.lorem.sentence(),
+        creator_id: user,
+      });
       summary.comments++;
     }
   });

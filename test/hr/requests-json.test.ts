@@ -164,7 +164,7 @@ for (const dialect of dialects()) {
 
     it('a GET reads its files and names in one statement as the embedded list reads them apart', async () => {
       // With `embed`, a page is presented from the files, status names and category names read apart
-      // (`RequestsService.views`); a GET reads them with the row in one statement (`requestViewColumns`).
+      // (`views`, requests/views.ts); a GET reads them with the row in one statement (`requestViewColumns`).
       const listed = await json<Item[]>(await hr.call('GET', '/requests?per_page=100&embed=employee'), 200);
       assert.equal(listed.length, ids.length);
       for (const item of listed) {

@@ -17,9 +17,20 @@ import { RequestFormsRepository } from './request-forms/repository.js';
 import { requestFormRoutes } from './request-forms/routes.js';
 import { RequestForm } from './request-forms/schemas.js';
 import { RequestFormsService } from './request-forms/service.js';
+import { RequestCommentsService } from './requests/comments-service.js';
 import { requestCommentEvents, requestEvents } from './requests/events.js';
+import { RequestFilesService } from './requests/files-service.js';
+import { RequestLinksService } from './requests/links-service.js';
+import { RequestMacrosService } from './requests/macros-service.js';
 import { RequestsRepository } from './requests/repository.js';
-import { requestRoutes } from './requests/routes.js';
+import {
+  requestCommentRoutes,
+  requestFileRoutes,
+  requestLinkRoutes,
+  requestMacroRoutes,
+  requestPdfRoutes,
+  requestRoutes,
+} from './requests/routes.js';
 import {
   EmployeeSimplified,
   RequestComment,
@@ -37,23 +48,22 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
     core.perimeters,
   );
   const macros = new MacrosService(unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })));
+  const requestsWork = unitOfWork(ctx, (db) => ({
+    requests: new RequestsRepository(db),
+    uploads: new UploadsRepository(db),
+    datasets: new DatasetsRepository(db),
+  }));
   const services = {
     customStatuses: new CustomStatusesService(
       unitOfWork(ctx, (db) => ({ customStatuses: new CustomStatusesRepository(db) })),
     ),
     macros,
     requestForms,
-    requests: new RequestsService(
-      unitOfWork(ctx, (db) => ({
-        requests: new RequestsRepository(db),
-        uploads: new UploadsRepository(db),
-        datasets: new DatasetsRepository(db),
-      })),
-      requestForms,
-      macros,
-      core.uploads,
-      blobs,
-    ),
+    requests: new RequestsService(requestsWork, requestForms, core.uploads, blobs),
+    requestComments: new RequestCommentsService(requestsWork, core.uploads),
+    requestFiles: new RequestFilesService(requestsWork, blobs),
+    requestLinks: new RequestLinksService(requestsWork),
+    requestMacros: new RequestMacrosService(requestsWork, macros),
   };
   const s = services;
   const modules: HrModule[] = [
@@ -75,7 +85,15 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
     {
       schemas: [UserSimplified, EmployeeSimplified, RequestFull, RequestFullWithAttachments, RequestComment],
       events: [requestEvents, requestCommentEvents],
-      routes: (app) => requestRoutes(app, { requests: s.requests, paginator, blobs, renditions: ctx.renditions }),
+      routes: async (app) => {
+        const { renditions } = ctx;
+        await requestRoutes(app, { requests: s.requests, paginator });
+        await requestCommentRoutes(app, { comments: s.requestComments, paginator });
+        await requestFileRoutes(app, { files: s.requestFiles, blobs, renditions });
+        await requestPdfRoutes(app, { comments: s.requestComments, renditions });
+        await requestLinkRoutes(app, { links: s.requestLinks, paginator });
+        await requestMacroRoutes(app, { macros: s.requestMacros });
+      },
     },
   ];
   return { services, modules } satisfies HrArea<typeof services>;

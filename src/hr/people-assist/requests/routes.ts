@@ -1,3 +1,7 @@
+/**
+ * `/requests` and everything under it (reference §3d.1–3d.8): one registration function per group of operations,
+ * which the module calls in this file's order (the OpenAPI document's).
+ */
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
@@ -20,6 +24,11 @@ import { listCall, sendJsonItems, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentMacro } from '../macros/present.js';
 import { MacroList } from '../macros/schemas.js';
+import type { RequestActor } from './actors.js';
+import type { RequestCommentsService } from './comments-service.js';
+import type { RequestFilesService } from './files-service.js';
+import type { RequestLinksService } from './links-service.js';
+import type { RequestMacrosService } from './macros-service.js';
 import { presentRequestPdf } from './pdf.js';
 import { type Embed, presentComment, presentRequest, presentWithAttachments, simplified } from './present.js';
 import type { RequestFileRow } from './repository.js';
@@ -47,7 +56,7 @@ import {
   RequestPatch,
   UserSimplified,
 } from './schemas.js';
-import type { RequestActor, RequestsService } from './service.js';
+import type { RequestsService } from './service.js';
 
 /** The actor of a call: the HR user named by `X-Atrium-User-Id` (an Atrium extension), or the application. */
 function actorOf(request: FastifyRequest): RequestActor {
@@ -89,12 +98,12 @@ const actorHeader = Type.Object({
   ),
 });
 
-/** `/requests` and everything under it (reference §3d.1–3d.8). */
+/** `/requests` and a request's own operations: the list, creation, GET, PATCH and DELETE. */
 export async function requestRoutes(
   app: FastifyInstance,
-  opts: { requests: RequestsService; paginator: Paginator; blobs: BlobStore; renditions: Renditions },
+  opts: { requests: RequestsService; paginator: Paginator },
 ): Promise<void> {
-  const { requests, paginator, blobs, renditions } = opts;
+  const { requests, paginator } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(RequestFull);
   const withAttachments = Type.Ref(RequestFullWithAttachments);
@@ -197,9 +206,15 @@ export async function requestRoutes(
       return reply.status(204).send();
     },
   );
+}
 
-  // Comments
-
+/** A request's comments: their list and a new one. */
+export async function requestCommentRoutes(
+  app: FastifyInstance,
+  opts: { comments: RequestCommentsService; paginator: Paginator },
+): Promise<void> {
+  const { comments, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     '/requests/:id/comments',
     {
@@ -219,7 +234,7 @@ export async function requestRoutes(
     async (request, reply) => {
       const { clientId } = request.hrAuth;
       const call = listCall(paginator, CommentList, clientId, request.query, request.params.id);
-      const page = await requests.comments(clientId, request.params.id, call.request);
+      const page = await comments.comments(clientId, request.params.id, call.request);
       return sendPage(paginator, request, reply, page, call.scope).map((c) =>
         presentComment(c, request.query.embed === 'creator'),
       );
@@ -240,9 +255,77 @@ export async function requestRoutes(
       },
     },
     async (request) =>
-      presentComment(await requests.comment(request.hrAuth.clientId, request.params.id, request.body), false),
+      presentComment(await comments.comment(request.hrAuth.clientId, request.params.id, request.body), false),
   );
+}
 
+/** The previews of an attachment or a form file at `base`: HEAD for the page count, GET for a page as a PNG. */
+function previewRoutes(
+  app: FastifyInstance,
+  deps: { blobs: BlobStore; renditions: Renditions },
+  base: string,
+  params: TObject,
+  what: string,
+  find: (request: FastifyRequest) => Promise<RequestFileRow>,
+): void {
+  const { blobs, renditions } = deps;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const source = (file: RequestFileRow) => ({ sha256: file.sha256, contentType: file.content_type });
+  api.head(
+    `${base}/preview`,
+    {
+      config: { swagger: { exposeHeadRoute: true } },
+      schema: {
+        tags: TAG,
+        summary: `Page count of a ${what}`,
+        description:
+          'Answers 204 with `Page-Count`: the pages of a PDF as the renderer reads them; 1 for a JPEG or a PNG. 422 for another type of file or a damaged one.',
+        params,
+        response: {
+          204: { ...NoBody, headers: Type.Object({ 'Page-Count': Type.Integer({ minimum: 1 }) }) },
+          ...errorResponses(401, 403, 404, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const pages = await renditions.pageCount(source(await find(request)));
+      return reply.status(204).header('Page-Count', String(pages)).send();
+    },
+  );
+  api.get(
+    `${base}/preview/:page`,
+    {
+      attachValidation: true,
+      schema: {
+        tags: TAG,
+        summary: `Preview a page of a ${what}`,
+        description:
+          'A PNG of the page, rendered once and cached by the file’s checksum, page, size and crop. 404 for a page past the end; 422 for a bad `size` or `crop_rate`, or a file that is not a PDF, a JPEG or a PNG, is damaged, or goes past the rendering limits.',
+        params: Type.Object({ ...params.properties, page: PreviewPage }),
+        querystring: PagePreviewQuery,
+        response: { 200: PNG_RESPONSE, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const page = Number((request.params as { page: unknown }).page);
+      const options = previewOptions(request, page);
+      const file = await find(request);
+      const rendition = await renditions.preview(source(file), { ...options, missingPage: 'not_found' });
+      return sendBlob(reply, request, blobs, previewDownload(rendition, file.filename, page));
+    },
+  );
+}
+
+/**
+ * A request's files: comment attachments (download, preview), request attachments and form-field files (download,
+ * preview, delete).
+ */
+export async function requestFileRoutes(
+  app: FastifyInstance,
+  opts: { files: RequestFilesService; blobs: BlobStore; renditions: Renditions },
+): Promise<void> {
+  const { files, blobs } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const download = (reply: FastifyReply, request: FastifyRequest, file: RequestFileRow) =>
     sendBlob(reply, request, blobs, {
       sha256: file.sha256,
@@ -270,70 +353,21 @@ export async function requestRoutes(
       return download(
         reply,
         request,
-        await requests.commentAttachment(request.hrAuth.clientId, id, comment_id, attachment_id),
+        await files.commentAttachment(request.hrAuth.clientId, id, comment_id, attachment_id),
       );
     },
   );
 
-  // Previews of attachments and form files: HEAD for the page count, GET for a page as a PNG.
-  const previewRoutes = (
-    base: string,
-    params: TObject,
-    what: string,
-    find: (request: FastifyRequest) => Promise<RequestFileRow>,
-  ) => {
-    const source = (file: RequestFileRow) => ({ sha256: file.sha256, contentType: file.content_type });
-    api.head(
-      `${base}/preview`,
-      {
-        config: { swagger: { exposeHeadRoute: true } },
-        schema: {
-          tags: TAG,
-          summary: `Page count of a ${what}`,
-          description:
-            'Answers 204 with `Page-Count`: the pages of a PDF as the renderer reads them; 1 for a JPEG or a PNG. 422 for another type of file or a damaged one.',
-          params,
-          response: {
-            204: { ...NoBody, headers: Type.Object({ 'Page-Count': Type.Integer({ minimum: 1 }) }) },
-            ...errorResponses(401, 403, 404, 422),
-          },
-        },
-      },
-      async (request, reply) => {
-        const pages = await renditions.pageCount(source(await find(request)));
-        return reply.status(204).header('Page-Count', String(pages)).send();
-      },
-    );
-    api.get(
-      `${base}/preview/:page`,
-      {
-        attachValidation: true,
-        schema: {
-          tags: TAG,
-          summary: `Preview a page of a ${what}`,
-          description:
-            'A PNG of the page, rendered once and cached by the file’s checksum, page, size and crop. 404 for a page past the end; 422 for a bad `size` or `crop_rate`, or a file that is not a PDF, a JPEG or a PNG, is damaged, or goes past the rendering limits.',
-          params: Type.Object({ ...params.properties, page: PreviewPage }),
-          querystring: PagePreviewQuery,
-          response: { 200: PNG_RESPONSE, ...errorResponses(401, 403, 404, 422) },
-        },
-      },
-      async (request, reply) => {
-        const page = Number((request.params as { page: unknown }).page);
-        const options = previewOptions(request, page);
-        const file = await find(request);
-        const rendition = await renditions.preview(source(file), { ...options, missingPage: 'not_found' });
-        return sendBlob(reply, request, blobs, previewDownload(rendition, file.filename, page));
-      },
-    );
-  };
+  // Previews of comment attachments.
   previewRoutes(
+    app,
+    opts,
     '/requests/:id/comments/:comment_id/attachments/:attachment_id',
     CommentAttachmentParams,
     'comment attachment',
     (request) => {
       const { id, comment_id, attachment_id } = request.params as Record<string, string>;
-      return requests.commentAttachment(
+      return files.commentAttachment(
         request.hrAuth.clientId,
         id as string,
         comment_id as string,
@@ -354,12 +388,12 @@ export async function requestRoutes(
       { schema: { tags: TAG, summary: `Download a ${what}`, params, response: downloadResponse } },
       async (request, reply) => {
         const p = request.params as Record<string, string>;
-        return download(reply, request, await requests.file(request.hrAuth.clientId, p.id as string, fileId(p), kind));
+        return download(reply, request, await files.file(request.hrAuth.clientId, p.id as string, fileId(p), kind));
       },
     );
-    previewRoutes(base, params, what, (request) => {
+    previewRoutes(app, opts, base, params, what, (request) => {
       const p = request.params as Record<string, string>;
-      return requests.file(request.hrAuth.clientId, p.id as string, fileId(p), kind);
+      return files.file(request.hrAuth.clientId, p.id as string, fileId(p), kind);
     });
     api.delete(
       base,
@@ -373,12 +407,20 @@ export async function requestRoutes(
       },
       async (request, reply) => {
         const p = request.params as Record<string, string>;
-        await requests.deleteFile(request.hrAuth.clientId, p.id as string, fileId(p), kind);
+        await files.deleteFile(request.hrAuth.clientId, p.id as string, fileId(p), kind);
         return reply.status(204).send();
       },
     );
   }
+}
 
+/** A request's PDF: the request and its comments, composed on each call. */
+export async function requestPdfRoutes(
+  app: FastifyInstance,
+  opts: { comments: RequestCommentsService; renditions: Renditions },
+): Promise<void> {
+  const { comments: requestComments, renditions } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     '/requests/:id/pdf',
     {
@@ -398,7 +440,7 @@ export async function requestRoutes(
       },
     },
     async (request, reply) => {
-      const { request: view, comments } = await requests.snapshot(request.hrAuth.clientId, request.params.id);
+      const { request: view, comments } = await requestComments.snapshot(request.hrAuth.clientId, request.params.id);
       const pdf = await renditions.compose(presentRequestPdf(view, comments, now()));
       return reply
         .type('application/pdf')
@@ -407,9 +449,16 @@ export async function requestRoutes(
         .send(Buffer.from(pdf));
     },
   );
+}
 
-  // Assignees and links
-
+/** A request's assignees and its linked requests. */
+export async function requestLinkRoutes(
+  app: FastifyInstance,
+  opts: { links: RequestLinksService; paginator: Paginator },
+): Promise<void> {
+  const { links: requestLinks, paginator } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const full = Type.Ref(RequestFull);
   api.get(
     '/requests/:id/assignees',
     {
@@ -432,7 +481,12 @@ export async function requestRoutes(
     async (request, reply) => {
       const offset = request.query.offset ?? 0;
       const length = request.query.length ?? 10;
-      const { people, total } = await requests.assignees(request.hrAuth.clientId, request.params.id, offset, length);
+      const { people, total } = await requestLinks.assignees(
+        request.hrAuth.clientId,
+        request.params.id,
+        offset,
+        length,
+      );
       const path = request.url.split('?', 1)[0] as string;
       const links: string[] = [];
       if (offset + length < total) links.push(`<${path}?offset=${offset + length}&length=${length}>; rel="next"`);
@@ -457,7 +511,7 @@ export async function requestRoutes(
     async (request, reply) => {
       const { clientId } = request.hrAuth;
       const call = listCall(paginator, LinkedRequestList, clientId, request.query, request.params.id);
-      const page = await requests.linked(clientId, request.params.id, call.request);
+      const page = await requestLinks.linked(clientId, request.params.id, call.request);
       return sendPage(paginator, request, reply, page, call.scope).map((v) => presentRequest(v, new Set()));
     },
   );
@@ -475,13 +529,16 @@ export async function requestRoutes(
       },
     },
     async (request, reply) => {
-      await requests.link(request.hrAuth.clientId, request.params.id, request.body.uuid);
+      await requestLinks.link(request.hrAuth.clientId, request.params.id, request.body.uuid);
       return reply.status(204).send();
     },
   );
+}
 
-  // Macros
-
+/** The macros of a request: those it offers, and a run. */
+export async function requestMacroRoutes(app: FastifyInstance, opts: { macros: RequestMacrosService }): Promise<void> {
+  const { macros } = opts;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     '/requests/:id/macros',
     {
@@ -496,7 +553,7 @@ export async function requestRoutes(
       },
     },
     async (request) =>
-      (await requests.availableMacros(request.hrAuth.clientId, request.params.id, actorOf(request))).map((m) =>
+      (await macros.availableMacros(request.hrAuth.clientId, request.params.id, actorOf(request))).map((m) =>
         presentMacro(m),
       ),
   );
@@ -516,7 +573,7 @@ export async function requestRoutes(
       },
     },
     async (request, reply) => {
-      await requests.runMacro(request.hrAuth.clientId, request.params.id, request.body.macro_id, actorOf(request));
+      await macros.runMacro(request.hrAuth.clientId, request.params.id, request.body.macro_id, actorOf(request));
       return reply.status(200).send();
     },
   );
