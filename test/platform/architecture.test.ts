@@ -54,8 +54,6 @@ const SIZE_EXCEPTIONS = new Map<string, string>([
     'src/platform/db/migrations/',
     'a migration is frozen once released: it is the history of the schema, never edited to change its shape',
   ],
-  ['src/hr/people-assist/requests/routes.ts:requestRoutes', 'TEMPORARY: being split'],
-  ['src/hr/people-assist/requests/service.ts:RequestsService', 'TEMPORARY: being split'],
 ]);
 
 /**
