@@ -289,25 +289,22 @@ export class EmployeesService {
     }
   }
 
-  async replace(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
-    // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
-    const defs = await this.customFields.definitions(clientId);
-    return this.guarded(() =>
-      this.work.run(async (tx) => {
-        const { employees: repo, audit } = tx;
-        const existing = await repo.find(clientId, id);
-        if (!existing) throw new NotFoundError('employee', id);
-        const prepared = await prepareEmployee(repo, clientId, input, 'replace', defs, existing);
-        await repo.update(clientId, id, prepared.changes);
-        await this.write(repo, clientId, id, prepared);
-        const view = await this.recorded(repo, audit, clientId, id, defs, 'updated');
-        if (also) await also(tx, view, false);
-        return view;
-      }),
-    );
+  replace(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
+    return this.change('replace', clientId, id, input, also);
   }
 
-  async patch(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
+  patch(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
+    return this.change('patch', clientId, id, input, also);
+  }
+
+  /** A `PUT` of an existing employee (`replace`) or a `PATCH`: the same checks and writes, as their mode says. */
+  private async change(
+    mode: 'replace' | 'patch',
+    clientId: string,
+    id: string,
+    input: Input,
+    also?: AlsoInTransaction,
+  ): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     return this.guarded(() =>
@@ -315,7 +312,7 @@ export class EmployeesService {
         const { employees: repo, audit } = tx;
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
-        const prepared = await prepareEmployee(repo, clientId, input, 'patch', defs, existing);
+        const prepared = await prepareEmployee(repo, clientId, input, mode, defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
         const view = await this.recorded(repo, audit, clientId, id, defs, 'updated');

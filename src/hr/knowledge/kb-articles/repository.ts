@@ -106,6 +106,13 @@ export interface SearchDocument {
   bodies: string[];
 }
 
+/** The tables of an article's own rows, keyed by its primary key (`article_pk`). */
+type ArticleChildTable =
+  | 'pa_kb_article_versions'
+  | 'pa_kb_article_categories'
+  | 'pa_kb_article_tags'
+  | 'pa_kb_article_perimeters';
+
 export class KbArticlesRepository {
   /** What the articles' employee perimeters are checked and matched against, on the same handle. */
   readonly perimeters: PerimetersRepository;
@@ -330,65 +337,69 @@ export class KbArticlesRepository {
       .execute();
   }
 
-  async replaceVersions(clientId: string, pk: number, versions: KbVersionValues[]): Promise<void> {
-    await this.db.deleteFrom('pa_kb_article_versions').where('article_pk', '=', pk).execute();
-    if (versions.length) {
+  /** The article's rows of one child table, replaced by `rows` (in the caller's transaction). */
+  private async replaceChildren<T extends ArticleChildTable>(
+    table: T,
+    pk: number,
+    rows: Insertable<Tables[T]>[],
+  ): Promise<void> {
+    // The article's primary key is unique across clients: the rows it owns are its own client's.
+    await this.db
+      .deleteFrom(table as ArticleChildTable)
+      .where('article_pk', '=', pk)
+      .execute();
+    if (rows.length)
       await this.db
-        .insertInto('pa_kb_article_versions')
-        .values(versions.map((v) => ({ ...v, client_id: clientId, article_pk: pk })))
+        .insertInto(table)
+        .values(rows as never)
         .execute();
-    }
   }
 
-  async replaceCategories(clientId: string, pk: number, categoryIds: string[]): Promise<void> {
-    await this.db.deleteFrom('pa_kb_article_categories').where('article_pk', '=', pk).execute();
-    if (categoryIds.length) {
-      await this.db
-        .insertInto('pa_kb_article_categories')
-        .values(
-          categoryIds.map((category_id, position) => ({ client_id: clientId, article_pk: pk, category_id, position })),
-        )
-        .execute();
-    }
+  replaceVersions(clientId: string, pk: number, versions: KbVersionValues[]): Promise<void> {
+    return this.replaceChildren(
+      'pa_kb_article_versions',
+      pk,
+      versions.map((v) => ({ ...v, client_id: clientId, article_pk: pk })),
+    );
   }
 
-  async replaceTags(clientId: string, pk: number, tags: { language_code: string; label: string }[]): Promise<void> {
-    await this.db.deleteFrom('pa_kb_article_tags').where('article_pk', '=', pk).execute();
-    if (tags.length) {
-      await this.db
-        .insertInto('pa_kb_article_tags')
-        .values(
-          tags.map((t, position) => ({
-            client_id: clientId,
-            article_pk: pk,
-            language_code: t.language_code,
-            label: t.label,
-            label_key: t.label.toLowerCase(),
-            position,
-          })),
-        )
-        .execute();
-    }
+  replaceCategories(clientId: string, pk: number, categoryIds: string[]): Promise<void> {
+    return this.replaceChildren(
+      'pa_kb_article_categories',
+      pk,
+      categoryIds.map((category_id, position) => ({ client_id: clientId, article_pk: pk, category_id, position })),
+    );
   }
 
-  async replacePerimeters(clientId: string, pk: number, perimeters: EmployeesPerimeter[]): Promise<void> {
-    await this.db.deleteFrom('pa_kb_article_perimeters').where('article_pk', '=', pk).execute();
-    if (perimeters.length) {
-      await this.db
-        .insertInto('pa_kb_article_perimeters')
-        .values(
-          perimeters.map((p, position) => ({
-            client_id: clientId,
-            article_pk: pk,
-            position,
-            operator: p.operator,
-            organization_id: p.organization_id,
-            organization_group_id: p.organization_group_id,
-            custom_field_filters: JSON.stringify(p.custom_field_filters),
-          })),
-        )
-        .execute();
-    }
+  replaceTags(clientId: string, pk: number, tags: { language_code: string; label: string }[]): Promise<void> {
+    return this.replaceChildren(
+      'pa_kb_article_tags',
+      pk,
+      tags.map((t, position) => ({
+        client_id: clientId,
+        article_pk: pk,
+        language_code: t.language_code,
+        label: t.label,
+        label_key: t.label.toLowerCase(),
+        position,
+      })),
+    );
+  }
+
+  replacePerimeters(clientId: string, pk: number, perimeters: EmployeesPerimeter[]): Promise<void> {
+    return this.replaceChildren(
+      'pa_kb_article_perimeters',
+      pk,
+      perimeters.map((p, position) => ({
+        client_id: clientId,
+        article_pk: pk,
+        position,
+        operator: p.operator,
+        organization_id: p.organization_id,
+        organization_group_id: p.organization_group_id,
+        custom_field_filters: JSON.stringify(p.custom_field_filters),
+      })),
+    );
   }
 
   /** Writes the article's full-text row (run in the transaction of the write that changed the article). */

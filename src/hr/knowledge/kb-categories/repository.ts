@@ -81,6 +81,11 @@ export interface CategoryLinkCheck {
   linked(db: Db, clientId: string, categoryId: string): Promise<boolean>;
 }
 
+/** Whether a query finds a row (it reads one at most). */
+async function found(query: { limit(n: number): { executeTakeFirst(): Promise<unknown> } }): Promise<boolean> {
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
 /**
  * The links this branch knows. The request forms (`pa_request_forms.category_id`) and requests
  * (`pa_requests.category_id`) are added where those tables exist, with these codes:
@@ -93,41 +98,38 @@ export const CATEGORY_LINK_CHECKS: CategoryLinkCheck[] = [
   {
     code: 'category_has_linked_articles',
     message: 'Articles are filed in this category.',
-    async linked(db, clientId, categoryId) {
-      const row = await new Tenant<Tables>(db, clientId)
-        .selectFrom('pa_kb_article_categories')
-        .select('article_pk')
-        .where('category_id', '=', categoryId)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+    linked(db, clientId, categoryId) {
+      return found(
+        new Tenant<Tables>(db, clientId)
+          .selectFrom('pa_kb_article_categories')
+          .select('article_pk')
+          .where('category_id', '=', categoryId),
+      );
     },
   },
   {
     code: 'category_has_linked_forms',
     message: 'Request forms belong to this category.',
-    async linked(db, clientId, categoryId) {
-      const row = await new Tenant<Tables>(db, clientId)
-        .selectFrom('pa_request_forms')
-        .select('pk')
-        .where('category_id', '=', categoryId)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+    linked(db, clientId, categoryId) {
+      return found(
+        new Tenant<Tables>(db, clientId)
+          .selectFrom('pa_request_forms')
+          .select('pk')
+          .where('category_id', '=', categoryId),
+      );
     },
   },
   {
     code: 'category_has_linked_requests',
     message: 'Open requests (not closed or archived) are in this category.',
-    async linked(db, clientId, categoryId) {
-      const row = await new Tenant<Tables>(db, clientId)
-        .selectFrom('pa_requests')
-        .select('pk')
-        .where('category_id', '=', categoryId)
-        .where('status', 'not in', ['closed', 'archived'])
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+    linked(db, clientId, categoryId) {
+      return found(
+        new Tenant<Tables>(db, clientId)
+          .selectFrom('pa_requests')
+          .select('pk')
+          .where('category_id', '=', categoryId)
+          .where('status', 'not in', ['closed', 'archived']),
+      );
     },
   },
   {
