@@ -275,6 +275,18 @@ describe('architecture', () => {
     );
   });
 
+  it("gets a repository's tenant view in one place (HrRepository, AcademyRepository)", () => {
+    const own = files
+      .filter((f) => rel(f) !== path.join('platform', 'db', 'repository.ts'))
+      .filter((f) => /^\s*(?:private|protected)\s+tenant\(/m.test(text.get(f) ?? ''))
+      .map(rel);
+    assert.deepEqual(
+      own,
+      [],
+      `repositories with their own tenant(): extend platform/db/repository.ts instead:\n${own.join('\n')}`,
+    );
+  });
+
   it('holds no class over 400 lines and no function over 150, but for the reviewed exceptions', () => {
     const over: string[] = [];
     const seen = new Set<string>();

@@ -1,19 +1,11 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import type { Tables } from '../../platform/db/schema.js';
-import { Tenant } from '../../platform/db/tenant.js';
+import { AcademyRepository } from '../../platform/db/repository.js';
 import type { AcademiesTable } from './tables.js';
 
 export type AcademyRow = Selectable<AcademiesTable>;
 
 /** Academies and their API keys (hashes only). */
-export class AcademiesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
-    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
-  }
-
+export class AcademiesRepository extends AcademyRepository {
   findByName(name: string): Promise<AcademyRow | undefined> {
     return this.db
       .selectFrom('academies')

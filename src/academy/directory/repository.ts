@@ -1,8 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import type { Tables } from '../../platform/db/schema.js';
+import { AcademyRepository } from '../../platform/db/repository.js';
 import { containsText, likePattern } from '../../platform/db/search.js';
-import { Tenant } from '../../platform/db/tenant.js';
 import type {
   AcademyCategoriesTable,
   AcademyCoursesTable,
@@ -75,13 +73,7 @@ function chunks<T>(items: T[]): T[][] {
  * The academy directory tables (users, categories, courses, curriculums,
  * venues). Every query takes the academy id first; lists are in id order.
  */
-export class DirectoryRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
-    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
-  }
-
+export class DirectoryRepository extends AcademyRepository {
   async academyExists(academyId: number): Promise<boolean> {
     const row = await this.db.selectFrom('academies').select('id').where('id', '=', academyId).executeTakeFirst();
     return row !== undefined;

@@ -2,6 +2,7 @@ import { type Expression, type Insertable, type Selectable, sql } from 'kysely';
 import { type Db, type DialectName, dialectOf } from '../../platform/db/database.js';
 import { jsonArrayText, jsonRowsText } from '../../platform/db/json-sql.js';
 import { prepared } from '../../platform/db/prepared.js';
+import { AcademyRepository } from '../../platform/db/repository.js';
 import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import { Tenant } from '../../platform/db/tenant.js';
@@ -366,14 +367,12 @@ function instructorsOfRow(dialect: DialectName) {
  * Queries of events, their instructors and registrations' counters, and the directory rows they refer to (the
  * registrations themselves: registrations-repository.ts).
  */
-export class EventsRepository {
+export class EventsRepository extends AcademyRepository {
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly dialect: DialectName,
-  ) {}
-
-  private tenant(academyId: number): Tenant<Tables, 'academy_id'> {
-    return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
+  ) {
+    super(db);
   }
 
   // ------------------------------------------------------------ directory look-ups

@@ -1,11 +1,11 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant, type TenantRow } from '../../../platform/db/tenant.js';
+import type { TenantRow } from '../../../platform/db/tenant.js';
 import type { ProcessTemplate, TaskSettings, TaskTemplate } from './schemas.js';
 import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from './tables.js';
 
@@ -73,13 +73,7 @@ function taskColumns<V extends Partial<Pick<TaskTemplateRow, 'email_notification
 }
 
 /** Process templates and their task templates. Every query takes the client first. */
-export class ProcessTemplatesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class ProcessTemplatesRepository extends HrRepository {
   private scoped(clientId: string, title?: string) {
     let q = this.tenant(clientId).selectFrom('hr_process_templates').selectAll();
     if (title !== undefined) q = q.where(containsText(['title'], title));

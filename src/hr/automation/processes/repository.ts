@@ -1,9 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { TaskSettings } from '../process-templates/schemas.js';
 import type { HrProcessesTable, ProcessState } from './tables.js';
 
@@ -37,13 +35,7 @@ function normalize(row: ProcessRow): ProcessRow {
 }
 
 /** Processes, their per-client counter, and the people they name. Every query takes the client first. */
-export class ProcessesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class ProcessesRepository extends HrRepository {
   private scoped(clientId: string) {
     return this.tenant(clientId).selectFrom('hr_processes').selectAll();
   }

@@ -1,9 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { TaskSettings } from '../process-templates/schemas.js';
 import type { TaskType } from '../process-templates/tables.js';
@@ -74,13 +72,7 @@ function normalizeFile(row: TaskFileRow): TaskFileRow {
 }
 
 /** Tasks, the files they hold and their validation events. Every query takes the client first. */
-export class TasksRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class TasksRepository extends HrRepository {
   private scoped(clientId: string) {
     return this.tenant(clientId).selectFrom('hr_tasks').selectAll();
   }

@@ -1,6 +1,4 @@
-import type { Db } from '../../../platform/db/database.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Caller } from '../../audit/actor.js';
 
 /** The resources with a bulk path, and what each call does to its items. */
@@ -48,13 +46,7 @@ const COUNT_OF = { created: 'created_count', updated: 'updated_count', failed: '
 /** Items are inserted this many to a statement (8 columns each: under SQLite's 32,766 variables). */
 const INSERT_BATCH = 500;
 
-export class BulkRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class BulkRepository extends HrRepository {
   /** A call and its items, each pending. */
   async insert(
     clientId: string,

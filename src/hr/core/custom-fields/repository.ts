@@ -3,6 +3,7 @@ import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrCustomFieldsTable } from './tables.js';
@@ -71,13 +72,7 @@ const allFields = prepared((db: Db, p: { clientId: string }) =>
 /** In creation order. */
 const ORDER: ListOrder = { tiebreak: 'f.pk' };
 
-export class CustomFieldsRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class CustomFieldsRepository extends HrRepository {
   async page(clientId: string, request: PageRequest): Promise<Page<CustomFieldRecord>> {
     const base = this.tenant(clientId).selectFrom('hr_custom_fields as f').selectAll('f');
     const page = await listPage(base, ORDER, request);

@@ -1,9 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { DatasetImportStats } from './schemas.js';
 import type { HrDatasetImportsTable } from './tables.js';
 
@@ -72,13 +70,7 @@ function toRecord(row: Selectable<HrDatasetImportsTable>): DatasetImportRecord {
   };
 }
 
-export class DatasetImportsRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class DatasetImportsRepository extends HrRepository {
   private imports(clientId: string) {
     return this.tenant(clientId).selectFrom('hr_dataset_imports as i').selectAll('i');
   }

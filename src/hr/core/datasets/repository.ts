@@ -1,10 +1,9 @@
 import type { Selectable } from 'kysely';
-import { type Db, dialectOf } from '../../../platform/db/database.js';
+import { dialectOf } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import type { DatasetLocalizedString, DatasetSortField, DatasetValueSortField } from './schemas.js';
 import type { HrDatasetsTable, HrDatasetValuesTable } from './tables.js';
 
@@ -107,13 +106,7 @@ export interface NewDatasetValue {
 /** Values are inserted this many to a statement (11 columns each: under SQLite's 32,766 variables). */
 const INSERT_BATCH = 1000;
 
-export class DatasetsRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class DatasetsRepository extends HrRepository {
   private datasets(clientId: string, filter: DatasetFilter) {
     let q = this.tenant(clientId).selectFrom('hr_datasets as d').selectAll('d');
     if (filter.q !== undefined) q = q.where(containsText(['d.name'], filter.q));

@@ -5,6 +5,7 @@ import { jsonRowsText } from '../../../platform/db/json-sql.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
 import { Tenant } from '../../../platform/db/tenant.js';
@@ -154,13 +155,7 @@ export interface EmployeeWithDetails {
   customFields: EmployeeView['customFields'];
 }
 
-export class EmployeesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class EmployeesRepository extends HrRepository {
   find(clientId: string, id: string): Promise<EmployeeRow | undefined> {
     return findById.first(this.db, { clientId, id });
   }

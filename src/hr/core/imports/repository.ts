@@ -1,9 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { ImportType } from './schemas.js';
 import type { HrImportsTable } from './tables.js';
 
@@ -62,13 +60,7 @@ function toRecord(row: Selectable<HrImportsTable>): ImportRecord {
   };
 }
 
-export class ImportsRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class ImportsRepository extends HrRepository {
   async insert(
     clientId: string,
     row: {

@@ -1,10 +1,8 @@
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 
 export interface OrganizationGroupRow {
   pk: number;
@@ -25,13 +23,7 @@ export interface OrganizationGroupFilter {
 /** In creation order. */
 const ORDER: ListOrder = { tiebreak: 'g.pk' };
 
-export class OrganizationGroupsRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class OrganizationGroupsRepository extends HrRepository {
   private filtered(clientId: string, filter: OrganizationGroupFilter) {
     const t = this.tenant(clientId);
     let query = t

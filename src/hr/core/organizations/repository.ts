@@ -1,10 +1,10 @@
 import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { ownedBy, Tenant } from '../../../platform/db/tenant.js';
+import { ownedBy } from '../../../platform/db/tenant.js';
 import type { HrOrganizationsTable } from './tables.js';
 
 type OrganizationRow = Selectable<HrOrganizationsTable>;
@@ -49,13 +49,7 @@ const ORDER: ListOrder = { tiebreak: 'o.pk' };
 type OrgDb = Tables & { o: HrOrganizationsTable; tree: { id: string } };
 type OrgQuery = SelectQueryBuilder<OrgDb, 'o', OrganizationRow & { has_children: boolean | number }>;
 
-export class OrganizationsRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class OrganizationsRepository extends HrRepository {
   private filtered(clientId: string, filter: OrganizationFilter): OrgQuery {
     const { scope } = filter;
     const t = this.tenant(clientId);

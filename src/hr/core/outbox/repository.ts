@@ -1,9 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { HrOutboxTable } from './tables.js';
 
 /** A mail as the domain sees it. */
@@ -45,13 +43,7 @@ function toMail(row: Selectable<HrOutboxTable>): OutboxMail {
 }
 
 /** The outbox (docs/hr-api.md, "Outbox"): written in the transaction of what sends the mail. */
-export class OutboxRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class OutboxRepository extends HrRepository {
   async insert(clientId: string, mails: readonly NewMail[], at: number): Promise<void> {
     if (mails.length === 0) return;
     await this.tenant(clientId)

@@ -1,10 +1,8 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { PermissionModule } from './permissions.js';
 import type { HrRolesTable } from './tables.js';
 
@@ -18,13 +16,7 @@ export interface RoleAttributes {
 /** Lists are in creation order: the internal key is the keyset. */
 const ORDER: ListOrder = { tiebreak: 'r.pk' };
 
-export class RolesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class RolesRepository extends HrRepository {
   private all(clientId: string) {
     return this.tenant(clientId).selectFrom('hr_roles as r').selectAll('r');
   }

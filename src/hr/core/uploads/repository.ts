@@ -1,7 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { HrUploadsTable } from './tables.js';
 
 export type UploadRow = Selectable<HrUploadsTable>;
@@ -35,13 +33,7 @@ function normalize(row: UploadRow): UploadRow {
 }
 
 /** Temporary uploads. Every query but the sweeper's takes the client first. */
-export class UploadsRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class UploadsRepository extends HrRepository {
   async insert(row: Insertable<HrUploadsTable>): Promise<void> {
     await this.db.insertInto('hr_uploads').values(row).execute();
   }

@@ -3,9 +3,8 @@ import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../perimeters/repository.js';
 import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
 import type { HrUserProfilesTable, HrUsersTable } from './tables.js';
@@ -56,16 +55,13 @@ function perimeterOf(
 /** In creation order. */
 const ORDER: ListOrder = { tiebreak: 'u.pk' };
 
-export class UsersRepository {
+export class UsersRepository extends HrRepository {
   /** What profiles' employee perimeters are checked and matched against, on the same handle. */
   readonly perimeters: PerimetersRepository;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    super(db);
     this.perimeters = new PerimetersRepository(db);
-  }
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
   }
 
   private filtered(clientId: string, f: UserFilter) {

@@ -1,9 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { DistributionStatus, ProjectStatus } from './schemas.js';
 import type { HrDistributionItemsTable, HrDistributionProjectsTable, HrDistributionsTable } from './tables.js';
 
@@ -168,13 +166,7 @@ const DISTRIBUTION_ORDER: ListOrder = { fixed: [{ term: 'd.pk', direction: 'desc
 const LOOKUP_CHUNK = 500;
 
 /** Distribution projects, their distributions and the distributions' report rows. Every query takes the client. */
-export class DistributionsRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class DistributionsRepository extends HrRepository {
   // --- projects ---------------------------------------------------------------------------------------------------
 
   async insertProject(clientId: string, p: NewProject, at: number): Promise<number> {

@@ -1,10 +1,8 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { LocalizedLabel } from '../folders/repository.js';
 import type { DocumentKind } from '../folders/tables.js';
 import type { DocumentTypeAttributes } from './schemas.js';
@@ -55,13 +53,7 @@ function toColumns<V extends Partial<DocumentTypeValues>>(values: V) {
 /** In creation order. */
 const ORDER: ListOrder = { tiebreak: 'pk' };
 
-export class DocumentTypesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class DocumentTypesRepository extends HrRepository {
   private scoped(clientId: string, kind: DocumentKind) {
     return this.tenant(clientId).selectFrom('hr_document_types').selectAll().where('kind', '=', kind);
   }

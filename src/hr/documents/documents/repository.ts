@@ -1,11 +1,10 @@
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrEmployeesTable } from '../../core/employees/tables.js';
 import { organizationSubtree } from '../../core/organizations/repository.js';
 import { type DocumentTypeRecord, toDocumentTypeRecord } from '../document-types/repository.js';
@@ -72,13 +71,7 @@ type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', StoredDocument & { employee
 /** In creation order. */
 const ORDER: ListOrder = { tiebreak: 'd.pk' };
 
-export class DocumentsRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class DocumentsRepository extends HrRepository {
   private scoped(clientId: string, kind: DocumentKind): DocQuery {
     return this.tenant(clientId)
       .selectFrom('hr_documents as d')

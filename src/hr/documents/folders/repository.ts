@@ -1,10 +1,8 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import type { DocumentKind, HrFoldersTable } from './tables.js';
 
 type FolderRow = Selectable<HrFoldersTable>;
@@ -46,13 +44,7 @@ const ORDER: ListOrder = { tiebreak: 'pk' };
 
 export type NewFolder = Pick<FolderRecord, 'id' | 'parent_folder_id' | 'label' | 'localized_labels'>;
 
-export class FoldersRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class FoldersRepository extends HrRepository {
   private filtered(clientId: string, kind: DocumentKind, filter: FolderFilter) {
     let q = this.tenant(clientId).selectFrom('hr_folders').selectAll().where('kind', '=', kind);
     if (filter.ids) q = filter.ids.length ? q.where('id', 'in', filter.ids) : q.where('pk', '<', 0);

@@ -1,11 +1,9 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrInboxItemsTable } from './tables.js';
 
 /** An inbox item as the domain sees it. */
@@ -69,13 +67,7 @@ function toRecord(row: Row): InboxItemRecord {
 }
 
 /** Inbox items and their files (reference §3c.7). */
-export class InboxRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class InboxRepository extends HrRepository {
   private filtered(clientId: string, filter: InboxFilter) {
     const files = () =>
       this.tenant(clientId)

@@ -1,7 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { HrScansTable } from './tables.js';
 
 export const SCAN_STATUSES = ['pending', 'clean', 'infected', 'failed'] as const;
@@ -46,13 +44,7 @@ function toRecord(row: Selectable<HrScansTable>): ScanRecord {
 }
 
 /** Antivirus scans. Every query takes the client first. */
-export class ScansRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class ScansRepository extends HrRepository {
   async insert(clientId: string, scan: ScanRecord): Promise<void> {
     await this.tenant(clientId)
       .insertInto('hr_scans', {

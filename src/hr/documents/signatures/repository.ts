@@ -1,11 +1,9 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { type ClientKeyedTable, existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import { organizationSubtree } from '../../core/organizations/repository.js';
 import type { ProcessSortField } from './schemas.js';
 import type { HrSignatureProcessesTable, HrSignersTable } from './tables.js';
@@ -260,13 +258,7 @@ function signerColumns(attrs: SignerAttributes) {
 }
 
 /** Signature processes, their organizations and their signers (reference §5.4). */
-export class SignaturesRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class SignaturesRepository extends HrRepository {
   private filtered(clientId: string, filter: ProcessFilter) {
     let q = this.tenant(clientId).selectFrom('hr_signature_processes as p').selectAll('p');
     const signers = () =>

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { VaultState } from './schemas.js';
 import type { HrElectronicVaultsTable } from './tables.js';
 
@@ -110,13 +108,7 @@ function toRecord(row: Row): VaultRecord {
  * Employees' electronic vaults (reference §3a.8): every employee of the client has one, the defaults until a row
  * is written; reads join the employees to their rows.
  */
-export class VaultsRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class VaultsRepository extends HrRepository {
   private filtered(clientId: string, filter: VaultFilter) {
     let q = this.tenant(clientId)
       .selectFrom('hr_employees as e')

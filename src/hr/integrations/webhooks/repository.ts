@@ -3,6 +3,7 @@ import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { prepared } from '../../../platform/db/prepared.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrWebhookAttemptsTable, HrWebhookDeliveriesTable, HrWebhooksTable } from './tables.js';
@@ -143,13 +144,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
   };
 }
 
-export class WebhooksRepository {
-  constructor(readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class WebhooksRepository extends HrRepository {
   private all(clientId: string) {
     return this.tenant(clientId).selectFrom('hr_webhooks as w').selectAll('w');
   }

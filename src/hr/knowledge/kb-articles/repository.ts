@@ -3,9 +3,10 @@ import type { Db, DialectName } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platform/db/search.js';
-import { Tenant, type TenantRow } from '../../../platform/db/tenant.js';
+import type { TenantRow } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import { filteredArticles, type KbArticleFilter } from './filter.js';
@@ -113,19 +114,16 @@ type ArticleChildTable =
   | 'pa_kb_article_tags'
   | 'pa_kb_article_perimeters';
 
-export class KbArticlesRepository {
+export class KbArticlesRepository extends HrRepository {
   /** What the articles' employee perimeters are checked and matched against, on the same handle. */
   readonly perimeters: PerimetersRepository;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly dialect: DialectName,
   ) {
+    super(db);
     this.perimeters = new PerimetersRepository(db);
-  }
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
   }
 
   // ------------------------------------------------------------ reads

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { PaKbCategoriesTable } from './tables.js';
@@ -149,13 +150,7 @@ export const CATEGORY_LINK_CHECKS: CategoryLinkCheck[] = [
   },
 ];
 
-export class KbCategoriesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class KbCategoriesRepository extends HrRepository {
   private scoped(clientId: string) {
     return this.tenant(clientId).selectFrom('pa_kb_categories').selectAll();
   }

@@ -1,11 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import type { WorkflowSortField } from './schemas.js';
 import type { PaCustomStatusesTable } from './tables.js';
 
@@ -47,13 +45,7 @@ function toRecord(row: Selectable<PaCustomStatusesTable>): CustomStatusRecord {
   };
 }
 
-export class CustomStatusesRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class CustomStatusesRepository extends HrRepository {
   private filtered(clientId: string, filter: CustomStatusFilter) {
     let q = this.tenant(clientId).selectFrom('pa_custom_statuses as s').selectAll('s');
     if (filter.q) q = q.where(containsText(['s.name'], filter.q));

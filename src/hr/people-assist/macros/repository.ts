@@ -1,11 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import { WORKFLOW_ORDER } from '../custom-statuses/repository.js';
 import type { WorkflowSortField } from '../custom-statuses/schemas.js';
 import type { MacroAction } from './schemas.js';
@@ -68,13 +66,7 @@ function toColumns(attrs: MacroAttributes) {
   };
 }
 
-export class MacrosRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class MacrosRepository extends HrRepository {
   private filtered(clientId: string, filter: MacroFilter) {
     let q = this.tenant(clientId).selectFrom('pa_macros as m').selectAll('m');
     if (filter.q) q = q.where(containsText(['m.name', 'm.label', 'm.description'], filter.q));

@@ -1,11 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
-import type { Tables } from '../../../platform/db/schema.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { Tenant } from '../../../platform/db/tenant.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
 import type { EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import type { PaRequestFormsTable } from './tables.js';
@@ -82,13 +80,7 @@ const ORDER: ListOrder<RequestFormSort['field']> = {
   tiebreak: 'f.pk',
 };
 
-export class RequestFormsRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class RequestFormsRepository extends HrRepository {
   private filtered(clientId: string, f: RequestFormFilter) {
     let q = this.tenant(clientId).selectFrom('pa_request_forms as f').selectAll('f');
     if (f.categoryId !== undefined) q = q.where('f.category_id', '=', f.categoryId);

@@ -5,6 +5,7 @@ import { jsonRowsText } from '../../../platform/db/json-sql.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest, PreparedPages } from '../../../platform/db/listing.js';
 import { type PreparedParams, prepared } from '../../../platform/db/prepared.js';
+import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
@@ -356,13 +357,7 @@ function rangesFrom(f: RequestFilter, bounds: readonly number[] | undefined): Re
 /** The requests list's pages as `jsonPage` reads them, prepared per shape (src/platform/db/listing.ts). */
 const jsonPages = new PreparedPages<RequestSort['field'], RequestPageParams, { json: string }>(ORDER);
 
-export class RequestsRepository {
-  constructor(private readonly db: Db) {}
-
-  private tenant(clientId: string): Tenant<Tables> {
-    return new Tenant<Tables>(this.db, clientId);
-  }
-
+export class RequestsRepository extends HrRepository {
   /**
    * Inserts a new request under the client's next number (the first is 1), with its organizations, and answers it
    * as {@link findView} reads it. The counter row stays locked until the transaction ends. `search_text` is the
