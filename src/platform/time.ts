@@ -146,8 +146,9 @@ export function wallClock(): number {
 }
 
 /**
- * The current instant, in epoch milliseconds: the tenant's own time inside a tenant's request (`Clock.runAs`),
- * else the wall clock. Services that are not handed a `Clock` read the time here.
+ * Being removed: use an injected Clock (`clock.now()`), or `wallClock()` for what belongs to no tenant. The current
+ * instant, in epoch milliseconds: the tenant's own time inside a tenant's request (`Clock.runAs`), else the wall
+ * clock. Only the files of `NOW_IMPORTERS` in test/platform/architecture.test.ts still read it.
  */
 export function now(): number {
   const scope = timeScope.getStore();
@@ -157,8 +158,8 @@ export function now(): number {
 /**
  * The one clock of Atrium: every time-derived state reads it (docs/admin.md, "Clock"). It is the installation's
  * clock (the wall clock, which tests may move with `set`), and per tenant (`hr:<client_id>`, `academy:<acadId>`)
- * the time the admin API set for that tenant. Inside a tenant's request `now()` answers that tenant's time; a
- * tenant whose clock nobody moved reads the installation's.
+ * the time the admin API set for that tenant. Inside a tenant's request or job (`runAs`) `now()` answers that
+ * tenant's time; a tenant whose clock nobody moved reads the installation's. Services are handed it and read it.
  */
 export class Clock {
   private offsetMs = 0;

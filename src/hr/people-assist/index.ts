@@ -35,11 +35,16 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
   const requestForms = new RequestFormsService(
     unitOfWork(ctx, (db) => ({ requestForms: new RequestFormsRepository(db) })),
     core.perimeters,
+    ctx.clock,
   );
-  const macros = new MacrosService(unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })));
+  const macros = new MacrosService(
+    unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })),
+    ctx.clock,
+  );
   const services = {
     customStatuses: new CustomStatusesService(
       unitOfWork(ctx, (db) => ({ customStatuses: new CustomStatusesRepository(db) })),
+      ctx.clock,
     ),
     macros,
     requestForms,
