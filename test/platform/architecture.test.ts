@@ -145,6 +145,33 @@ function layerOf(file: string): number {
   return 9;
 }
 
+/**
+ * docs/architecture.md, "One clock": the files that still read the ambient `now()` of platform/time.ts, being
+ * converted to an injected `Clock` (paths from src/). Emptied as they are; then the export goes.
+ */
+const NOW_IMPORTERS = new Set(['hr/people-assist/requests/routes.ts', 'hr/people-assist/requests/service.ts']);
+
+/** Files of src/ that import `now` from platform/time.ts (by name, or the whole module as a namespace). */
+function nowImporters(): string[] {
+  const time = path.join(ROOT, 'platform/time.ts');
+  const out: string[] = [];
+  for (const file of files) {
+    const source = text.get(file) ?? '';
+    for (const match of source.matchAll(
+      /import\s+(type\s+)?(\{[^}]*\}|\*\s+as\s+\w+)\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g,
+    )) {
+      const target = path.resolve(path.dirname(file), match[3] as string).replace(/\.js$/, '.ts');
+      if (target !== time || match[1]) continue;
+      const names = (match[2] as string)
+        .replace(/[{}]/g, '')
+        .split(',')
+        .map((n) => n.trim().split(/\s+/)[0]);
+      if ((match[2] as string).startsWith('*') || names.includes('now')) out.push(rel(file).split(path.sep).join('/'));
+    }
+  }
+  return out;
+}
+
 describe('architecture', () => {
   it('has no import cycle between files', () => {
     const nodes = new Map([...graph].map(([f, to]) => [f, new Set(to)]));
@@ -318,5 +345,24 @@ describe('architecture', () => {
       });
     }
     assert.deepEqual(outside, [], `JSON.parse outside repositories:\n${outside.join('\n')}`);
+  });
+
+  it('reads the time from an injected Clock: nothing imports the ambient now() of platform/time.ts', () => {
+    const found = nowImporters();
+    const unexpected = found.filter((file) => !NOW_IMPORTERS.has(file));
+    assert.deepEqual(
+      unexpected,
+      [],
+      `these files import now() from platform/time.ts: read the time from the Clock they are given ` +
+        `(clock.now()), or wallClock() for what belongs to no tenant (docs/architecture.md, "One clock"):\n` +
+        unexpected.join('\n'),
+    );
+    // A file converted leaves the list, so that it only shrinks.
+    const stale = [...NOW_IMPORTERS].filter((file) => !found.includes(file));
+    assert.deepEqual(
+      stale,
+      [],
+      `NOW_IMPORTERS names files that no longer import now(): remove them:\n${stale.join('\n')}`,
+    );
   });
 });
