@@ -5,7 +5,7 @@ import { type FaultSource, faultInjection } from '../platform/http/faults.js';
 import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import { tenantTime } from '../platform/http/tenant-time.js';
-import { type Clock, now } from '../platform/time.js';
+import type { Clock } from '../platform/time.js';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
 import { AcademyRateLimiter } from './auth/rate-limit.js';
@@ -38,8 +38,8 @@ export interface AcademyOptions extends AcademyServices {
   corsOrigins: string[];
   /** Requests per minute per academy, counted in this process (`ATRIUM_ACADEMY_RATE_LIMIT`); 0 turns the limit off. */
   rateLimit: number;
-  /** The clock the rate limit's windows follow (the services' clock; tests move it). */
-  clock?: Clock;
+  /** The services' clock: each call runs in its academy's time, which the rate limit's windows follow too. */
+  clock: Clock;
   /** The per-credential and failed-authentication limits shared with the HR API. */
   rateLimits?: RateLimits | undefined;
   /** Where `Idempotency-Key`s are kept, and the clock of their retention. */
@@ -77,26 +77,24 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
 
   const perMinute = options.rateLimit;
   const clock = options.clock;
-  const limiter = perMinute > 0 ? new AcademyRateLimiter(perMinute, () => clock?.now() ?? now()) : undefined;
+  const limiter = perMinute > 0 ? new AcademyRateLimiter(perMinute, () => clock.now()) : undefined;
 
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', academyGuard(options.academies, options.rateLimits));
     // The rest of the call runs in the academy's time: its onRequest hooks, then (the body read) its handler.
-    if (options.clock) {
-      const academyTime = tenantTime(options.clock, (request) => `academy:${request.academy.academyId}`);
-      guarded.addHook('onRequest', academyTime);
-      guarded.addHook('preHandler', academyTime);
-      if (options.faults) {
-        const faults = faultInjection({
-          ...options.faults,
-          clock: options.clock,
-          prefix: ACADEMY_PREFIX,
-          tenantOf: (request) => `academy:${request.academy.academyId}`,
-          errorBody: (status, code, message) => ({ status, code, message }),
-        });
-        guarded.addHook('onRequest', faults.onRequest);
-        guarded.addHook('onSend', faults.onSend);
-      }
+    const academyTime = tenantTime(options.clock, (request) => `academy:${request.academy.academyId}`);
+    guarded.addHook('onRequest', academyTime);
+    guarded.addHook('preHandler', academyTime);
+    if (options.faults) {
+      const faults = faultInjection({
+        ...options.faults,
+        clock: options.clock,
+        prefix: ACADEMY_PREFIX,
+        tenantOf: (request) => `academy:${request.academy.academyId}`,
+        errorBody: (status, code, message) => ({ status, code, message }),
+      });
+      guarded.addHook('onRequest', faults.onRequest);
+      guarded.addHook('onSend', faults.onSend);
     }
     // Counted per authenticated academy, so nobody can use up another academy's allowance with bad keys.
     if (limiter) guarded.addHook('onRequest', async (request) => limiter.take(request.academy.academyId));

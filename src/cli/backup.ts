@@ -20,6 +20,7 @@ import type { Config } from '../platform/config.js';
 import { makePrivateDirectory, Sqlite, sqlitePath } from '../platform/db/database.js';
 import { migrationNames } from '../platform/db/migrate.js';
 import { loadSecretBox, MasterKeyError } from '../platform/security/secret-box.js';
+import { wallClock } from '../platform/time.js';
 import { CliError } from './failure.js';
 import { count } from './plural.js';
 
@@ -137,7 +138,7 @@ export async function backup(config: Config, outArg: string): Promise<BackupResu
   }
   mkdirPrivate(out);
   const blobsRoot = blobDirectory(dataDir);
-  const staging = path.join(blobsRoot, 'tmp', `backup-${process.pid}-${Date.now()}`);
+  const staging = path.join(blobsRoot, 'tmp', `backup-${process.pid}-${wallClock()}`);
   const writer = new Sqlite(source, { fileMustExist: true });
   const reader = new Sqlite(source, { fileMustExist: true });
   try {
@@ -200,7 +201,7 @@ export async function backup(config: Config, outArg: string): Promise<BackupResu
     const manifest: Manifest = {
       format: BACKUP_FORMAT,
       version: BACKUP_VERSION,
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(wallClock()).toISOString(),
       atriumVersion: buildInfo().version,
       database: DATABASE_FILE,
       migrations,
@@ -351,7 +352,7 @@ export async function restore(config: Config, fromArg: string, options: { force:
   }
 
   // 3. Copy into a staging directory on the same filesystem, then move into place.
-  const staging = path.join(dataDir, `.restore-${process.pid}-${Date.now()}`);
+  const staging = path.join(dataDir, `.restore-${process.pid}-${wallClock()}`);
   mkdirPrivate(staging);
   let bytes = 0;
   try {

@@ -6,7 +6,7 @@ import type { Config } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { cancelJob, getJob, type Job, type JobFilter, listJobs, retryJob } from '../platform/jobs/index.js';
-import { now } from '../platform/time.js';
+import { wallClock } from '../platform/time.js';
 import { CliError } from './failure.js';
 
 export type JobsRequest = { command: 'list'; filter: JobFilter } | { command: 'show' | 'retry' | 'cancel'; id: number };
@@ -59,7 +59,8 @@ export async function runJobsCommand(config: Config, request: JobsRequest): Prom
     if (request.command === 'show') {
       return { data: { job: wire(before, true) }, text: JSON.stringify(wire(before, true), null, 2) };
     }
-    const changed = request.command === 'retry' ? await retryJob(db, id, now()) : await cancelJob(db, id, now());
+    const changed =
+      request.command === 'retry' ? await retryJob(db, id, wallClock()) : await cancelJob(db, id, wallClock());
     if (!changed) {
       const rule =
         request.command === 'retry'

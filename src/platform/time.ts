@@ -146,19 +146,10 @@ export function wallClock(): number {
 }
 
 /**
- * The current instant, in epoch milliseconds: the tenant's own time inside a tenant's request (`Clock.runAs`),
- * else the wall clock. Services that are not handed a `Clock` read the time here.
- */
-export function now(): number {
-  const scope = timeScope.getStore();
-  return scope ? scope.clock.nowOf(scope.tenant) : wallClock();
-}
-
-/**
  * The one clock of Atrium: every time-derived state reads it (docs/admin.md, "Clock"). It is the installation's
  * clock (the wall clock, which tests may move with `set`), and per tenant (`hr:<client_id>`, `academy:<acadId>`)
- * the time the admin API set for that tenant. Inside a tenant's request `now()` answers that tenant's time; a
- * tenant whose clock nobody moved reads the installation's.
+ * the time the admin API set for that tenant. Inside a tenant's request or job (`runAs`) `now()` answers that
+ * tenant's time; a tenant whose clock nobody moved reads the installation's. Services are handed it and read it.
  */
 export class Clock {
   private offsetMs = 0;
@@ -197,18 +188,18 @@ export class Clock {
     this.tenants = new Map(times);
   }
 
-  /** Runs `fn` as work of `tenant`: `now()` and this clock's `now()` answer that tenant's time inside it. */
+  /** Runs `fn` as work of `tenant`: this clock's `now()` answers that tenant's time inside it. */
   runAs<T>(tenant: string, fn: () => T): T {
     return timeScope.run({ clock: this, tenant }, fn);
   }
 
-  /** The tenant whose time `now()` answers here, if any. */
+  /** The tenant whose time this clock's `now()` answers here, if any. */
   currentTenant(): string | undefined {
     const scope = timeScope.getStore();
     return scope?.clock === this ? scope.tenant : undefined;
   }
 
-  /** Makes `now()` answer `epochMs` from this moment on (time keeps flowing from there). */
+  /** Makes this clock's `now()` answer `epochMs` from this moment on (time keeps flowing from there). */
   set(epochMs: number): void {
     this.offsetMs = epochMs - wallClock();
   }

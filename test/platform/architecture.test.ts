@@ -140,6 +140,27 @@ function layerOf(file: string): number {
   return 9;
 }
 
+/** Files of src/ that import `now` from platform/time.ts (by name, or the whole module as a namespace). */
+function nowImporters(): string[] {
+  const time = path.join(ROOT, 'platform/time.ts');
+  const out: string[] = [];
+  for (const file of files) {
+    const source = text.get(file) ?? '';
+    for (const match of source.matchAll(
+      /import\s+(type\s+)?(\{[^}]*\}|\*\s+as\s+\w+)\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g,
+    )) {
+      const target = path.resolve(path.dirname(file), match[3] as string).replace(/\.js$/, '.ts');
+      if (target !== time || match[1]) continue;
+      const names = (match[2] as string)
+        .replace(/[{}]/g, '')
+        .split(',')
+        .map((n) => n.trim().split(/\s+/)[0]);
+      if ((match[2] as string).startsWith('*') || names.includes('now')) out.push(rel(file).split(path.sep).join('/'));
+    }
+  }
+  return out;
+}
+
 describe('architecture', () => {
   it('has no import cycle between files', () => {
     const nodes = new Map([...graph].map(([f, to]) => [f, new Set(to)]));
@@ -325,5 +346,18 @@ describe('architecture', () => {
       });
     }
     assert.deepEqual(outside, [], `JSON.parse outside repositories:\n${outside.join('\n')}`);
+  });
+
+  it('reads the time from an injected Clock: platform/time.ts has no ambient now(), and nothing imports one', () => {
+    const time = text.get(path.join(ROOT, 'platform', 'time.ts')) ?? '';
+    assert.doesNotMatch(time, /export (?:function|const) now\b/, 'platform/time.ts exports an ambient now()');
+    const found = nowImporters();
+    assert.deepEqual(
+      found,
+      [],
+      `these files import now() from platform/time.ts: read the time from the Clock they are given ` +
+        `(clock.now()), or wallClock() for what belongs to no tenant (docs/architecture.md, "One clock"):\n` +
+        found.join('\n'),
+    );
   });
 });

@@ -8,12 +8,11 @@ const SRC = path.join(ROOT, 'src');
 
 /**
  * Where the wall clock may be read directly, and why. Everything else reads the time through the clock of
- * `platform/time.ts` (`now()`, `Clock`, `wallClock()`), so that a tenant's moved clock (the admin API) reaches every
+ * `platform/time.ts` (the injected `Clock`, or `wallClock()` for what belongs to no tenant), so that a tenant's moved clock (the admin API) reaches every
  * time-derived state of that tenant.
  */
 const ALLOWED: Record<string, string> = {
   'platform/time.ts': 'the clock itself',
-  'cli/backup.ts': 'names of its own staging directories, and the backup manifest: no tenant behaviour',
   'cli/seed.ts': "the demo application's name: no tenant behaviour",
 };
 

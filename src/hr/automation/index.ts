@@ -30,6 +30,7 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
     })),
     core.uploads,
     blobs,
+    ctx.clock,
   );
   const services = {
     processTemplates: new ProcessTemplatesService(
@@ -39,11 +40,13 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
       })),
       core.uploads,
       blobs,
+      ctx.clock,
     ),
     processes: new ProcessesService(
       unitOfWork(ctx, (db) => ({ processes: new ProcessesRepository(db), tasks: new TasksRepository(db) })),
       tasks,
       blobs,
+      ctx.clock,
     ),
     tasks,
   };

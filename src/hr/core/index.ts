@@ -112,6 +112,7 @@ function coreServices(ctx: HrContext) {
   );
   const customFields = new CustomFieldsService(
     unitOfWork(ctx, (db) => ({ customFields: new CustomFieldsRepository(db) })),
+    ctx.clock,
   );
   const bulk = new BulkService(
     unitOfWork(ctx, (db) => ({ bulk: new BulkRepository(db) })),
@@ -124,15 +125,21 @@ function coreServices(ctx: HrContext) {
       bulk: new BulkRepository(db),
       outbox: new OutboxRepository(db),
     })),
+    ctx.clock,
   );
   const services = {
     auth,
-    tenants: new TenantsService(unitOfWork(ctx, (db) => ({ tenants: new TenantsRepository(db) }))),
+    tenants: new TenantsService(
+      unitOfWork(ctx, (db) => ({ tenants: new TenantsRepository(db) })),
+      ctx.clock,
+    ),
     organizations: new OrganizationsService(
       unitOfWork(ctx, (db) => ({ organizations: new OrganizationsRepository(db), bulk: new BulkRepository(db) })),
+      ctx.clock,
     ),
     organizationGroups: new OrganizationGroupsService(
       unitOfWork(ctx, (db) => ({ organizationGroups: new OrganizationGroupsRepository(db) })),
+      ctx.clock,
     ),
     uploads: new UploadsService(
       unitOfWork(ctx, (db) => ({ uploads: new UploadsRepository(db) })),
@@ -148,16 +155,23 @@ function coreServices(ctx: HrContext) {
         ...(ctx.log ? { log: ctx.log } : {}),
       },
     ),
-    roles: new RolesService(unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) }))),
+    roles: new RolesService(
+      unitOfWork(ctx, (db) => ({ roles: new RolesRepository(db) })),
+      ctx.clock,
+    ),
     users,
     customFields,
     employees: new EmployeesService(
       unitOfWork(ctx, (db) => ({ employees: new EmployeesRepository(db), bulk: new BulkRepository(db) })),
       customFields,
       users,
+      ctx.clock,
     ),
     bulk,
-    datasets: new DatasetsService(unitOfWork(ctx, (db) => ({ datasets: new DatasetsRepository(db) }))),
+    datasets: new DatasetsService(
+      unitOfWork(ctx, (db) => ({ datasets: new DatasetsRepository(db) })),
+      ctx.clock,
+    ),
     perimeters: new PerimetersService(new PerimetersRepository(db)),
     outbox: new OutboxService(new OutboxRepository(db)),
   };

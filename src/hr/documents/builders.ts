@@ -42,21 +42,25 @@ import { VaultsService } from './vaults/service.js';
 
 /** Folders, document types and documents: what the area's other resources build on. */
 export function documentServices(ctx: HrContext, core: CoreServices) {
-  const folders = new FoldersService(unitOfWork(ctx, (db) => ({ folders: new FoldersRepository(db) })));
+  const folders = new FoldersService(
+    unitOfWork(ctx, (db) => ({ folders: new FoldersRepository(db) })),
+    ctx.clock,
+  );
   const documentsWork = unitOfWork(ctx, (db) => ({
     documents: new DocumentsRepository(db),
     uploads: new UploadsRepository(db),
   }));
-  const permissions = new DocumentPermissions(documentsWork.read.documents, core.users);
+  const permissions = new DocumentPermissions(documentsWork.read.documents, core.users, ctx.clock);
   return {
     folders,
     documentTypes: new DocumentTypesService(
       unitOfWork(ctx, (db) => ({ documentTypes: new DocumentTypesRepository(db) })),
       folders,
+      ctx.clock,
     ),
-    documents: new DocumentsService(documentsWork, permissions, core.uploads),
-    documentReads: new DocumentReadsService(documentsWork, permissions),
-    documentLifecycle: new DocumentLifecycleService(documentsWork, permissions, ctx.blobs),
+    documents: new DocumentsService(documentsWork, permissions, core.uploads, ctx.clock),
+    documentReads: new DocumentReadsService(documentsWork, permissions, ctx.clock),
+    documentLifecycle: new DocumentLifecycleService(documentsWork, permissions, ctx.blobs, ctx.clock),
   };
 }
 
@@ -132,6 +136,7 @@ export function documentModules(ctx: HrContext, s: ReturnType<typeof documentSer
       paginator,
       blobs,
       renditions: ctx.renditions,
+      clock: ctx.clock,
       kind,
     };
     modules.push(

@@ -90,6 +90,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
       outbox: new OutboxRepository(db),
     })),
     core.uploads,
+    ctx.clock,
   );
   const { scans, vaults, subscriptions, distributions, distributionSteps } = resourceServices(ctx, core, documents);
   const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });

@@ -14,9 +14,13 @@ import { KbCategoriesService } from './kb-categories/service.js';
 export function createKnowledge(ctx: HrContext) {
   const { paginator } = ctx;
   const services = {
-    kbCategories: new KbCategoriesService(unitOfWork(ctx, (db) => ({ kbCategories: new KbCategoriesRepository(db) }))),
+    kbCategories: new KbCategoriesService(
+      unitOfWork(ctx, (db) => ({ kbCategories: new KbCategoriesRepository(db) })),
+      ctx.clock,
+    ),
     kbArticles: new KbArticlesService(
       unitOfWork(ctx, (db) => ({ kbArticles: new KbArticlesRepository(db, ctx.database.dialect) })),
+      ctx.clock,
     ),
   };
   const s = services;

@@ -46,8 +46,12 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
   const requestForms = new RequestFormsService(
     unitOfWork(ctx, (db) => ({ requestForms: new RequestFormsRepository(db) })),
     core.perimeters,
+    ctx.clock,
   );
-  const macros = new MacrosService(unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })));
+  const macros = new MacrosService(
+    unitOfWork(ctx, (db) => ({ macros: new MacrosRepository(db) })),
+    ctx.clock,
+  );
   const requestsWork = unitOfWork(ctx, (db) => ({
     requests: new RequestsRepository(db),
     uploads: new UploadsRepository(db),
@@ -56,14 +60,15 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
   const services = {
     customStatuses: new CustomStatusesService(
       unitOfWork(ctx, (db) => ({ customStatuses: new CustomStatusesRepository(db) })),
+      ctx.clock,
     ),
     macros,
     requestForms,
-    requests: new RequestsService(requestsWork, requestForms, core.uploads, blobs),
-    requestComments: new RequestCommentsService(requestsWork, core.uploads),
-    requestFiles: new RequestFilesService(requestsWork, blobs),
-    requestLinks: new RequestLinksService(requestsWork),
-    requestMacros: new RequestMacrosService(requestsWork, macros),
+    requests: new RequestsService(requestsWork, requestForms, core.uploads, blobs, ctx.clock),
+    requestComments: new RequestCommentsService(requestsWork, core.uploads, ctx.clock),
+    requestFiles: new RequestFilesService(requestsWork, blobs, ctx.clock),
+    requestLinks: new RequestLinksService(requestsWork, ctx.clock),
+    requestMacros: new RequestMacrosService(requestsWork, macros, ctx.clock),
   };
   const s = services;
   const modules: HrModule[] = [
@@ -90,7 +95,7 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
         await requestRoutes(app, { requests: s.requests, paginator });
         await requestCommentRoutes(app, { comments: s.requestComments, paginator });
         await requestFileRoutes(app, { files: s.requestFiles, blobs, renditions });
-        await requestPdfRoutes(app, { comments: s.requestComments, renditions });
+        await requestPdfRoutes(app, { comments: s.requestComments, renditions, clock: ctx.clock });
         await requestLinkRoutes(app, { links: s.requestLinks, paginator });
         await requestMacroRoutes(app, { macros: s.requestMacros });
       },

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Db, DialectName } from '../db/database.js';
 import type { BlobsTable } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
-import { now } from '../time.js';
+import { wallClock } from '../time.js';
 import { isReferenced } from './references.js';
 import { SNIFF_BYTES, sniffContentType } from './sniff.js';
 import {
@@ -111,7 +111,8 @@ export abstract class IndexedBlobStore implements BlobStore {
           sha256: staged.sha256,
           size: staged.size,
           content_type: contentType,
-          created_at: now(),
+          // A blob is shared by every tenant that stores the same bytes: it belongs to none, so the wall clock.
+          created_at: wallClock(),
         };
         const existing = await this.claim(trx, candidate);
         const blob = toStoredBlob(existing ?? candidate);

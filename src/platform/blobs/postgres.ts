@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { copyReader, type Db } from '../db/database.js';
-import { now } from '../time.js';
+import { wallClock } from '../time.js';
 import { chunksOf, IndexedBlobStore, type Staged, StagingMeter } from './base.js';
 import type { BlobCache } from './cache.js';
 import { type ByteRange, isSha256 } from './store.js';
@@ -40,7 +40,8 @@ export class PostgresBlobStore extends IndexedBlobStore {
   protected async stage(source: Readable, limit: number): Promise<Staged> {
     const stagingId = randomUUID();
     const meter = new StagingMeter(limit);
-    const createdAt = now();
+    // The staged bytes' age, which `sweepStaging` compares with the wall clock: no tenant's time.
+    const createdAt = wallClock();
     let seq = 0;
     let pending: Buffer[] = [];
     let pendingLength = 0;

@@ -12,7 +12,7 @@ export function clockHeader(at: number, time: TenantTime): string {
 
 /**
  * A `preHandler` hook for an API's authenticated routes: the handler (and everything it calls) runs as work of the
- * caller's tenant, so that `now()` answers that tenant's time, and the answer carries `X-Atrium-Clock` when that
+ * caller's tenant, so that the `Clock`'s `now()` answers that tenant's time, and the answer carries `X-Atrium-Clock` when that
  * time is not the installation's. It runs after the body is read: a stream's events would lose the scope.
  */
 export function tenantTime(clock: Clock, tenantOf: (request: FastifyRequest) => string) {

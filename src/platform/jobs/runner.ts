@@ -9,7 +9,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Tables } from '../db/schema.js';
 import { inLightTransaction } from '../db/transaction.js';
-import { now as systemNow } from '../time.js';
+import { wallClock } from '../time.js';
 import { type Claim, claimJobs, completeJob, failJob, type Job, renewLease } from './store.js';
 
 /** What a handler may use while it runs. */
@@ -98,7 +98,7 @@ export interface JobLog {
 export interface JobRunnerOptions {
   db: Kysely<Tables>;
   dialect: DialectName;
-  /** Every time the runner reads (due jobs, leases, backoff) comes from here. */
+  /** Every time the runner reads (due jobs, leases, backoff) comes from here; the wall clock when left out. */
   clock?: { now(): number };
   /** The jitter's random numbers in [0, 1) (default Math.random). */
   random?: () => number;
@@ -157,7 +157,7 @@ export class JobRunner {
   constructor(options: JobRunnerOptions) {
     this.db = options.db;
     this.dialect = options.dialect;
-    this.clock = options.clock ?? { now: systemNow };
+    this.clock = options.clock ?? { now: wallClock };
     this.random = options.random ?? Math.random;
     this.concurrency = Math.max(1, Math.trunc(options.concurrency ?? 4));
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 500);

@@ -8,7 +8,7 @@ import { type Db, type DialectName, dialectOf } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import type { Tables } from '../db/schema.js';
 import { inLightTransaction, inTransaction } from '../db/transaction.js';
-import { now as systemNow } from '../time.js';
+import { wallClock } from '../time.js';
 import type { JobStatus, JobsTable } from './tables.js';
 
 export type { JobStatus } from './tables.js';
@@ -164,8 +164,11 @@ const failAttempt = endAttempt('failed');
  * enqueueing for two keys in the opposite order of another may deadlock, which `inTransaction` retries. On
  * SQLite, with one writer at a time, ids are always in commit order. Given a plain handle (not a transaction),
  * the lock and the insert run in a transaction of their own.
+ *
+ * `at` is the enqueue's time (`created_at`, and `run_at` without `runAt`): the runner's clock, the installation's
+ * (`clock.wall()`), for a job that should be due at once; the wall clock when left out.
  */
-export async function enqueue<P>(db: JobsDb, job: NewJob<P>, at: number = systemNow()): Promise<number> {
+export async function enqueue<P>(db: JobsDb, job: NewJob<P>, at: number = wallClock()): Promise<number> {
   const payload = JSON.stringify(job.payload);
   if (payload === undefined) throw new TypeError('a job payload must be JSON (got undefined)');
   const giveUpAt = job.giveUpAt ?? (job.giveUpAfterMs === undefined ? null : at + job.giveUpAfterMs);
@@ -232,7 +235,7 @@ export async function listJobs(db: JobsDb, filter: JobFilter = {}): Promise<Job[
  * signature's expiry due in 15 days must not run now). Returns the job, or undefined when no job with this id is
  * failed or cancelled.
  */
-export async function retryJob(db: JobsDb, id: number, at: number = systemNow()): Promise<Job | undefined> {
+export async function retryJob(db: JobsDb, id: number, at: number = wallClock()): Promise<Job | undefined> {
   const row = await db
     .updateTable('jobs')
     .set({ status: 'pending', run_at: at, finished_at: null, lease_until: null, locked_by: null, updated_at: at })
@@ -248,7 +251,7 @@ export async function retryJob(db: JobsDb, id: number, at: number = systemNow())
  * `signal` aborts at its next heartbeat and its result is discarded. Returns the job, or undefined when no job
  * with this id is pending or running.
  */
-export async function cancelJob(db: JobsDb, id: number, at: number = systemNow()): Promise<Job | undefined> {
+export async function cancelJob(db: JobsDb, id: number, at: number = wallClock()): Promise<Job | undefined> {
   const row = await db
     .updateTable('jobs')
     .set({ status: 'cancelled', finished_at: at, lease_until: null, locked_by: null, updated_at: at })

@@ -4,7 +4,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { Audited } from '../../module.js';
@@ -36,6 +36,7 @@ export class ProcessTemplatesService {
     private readonly work: UnitOfWork<Tables, Audited<ProcessTemplatesWork>>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.processTemplates;
   }
@@ -87,7 +88,7 @@ export class ProcessTemplatesService {
         });
       });
       if (errors.length) throw new FieldValidationError(errors);
-      const at = now();
+      const at = this.clock.now();
       const by = actor;
       const values = {
         title: input.title,
@@ -154,7 +155,7 @@ export class ProcessTemplatesService {
       const settings = typeSettings(errors, input, existing);
       if (errors.length) throw new FieldValidationError(errors);
 
-      const at = now();
+      const at = this.clock.now();
       const values = {
         type: input.type,
         name: input.name,

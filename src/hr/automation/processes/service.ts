@@ -12,7 +12,7 @@ import {
   StateError,
 } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
-import { now, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
+import { type Clock, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { NewTask, TasksRepository } from '../tasks/repository.js';
 import type { TasksService } from '../tasks/service.js';
@@ -38,6 +38,7 @@ export class ProcessesService {
     private readonly work: UnitOfWork<Tables, Audited<ProcessesWork>>,
     private readonly tasks: TasksService,
     private readonly blobs: BlobStore,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.processes;
   }
@@ -169,7 +170,7 @@ export class ProcessesService {
       const creatorId = await person('creator', input.creator_id, input.creator_external_id);
       if (errors.length || !template || !employeeId || !creatorId) throw new FieldValidationError(errors);
 
-      const at = now();
+      const at = this.clock.now();
       const number = await repo.nextNumber(clientId);
       const row = {
         client_id: clientId,
@@ -265,7 +266,7 @@ export class ProcessesService {
       const repo = tx.processes;
       const process = await repo.find(clientId, id);
       if (!process) throw new NotFoundError('process', id);
-      await this.publishIn(repo, tx.tasks, clientId, process, now());
+      await this.publishIn(repo, tx.tasks, clientId, process, this.clock.now());
       await this.recordProcess(clientId, tx, id, 'published');
     });
   }

@@ -12,7 +12,7 @@ import {
   StateError,
 } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
-import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
+import { type Clock, dayOf, parseDateOrDateTime } from '../../../platform/time.js';
 import { checkAnswers, type DatasetValueLookup, datasetValuesOf } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
@@ -80,6 +80,7 @@ export class TasksService {
     private readonly work: UnitOfWork<Tables, Audited<TasksWork>>,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.tasks;
   }
@@ -183,7 +184,7 @@ export class TasksService {
     return this.work.run(async (tx) => {
       await this.row(clientId, id, tx.tasks);
       const values: { due_date?: string | null; reminder_offset?: number | null; updated_at: number } = {
-        updated_at: now(),
+        updated_at: this.clock.now(),
       };
       if (input.due_date !== undefined) values.due_date = input.due_date;
       if (input.reminder_offset !== undefined) values.reminder_offset = input.reminder_offset;
@@ -256,7 +257,7 @@ export class TasksService {
       const task = await this.row(clientId, id, tx.tasks);
       TasksService.mustFill(task, 'fill');
       mustBeToDo(task, 'fill');
-      const at = now();
+      const at = this.clock.now();
       const formData = await this.saveAnswers(tx, clientId, task, answers, false, at);
       await tx.tasks.update(clientId, id, { form_data: formData, updated_at: at });
       return this.recordTask(clientId, tx, id, 'filled');
@@ -306,7 +307,7 @@ export class TasksService {
       }
       if (errors.length) throw new FieldValidationError(errors);
 
-      const at = now();
+      const at = this.clock.now();
       const values: Parameters<TasksRepository['update']>[2] = {
         status: 'completed',
         completed_at: at,
@@ -417,7 +418,7 @@ export class TasksService {
         sha256: upload.sha256,
         size: upload.size,
         content_type: upload.contentType,
-        created_at: now(),
+        created_at: this.clock.now(),
       });
       return this.recordFile(clientId, tx, taskId, fileId, 'created');
     });

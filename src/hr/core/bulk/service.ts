@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { compileBodyCheck } from '../../../platform/http/validation.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
-import { type Clock, now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import { actingAs, afterWork, currentCaller } from '../../audit/actor.js';
 import { bodyValidationError, domainErrorBody, type ErrorBody } from '../../errors.js';
 import type {
@@ -99,18 +99,20 @@ export type Settle<W extends BulkWork> = (
  */
 export async function applyBulkItem<W extends BulkWork>(options: {
   work: UnitOfWork<Tables, W>;
+  /** The clock the write stamps its rows with: the item's result is settled at the same time. */
+  clock: Clock;
   clientId: string;
   item: PendingBulkItem;
   /** `Employee`, `User`: the start of each success message. */
   noun: string;
   write: (settle: Settle<W>) => Promise<unknown>;
 }): Promise<void> {
-  const { work, clientId, item, noun } = options;
+  const { work, clock, clientId, item, noun } = options;
   const settle: Settle<W> = async (tx, outcome, result, resourceId) => {
     const message = `${noun} record ${outcome} successfully.`;
     const settlement = { status: 'success' as const, outcome, message, result, resourceId };
-    // The write's own clock (services stamp their rows with `now()`).
-    if (!(await tx.bulk.settle(clientId, item, settlement, now()))) throw new AlreadySettled();
+    // The write's own clock (services stamp their rows with `clock.now()`).
+    if (!(await tx.bulk.settle(clientId, item, settlement, clock.now()))) throw new AlreadySettled();
   };
   try {
     await options.write(settle);
@@ -119,7 +121,7 @@ export async function applyBulkItem<W extends BulkWork>(options: {
     const body = error instanceof BulkItemRefused ? error.body : domainErrorBody(error);
     if (!body) throw error;
     const failure = { status: 'failed' as const, outcome: 'failed' as const, message: body.message, result: body };
-    await work.run((tx) => tx.bulk.settle(clientId, item, { ...failure, resourceId: null }, now()));
+    await work.run((tx) => tx.bulk.settle(clientId, item, { ...failure, resourceId: null }, clock.now()));
   }
 }
 

@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { customFieldEvents } from './events.js';
 import { presentCustomField } from './present.js';
@@ -58,7 +58,10 @@ export function checkValue(def: CustomFieldDef, value: string): string | undefin
 export class CustomFieldsService {
   private readonly repo: CustomFieldsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<CustomFieldsWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<CustomFieldsWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.customFields;
   }
 
@@ -181,7 +184,7 @@ export class CustomFieldsService {
         allow_access_restrictions: input.allow_access_restrictions ?? false,
       };
       this.validate(merged, existing);
-      const at = now();
+      const at = this.clock.now();
       const created = existing ? false : await repo.insertIfAbsent(clientId, id, this.values(merged, at), at);
       if (!created) await repo.update(clientId, id, this.values(merged, at));
       const row = (await repo.find(clientId, id)) as CustomFieldRecord;
@@ -212,7 +215,7 @@ export class CustomFieldsService {
         allow_access_restrictions: input.allow_access_restrictions ?? existing.allow_access_restrictions,
       };
       this.validate(merged, existing);
-      await repo.update(clientId, id, this.values(merged, now()));
+      await repo.update(clientId, id, this.values(merged, this.clock.now()));
       const row = (await repo.find(clientId, id)) as CustomFieldRecord;
       await audit.record(clientId, customFieldEvents, 'updated', {
         id,

@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError, StateError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { datasetEvents, datasetValueEvents } from './events.js';
 import { presentDataset, presentDatasetValue } from './present.js';
@@ -49,7 +49,10 @@ export function splitValueId(id: string): { parentId: string | null; code: strin
  * follow from it; a dataset's row is locked by every write of its values, which keeps `values_count` exact.
  */
 export class DatasetsService {
-  constructor(private readonly work: UnitOfWork<Tables, Audited<DatasetsWork>>) {}
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<DatasetsWork>>,
+    private readonly clock: Clock,
+  ) {}
 
   list(
     clientId: string,
@@ -88,7 +91,7 @@ export class DatasetsService {
     }
     const attrs = { localizedNames: input.localized_names, dimensions };
     return this.work.run(async ({ datasets, audit }) => {
-      const at = now();
+      const at = this.clock.now();
       let existing = await datasets.lock(clientId, id);
       // Two first PUTs at once: the one whose insert finds the row takes the update path.
       if (!existing && !(await datasets.insertIfAbsent(clientId, id, attrs, at))) {
@@ -160,7 +163,7 @@ export class DatasetsService {
   ): Promise<{ dataset: DatasetRecord; value: DatasetValueRecord; created: boolean }> {
     const { parentId, code, depth } = splitValueId(valueId);
     return this.work.run(async ({ datasets, audit }) => {
-      const at = now();
+      const at = this.clock.now();
       const dataset = await datasets.lock(clientId, datasetId);
       if (!dataset) throw new NotFoundError('dataset', datasetId);
       if (depth >= dataset.dimensions.length) {
@@ -213,7 +216,7 @@ export class DatasetsService {
   /** DELETE: removes a value that holds none (422 `has_children` otherwise). */
   async deleteValue(clientId: string, datasetId: string, valueId: string): Promise<void> {
     await this.work.run(async ({ datasets, audit }) => {
-      const at = now();
+      const at = this.clock.now();
       const dataset = await datasets.lock(clientId, datasetId);
       if (!dataset) throw new NotFoundError('dataset', datasetId);
       const value = await datasets.findValue(clientId, datasetId, valueId);

@@ -7,7 +7,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
-import { now, parseDateOrDateTime } from '../../../platform/time.js';
+import { type Clock, parseDateOrDateTime } from '../../../platform/time.js';
 import type { AuditTrail } from '../../audit/trail.js';
 import type { Audited } from '../../module.js';
 import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
@@ -70,6 +70,7 @@ export class EmployeesService {
     private readonly work: UnitOfWork<Tables, Audited<EmployeesWork>>,
     private readonly customFields: CustomFieldsService,
     private readonly profiles: ProfilePerimeters,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.employees;
   }
@@ -77,7 +78,7 @@ export class EmployeesService {
   // ------------------------------------------------------------ reading
 
   async views(clientId: string, rows: EmployeeRow[]): Promise<EmployeeView[]> {
-    return viewsOf(this.repo, clientId, rows, await this.customFields.definitions(clientId));
+    return viewsOf(this.repo, clientId, rows, await this.customFields.definitions(clientId), this.clock);
   }
 
   async get(clientId: string, id: string, synchronization?: { application: string }): Promise<EmployeeView> {
@@ -85,11 +86,11 @@ export class EmployeesService {
       // A plain GET reads the employee, its registrations and labelled custom values in one statement.
       const found = await this.repo.findWithDetails(clientId, id);
       if (!found) throw new NotFoundError('employee', id);
-      return viewOf(found.row, found.registrations, found.customFields, today());
+      return viewOf(found.row, found.registrations, found.customFields, today(this.clock));
     }
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('employee', id);
-    const at = now();
+    const at = this.clock.now();
     await this.repo.update(clientId, id, {
       synchronized_at: at,
       synchronization_application: synchronization.application,
@@ -216,7 +217,7 @@ export class EmployeesService {
     action: 'created' | 'updated',
   ): Promise<EmployeeView> {
     const row = (await repo.find(clientId, id)) as EmployeeRow;
-    const view = (await viewsOf(repo, clientId, [row], defs))[0] as EmployeeView;
+    const view = (await viewsOf(repo, clientId, [row], defs, this.clock))[0] as EmployeeView;
     const name = [row.firstname, row.middlename, row.lastname].filter((part) => part).join(' ');
     await audit.record(clientId, employeeEvents, action, { id, name: name || null, data: presentEmployee(view) });
     return view;
@@ -247,7 +248,7 @@ export class EmployeesService {
     return this.guarded(() =>
       this.work.run(async (tx) => {
         const { employees: repo, audit } = tx;
-        const prepared = await prepareEmployee(repo, clientId, input, 'create', defs);
+        const prepared = await prepareEmployee(this.clock, repo, clientId, input, 'create', defs);
         const newId = chosenId ?? randomUUID();
         await repo.insert({
           ...(prepared.changes as NewEmployeeRow),
@@ -312,7 +313,7 @@ export class EmployeesService {
         const { employees: repo, audit } = tx;
         const existing = await repo.find(clientId, id);
         if (!existing) throw new NotFoundError('employee', id);
-        const prepared = await prepareEmployee(repo, clientId, input, mode, defs, existing);
+        const prepared = await prepareEmployee(this.clock, repo, clientId, input, mode, defs, existing);
         await repo.update(clientId, id, prepared.changes);
         await this.write(repo, clientId, id, prepared);
         const view = await this.recorded(repo, audit, clientId, id, defs, 'updated');
@@ -351,6 +352,7 @@ export class EmployeesService {
    */
   async applyBulk(clientId: string, action: BulkAction, item: PendingBulkItem): Promise<void> {
     await applyBulkItem({
+      clock: this.clock,
       work: this.work,
       clientId,
       item,

@@ -1,10 +1,10 @@
 /** Employees as their responses show them: registrations, labelled custom values, status (read by the service). */
-import { dayOf, now } from '../../../platform/time.js';
+import { type Clock, dayOf } from '../../../platform/time.js';
 import type { CustomFieldDef } from '../custom-fields/service.js';
 import type { EmployeeRow, EmployeesRepository, EmployeeView, RegistrationRow } from './repository.js';
 
-export function today(): string {
-  return dayOf(now());
+export function today(clock: Clock): string {
+  return dayOf(clock.now());
 }
 
 /**
@@ -16,10 +16,11 @@ export async function viewsOf(
   clientId: string,
   rows: EmployeeRow[],
   defs: Map<string, CustomFieldDef>,
+  clock: Clock,
 ): Promise<EmployeeView[]> {
   const ids = rows.map((r) => r.id);
   const [regs, values] = await Promise.all([repo.registrations(clientId, ids), repo.customValues(clientId, ids)]);
-  const day = today();
+  const day = today(clock);
   return rows.map((row) => viewOf(row, regs.get(row.id) ?? [], labelled(values.get(row.id), defs), day));
 }
 

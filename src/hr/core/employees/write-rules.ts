@@ -5,7 +5,7 @@
 import type { FieldError } from '../../../platform/errors.js';
 import { FieldValidationError } from '../../../platform/errors.js';
 import { hashSecret } from '../../../platform/security/secrets.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { CustomFieldDef } from '../custom-fields/service.js';
 import { checkValue } from '../custom-fields/service.js';
 import type { EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';
@@ -48,6 +48,7 @@ export interface PreparedEmployee {
  * returns the row changes, registrations and custom values to write.
  */
 export async function prepareEmployee(
+  clock: Clock,
   repo: EmployeesRepository,
   clientId: string,
   input: Input,
@@ -56,7 +57,7 @@ export async function prepareEmployee(
   existing?: EmployeeRow,
 ): Promise<PreparedEmployee> {
   const errors: FieldError[] = [];
-  const at = now();
+  const at = clock.now();
   const changes = profileChanges(input, mode, existing, errors);
   if (changes.merged.external_id) {
     const other = await repo.findByExternalId(clientId, changes.merged.external_id);
@@ -71,7 +72,7 @@ export async function prepareEmployee(
 
   let registrations: Registration[] | undefined;
   if (input.registration_references !== undefined) {
-    registrations = await registrationsOf(repo, clientId, input.registration_references, at, existing, errors);
+    registrations = await registrationsOf(clock, repo, clientId, input.registration_references, at, existing, errors);
   } else if (mode !== 'patch') {
     errors.push({ field: 'registration_references', code: 'required', message: 'This field is required.' });
   }
@@ -133,6 +134,7 @@ function profileChanges(
 
 /** The registration references to write, each checked (organization, one per organization, number not taken). */
 async function registrationsOf(
+  clock: Clock,
   repo: EmployeesRepository,
   clientId: string,
   refs: NonNullable<Input['registration_references']>,
@@ -182,7 +184,7 @@ async function registrationsOf(
       organization_id: r.organization_id,
       employee_number: r.employee_number,
       active: active ? 1 : 0,
-      departure_date: active ? (r.departure_date ?? null) : (r.departure_date ?? prior?.departure_date ?? today()),
+      departure_date: active ? (r.departure_date ?? null) : (r.departure_date ?? prior?.departure_date ?? today(clock)),
       position: i,
       created_at: prior?.created_at ?? at,
       updated_at: at,

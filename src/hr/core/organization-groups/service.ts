@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { organizationGroupEvents } from './events.js';
 import { presentOrganizationGroup } from './present.js';
@@ -23,7 +23,10 @@ export interface OrganizationGroupsWork {
 export class OrganizationGroupsService {
   private readonly repo: OrganizationGroupsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<OrganizationGroupsWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<OrganizationGroupsWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.organizationGroups;
   }
 
@@ -57,7 +60,7 @@ export class OrganizationGroupsService {
     return this.work.run(async ({ organizationGroups: repo, audit }) => {
       const members = input.organizations_ids ?? [];
       await this.checkMembers(repo, clientId, members);
-      const at = now();
+      const at = this.clock.now();
       const created = await repo.insertIfAbsent(clientId, id, input.name, at);
       if (!created) await repo.update(clientId, id, { name: input.name }, at);
       await repo.replaceMembers(clientId, id, members);
@@ -78,7 +81,7 @@ export class OrganizationGroupsService {
         await this.checkMembers(repo, clientId, input.organizations_ids);
         await repo.replaceMembers(clientId, id, input.organizations_ids);
       }
-      await repo.update(clientId, id, input.name !== undefined ? { name: input.name } : {}, now());
+      await repo.update(clientId, id, input.name !== undefined ? { name: input.name } : {}, this.clock.now());
       const group = (await repo.find(clientId, id)) as OrganizationGroupRecord;
       await audit.record(clientId, organizationGroupEvents, 'updated', {
         id,

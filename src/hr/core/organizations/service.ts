@@ -4,7 +4,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
 import { applyBulkItem, itemCheck } from '../bulk/service.js';
@@ -64,7 +64,10 @@ const ATTRIBUTES: (keyof OrganizationAttributes)[] = [
 export class OrganizationsService {
   private readonly repo: OrganizationsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<OrganizationsWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<OrganizationsWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.organizations;
   }
 
@@ -127,7 +130,7 @@ export class OrganizationsService {
     return this.work.run(async (tx) => {
       const { organizations: repo, audit } = tx;
       await this.checkParent(repo, clientId, id, attrs.parent_organization_id);
-      const at = now();
+      const at = this.clock.now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
       const organization = (await repo.find(clientId, id)) as OrganizationRecord;
@@ -144,6 +147,7 @@ export class OrganizationsService {
   /** One item `{id, data}` of an organization import, applied as PUT /organizations/{id} applies its body. */
   async applyBulk(clientId: string, _action: BulkAction, item: PendingBulkItem): Promise<void> {
     await applyBulkItem({
+      clock: this.clock,
       work: this.work,
       clientId,
       item,
@@ -173,7 +177,7 @@ export class OrganizationsService {
       if ('parent_organization_id' in changes) {
         await this.checkParent(repo, clientId, id, changes.parent_organization_id ?? null);
       }
-      await repo.update(clientId, id, changes, now());
+      await repo.update(clientId, id, changes, this.clock.now());
       const organization = (await repo.find(clientId, id)) as OrganizationRecord;
       await audit.record(clientId, organizationEvents, 'updated', {
         id,

@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { roleEvents } from './events.js';
 import { MODULE_PERMISSIONS, PERMISSION_PREREQUISITES, type PermissionModule } from './permissions.js';
@@ -28,7 +28,10 @@ export interface RolesWork {
 export class RolesService {
   private readonly repo: RolesRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<RolesWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<RolesWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.roles;
   }
 
@@ -51,7 +54,7 @@ export class RolesService {
     }
     const attrs = { name: input.name, description: input.description ?? null };
     return this.work.run(async ({ roles: repo, audit }) => {
-      const at = now();
+      const at = this.clock.now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
       const role = (await repo.find(clientId, id)) as RoleRow;
@@ -93,7 +96,7 @@ export class RolesService {
     return this.work.run(async ({ roles: repo, audit }) => {
       if (!(await repo.find(clientId, roleId))) throw new NotFoundError('role', roleId);
       // Updating the role first locks its row, so concurrent writes of one document take turns.
-      await repo.touch(clientId, roleId, now());
+      await repo.touch(clientId, roleId, this.clock.now());
       await repo.replaceGranted(clientId, roleId, module, granted);
       // The permissions are the role's: their write is the role's update, presented as GET /roles/{id} shows it.
       const role = (await repo.find(clientId, roleId)) as RoleRow;

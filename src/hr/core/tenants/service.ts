@@ -2,7 +2,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../../platform/security/secrets.js';
-import { formatDateTime, now } from '../../../platform/time.js';
+import { type Clock, formatDateTime } from '../../../platform/time.js';
 import type { TenantsRepository } from './repository.js';
 
 export interface CreatedApplication {
@@ -35,13 +35,16 @@ export interface TenantsWork {
 export class TenantsService {
   private readonly repo: TenantsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, TenantsWork>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, TenantsWork>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.tenants;
   }
 
   async createClient(name: string): Promise<{ client_id: string }> {
     const id = newId();
-    await this.repo.insertClient({ id, name, created_at: now() });
+    await this.repo.insertClient({ id, name, created_at: this.clock.now() });
     return { client_id: id };
   }
 
@@ -88,13 +91,13 @@ export class TenantsService {
       secret_hash: hashSecret(secret),
       read_only: readOnly ? 1 : 0,
       revoked_at: null,
-      created_at: now(),
+      created_at: this.clock.now(),
     });
     return { client_id: clientId, application_id: id, application_secret: secret };
   }
 
   async revokeApplication(applicationId: string): Promise<void> {
-    const at = now();
+    const at = this.clock.now();
     const found = await this.work.run(({ tenants }) => tenants.revokeApplication(applicationId, at));
     if (!found) throw new NotFoundError('application', applicationId);
   }

@@ -7,7 +7,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId } from '../../../platform/security/secrets.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { BulkAction, BulkWork, PendingBulkItem } from '../bulk/service.js';
 import { applyBulkItem, itemCheck } from '../bulk/service.js';
@@ -134,7 +134,10 @@ const checkKeys = itemCheck(Type.Object({ ...UserBulkPatchItem.properties, data:
 export class UsersService {
   private readonly repo: UsersRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<UsersWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<UsersWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.users;
   }
 
@@ -204,7 +207,7 @@ export class UsersService {
             relatedId: user.id,
           },
         ],
-        now(),
+        this.clock.now(),
       );
     });
   }
@@ -229,7 +232,7 @@ export class UsersService {
           profiles.map((p) => ({ ...p, id: undefined })),
           new Set(),
         );
-        const at = now();
+        const at = this.clock.now();
         await repo.insert(clientId, id, { ...(attrs as UserAttributes), saml_token_hash: saml ?? null }, at);
         await repo.replaceProfiles(clientId, id, this.profiles(profiles.map((p) => ({ ...p, id: undefined }))));
         const user = (await repo.find(clientId, id)) as UserWithProfiles;
@@ -271,7 +274,12 @@ export class UsersService {
         const known = new Set(current.profiles.map((p) => p.id));
         await this.check(repo, clientId, id, attrs, input.profiles ?? [], known);
         // Updating the user row first locks it, so concurrent writes of one user's profiles take turns.
-        await repo.update(clientId, id, { ...attrs, ...(saml !== undefined ? { saml_token_hash: saml } : {}) }, now());
+        await repo.update(
+          clientId,
+          id,
+          { ...attrs, ...(saml !== undefined ? { saml_token_hash: saml } : {}) },
+          this.clock.now(),
+        );
         if (input.profiles !== undefined) await repo.replaceProfiles(clientId, id, this.profiles(input.profiles));
         const user = (await repo.find(clientId, id)) as UserWithProfiles;
         await audit.record(clientId, userEvents, 'updated', { id, name: fullName(user), data: presentUser(user) });
@@ -287,6 +295,7 @@ export class UsersService {
    */
   async applyBulk(clientId: string, action: BulkAction, item: PendingBulkItem): Promise<void> {
     await applyBulkItem({
+      clock: this.clock,
       work: this.work,
       clientId,
       item,

@@ -4,7 +4,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { DEFAULT_FOLDER_ID, type FoldersService } from '../folders/service.js';
 import type { DocumentKind } from '../folders/tables.js';
@@ -75,6 +75,7 @@ export class DocumentTypesService {
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<DocumentTypesWork>>,
     private readonly folders: FoldersService,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.documentTypes;
   }
@@ -153,7 +154,7 @@ export class DocumentTypesService {
         folder_id: folderId,
         settings,
       };
-      const at = now();
+      const at = this.clock.now();
       let created = false;
       if (!existing) created = await repo.insertIfAbsent(clientId, kind, id, values, at);
       if (!created) {
@@ -196,7 +197,7 @@ export class DocumentTypesService {
           folder_id: folderId,
           settings,
         },
-        now(),
+        this.clock.now(),
       );
       const type = typeView((await repo.find(clientId, kind, id)) as DocumentTypeRecord);
       await audit.record(clientId, documentTypeEvents[kind], 'updated', {

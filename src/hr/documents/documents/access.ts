@@ -3,6 +3,7 @@
  * permission decisions the documents' services share (`DocumentPermissions`).
  */
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
+import type { Clock } from '../../../platform/time.js';
 import type { DocumentAccessQuery } from '../../core/users/service.js';
 import { typeView } from '../document-types/service.js';
 import type { DocumentKind } from '../folders/tables.js';
@@ -39,6 +40,7 @@ export class DocumentPermissions {
   constructor(
     private readonly repo: DocumentsRepository,
     private readonly access: DocumentAccess,
+    private readonly clock: Clock,
   ) {}
 
   /** Checks that the acting user exists in the client (an unknown one is a 400 naming the header). */
@@ -94,7 +96,7 @@ export class DocumentPermissions {
   ): Promise<DocumentView> {
     await this.checkActor(clientId, actor);
     const view = (
-      await documentViews(this.repo, clientId, [await documentRow(this.repo, clientId, kind, id)])
+      await documentViews(this.clock, this.repo, clientId, [await documentRow(this.repo, clientId, kind, id)])
     )[0] as DocumentView;
     await this.mustMay(clientId, actor, action, view);
     return view;

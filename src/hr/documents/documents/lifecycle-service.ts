@@ -3,7 +3,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition } from '../../../platform/db/keyset.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
-import { dayOf, now } from '../../../platform/time.js';
+import { type Clock, dayOf } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { DocumentKind } from '../folders/tables.js';
 import { APPLICATION, type DocumentActor, type DocumentPermissions, subjectOf } from './access.js';
@@ -24,6 +24,7 @@ export class DocumentLifecycleService {
     private readonly work: UnitOfWork<Tables, Audited<DocumentsWork>>,
     private readonly permissions: DocumentPermissions,
     private readonly blobs: BlobStore,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.documents;
   }
@@ -41,9 +42,9 @@ export class DocumentLifecycleService {
       const row = await documentRow(repo, clientId, kind, id);
       // Already where it was asked to be: nothing is written, so nothing is recorded.
       if ((row.trashed_at !== null) === trashed) return;
-      const at = now();
+      const at = this.clock.now();
       await repo.update(clientId, kind, id, { trashed_at: trashed ? at : null, updated_at: at });
-      await recordDocuments(tx, clientId, kind, trashed ? 'trashed' : 'restored', [
+      await recordDocuments(this.clock, tx, clientId, kind, trashed ? 'trashed' : 'restored', [
         await documentRow(repo, clientId, kind, id),
       ]);
     });
@@ -54,7 +55,7 @@ export class DocumentLifecycleService {
     await this.permissions.authorized(clientId, kind, id, actor, 'delete');
     const blobs = await this.work.run(async (tx) => {
       const row = await documentRow(tx.documents, clientId, kind, id);
-      await recordDocuments(tx, clientId, kind, 'deleted', [row]);
+      await recordDocuments(this.clock, tx, clientId, kind, 'deleted', [row]);
       return tx.documents.delete(clientId, kind, [row.id]);
     });
     await this.release(blobs);
@@ -68,7 +69,7 @@ export class DocumentLifecycleService {
     if (ids.length === 0) return Promise.resolve([]);
     return this.work.run(async (tx) => {
       const rows = (await tx.documents.findMany(clientId, kind, ids)).filter((r) => r.trashed_at !== null);
-      await recordDocuments(tx, clientId, kind, 'deleted', rows);
+      await recordDocuments(this.clock, tx, clientId, kind, 'deleted', rows);
       return tx.documents.delete(
         clientId,
         kind,
@@ -84,13 +85,13 @@ export class DocumentLifecycleService {
       // Only the trashed documents this user may delete.
       let total = 0;
       let position: KeysetPosition | undefined;
-      const query: DocumentQuery = { trashed: true, expired: false, today: dayOf(now()) };
+      const query: DocumentQuery = { trashed: true, expired: false, today: dayOf(this.clock.now()) };
       for (const expired of [false, true]) {
         position = undefined;
         for (;;) {
           const page = await this.repo.page(clientId, kind, { ...query, expired }, pageAt(EMPTY_TRASH_BATCH, position));
           const ids: string[] = [];
-          for (const view of await documentViews(this.repo, clientId, page.items)) {
+          for (const view of await documentViews(this.clock, this.repo, clientId, page.items)) {
             if (await this.permissions.may(clientId, actor, 'delete', subjectOf(view))) ids.push(view.row.id);
           }
           const blobs = await this.deleteTrashed(clientId, kind, ids);
@@ -137,8 +138,12 @@ export class DocumentLifecycleService {
         const type = await repo.documentType(clientId, kind, current.document_type_id);
         expiry = type ? policyExpiryDate(type.settings, current.created_at, current.metadata) : null;
       }
-      await repo.update(clientId, kind, id, { expiry_date: expiry, expiration_date: expiryDate, updated_at: now() });
-      await recordDocuments(tx, clientId, kind, 'expired', [await documentRow(repo, clientId, kind, id)]);
+      await repo.update(clientId, kind, id, {
+        expiry_date: expiry,
+        expiration_date: expiryDate,
+        updated_at: this.clock.now(),
+      });
+      await recordDocuments(this.clock, tx, clientId, kind, 'expired', [await documentRow(repo, clientId, kind, id)]);
     });
   }
 
@@ -154,8 +159,8 @@ export class DocumentLifecycleService {
     await this.work.run(async (tx) => {
       const repo = tx.documents;
       await documentRow(repo, clientId, kind, id);
-      await repo.update(clientId, kind, id, { expiration_date: expirationDate, updated_at: now() });
-      await recordDocuments(tx, clientId, kind, 'updated', [await documentRow(repo, clientId, kind, id)]);
+      await repo.update(clientId, kind, id, { expiration_date: expirationDate, updated_at: this.clock.now() });
+      await recordDocuments(this.clock, tx, clientId, kind, 'updated', [await documentRow(repo, clientId, kind, id)]);
     });
   }
 }

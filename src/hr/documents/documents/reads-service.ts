@@ -5,7 +5,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
-import { dayOf, now, parseDateOrDateTime } from '../../../platform/time.js';
+import { type Clock, dayOf, parseDateOrDateTime } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { DocumentKind } from '../folders/tables.js';
 import { APPLICATION, type DocumentActor, type DocumentPermissions, subjectOf } from './access.js';
@@ -23,6 +23,7 @@ export class DocumentReadsService {
   constructor(
     work: UnitOfWork<Tables, Audited<DocumentsWork>>,
     private readonly permissions: DocumentPermissions,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.documents;
   }
@@ -60,7 +61,11 @@ export class DocumentReadsService {
       }
       return end ? at + 86_400_000 - 1 : at;
     };
-    const q: DocumentQuery = { trashed: f.trashed === true, expired: f.expired === true, today: dayOf(now()) };
+    const q: DocumentQuery = {
+      trashed: f.trashed === true,
+      expired: f.expired === true,
+      today: dayOf(this.clock.now()),
+    };
     if (f.employee_id !== undefined) q.employeeId = f.employee_id;
     if (f.document_type_id !== undefined) q.documentTypeId = f.document_type_id;
     if (f.q !== undefined) q.q = f.q;
@@ -103,7 +108,7 @@ export class DocumentReadsService {
     }
     if (actor.kind === 'application') {
       const page = await this.repo.page(clientId, kind, query, pageAt(limit, position));
-      return { ...page, items: await documentViews(this.repo, clientId, page.items) };
+      return { ...page, items: await documentViews(this.clock, this.repo, clientId, page.items) };
     }
     return this.visiblePage(clientId, kind, query, actor, limit, position);
   }
@@ -127,7 +132,7 @@ export class DocumentReadsService {
     let cursor = position;
     for (;;) {
       const batch = await this.repo.page(clientId, kind, query, pageAt(limit + 1, cursor));
-      const views = await documentViews(this.repo, clientId, batch.items);
+      const views = await documentViews(this.clock, this.repo, clientId, batch.items);
       for (const view of forward ? views : views.reverse()) {
         if (found.length > limit) break;
         if (await this.permissions.may(clientId, actor, 'view', subjectOf(view))) found.push(view);

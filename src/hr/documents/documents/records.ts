@@ -5,7 +5,7 @@
 import type { KeysetPosition } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import { NotFoundError } from '../../../platform/errors.js';
-import { dayOf, now } from '../../../platform/time.js';
+import { type Clock, dayOf } from '../../../platform/time.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { Audited } from '../../module.js';
 import type { DocumentKind } from '../folders/tables.js';
@@ -25,6 +25,7 @@ export function pageAt(limit: number, position?: KeysetPosition): PageRequest {
 }
 
 export async function documentViews(
+  clock: Clock,
   repo: DocumentsRepository,
   clientId: string,
   rows: DocumentWithOwner[],
@@ -33,7 +34,7 @@ export async function documentViews(
     clientId,
     rows.map((r) => r.id),
   );
-  const today = dayOf(now());
+  const today = dayOf(clock.now());
   return rows.map((row) => ({
     row,
     organizationIds: orgs.get(row.id) ?? [],
@@ -57,13 +58,14 @@ export async function documentRow(
  * it, read through the transaction's repositories (after the write; before it, for a deletion).
  */
 export async function recordDocuments(
+  clock: Clock,
   { documents: repo, audit }: Audited<DocumentsWork>,
   clientId: string,
   kind: DocumentKind,
   action: (typeof documentEvents)[DocumentKind]['actions'][number],
   rows: DocumentWithOwner[],
 ): Promise<void> {
-  for (const view of await documentViews(repo, clientId, rows)) {
+  for (const view of await documentViews(clock, repo, clientId, rows)) {
     await audit.record(clientId, documentEvents[kind], action, {
       id: view.row.id,
       name: view.row.filename,

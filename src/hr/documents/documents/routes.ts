@@ -18,7 +18,7 @@ import {
   previewOptions,
 } from '../../../platform/renditions/http.js';
 import type { Renditions } from '../../../platform/renditions/renditions.js';
-import { formatUtcStamp, now } from '../../../platform/time.js';
+import { type Clock, formatUtcStamp } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
@@ -461,9 +461,9 @@ export async function documentFileRoutes(
 /** What is made from a document: a page's preview, a duplicate, an XML receipt. */
 export async function documentRenditionRoutes(
   app: FastifyInstance,
-  opts: { reads: DocumentReadsService; blobs: BlobStore; renditions: Renditions; kind: DocumentKind },
+  opts: { reads: DocumentReadsService; blobs: BlobStore; renditions: Renditions; kind: DocumentKind; clock: Clock },
 ): Promise<void> {
-  const { reads, blobs, renditions, kind } = opts;
+  const { reads, blobs, renditions, kind, clock } = opts;
   const { api, base, tags, aKind } = routeContext(app, kind);
 
   api.get(
@@ -514,7 +514,7 @@ export async function documentRenditionRoutes(
       const doc = await reads.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       const copy = await renditions.duplicate(
         { sha256: doc.sha256, contentType: doc.content_type },
-        `Duplicate of ${doc.filename} (document ${doc.id}), made ${formatUtcStamp(now())}`,
+        `Duplicate of ${doc.filename} (document ${doc.id}), made ${formatUtcStamp(clock.now())}`,
       );
       const stem = doc.filename.replace(/\.[^.]*$/, '') || 'document';
       return reply
@@ -545,7 +545,7 @@ export async function documentRenditionRoutes(
       return reply
         .type('application/xml; charset=utf-8')
         .header('Content-Disposition', formatContentDisposition(`receipt-${view.row.id}.xml`))
-        .send(presentReceipt(view, now(), `Atrium ${buildInfo().version}`));
+        .send(presentReceipt(view, clock.now(), `Atrium ${buildInfo().version}`));
     },
   );
 }

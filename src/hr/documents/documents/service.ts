@@ -4,7 +4,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { ConflictError, type FieldError, FieldValidationError, ForbiddenError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
-import { dayOf, now, parseDate } from '../../../platform/time.js';
+import { type Clock, dayOf, parseDate } from '../../../platform/time.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { Audited } from '../../module.js';
 import type { MetaDataDefinition } from '../document-types/schemas.js';
@@ -31,6 +31,7 @@ export class DocumentsService {
     private readonly work: UnitOfWork<Tables, Audited<DocumentsWork>>,
     private readonly permissions: DocumentPermissions,
     private readonly uploads: UploadsService,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.documents;
   }
@@ -198,7 +199,7 @@ export class DocumentsService {
           },
         ]);
       }
-      const at = now();
+      const at = this.clock.now();
       const date = values.date ?? null;
       await repo.insert(
         clientId,
@@ -228,7 +229,7 @@ export class DocumentsService {
         },
         organizationIds ?? [],
       );
-      await recordDocuments(tx, clientId, kind, 'created', [await documentRow(repo, clientId, kind, id)]);
+      await recordDocuments(this.clock, tx, clientId, kind, 'created', [await documentRow(repo, clientId, kind, id)]);
     });
     return this.permissions.authorized(clientId, kind, id, APPLICATION, 'view');
   }
@@ -260,7 +261,7 @@ export class DocumentsService {
     },
   ): Promise<string> {
     const id = randomUUID();
-    const at = now();
+    const at = this.clock.now();
     const typeRow = await tx.documents.documentType(clientId, 'employee', file.documentTypeId);
     const type = typeRow ? typeView(typeRow) : undefined;
     await tx.documents.insert(
@@ -291,7 +292,7 @@ export class DocumentsService {
       },
       file.organizationIds,
     );
-    await recordDocuments(tx, clientId, 'employee', 'created', [
+    await recordDocuments(this.clock, tx, clientId, 'employee', 'created', [
       await documentRow(tx.documents, clientId, 'employee', id),
     ]);
     return id;
@@ -315,9 +316,9 @@ export class DocumentsService {
       const { values, organizationIds } = await this.prepare(repo, clientId, kind, full, current);
       await this.checkUniqueReference(repo, clientId, kind, full, id);
       if (values.date !== undefined) values.effective_date = values.date ?? dayOf(current.created_at);
-      await repo.update(clientId, kind, id, { ...values, updated_at: now() });
+      await repo.update(clientId, kind, id, { ...values, updated_at: this.clock.now() });
       if (organizationIds) await repo.setOrganizations(clientId, id, organizationIds);
-      await recordDocuments(tx, clientId, kind, 'updated', [await documentRow(repo, clientId, kind, id)]);
+      await recordDocuments(this.clock, tx, clientId, kind, 'updated', [await documentRow(repo, clientId, kind, id)]);
     });
     return this.permissions.authorized(clientId, kind, id, APPLICATION, 'view');
   }

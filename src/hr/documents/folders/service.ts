@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { FolderRecord, FoldersRepository, NewFolder } from './repository.js';
 import type { DocumentKind } from './tables.js';
 
@@ -61,7 +61,10 @@ export class FoldersService {
 
   private readonly repo: FoldersRepository;
 
-  constructor(work: UnitOfWork<Tables, FoldersWork>) {
+  constructor(
+    work: UnitOfWork<Tables, FoldersWork>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.folders;
   }
 
@@ -69,7 +72,7 @@ export class FoldersService {
   async ensureDefaults(clientId: string, kind: DocumentKind): Promise<void> {
     const key = `${kind}:${clientId}`;
     if (this.ready.has(key)) return;
-    await this.repo.insertMissing(clientId, kind, DEFAULT_FOLDERS[kind], now());
+    await this.repo.insertMissing(clientId, kind, DEFAULT_FOLDERS[kind], this.clock.now());
     this.ready.add(key);
   }
 

@@ -4,7 +4,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { OutboxRepository } from '../../core/outbox/repository.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
@@ -30,6 +30,7 @@ export class InboxService {
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<InboxWork>>,
     private readonly uploads: UploadsService,
+    private readonly clock: Clock,
   ) {}
 
   list(clientId: string, filter: InboxFilter, request: PageRequest): Promise<Page<InboxItemRecord>> {
@@ -79,7 +80,7 @@ export class InboxService {
           contentType: upload.contentType,
         });
       }
-      const at = now();
+      const at = this.clock.now();
       const sendNotification = input.send_notification !== false;
       await tx.inbox.insert(
         clientId,

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError, StateError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
 import { enqueue, type Job, type QueueOptions } from '../../../platform/jobs/index.js';
-import { type Clock, dayOf, now } from '../../../platform/time.js';
+import { type Clock, dayOf } from '../../../platform/time.js';
 import { afterWork } from '../../audit/actor.js';
 import type { NewMail, OutboxRepository } from '../../core/outbox/repository.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
@@ -107,7 +107,7 @@ export class VaultsService {
   async patch(clientId: string, employeeId: string, input: ElectronicVaultOptionsUpdate): Promise<VaultRecord> {
     return this.work.run(async (tx) => {
       const current = await this.get(clientId, employeeId, tx.vaults);
-      const at = now();
+      const at = this.deps.clock.now();
       const changes: VaultChanges = {};
       const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
       const set = <K extends keyof VaultChanges>(key: K, value: VaultChanges[K] | undefined) => {
@@ -166,7 +166,7 @@ export class VaultsService {
     column: 'invited_at' | 'portal_invited_at',
     text: { kinds: [string, string]; subjects: [string, string]; openings: [string, string]; ending: string },
   ): Promise<void> {
-    const at = now();
+    const at = this.deps.clock.now();
     const which = (await tx.vaults.markInvited(clientId, vault.employee.id, column, at)) ? 0 : 1;
     const name = fullName(vault.employee);
     await tx.outbox.insert(
@@ -202,7 +202,7 @@ export class VaultsService {
           'The employee has no invitation to accept: send one first (POST /employees/{id}/electronic_vault_invite).',
         );
       }
-      const at = now();
+      const at = this.deps.clock.now();
       const changes = { state: 'activated', electronic_vault_id: randomUUID() } as const;
       if (!(await tx.vaults.transition(clientId, employeeId, ['not_activated', 'deleted'], changes, at))) {
         throw new InvalidRequestError('The electronic vault changed meanwhile; read it again.');
@@ -218,7 +218,7 @@ export class VaultsService {
   async unlink(clientId: string, employeeId: string): Promise<void> {
     await this.work.run(async (tx) => {
       const vault = await this.get(clientId, employeeId, tx.vaults);
-      const at = now();
+      const at = this.deps.clock.now();
       if (!(await tx.vaults.transition(clientId, employeeId, ['activated'], { state: 'pending_deletion' }, at))) {
         throw new InvalidRequestError(
           `The employee has no linked electronic vault to unlink: its state is ${vault.state}.`,
@@ -245,7 +245,16 @@ export class VaultsService {
   private async completeDeletion(job: DeletionJob): Promise<void> {
     await this.work.run(async (tx) => {
       const changes = { state: 'deleted', electronic_vault_id: null, invited_at: null } as const;
-      if (!(await tx.vaults.transition(job.clientId, job.employeeId, ['pending_deletion'], changes, now()))) return;
+      if (
+        !(await tx.vaults.transition(
+          job.clientId,
+          job.employeeId,
+          ['pending_deletion'],
+          changes,
+          this.deps.clock.now(),
+        ))
+      )
+        return;
       await this.record(tx, job.clientId, job.employeeId, 'deleted');
     });
   }
@@ -290,7 +299,7 @@ export class VaultsService {
       const owner = await tx.documents.employee(clientId, { id: employeeId });
       const registrations = owner?.registrations ?? [];
       const active = registrations.filter((r) => r.active === 1);
-      const at = now();
+      const at = this.deps.clock.now();
       const date = input.document_date ?? dayOf(at);
       const documentId = await this.deps.documents.fileGenerated(tx, clientId, {
         employeeId,

@@ -23,8 +23,10 @@ export interface DeliveryPayload {
 /**
  * The webhooks' outbox on the job runner: one job per delivery, keyed by its webhook so that one webhook's
  * deliveries go out one at a time in event order, while other webhooks' go on (platform/jobs, ordering keys).
+ * `now` is the enqueue's time (the job's creation, due time and deadline): the clock's `now()`, so inside a tenant's
+ * request its time, where the other queues enqueue at `clock.wall()` (as it was before issue 46: to be reviewed).
  */
-export function deliveryQueue(settings: { retryForMs: number }, wake: () => void): DeliveryQueue {
+export function deliveryQueue(settings: { retryForMs: number }, wake: () => void, now: () => number): DeliveryQueue {
   return {
     async enqueue(db, clientId, delivery) {
       const payload: DeliveryPayload = {
@@ -33,14 +35,18 @@ export function deliveryQueue(settings: { retryForMs: number }, wake: () => void
         webhookId: delivery.webhookId,
         ...(delivery.explicit ? { explicit: true } : {}),
       };
-      return enqueue(db, {
-        queue: DELIVERY_QUEUE,
-        tenant: clientId,
-        orderingKey: `webhook:${delivery.webhookId}`,
-        payload,
-        giveUpAfterMs: settings.retryForMs,
-        maxAttempts: null,
-      });
+      return enqueue(
+        db,
+        {
+          queue: DELIVERY_QUEUE,
+          tenant: clientId,
+          orderingKey: `webhook:${delivery.webhookId}`,
+          payload,
+          giveUpAfterMs: settings.retryForMs,
+          maxAttempts: null,
+        },
+        now(),
+      );
     },
     wake,
   };

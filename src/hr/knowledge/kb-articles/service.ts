@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
 import { newId } from '../../../platform/security/secrets.js';
-import { dayOf, now } from '../../../platform/time.js';
+import { type Clock, dayOf } from '../../../platform/time.js';
 import { coversEmployee, type PerimeterInput, storedPerimeter } from '../../core/perimeters/rules.js';
 import { PerimetersService } from '../../core/perimeters/service.js';
 import type { Audited } from '../../module.js';
@@ -92,7 +92,10 @@ export interface KbArticlesWork {
 export class KbArticlesService {
   private readonly repo: KbArticlesRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<KbArticlesWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<KbArticlesWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.kbArticles;
   }
 
@@ -105,7 +108,7 @@ export class KbArticlesService {
   }
 
   private async views(repo: KbArticlesRepository, clientId: string, rows: KbArticleRow[]): Promise<KbArticleView[]> {
-    const today = dayOf(now());
+    const today = dayOf(this.clock.now());
     return (await repo.details(clientId, rows)).map((d) => ({ ...d, status: statusOf(d.row, today) }));
   }
 
@@ -121,7 +124,7 @@ export class KbArticlesService {
   }
 
   private async filter(clientId: string, query: KbArticleListQuery): Promise<KbArticleFilter> {
-    const f: KbArticleFilter = { today: dayOf(now()) };
+    const f: KbArticleFilter = { today: dayOf(this.clock.now()) };
     const errors: FieldError[] = [];
     if (query.organization_id !== undefined) {
       if (!(await this.repo.perimeters.existingOrganizations(clientId, [query.organization_id])).size)
@@ -164,7 +167,7 @@ export class KbArticlesService {
     const { limit } = request;
     const position = request.at.position;
     if (query.once_on_employee_homepage === 'true') {
-      const f: KbArticleFilter = { today: dayOf(now()), once: true };
+      const f: KbArticleFilter = { today: dayOf(this.clock.now()), once: true };
       if (query.employee_id !== undefined)
         f.employee = { coveredPks: await this.coveredPks(clientId, query.employee_id) };
       const row = await this.repo.oldest(clientId, f);
@@ -290,7 +293,7 @@ export class KbArticlesService {
         localized_search_keywords: localized(input.localized_search_keywords ?? []),
         sort_title: first.title.toLowerCase(),
       };
-      const at = now();
+      const at = this.clock.now();
       let pk = existing ? existing.pk : await repo.insertIfAbsent(clientId, id, values, at);
       const created = !existing && pk !== undefined;
       if (!created) {
@@ -355,7 +358,7 @@ export class KbArticlesService {
     return this.work.run(async ({ kbArticles: repo, audit }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('article', id);
-      const before = statusOf(row, dayOf(now()));
+      const before = statusOf(row, dayOf(this.clock.now()));
       const errors = await this.referenceErrors(repo, clientId, {
         users: [['last_updater_id', input.last_updater_id]],
         ...(input.role_restrictions ? { roles: input.role_restrictions } : {}),
@@ -371,7 +374,7 @@ export class KbArticlesService {
         values.role_restrictions = input.role_restrictions.map((r) => r.role_id);
       if (input.localized_search_keywords !== undefined)
         values.localized_search_keywords = localized(input.localized_search_keywords);
-      await repo.update(clientId, row.pk, values, now());
+      await repo.update(clientId, row.pk, values, this.clock.now());
       if (input.localized_tags !== undefined) await repo.replaceTags(clientId, row.pk, flatTags(input.localized_tags));
       if (perimeters) await repo.replacePerimeters(clientId, row.pk, perimeters.list.map(storedPerimeter));
       const updated = (await repo.find(clientId, id)) as KbArticleRow;

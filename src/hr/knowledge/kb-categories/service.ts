@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { kbCategoryEvents } from './events.js';
 import { presentKbCategory } from './present.js';
@@ -61,7 +61,10 @@ export interface KbCategoriesWork {
 export class KbCategoriesService {
   private readonly repo: KbCategoriesRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<KbCategoriesWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<KbCategoriesWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.kbCategories;
   }
 
@@ -113,7 +116,7 @@ export class KbCategoriesService {
           value: n.value,
         })),
       };
-      const at = now();
+      const at = this.clock.now();
       let created = false;
       if (!existing) created = await repo.insertIfAbsent(clientId, id, values, at);
       if (!created) await repo.update(clientId, id, values, at);
@@ -127,7 +130,7 @@ export class KbCategoriesService {
   async patch(clientId: string, id: string, input: KbCategoryPatch): Promise<KbCategoryRecord> {
     return this.work.run(async ({ kbCategories: repo, audit }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
-      await repo.update(clientId, id, { sort_order: input.order, order_key: orderKey(input.order) }, now());
+      await repo.update(clientId, id, { sort_order: input.order, order_key: orderKey(input.order) }, this.clock.now());
       const category = (await repo.find(clientId, id)) as KbCategoryRecord;
       await audit.record(clientId, kbCategoryEvents, 'updated', eventOf(category));
       return category;

@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { customStatusEvents } from './events.js';
 import { presentCustomStatus } from './present.js';
@@ -17,7 +17,10 @@ export interface CustomStatusesWork {
 
 /** Custom statuses (reference §3d.8): the client's own workflow steps of requests, set by macros. */
 export class CustomStatusesService {
-  constructor(private readonly work: UnitOfWork<Tables, Audited<CustomStatusesWork>>) {}
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<CustomStatusesWork>>,
+    private readonly clock: Clock,
+  ) {}
 
   list(
     clientId: string,
@@ -45,7 +48,7 @@ export class CustomStatusesService {
   ): Promise<{ status: CustomStatusRecord; created: boolean }> {
     const attrs = { name: input.name, is_active: input.is_active !== false };
     return this.work.run(async ({ customStatuses, audit }) => {
-      const at = now();
+      const at = this.clock.now();
       const created = await customStatuses.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await customStatuses.update(clientId, id, attrs, at);
       const status = (await customStatuses.find(clientId, id)) as CustomStatusRecord;

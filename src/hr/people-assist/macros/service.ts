@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 
 /** A request's status (the requests' table declares it; macros set it without importing requests). */
@@ -86,7 +86,10 @@ export function effectOf(action: MacroAction, path: string, errors: FieldError[]
 export class MacrosService {
   private readonly repo: MacrosRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<MacrosWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<MacrosWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.macros;
   }
 
@@ -178,7 +181,7 @@ export class MacrosService {
       })),
     };
     return this.work.run(async ({ macros, audit }) => {
-      const at = now();
+      const at = this.clock.now();
       const created = await macros.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await macros.update(clientId, id, attrs, at);
       const macro = (await macros.find(clientId, id)) as MacroRecord;

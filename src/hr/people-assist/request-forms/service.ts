@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import { checkDefinition } from '../../core/forms/rules.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
 import type { EmployeesPerimeter, PerimeterInput } from '../../core/perimeters/rules.js';
@@ -35,6 +35,7 @@ export class RequestFormsService {
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<RequestFormsWork>>,
     private readonly perimeters: PerimetersService,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.requestForms;
   }
@@ -175,7 +176,7 @@ export class RequestFormsService {
       formidable: definition as FormDefinition,
     };
     return this.work.run(async ({ requestForms: repo, audit }) => {
-      const at = now();
+      const at = this.clock.now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
       if (isDefault) await repo.clearOtherDefaults(clientId, categoryId, id);
@@ -219,7 +220,7 @@ export class RequestFormsService {
           keywords: settings.keywords,
           settings,
         },
-        now(),
+        this.clock.now(),
       );
       const form = viewOf((await repo.find(clientId, id)) as RequestFormRow);
       await audit.record(clientId, requestFormEvents, 'updated', {

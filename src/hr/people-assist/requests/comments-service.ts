@@ -5,7 +5,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { Audited } from '../../module.js';
 import { namedPerson } from './actors.js';
@@ -26,6 +26,7 @@ export class RequestCommentsService {
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<RequestsWork>>,
     private readonly uploads: UploadsService,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.requests;
   }
@@ -103,7 +104,7 @@ export class RequestCommentsService {
       if (locked.status === 'archived') {
         throw new ForbiddenError('request_read_only', 'The request is archived; it takes no more comments.');
       }
-      const at = now();
+      const at = this.clock.now();
       await repo.insertComment({
         client_id: clientId,
         id,

@@ -3,7 +3,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { RequestFileRow, RequestsRepository } from './repository.js';
 import { type RequestsWork, recordRequest, viewOf } from './views.js';
@@ -15,6 +15,7 @@ export class RequestFilesService {
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<RequestsWork>>,
     private readonly blobs: BlobStore,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.requests;
   }
@@ -59,7 +60,7 @@ export class RequestFilesService {
         throw new ForbiddenError('request_read_only', 'The request is archived; its files can no longer change.');
       }
       await repo.deleteFile(clientId, fileId);
-      const at = now();
+      const at = this.clock.now();
       if (kind === 'attachment') await repo.bumpCounters(clientId, requestId, { attachments: -1 }, at);
       else await repo.update(clientId, requestId, { updated_at: at });
       await recordRequest(clientId, tx, requestId, 'updated');

@@ -4,7 +4,7 @@ import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { RequestView } from './present.js';
 import type { Person, RequestsRepository } from './repository.js';
@@ -14,7 +14,10 @@ import { type RequestsWork, recordRequest, viewOf, views } from './views.js';
 export class RequestLinksService {
   private readonly repo: RequestsRepository;
 
-  constructor(private readonly work: UnitOfWork<Tables, Audited<RequestsWork>>) {
+  constructor(
+    private readonly work: UnitOfWork<Tables, Audited<RequestsWork>>,
+    private readonly clock: Clock,
+  ) {
     this.repo = work.read.requests;
   }
 
@@ -48,7 +51,7 @@ export class RequestLinksService {
     });
     if (errors.length) throw new FieldValidationError(errors);
     await this.work.run(async (tx) => {
-      await tx.requests.link(clientId, requestId, [...new Set(others)], now());
+      await tx.requests.link(clientId, requestId, [...new Set(others)], this.clock.now());
       await recordRequest(clientId, tx, requestId, 'linked');
     });
   }

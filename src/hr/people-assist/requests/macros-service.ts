@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
 import { checkActor, type RequestActor } from './actors.js';
@@ -22,6 +22,7 @@ export class RequestMacrosService {
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<RequestsWork>>,
     private readonly macros: MacrosService,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.requests;
   }
@@ -71,7 +72,7 @@ export class RequestMacrosService {
       const repo = tx.requests;
       let row = await repo.lock(clientId, requestId);
       if (!row) throw new NotFoundError('request', requestId);
-      const at = now();
+      const at = this.clock.now();
       for (const [i, effect] of effects.entries()) {
         const field = `macro_id`;
         switch (effect.template) {

@@ -18,7 +18,7 @@ import {
   previewOptions,
 } from '../../../platform/renditions/http.js';
 import type { Renditions } from '../../../platform/renditions/renditions.js';
-import { now } from '../../../platform/time.js';
+import type { Clock } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
 import { listCall, sendJsonItems, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
@@ -417,9 +417,9 @@ export async function requestFileRoutes(
 /** A request's PDF: the request and its comments, composed on each call. */
 export async function requestPdfRoutes(
   app: FastifyInstance,
-  opts: { comments: RequestCommentsService; renditions: Renditions },
+  opts: { comments: RequestCommentsService; renditions: Renditions; clock: Clock },
 ): Promise<void> {
-  const { comments: requestComments, renditions } = opts;
+  const { comments: requestComments, renditions, clock } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     '/requests/:id/pdf',
@@ -441,7 +441,7 @@ export async function requestPdfRoutes(
     },
     async (request, reply) => {
       const { request: view, comments } = await requestComments.snapshot(request.hrAuth.clientId, request.params.id);
-      const pdf = await renditions.compose(presentRequestPdf(view, comments, now()));
+      const pdf = await renditions.compose(presentRequestPdf(view, comments, clock.now()));
       return reply
         .type('application/pdf')
         .header('Content-Disposition', formatContentDisposition(`request-${view.row.request_number}.pdf`))

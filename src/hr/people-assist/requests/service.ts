@@ -12,7 +12,7 @@ import {
   InvalidRequestError,
   NotFoundError,
 } from '../../../platform/errors.js';
-import { dayOf, now, parseDate } from '../../../platform/time.js';
+import { type Clock, dayOf, parseDate } from '../../../platform/time.js';
 import { checkAnswers, datasetValuesOf, type FileAnswer } from '../../core/forms/rules.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsService } from '../../core/uploads/service.js';
@@ -85,6 +85,7 @@ export class RequestsService {
     private readonly forms: RequestFormsService,
     private readonly uploads: UploadsService,
     private readonly blobs: BlobStore,
+    private readonly clock: Clock,
   ) {
     this.repo = work.read.requests;
   }
@@ -252,7 +253,7 @@ export class RequestsService {
         datasetValues,
         path: 'form_data',
         requireAll: true,
-        today: dayOf(now()),
+        today: dayOf(this.clock.now()),
       });
     } catch (error) {
       if (!(error instanceof FieldValidationError)) throw error;
@@ -267,7 +268,7 @@ export class RequestsService {
     const id = randomUUID();
     return this.work.run(async (tx) => {
       const repo = tx.requests;
-      const at = now();
+      const at = this.clock.now();
       const consumed = await consumeAll(
         this.uploads,
         clientId,
@@ -328,7 +329,7 @@ export class RequestsService {
       const repo = tx.requests;
       const locked = await repo.lock(clientId, id);
       if (!locked) throw new NotFoundError('request', id);
-      const at = now();
+      const at = this.clock.now();
       const changes: Partial<RequestRow> = {};
       if (input.form_data !== undefined) {
         if (locked.status === 'archived') {
