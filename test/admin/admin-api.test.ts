@@ -309,6 +309,37 @@ for (const dialect of dialects()) {
       await json(await admin('DELETE', clockOf('hr', hr.creds.client_id)), 200);
     });
 
+    it("a webhook delivery queued in a client's moved time is due at once, in the installation's time", async () => {
+      await json(await admin('POST', `${clockOf('hr', hr.creds.client_id)}/advance`, { days: 1 }), 200);
+      const client = await as(hr);
+      const hook = await json<{ id: string }>(
+        await client('POST', '/webhooks', {
+          name: 'moved',
+          callback_url: 'https://hooks.example.com/moved',
+          events: ['organization.created'],
+          is_active: true,
+        }),
+        201,
+      );
+      const before = Date.now();
+      await json(await client('PUT', '/organizations/moved-clock', { name: 'Moved' }), 201);
+      const job = await server.app.database.db
+        .selectFrom('jobs')
+        .select(['run_at', 'give_up_at'])
+        .where('queue', '=', 'webhook.delivery')
+        .where('tenant', '=', hr.creds.client_id)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const runAt = Number(job.run_at);
+      assert.ok(
+        runAt >= before - 1_000 && runAt <= Date.now() + 1_000,
+        `due now, not a day later: ${runAt - before} ms`,
+      );
+      await client('DELETE', `/webhooks/${hook.id}`);
+      await server.app.database.db.deleteFrom('jobs').where('queue', '=', 'webhook.delivery').execute();
+      await json(await admin('DELETE', clockOf('hr', hr.creds.client_id)), 200);
+    });
+
     it('a second server reads the clock another one set, within its refresh', async () => {
       const sibling = await server.sibling();
       await json(

@@ -21,7 +21,7 @@ import { WebhooksService } from './webhooks/service.js';
 export function createIntegrations(ctx: HrContext, catalogue: () => EventCatalogue) {
   const { paginator, config } = ctx;
   const queue = deliveryQueue({ retryForMs: config.webhookRetryForSeconds * 1000 }, ctx.wakeJobs, () =>
-    ctx.clock.now(),
+    ctx.clock.wall(),
   );
   ctx.eventOutlets.push(webhookOutlet(queue, () => ctx.clock.now()));
   const services = {

@@ -23,8 +23,9 @@ export interface DeliveryPayload {
 /**
  * The webhooks' outbox on the job runner: one job per delivery, keyed by its webhook so that one webhook's
  * deliveries go out one at a time in event order, while other webhooks' go on (platform/jobs, ordering keys).
- * `now` is the enqueue's time (the job's creation, due time and deadline): the clock's `now()`, so inside a tenant's
- * request its time, where the other queues enqueue at `clock.wall()` (as it was before issue 46: to be reviewed).
+ * `now` is the enqueue's time (the job's creation, due time and deadline): the installation's (`clock.wall()`), as
+ * for every queue, since jobs run in the installation's time (docs/admin.md, "Background jobs"); in a client's moved
+ * time a delivery would wait for as long as the client's clock is ahead.
  */
 export function deliveryQueue(settings: { retryForMs: number }, wake: () => void, now: () => number): DeliveryQueue {
   return {
