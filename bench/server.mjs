@@ -27,7 +27,7 @@ const app = await buildApp(config);
 
 const noAuthClient = process.env.ATRIUM_BENCH_NOAUTH_CLIENT;
 if (noAuthClient) {
-  const { employeeRoutes } = await load('hr/core/employees/routes.js');
+  const { employeeItemRoutes } = await load('hr/core/employees/routes.js');
   const { requestRoutes } = await load('hr/people-assist/requests/routes.js');
   const schemas = await load('hr/people-assist/requests/schemas.js');
   const { ErrorBody } = await load('hr/errors.js');
@@ -53,12 +53,8 @@ if (noAuthClient) {
       scope.addHook('onRequest', async (request) => {
         request.hrAuth = { clientId: noAuthClient, applicationId: 'bench', readOnly: false, jti: 'bench' };
       });
-      await scope.register(employeeRoutes, { employees: services.employees, paginator: services.paginator });
-      await scope.register(requestRoutes, {
-        requests: services.requests,
-        paginator: services.paginator,
-        blobs: services.blobs,
-      });
+      await scope.register(employeeItemRoutes, { employees: services.employees });
+      await scope.register(requestRoutes, { requests: services.requests, paginator: services.paginator });
     },
     { prefix: '/bench-noauth' },
   );
