@@ -54,18 +54,13 @@ const compiled = (file: string) => path.join(BUILD, path.relative(checkout, file
  * `--heavy` runs only `test/heavy/`: the benchmark harness, the soaks (SIGKILL under load, killed bulk calls,
  * imports, deliveries, jobs and distributions), the fuzzer and the big export, minutes of load (`npm run
  * test:heavy`, which CI runs after `npm test`). Without it they are left out, so that `npm test` stays within its
- * ten minutes. Files run in alphabetical order of their paths (test/support/run-files.ts).
+ * ten minutes. Files run in the order below (LONGEST first, then alphabetically; test/support/run-files.ts).
  */
 const heavy = process.argv.includes('--heavy');
+const filters = process.argv.slice(2).filter((a) => a !== '--heavy');
 /**
- * `--with-heavy` (`npm test -- --with-heavy`, as `.ci/run` runs it) runs both sets in one pool: run one after the
- * other, the heavy set (one long file at a time near its end) left a core idle for minutes.
- */
-const withHeavy = process.argv.includes('--with-heavy');
-const filters = process.argv.slice(2).filter((a) => a !== '--heavy' && a !== '--with-heavy');
-/**
- * The longest files, longest first (their time on two cores under a full pool, from the last CI run: 100 to
- * 280 s each, against under 60 s for every other file). They start first, so that none of them starts late and
+ * The longest files of each set, longest first (100 to 280 s each on two cores under a full pool, against under
+ * 60 s for most other files). They start first, so that none of them starts late and
  * runs on alone at the end; the rest follow alphabetically. A file missing here only costs time.
  */
 const LONGEST = [
@@ -87,10 +82,10 @@ const rank = (file: string) => {
 };
 const isHeavy = (f: string) => f.includes(`${path.sep}heavy${path.sep}`);
 const files = findTests(root)
-  .filter((f) => withHeavy || isHeavy(f) === heavy)
+  .filter((f) => isHeavy(f) === heavy)
   // Matched against the path under test/, so that a word in the checkout's own path selects nothing by itself.
   .filter((f) => filters.length === 0 || filters.some((x) => path.relative(root, f).includes(x)))
-  .sort((a, b) => rank(a) - rank(b) || Number(isHeavy(b)) - Number(isHeavy(a)) || a.localeCompare(b));
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
 const browserTests = files.filter((f) => path.relative(root, f).startsWith(`browser${path.sep}`)).length;
 if (browserTests > 0) {
