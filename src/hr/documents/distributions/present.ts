@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../../platform/time.js';
-import type { DistributionRecord, ProjectRecord } from './repository.js';
+import { type DistributionRecord, type ProjectRecord, packageFields } from './repository.js';
 import type { Distribution, DistributionProject } from './schemas.js';
 
 /** A project on the wire (reference §5.6, `DistributionProjectFull`). */
@@ -14,15 +14,7 @@ export function presentDistributionProject(p: ProjectRecord): DistributionProjec
     send_package_to_specific_organization: p.sendPackageToSpecificOrganization,
     user_id: p.userId,
     automatic_validation: p.automaticValidation,
-    package_first_name: p.package.firstName,
-    package_last_name: p.package.lastName,
-    package_address: p.package.address,
-    package_address_2: p.package.address2,
-    package_address_3: p.package.address3,
-    package_postcode: p.package.postcode,
-    package_city: p.package.city,
-    package_country: p.package.country,
-    package_contact: p.package.contact,
+    ...packageFields(p.package),
     has_paper_configuration_recipient_contact_been_used: p.recipientContactUsed,
     status: p.status,
   };

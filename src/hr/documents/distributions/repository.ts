@@ -18,6 +18,21 @@ export interface PackageAddress {
   contact: string | null;
 }
 
+/** The package address by its column names, which are also its wire names (`DistributionProjectFull`). */
+export function packageFields(pkg: PackageAddress) {
+  return {
+    package_first_name: pkg.firstName,
+    package_last_name: pkg.lastName,
+    package_address: pkg.address,
+    package_address_2: pkg.address2,
+    package_address_3: pkg.address3,
+    package_postcode: pkg.postcode,
+    package_city: pkg.city,
+    package_country: pkg.country,
+    package_contact: pkg.contact,
+  };
+}
+
 /** A distribution project as the domain sees it. */
 export interface ProjectRecord {
   id: number;
@@ -188,15 +203,7 @@ export class DistributionsRepository extends HrRepository {
         user_id: p.userId,
         automatic_validation: int(p.automaticValidation),
         has_paper_configuration_recipient_contact_been_used: int(p.recipientContactUsed),
-        package_first_name: p.package.firstName,
-        package_last_name: p.package.lastName,
-        package_address: p.package.address,
-        package_address_2: p.package.address2,
-        package_address_3: p.package.address3,
-        package_postcode: p.package.postcode,
-        package_city: p.package.city,
-        package_country: p.package.country,
-        package_contact: p.package.contact,
+        ...packageFields(p.package),
         status: 'new',
         validated_at: null,
         canceled_at: null,

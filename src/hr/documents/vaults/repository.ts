@@ -3,7 +3,6 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { VaultState } from './schemas.js';
-import type { HrElectronicVaultsTable } from './tables.js';
 
 /** The states a vault row stores (`not_available` is derived from the subscription option). */
 export type StoredVaultState = Exclude<VaultState, 'not_available'>;
