@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../../platform/time.js';
-import type { DistributionRecord, ProjectRecord } from './repository.js';
+import { type DistributionRecord, type ProjectRecord, packageFields } from './repository.js';
 import type { Distribution, DistributionProject } from './schemas.js';
 
 /** A project on the wire (reference §5.6, `DistributionProjectFull`). */
@@ -14,7 +14,7 @@ export function presentDistributionProject(p: ProjectRecord): DistributionProjec
     send_package_to_specific_organization: p.sendPackageToSpecificOrganization,
     user_id: p.userId,
     automatic_validation: p.automaticValidation,
-    ...p.package,
+    ...packageFields(p.package),
     has_paper_configuration_recipient_contact_been_used: p.recipientContactUsed,
     status: p.status,
   };

@@ -5,18 +5,33 @@ import { HrRepository } from '../../../platform/db/repository.js';
 import type { DistributionStatus, ProjectStatus } from './schemas.js';
 import type { HrDistributionItemsTable, HrDistributionProjectsTable, HrDistributionsTable } from './tables.js';
 
-export const PACKAGE_FIELDS = [
-  'package_first_name',
-  'package_last_name',
-  'package_address',
-  'package_address_2',
-  'package_address_3',
-  'package_postcode',
-  'package_city',
-  'package_country',
-  'package_contact',
-] as const;
-export type PackageField = (typeof PACKAGE_FIELDS)[number];
+/** Where a project's paper package goes (the `package_*` fields). */
+export interface PackageAddress {
+  firstName: string | null;
+  lastName: string | null;
+  address: string | null;
+  address2: string | null;
+  address3: string | null;
+  postcode: string | null;
+  city: string | null;
+  country: string | null;
+  contact: string | null;
+}
+
+/** The package address by its column names, which are also its wire names (`DistributionProjectFull`). */
+export function packageFields(pkg: PackageAddress) {
+  return {
+    package_first_name: pkg.firstName,
+    package_last_name: pkg.lastName,
+    package_address: pkg.address,
+    package_address_2: pkg.address2,
+    package_address_3: pkg.address3,
+    package_postcode: pkg.postcode,
+    package_city: pkg.city,
+    package_country: pkg.country,
+    package_contact: pkg.contact,
+  };
+}
 
 /** A distribution project as the domain sees it. */
 export interface ProjectRecord {
@@ -30,8 +45,7 @@ export interface ProjectRecord {
   userId: string | null;
   automaticValidation: boolean;
   recipientContactUsed: boolean;
-  /** The package's address, by wire name. */
-  package: Record<PackageField, string | null>;
+  package: PackageAddress;
   status: ProjectStatus;
   validatedAt: number | null;
   canceledAt: number | null;
@@ -95,8 +109,6 @@ const bool = (v: number) => v === 1;
 const int = (v: boolean | undefined) => (v ? 1 : 0);
 
 function toProject(row: Selectable<HrDistributionProjectsTable>): ProjectRecord {
-  const pkg = {} as Record<PackageField, string | null>;
-  for (const f of PACKAGE_FIELDS) pkg[f] = row[f];
   return {
     id: Number(row.pk),
     name: row.name,
@@ -108,7 +120,17 @@ function toProject(row: Selectable<HrDistributionProjectsTable>): ProjectRecord 
     userId: row.user_id,
     automaticValidation: bool(Number(row.automatic_validation)),
     recipientContactUsed: bool(Number(row.has_paper_configuration_recipient_contact_been_used)),
-    package: pkg,
+    package: {
+      firstName: row.package_first_name,
+      lastName: row.package_last_name,
+      address: row.package_address,
+      address2: row.package_address_2,
+      address3: row.package_address_3,
+      postcode: row.package_postcode,
+      city: row.package_city,
+      country: row.package_country,
+      contact: row.package_contact,
+    },
     status: row.status as ProjectStatus,
     validatedAt: row.validated_at === null ? null : Number(row.validated_at),
     canceledAt: row.canceled_at === null ? null : Number(row.canceled_at),
@@ -181,7 +203,7 @@ export class DistributionsRepository extends HrRepository {
         user_id: p.userId,
         automatic_validation: int(p.automaticValidation),
         has_paper_configuration_recipient_contact_been_used: int(p.recipientContactUsed),
-        ...p.package,
+        ...packageFields(p.package),
         status: 'new',
         validated_at: null,
         canceled_at: null,

@@ -19,13 +19,7 @@ import {
   refreshProject,
 } from './flow.js';
 import { presentDistribution, presentDistributionProject } from './present.js';
-import {
-  type DistributionRecord,
-  type DistributionsRepository,
-  type ItemRecord,
-  PACKAGE_FIELDS,
-  type ProjectRecord,
-} from './repository.js';
+import type { DistributionRecord, DistributionsRepository, ItemRecord, ProjectRecord } from './repository.js';
 import type { DistributionCreate, DistributionProjectCreate, ProjectStatus } from './schemas.js';
 
 /** A project takes new distributions until it is validated. */
@@ -85,8 +79,6 @@ export class DistributionsService {
         found.push({ field: 'user_id', code: 'not_found', message: 'No HR user has this id.' });
       }
       if (found.length > 0) throw new FieldValidationError(found);
-      const pkg = {} as ProjectRecord['package'];
-      for (const f of PACKAGE_FIELDS) pkg[f] = input[f] ?? null;
       const id = await tx.distributions.insertProject(
         clientId,
         {
@@ -99,7 +91,17 @@ export class DistributionsService {
           userId: input.user_id ?? null,
           automaticValidation: input.automatic_validation ?? false,
           recipientContactUsed: input.has_paper_configuration_recipient_contact_been_used ?? false,
-          package: pkg,
+          package: {
+            firstName: input.package_first_name ?? null,
+            lastName: input.package_last_name ?? null,
+            address: input.package_address ?? null,
+            address2: input.package_address_2 ?? null,
+            address3: input.package_address_3 ?? null,
+            postcode: input.package_postcode ?? null,
+            city: input.package_city ?? null,
+            country: input.package_country ?? null,
+            contact: input.package_contact ?? null,
+          },
         },
         this.now(),
       );

@@ -262,7 +262,7 @@ export class DistributionStepsService {
               });
               continue;
             }
-            const active = employee.registrations.filter((r) => r.active === 1);
+            const active = employee.registrations.filter((r) => r.active);
             const documentId = await this.deps.documents.fileGenerated(tx, clientId, {
               employeeId: employee.id,
               documentTypeId: d.distributionTypeId,
@@ -275,7 +275,7 @@ export class DistributionStepsService {
               metadata: [],
               origin: 'distribution',
               organizationIds: [
-                ...new Set((active.length ? active : employee.registrations).map((r) => r.organization_id)),
+                ...new Set((active.length ? active : employee.registrations).map((r) => r.organizationId)),
               ],
             });
             // Another attempt settled it first (its lease was lost): this whole batch is undone, filed once.

@@ -10,8 +10,8 @@ export function presentDocumentType({ row, settings }: DocumentTypeView): Docume
   return {
     id: row.id,
     label: row.label,
-    localized_labels: row.localized_labels,
-    folder_id: row.folder_id,
+    localized_labels: row.localizedLabels,
+    folder_id: row.folderId,
     ...settings,
     metadata: (settings.metadata ?? []).map((m) => ({
       code: m.code,

@@ -18,14 +18,14 @@ export interface DocumentTypeRecord {
   pk: number;
   id: string;
   label: string;
-  localized_labels: LocalizedLabel[];
-  folder_id: string;
+  localizedLabels: LocalizedLabel[];
+  folderId: string;
   settings: DocumentTypeSettings;
-  created_at: number;
-  updated_at: number;
+  createdAt: number;
+  updatedAt: number;
 }
 
-export type DocumentTypeValues = Pick<DocumentTypeRecord, 'label' | 'localized_labels' | 'folder_id' | 'settings'>;
+export type DocumentTypeValues = Pick<DocumentTypeRecord, 'label' | 'localizedLabels' | 'folderId' | 'settings'>;
 
 /** A stored type row as a record (also for the documents repository, which reads types with documents). */
 export function toDocumentTypeRecord(row: DocumentTypeRow): DocumentTypeRecord {
@@ -33,20 +33,19 @@ export function toDocumentTypeRecord(row: DocumentTypeRow): DocumentTypeRecord {
     pk: row.pk,
     id: row.id,
     label: row.label,
-    localized_labels: JSON.parse(row.localized_labels) as LocalizedLabel[],
-    folder_id: row.folder_id,
+    localizedLabels: JSON.parse(row.localized_labels) as LocalizedLabel[],
+    folderId: row.folder_id,
     settings: JSON.parse(row.settings) as DocumentTypeSettings,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function toColumns<V extends Partial<DocumentTypeValues>>(values: V) {
-  const { localized_labels, settings, ...plain } = values;
+function toColumns(values: Omit<DocumentTypeValues, 'label'>) {
   return {
-    ...plain,
-    ...(localized_labels !== undefined ? { localized_labels: JSON.stringify(localized_labels) } : {}),
-    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+    folder_id: values.folderId,
+    localized_labels: JSON.stringify(values.localizedLabels),
+    settings: JSON.stringify(values.settings),
   };
 }
 
@@ -95,9 +94,7 @@ export class DocumentTypesRepository extends HrRepository {
         kind,
         id,
         label: values.label,
-        folder_id: values.folder_id,
-        localized_labels: JSON.stringify(values.localized_labels),
-        settings: JSON.stringify(values.settings),
+        ...toColumns(values),
         created_at: at,
         updated_at: at,
       },

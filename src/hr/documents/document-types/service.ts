@@ -106,9 +106,9 @@ export class DocumentTypesService {
       ids = (await this.repo.all(clientId, kind))
         .map(typeView)
         .filter(({ row, settings }) => {
-          if (query.folder_id !== undefined && row.folder_id !== query.folder_id) return false;
+          if (query.folder_id !== undefined && row.folderId !== query.folder_id) return false;
           if (q !== undefined) {
-            const names = [row.id, row.label, ...row.localized_labels.map((l) => l.value)];
+            const names = [row.id, row.label, ...row.localizedLabels.map((l) => l.value)];
             if (!names.some((n: string) => n.toLowerCase().includes(q))) return false;
           }
           if (query.with_mandatory_metadata !== undefined) {
@@ -150,8 +150,8 @@ export class DocumentTypesService {
       const localized = input.localized_labels ?? [];
       const values = {
         label: input.label ?? localized[0]?.value ?? id,
-        localized_labels: localized,
-        folder_id: folderId,
+        localizedLabels: localized,
+        folderId,
         settings,
       };
       const at = this.clock.now();
@@ -186,15 +186,15 @@ export class DocumentTypesService {
         for (const t of input.remove_templates ?? []) templates.delete(t);
         settings.templates = [...templates];
       }
-      const folderId = input.folder_id ?? row.folder_id;
+      const folderId = input.folder_id ?? row.folderId;
       await this.check(repo, clientId, kind, folderId, settings);
       await repo.update(
         clientId,
         kind,
         id,
         {
-          localized_labels: input.localized_labels ?? row.localized_labels,
-          folder_id: folderId,
+          localizedLabels: input.localized_labels ?? row.localizedLabels,
+          folderId,
           settings,
         },
         this.clock.now(),

@@ -106,8 +106,8 @@ export class DocumentPermissions {
 export function subjectOf({ row, organizationIds, expired }: DocumentView): AccessSubject {
   return {
     kind: row.kind,
-    documentTypeId: row.document_type_id,
-    employeeId: row.employee_id,
+    documentTypeId: row.documentTypeId,
+    employeeId: row.employeeId,
     organizationIds,
     expired,
   };

@@ -41,9 +41,9 @@ export class DocumentLifecycleService {
       const repo = tx.documents;
       const row = await documentRow(repo, clientId, kind, id);
       // Already where it was asked to be: nothing is written, so nothing is recorded.
-      if ((row.trashed_at !== null) === trashed) return;
+      if ((row.trashedAt !== null) === trashed) return;
       const at = this.clock.now();
-      await repo.update(clientId, kind, id, { trashed_at: trashed ? at : null, updated_at: at });
+      await repo.update(clientId, kind, id, { trashedAt: trashed ? at : null, updatedAt: at });
       await recordDocuments(this.clock, tx, clientId, kind, trashed ? 'trashed' : 'restored', [
         await documentRow(repo, clientId, kind, id),
       ]);
@@ -68,7 +68,7 @@ export class DocumentLifecycleService {
   private deleteTrashed(clientId: string, kind: DocumentKind, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.work.run(async (tx) => {
-      const rows = (await tx.documents.findMany(clientId, kind, ids)).filter((r) => r.trashed_at !== null);
+      const rows = (await tx.documents.findMany(clientId, kind, ids)).filter((r) => r.trashedAt !== null);
       await recordDocuments(this.clock, tx, clientId, kind, 'deleted', rows);
       return tx.documents.delete(
         clientId,
@@ -135,13 +135,13 @@ export class DocumentLifecycleService {
       const current = await documentRow(repo, clientId, kind, id);
       let expiry = expiryDate;
       if (expiry === null) {
-        const type = await repo.documentType(clientId, kind, current.document_type_id);
-        expiry = type ? policyExpiryDate(type.settings, current.created_at, current.metadata) : null;
+        const type = await repo.documentType(clientId, kind, current.documentTypeId);
+        expiry = type ? policyExpiryDate(type.settings, current.createdAt, current.metadata) : null;
       }
       await repo.update(clientId, kind, id, {
-        expiry_date: expiry,
-        expiration_date: expiryDate,
-        updated_at: this.clock.now(),
+        expiryDate: expiry,
+        expirationDate: expiryDate,
+        updatedAt: this.clock.now(),
       });
       await recordDocuments(this.clock, tx, clientId, kind, 'expired', [await documentRow(repo, clientId, kind, id)]);
     });
@@ -159,7 +159,7 @@ export class DocumentLifecycleService {
     await this.work.run(async (tx) => {
       const repo = tx.documents;
       await documentRow(repo, clientId, kind, id);
-      await repo.update(clientId, kind, id, { expiration_date: expirationDate, updated_at: this.clock.now() });
+      await repo.update(clientId, kind, id, { expirationDate, updatedAt: this.clock.now() });
       await recordDocuments(this.clock, tx, clientId, kind, 'updated', [await documentRow(repo, clientId, kind, id)]);
     });
   }

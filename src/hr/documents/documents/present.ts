@@ -6,22 +6,22 @@ export function presentDocument({ row, organizationIds, expired }: DocumentView)
   return {
     id: row.id,
     ...(row.kind === 'employee'
-      ? { employee_id: row.employee_id as string, employee_external_id: row.employee_external_id }
+      ? { employee_id: row.employeeId as string, employee_external_id: row.employeeExternalId }
       : ({} as { employee_id: string; employee_external_id: null })),
-    document_type_id: row.document_type_id,
+    document_type_id: row.documentTypeId,
     title: row.title,
     name: row.filename,
     date: row.date,
     organization_ids: organizationIds,
     metadata: row.metadata,
-    external_reference: row.external_reference,
+    external_reference: row.externalReference,
     origin: row.origin as EmployeeDocument['origin'],
-    origin_details: row.origin_details,
-    sender_id: row.sender_id,
-    trashed: row.trashed_at !== null,
+    origin_details: row.originDetails,
+    sender_id: row.senderId,
+    trashed: row.trashedAt !== null,
     expired,
-    expiry_date: row.expiry_date,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
+    expiry_date: row.expiryDate,
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
   };
 }

@@ -10,7 +10,7 @@ import type { Audited } from '../../module.js';
 import type { DocumentKind } from '../folders/tables.js';
 import { APPLICATION, type DocumentActor, type DocumentPermissions, subjectOf } from './access.js';
 import { type DocumentsWork, documentViews, pageAt } from './records.js';
-import type { DocumentQuery, DocumentsRepository, DocumentView, DocumentWithOwner } from './repository.js';
+import type { DocumentQuery, DocumentRecord, DocumentsRepository, DocumentView } from './repository.js';
 import type { DocumentFilters } from './schemas.js';
 
 /**
@@ -43,7 +43,7 @@ export class DocumentReadsService {
     kind: DocumentKind,
     id: string,
     actor: DocumentActor = APPLICATION,
-  ): Promise<DocumentWithOwner> {
+  ): Promise<DocumentRecord> {
     return (await this.permissions.authorized(clientId, kind, id, actor, 'view')).row;
   }
 

@@ -11,7 +11,7 @@ import type { Audited } from '../../module.js';
 import type { DocumentKind } from '../folders/tables.js';
 import { documentEvents } from './events.js';
 import { presentDocument } from './present.js';
-import type { DocumentsRepository, DocumentView, DocumentWithOwner } from './repository.js';
+import type { DocumentRecord, DocumentsRepository, DocumentView } from './repository.js';
 
 /** The repositories document writes touch: the documents and the uploads they are made from. */
 export interface DocumentsWork {
@@ -28,7 +28,7 @@ export async function documentViews(
   clock: Clock,
   repo: DocumentsRepository,
   clientId: string,
-  rows: DocumentWithOwner[],
+  rows: DocumentRecord[],
 ): Promise<DocumentView[]> {
   const orgs = await repo.organizations(
     clientId,
@@ -38,7 +38,7 @@ export async function documentViews(
   return rows.map((row) => ({
     row,
     organizationIds: orgs.get(row.id) ?? [],
-    expired: row.expiry_date !== null && row.expiry_date < today,
+    expired: row.expiryDate !== null && row.expiryDate < today,
   }));
 }
 
@@ -47,7 +47,7 @@ export async function documentRow(
   clientId: string,
   kind: DocumentKind,
   id: string,
-): Promise<DocumentWithOwner> {
+): Promise<DocumentRecord> {
   const row = await repo.find(clientId, kind, id);
   if (!row) throw new NotFoundError(`${kind} document`, id);
   return row;
@@ -63,7 +63,7 @@ export async function recordDocuments(
   clientId: string,
   kind: DocumentKind,
   action: (typeof documentEvents)[DocumentKind]['actions'][number],
-  rows: DocumentWithOwner[],
+  rows: DocumentRecord[],
 ): Promise<void> {
   for (const view of await documentViews(clock, repo, clientId, rows)) {
     await audit.record(clientId, documentEvents[kind], action, {

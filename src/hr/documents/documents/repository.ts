@@ -19,24 +19,98 @@ export interface MetadataValue {
   value: string;
 }
 
-/** A document as the domain sees it: its metadata decoded. */
-export type DocumentRow = Omit<StoredDocument, 'metadata'> & { metadata: MetadataValue[] };
-
-function toRecord<R extends StoredDocument>(row: R): Omit<R, 'metadata'> & { metadata: MetadataValue[] } {
-  return { ...row, metadata: JSON.parse(row.metadata) as MetadataValue[] };
+/** A document as the domain sees it, with what a response shows of its owner: its metadata decoded. */
+export interface DocumentRecord {
+  pk: number;
+  kind: DocumentKind;
+  id: string;
+  employeeId: string | null;
+  /** The owner's external id (null for company documents). */
+  employeeExternalId: string | null;
+  documentTypeId: string;
+  title: string | null;
+  filename: string;
+  sha256: string;
+  size: number;
+  contentType: string;
+  pageCount: number | null;
+  date: string | null;
+  effectiveDate: string;
+  metadata: MetadataValue[];
+  externalReference: string | null;
+  origin: string;
+  originDetails: string | null;
+  senderId: string | null;
+  trashedAt: number | null;
+  expiryDate: string | null;
+  expirationDate: string | null;
+  createdAt: number;
+  updatedAt: number;
 }
 
-function toColumns<V extends { metadata?: MetadataValue[] }>(values: V): Omit<V, 'metadata'> & { metadata?: string } {
-  const { metadata, ...plain } = values;
-  return { ...plain, ...(metadata !== undefined ? { metadata: JSON.stringify(metadata) } : {}) };
+type DocumentWithOwnerRow = StoredDocument & { employee_external_id: string | null };
+
+function toRecord(row: DocumentWithOwnerRow): DocumentRecord {
+  return {
+    pk: row.pk,
+    kind: row.kind,
+    id: row.id,
+    employeeId: row.employee_id,
+    employeeExternalId: row.employee_external_id,
+    documentTypeId: row.document_type_id,
+    title: row.title,
+    filename: row.filename,
+    sha256: row.sha256,
+    size: row.size,
+    contentType: row.content_type,
+    pageCount: row.page_count,
+    date: row.date,
+    effectiveDate: row.effective_date,
+    metadata: JSON.parse(row.metadata) as MetadataValue[],
+    externalReference: row.external_reference,
+    origin: row.origin,
+    originDetails: row.origin_details,
+    senderId: row.sender_id,
+    trashedAt: row.trashed_at,
+    expiryDate: row.expiry_date,
+    expirationDate: row.expiration_date,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }
-/** A document with what a response shows of its owner. */
-export type DocumentWithOwner = DocumentRow & { employee_external_id: string | null };
-export type NewDocument = Omit<DocumentRow, 'pk' | 'client_id' | 'kind'>;
+
+export type NewDocument = Omit<DocumentRecord, 'pk' | 'kind' | 'employeeExternalId'>;
+
+/** The columns of the values (Kysely leaves the undefined ones out of an update). */
+function toColumns(values: Partial<NewDocument>) {
+  return {
+    id: values.id,
+    employee_id: values.employeeId,
+    document_type_id: values.documentTypeId,
+    title: values.title,
+    filename: values.filename,
+    sha256: values.sha256,
+    size: values.size,
+    content_type: values.contentType,
+    page_count: values.pageCount,
+    date: values.date,
+    effective_date: values.effectiveDate,
+    metadata: values.metadata === undefined ? undefined : JSON.stringify(values.metadata),
+    external_reference: values.externalReference,
+    origin: values.origin,
+    origin_details: values.originDetails,
+    sender_id: values.senderId,
+    trashed_at: values.trashedAt,
+    expiry_date: values.expiryDate,
+    expiration_date: values.expirationDate,
+    created_at: values.createdAt,
+    updated_at: values.updatedAt,
+  };
+}
 
 /** A document with the organizations it is attached to (as its presenter takes it). */
 export interface DocumentView {
-  row: DocumentWithOwner;
+  row: DocumentRecord;
   organizationIds: string[];
   expired: boolean;
 }
@@ -65,7 +139,7 @@ export interface DocumentQuery {
 }
 
 type DocDb = Tables & { d: HrDocumentsTable; e: HrEmployeesTable };
-type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', StoredDocument & { employee_external_id: string | null }>;
+type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', DocumentWithOwnerRow>;
 
 /** Lists are in upload order. */
 /** In creation order. */
@@ -149,7 +223,7 @@ export class DocumentsRepository extends HrRepository {
     kind: DocumentKind,
     filter: DocumentQuery,
     request: PageRequest,
-  ): Promise<Page<DocumentWithOwner>> {
+  ): Promise<Page<DocumentRecord>> {
     const page = await listPage(this.filtered(clientId, kind, filter), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
@@ -174,13 +248,13 @@ export class DocumentsRepository extends HrRepository {
     return { keys: [row ? row.pk : Number.MAX_SAFE_INTEGER], direction: 'after', inclusive: false };
   }
 
-  async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentWithOwner | undefined> {
+  async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentRecord | undefined> {
     const row = await this.scoped(clientId, kind).where('d.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** The documents of the kind among `ids` (those that exist), in creation order. */
-  async findMany(clientId: string, kind: DocumentKind, ids: string[]): Promise<DocumentWithOwner[]> {
+  async findMany(clientId: string, kind: DocumentKind, ids: string[]): Promise<DocumentRecord[]> {
     if (ids.length === 0) return [];
     const rows = await this.scoped(clientId, kind).where('d.id', 'in', ids).orderBy('d.pk').execute();
     return rows.map(toRecord);
@@ -202,7 +276,23 @@ export class DocumentsRepository extends HrRepository {
   async insert(clientId: string, kind: DocumentKind, doc: NewDocument, organizationIds: string[]): Promise<void> {
     await this.db
       .insertInto('hr_documents')
-      .values({ ...toColumns(doc), metadata: JSON.stringify(doc.metadata), client_id: clientId, kind })
+      .values({
+        ...toColumns(doc),
+        // The columns an insert requires, again with their types not partial.
+        id: doc.id,
+        document_type_id: doc.documentTypeId,
+        filename: doc.filename,
+        sha256: doc.sha256,
+        size: doc.size,
+        content_type: doc.contentType,
+        effective_date: doc.effectiveDate,
+        metadata: JSON.stringify(doc.metadata),
+        origin: doc.origin,
+        created_at: doc.createdAt,
+        updated_at: doc.updatedAt,
+        client_id: clientId,
+        kind,
+      })
       .execute();
     await this.setOrganizations(clientId, doc.id, organizationIds);
   }
@@ -284,7 +374,7 @@ export class DocumentsRepository extends HrRepository {
   async employee(
     clientId: string,
     by: { id: string } | { externalId: string },
-  ): Promise<{ id: string; registrations: { organization_id: string; active: number }[] } | undefined> {
+  ): Promise<{ id: string; registrations: { organizationId: string; active: boolean }[] } | undefined> {
     let q = this.tenant(clientId).selectFrom('hr_employees').select('id');
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
     const row = await q.executeTakeFirst();
@@ -294,7 +384,10 @@ export class DocumentsRepository extends HrRepository {
       .select(['organization_id', 'active'])
       .where('employee_id', '=', row.id)
       .execute();
-    return { id: row.id, registrations };
+    return {
+      id: row.id,
+      registrations: registrations.map((r) => ({ organizationId: r.organization_id, active: r.active === 1 })),
+    };
   }
 
   async documentType(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {

@@ -402,10 +402,10 @@ export async function documentFileRoutes(
     return sendBlob(reply, request, blobs, {
       sha256: doc.sha256,
       size: doc.size,
-      contentType: doc.content_type,
+      contentType: doc.contentType,
       filename: doc.filename,
       // The reference lists it on HEAD; GET sends it too, as HEAD answers GET's headers.
-      ...(doc.page_count !== null ? { headers: { 'X-Page-Count': String(doc.page_count) } } : {}),
+      ...(doc.pageCount !== null ? { headers: { 'X-Page-Count': String(doc.pageCount) } } : {}),
     });
   };
   const fileHeaders = Type.Object({
@@ -485,7 +485,7 @@ export async function documentRenditionRoutes(
       const options = previewOptions(request);
       const doc = await reads.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       const rendition = await renditions.preview(
-        { sha256: doc.sha256, contentType: doc.content_type },
+        { sha256: doc.sha256, contentType: doc.contentType },
         { ...options, missingPage: 'invalid' },
       );
       return sendBlob(reply, request, blobs, previewDownload(rendition, doc.filename, options.page));
@@ -513,7 +513,7 @@ export async function documentRenditionRoutes(
     async (request, reply) => {
       const doc = await reads.file(request.hrAuth.clientId, kind, request.params.id, actorOf(request));
       const copy = await renditions.duplicate(
-        { sha256: doc.sha256, contentType: doc.content_type },
+        { sha256: doc.sha256, contentType: doc.contentType },
         `Duplicate of ${doc.filename} (document ${doc.id}), made ${formatUtcStamp(clock.now())}`,
       );
       const stem = doc.filename.replace(/\.[^.]*$/, '') || 'document';

@@ -12,7 +12,7 @@ import { type DocumentTypeView, typeView } from '../document-types/service.js';
 import type { DocumentKind } from '../folders/tables.js';
 import { type AccessSubject, APPLICATION, type DocumentActor, type DocumentPermissions } from './access.js';
 import { type DocumentsWork, documentRow, recordDocuments } from './records.js';
-import type { DocumentsRepository, DocumentView, DocumentWithOwner, NewDocument } from './repository.js';
+import type { DocumentRecord, DocumentsRepository, DocumentView, NewDocument } from './repository.js';
 import { policyExpiryDate } from './retention.js';
 import type { DocumentInput } from './schemas.js';
 
@@ -42,11 +42,11 @@ export class DocumentsService {
     clientId: string,
     kind: DocumentKind,
     input: DocumentInput,
-    current?: DocumentWithOwner,
+    current?: DocumentRecord,
   ): Promise<{ values: Partial<NewDocument>; organizationIds?: string[]; type: DocumentTypeView | undefined }> {
     const errors: FieldError[] = [];
     const values: Partial<NewDocument> = {};
-    const typeId = input.document_type_id ?? current?.document_type_id;
+    const typeId = input.document_type_id ?? current?.documentTypeId;
     // Read through `repo` (the transaction's): on SQLite a query outside it would wait for it to end.
     const typeRow = typeId === undefined ? undefined : await repo.documentType(clientId, kind, typeId);
     const type = typeRow ? typeView(typeRow) : undefined;
@@ -55,7 +55,7 @@ export class DocumentsService {
     } else if (!type) {
       errors.push({ field: 'document_type_id', code: 'not_found', message: `No ${kind} document type has this id.` });
     }
-    if (input.document_type_id !== undefined) values.document_type_id = input.document_type_id;
+    if (input.document_type_id !== undefined) values.documentTypeId = input.document_type_id;
 
     let organizationIds: string[] | undefined;
     if (kind === 'employee') {
@@ -72,8 +72,8 @@ export class DocumentsService {
             message: 'No employee has this external id.',
           });
         }
-      } else if (current?.employee_id) {
-        employee = await repo.employee(clientId, { id: current.employee_id });
+      } else if (current?.employeeId) {
+        employee = await repo.employee(clientId, { id: current.employeeId });
       } else {
         errors.push({
           field: 'employee_id',
@@ -82,8 +82,8 @@ export class DocumentsService {
         });
       }
       if (employee) {
-        values.employee_id = employee.id;
-        const member = new Set(employee.registrations.map((r) => r.organization_id));
+        values.employeeId = employee.id;
+        const member = new Set(employee.registrations.map((r) => r.organizationId));
         if (input.organization_ids !== undefined) {
           input.organization_ids.forEach((org, i) => {
             if (!member.has(org)) {
@@ -96,9 +96,9 @@ export class DocumentsService {
           });
           organizationIds = [...new Set(input.organization_ids)];
         } else if (!current || input.employee_id !== undefined || input.employee_external_id !== undefined) {
-          const active = employee.registrations.filter((r) => r.active === 1);
+          const active = employee.registrations.filter((r) => r.active);
           organizationIds = [
-            ...new Set((active.length ? active : employee.registrations).map((r) => r.organization_id)),
+            ...new Set((active.length ? active : employee.registrations).map((r) => r.organizationId)),
           ];
         }
       }
@@ -122,7 +122,7 @@ export class DocumentsService {
     }
     if (input.title !== undefined) values.title = input.title;
     if (input.date !== undefined) values.date = input.date;
-    if (input.external_reference !== undefined) values.external_reference = input.external_reference;
+    if (input.external_reference !== undefined) values.externalReference = input.external_reference;
     if (errors.length) throw new FieldValidationError(errors);
     return { values, ...(organizationIds ? { organizationIds } : {}), type };
   }
@@ -159,8 +159,8 @@ export class DocumentsService {
       const { values, organizationIds } = await this.prepare(this.repo, clientId, kind, input);
       const subject: AccessSubject = {
         kind,
-        documentTypeId: values.document_type_id as string,
-        employeeId: values.employee_id ?? null,
+        documentTypeId: values.documentTypeId as string,
+        employeeId: values.employeeId ?? null,
         organizationIds: organizationIds ?? [],
         expired: false,
       };
@@ -206,26 +206,26 @@ export class DocumentsService {
         kind,
         {
           id,
-          employee_id: values.employee_id ?? null,
-          document_type_id: values.document_type_id as string,
+          employeeId: values.employeeId ?? null,
+          documentTypeId: values.documentTypeId as string,
           title: values.title ?? null,
           filename,
           sha256: upload.sha256,
           size: upload.size,
-          content_type: upload.contentType,
-          page_count: upload.pageCount,
+          contentType: upload.contentType,
+          pageCount: upload.pageCount,
           date,
-          effective_date: date ?? dayOf(at),
+          effectiveDate: date ?? dayOf(at),
           metadata: values.metadata ?? [],
-          external_reference: values.external_reference ?? null,
+          externalReference: values.externalReference ?? null,
           origin: 'api',
-          origin_details: null,
-          sender_id: null,
-          trashed_at: null,
-          expiry_date: type ? policyExpiryDate(type.settings, at, values.metadata ?? []) : null,
-          expiration_date: null,
-          created_at: at,
-          updated_at: at,
+          originDetails: null,
+          senderId: null,
+          trashedAt: null,
+          expiryDate: type ? policyExpiryDate(type.settings, at, values.metadata ?? []) : null,
+          expirationDate: null,
+          createdAt: at,
+          updatedAt: at,
         },
         organizationIds ?? [],
       );
@@ -269,26 +269,26 @@ export class DocumentsService {
       'employee',
       {
         id,
-        employee_id: file.employeeId,
-        document_type_id: file.documentTypeId,
+        employeeId: file.employeeId,
+        documentTypeId: file.documentTypeId,
         title: file.title,
         filename: file.filename,
         sha256: file.sha256,
         size: file.size,
-        content_type: file.contentType ?? 'application/pdf',
-        page_count: file.pageCount,
+        contentType: file.contentType ?? 'application/pdf',
+        pageCount: file.pageCount,
         date: file.date,
-        effective_date: file.date ?? dayOf(at),
+        effectiveDate: file.date ?? dayOf(at),
         metadata: file.metadata,
-        external_reference: null,
+        externalReference: null,
         origin: file.origin,
-        origin_details: file.originDetails ?? (file.origin === 'distribution' ? null : file.origin),
-        sender_id: null,
-        trashed_at: null,
-        expiry_date: type ? policyExpiryDate(type.settings, at, file.metadata) : null,
-        expiration_date: null,
-        created_at: at,
-        updated_at: at,
+        originDetails: file.originDetails ?? (file.origin === 'distribution' ? null : file.origin),
+        senderId: null,
+        trashedAt: null,
+        expiryDate: type ? policyExpiryDate(type.settings, at, file.metadata) : null,
+        expirationDate: null,
+        createdAt: at,
+        updatedAt: at,
       },
       file.organizationIds,
     );
@@ -315,8 +315,8 @@ export class DocumentsService {
         mode === 'replace' ? { title: null, date: null, metadata: [], external_reference: null, ...input } : input;
       const { values, organizationIds } = await this.prepare(repo, clientId, kind, full, current);
       await this.checkUniqueReference(repo, clientId, kind, full, id);
-      if (values.date !== undefined) values.effective_date = values.date ?? dayOf(current.created_at);
-      await repo.update(clientId, kind, id, { ...values, updated_at: this.clock.now() });
+      if (values.date !== undefined) values.effectiveDate = values.date ?? dayOf(current.createdAt);
+      await repo.update(clientId, kind, id, { ...values, updatedAt: this.clock.now() });
       if (organizationIds) await repo.setOrganizations(clientId, id, organizationIds);
       await recordDocuments(this.clock, tx, clientId, kind, 'updated', [await documentRow(repo, clientId, kind, id)]);
     });

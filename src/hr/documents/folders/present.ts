@@ -6,7 +6,7 @@ export function presentFolder(folder: FolderRecord): Folder {
   return {
     id: folder.id,
     label: folder.label,
-    localized_labels: folder.localized_labels,
-    parent_folder_id: folder.parent_folder_id,
+    localized_labels: folder.localizedLabels,
+    parent_folder_id: folder.parentFolderId,
   };
 }

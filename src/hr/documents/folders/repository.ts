@@ -16,20 +16,20 @@ export interface LocalizedLabel {
 export interface FolderRecord {
   pk: number;
   id: string;
-  parent_folder_id: string | null;
+  parentFolderId: string | null;
   label: string;
-  localized_labels: LocalizedLabel[];
-  created_at: number;
+  localizedLabels: LocalizedLabel[];
+  createdAt: number;
 }
 
 function toRecord(row: FolderRow): FolderRecord {
   return {
     pk: row.pk,
     id: row.id,
-    parent_folder_id: row.parent_folder_id,
+    parentFolderId: row.parent_folder_id,
     label: row.label,
-    localized_labels: JSON.parse(row.localized_labels) as LocalizedLabel[],
-    created_at: row.created_at,
+    localizedLabels: JSON.parse(row.localized_labels) as LocalizedLabel[],
+    createdAt: row.created_at,
   };
 }
 
@@ -42,7 +42,7 @@ export interface FolderFilter {
 /** In creation order. */
 const ORDER: ListOrder = { tiebreak: 'pk' };
 
-export type NewFolder = Pick<FolderRecord, 'id' | 'parent_folder_id' | 'label' | 'localized_labels'>;
+export type NewFolder = Pick<FolderRecord, 'id' | 'parentFolderId' | 'label' | 'localizedLabels'>;
 
 export class FoldersRepository extends HrRepository {
   private filtered(clientId: string, kind: DocumentKind, filter: FolderFilter) {
@@ -78,7 +78,14 @@ export class FoldersRepository extends HrRepository {
     await this.tenant(clientId)
       .insertInto(
         'hr_folders',
-        folders.map((f) => ({ ...f, localized_labels: JSON.stringify(f.localized_labels), kind, created_at: at })),
+        folders.map((f) => ({
+          id: f.id,
+          parent_folder_id: f.parentFolderId,
+          label: f.label,
+          localized_labels: JSON.stringify(f.localizedLabels),
+          kind,
+          created_at: at,
+        })),
       )
       .onConflict((oc) => oc.columns(['client_id', 'kind', 'id']).doNothing())
       .execute();

@@ -14,9 +14,9 @@ const folder = (id: string, label: string, fr: string): NewFolder => {
   const dot = id.lastIndexOf('.');
   return {
     id,
-    parent_folder_id: dot > 0 ? id.slice(0, dot) : null,
+    parentFolderId: dot > 0 ? id.slice(0, dot) : null,
     label,
-    localized_labels: [
+    localizedLabels: [
       { language_code: 'en', value: label },
       { language_code: 'fr', value: fr },
     ],
@@ -105,7 +105,7 @@ export class FoldersService {
       if (parent !== undefined) {
         let frontier = [parent];
         while (frontier.length) {
-          const children = all.filter((f) => f.parent_folder_id !== null && frontier.includes(f.parent_folder_id));
+          const children = all.filter((f) => f.parentFolderId !== null && frontier.includes(f.parentFolderId));
           frontier = [];
           for (const c of children) {
             if (!selected.has(c.id)) {
@@ -118,17 +118,17 @@ export class FoldersService {
       }
       if (child !== undefined) {
         const chain = new Set<string>();
-        let up = byId.get(child)?.parent_folder_id ?? null;
+        let up = byId.get(child)?.parentFolderId ?? null;
         while (up !== null && !chain.has(up)) {
           chain.add(up);
           if (!recursive) break;
-          up = byId.get(up)?.parent_folder_id ?? null;
+          up = byId.get(up)?.parentFolderId ?? null;
         }
         for (const id of chain) selected.add(id);
       }
       ids = [...selected];
     } else if (input.recursive === false) {
-      ids = (await this.repo.all(clientId, kind)).filter((f) => f.parent_folder_id === null).map((f) => f.id);
+      ids = (await this.repo.all(clientId, kind)).filter((f) => f.parentFolderId === null).map((f) => f.id);
     }
     return this.repo.page(
       clientId,

@@ -21,7 +21,7 @@ function subscriptionOf(vault: VaultRecord, type: DocumentTypeRecord): Subscript
   const choice: Choice =
     vault.payslipsOptedOut && isPayslipType(type) ? 'paper' : vault.state === 'activated' ? 'electronic' : null;
   const enabled = choice === 'electronic' ? vault.electronicEnabled : choice === 'paper' ? vault.paperEnabled : false;
-  const createdAt = Math.max(vault.employeeCreatedAt, type.created_at);
+  const createdAt = Math.max(vault.employeeCreatedAt, type.createdAt);
   return {
     employee_document_type_id: type.id,
     employee_choice: choice,

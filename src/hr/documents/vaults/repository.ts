@@ -3,7 +3,6 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { VaultState } from './schemas.js';
-import type { HrElectronicVaultsTable } from './tables.js';
 
 /** The states a vault row stores (`not_available` is derived from the subscription option). */
 export type StoredVaultState = Exclude<VaultState, 'not_available'>;
@@ -36,21 +35,35 @@ export interface VaultFilter {
   activated?: boolean | undefined;
 }
 
-/** The columns of a vault row a write may set. */
-export type VaultChanges = Partial<
-  Pick<
-    HrElectronicVaultsTable,
-    | 'electronic_vault_id'
-    | 'subscription_enabled'
-    | 'paper_enabled'
-    | 'electronic_enabled'
-    | 'payslips_opted_out'
-    | 'payslips_choice_updated_at'
-    | 'payslips_choice_origin'
-    | 'state'
-    | 'invited_at'
-  >
->;
+/** What a write may set of a vault row (absent: unchanged). */
+export interface VaultChanges {
+  electronicVaultId?: string | null;
+  subscriptionEnabled?: boolean;
+  paperEnabled?: boolean;
+  electronicEnabled?: boolean;
+  payslipsOptedOut?: boolean;
+  payslipsChoiceUpdatedAt?: number | null;
+  payslipsChoiceOrigin?: string | null;
+  state?: StoredVaultState;
+  invitedAt?: number | null;
+}
+
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+/** The columns of the changes (Kysely leaves the undefined ones out of the update). */
+function toColumns(changes: VaultChanges) {
+  return {
+    electronic_vault_id: changes.electronicVaultId,
+    subscription_enabled: flag(changes.subscriptionEnabled),
+    paper_enabled: flag(changes.paperEnabled),
+    electronic_enabled: flag(changes.electronicEnabled),
+    payslips_opted_out: flag(changes.payslipsOptedOut),
+    payslips_choice_updated_at: changes.payslipsChoiceUpdatedAt,
+    payslips_choice_origin: changes.payslipsChoiceOrigin,
+    state: changes.state,
+    invited_at: changes.invitedAt,
+  };
+}
 
 /** The state shown: the subscription disabled hides the stored one. */
 const SHOWN_STATE = sql<string>`case when coalesce(v.subscription_enabled, 1) = 0 then 'not_available' else coalesce(v.state, 'not_activated') end`;
@@ -184,7 +197,7 @@ export class VaultsRepository extends HrRepository {
     await this.ensure(clientId, employeeId, at);
     await this.tenant(clientId)
       .updateTable('hr_electronic_vaults as v')
-      .set({ ...changes, updated_at: at })
+      .set({ ...toColumns(changes), updated_at: at })
       .where('v.employee_id', '=', employeeId)
       .execute();
   }
@@ -200,7 +213,7 @@ export class VaultsRepository extends HrRepository {
     await this.ensure(clientId, employeeId, at);
     const result = await this.tenant(clientId)
       .updateTable('hr_electronic_vaults as v')
-      .set({ ...changes, updated_at: at })
+      .set({ ...toColumns(changes), updated_at: at })
       .where('v.employee_id', '=', employeeId)
       .where('v.state', 'in', [...from])
       .executeTakeFirst();
@@ -214,9 +227,10 @@ export class VaultsRepository extends HrRepository {
   async markInvited(
     clientId: string,
     employeeId: string,
-    column: 'invited_at' | 'portal_invited_at',
+    invitation: 'vault' | 'portal',
     at: number,
   ): Promise<boolean> {
+    const column = invitation === 'vault' ? 'invited_at' : 'portal_invited_at';
     await this.ensure(clientId, employeeId, at);
     const first = await this.tenant(clientId)
       .updateTable('hr_electronic_vaults as v')

@@ -108,19 +108,16 @@ export class VaultsService {
     return this.work.run(async (tx) => {
       const current = await this.get(clientId, employeeId, tx.vaults);
       const at = this.deps.clock.now();
-      const changes: VaultChanges = {};
-      const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
-      const set = <K extends keyof VaultChanges>(key: K, value: VaultChanges[K] | undefined) => {
-        if (value !== undefined) changes[key] = value;
+      const changes: VaultChanges = {
+        subscriptionEnabled: input.electronic_vault_subscription_enabled,
+        paperEnabled: input.paper_documents_distribution_enabled,
+        electronicEnabled: input.electronic_documents_distribution_enabled,
       };
-      set('subscription_enabled', flag(input.electronic_vault_subscription_enabled));
-      set('paper_enabled', flag(input.paper_documents_distribution_enabled));
-      set('electronic_enabled', flag(input.electronic_documents_distribution_enabled));
       const optedOut = input.electronic_payslips_opted_out;
       if (optedOut !== undefined && optedOut !== current.payslipsOptedOut) {
-        changes.payslips_opted_out = optedOut ? 1 : 0;
-        changes.payslips_choice_updated_at = at;
-        changes.payslips_choice_origin = 'peopledoc';
+        changes.payslipsOptedOut = optedOut;
+        changes.payslipsChoiceUpdatedAt = at;
+        changes.payslipsChoiceOrigin = 'peopledoc';
       }
       await tx.vaults.update(clientId, employeeId, changes, at);
       return this.record(tx, clientId, employeeId, 'updated');
@@ -143,7 +140,7 @@ export class VaultsService {
       if (!vault.employee.email) {
         throw new InvalidRequestError('The employee has no e-mail address to send the invitation to.');
       }
-      await this.mailInvitation(tx, clientId, vault, 'invited_at', {
+      await this.mailInvitation(tx, clientId, vault, 'vault', {
         kinds: [VAULT_MAILS.invitation, VAULT_MAILS.followUp],
         subjects: ['Activate your electronic vault', 'Reminder: activate your electronic vault'],
         openings: [
@@ -157,17 +154,17 @@ export class VaultsService {
 
   /**
    * Records an invitation mail to the employee (who has an e-mail address): the first one, or a follow-up when one
-   * was sent since `column` was last cleared.
+   * was sent since the invitation's mark was last cleared.
    */
   private async mailInvitation(
     tx: Audited<VaultsWork>,
     clientId: string,
     vault: VaultRecord,
-    column: 'invited_at' | 'portal_invited_at',
+    invitation: 'vault' | 'portal',
     text: { kinds: [string, string]; subjects: [string, string]; openings: [string, string]; ending: string },
   ): Promise<void> {
     const at = this.deps.clock.now();
-    const which = (await tx.vaults.markInvited(clientId, vault.employee.id, column, at)) ? 0 : 1;
+    const which = (await tx.vaults.markInvited(clientId, vault.employee.id, invitation, at)) ? 0 : 1;
     const name = fullName(vault.employee);
     await tx.outbox.insert(
       clientId,
@@ -203,7 +200,7 @@ export class VaultsService {
         );
       }
       const at = this.deps.clock.now();
-      const changes = { state: 'activated', electronic_vault_id: randomUUID() } as const;
+      const changes = { state: 'activated', electronicVaultId: randomUUID() } as const;
       if (!(await tx.vaults.transition(clientId, employeeId, ['not_activated', 'deleted'], changes, at))) {
         throw new InvalidRequestError('The electronic vault changed meanwhile; read it again.');
       }
@@ -244,7 +241,7 @@ export class VaultsService {
   /** The runner's job: `pending_deletion` → `deleted`; the vault id and the invitation are forgotten. */
   private async completeDeletion(job: DeletionJob): Promise<void> {
     await this.work.run(async (tx) => {
-      const changes = { state: 'deleted', electronic_vault_id: null, invited_at: null } as const;
+      const changes = { state: 'deleted', electronicVaultId: null, invitedAt: null } as const;
       if (
         !(await tx.vaults.transition(
           job.clientId,
@@ -298,7 +295,7 @@ export class VaultsService {
       const upload = await this.deps.uploads.consume(tx.uploads, clientId, input.upload_id, { field: 'upload_id' });
       const owner = await tx.documents.employee(clientId, { id: employeeId });
       const registrations = owner?.registrations ?? [];
-      const active = registrations.filter((r) => r.active === 1);
+      const active = registrations.filter((r) => r.active);
       const at = this.deps.clock.now();
       const date = input.document_date ?? dayOf(at);
       const documentId = await this.deps.documents.fileGenerated(tx, clientId, {
@@ -314,7 +311,7 @@ export class VaultsService {
         origin: 'api',
         originDetails: 'drop_in_vault',
         contentType: upload.contentType,
-        organizationIds: [...new Set((active.length ? active : registrations).map((r) => r.organization_id))],
+        organizationIds: [...new Set((active.length ? active : registrations).map((r) => r.organizationId))],
       });
       const email = vault.employee.email;
       if (input.send_notification !== false && email) {
@@ -343,7 +340,7 @@ export class VaultsService {
       const vault = await this.get(clientId, employeeId, tx.vaults);
       const email = vault.employee.email;
       if (!email) throw new StateError('no_email', 'The employee has no e-mail address to send the invitation to.');
-      await this.mailInvitation(tx, clientId, vault, 'portal_invited_at', {
+      await this.mailInvitation(tx, clientId, vault, 'portal', {
         kinds: [VAULT_MAILS.portalInvitation, VAULT_MAILS.portalFollowUp],
         subjects: ['Your employee portal', 'Reminder: your employee portal'],
         openings: ['You are invited to your employee portal', 'You have not joined your employee portal yet'],
