@@ -24,7 +24,7 @@ import type { SnapshotsService } from './snapshots/service.js';
 import { tenantRoutes } from './tenants/routes.js';
 import { tenantSchemas } from './tenants/schemas.js';
 import type { AdminTenantsService } from './tenants/service.js';
-import type { AdminToken } from './tokens/repository.js';
+import type { AdminTokenRecord } from './tokens/repository.js';
 import type { AdminTokensService } from './tokens/service.js';
 import { viewPassRoutes } from './view-passes/routes.js';
 import { viewPassSchemas } from './view-passes/schemas.js';
@@ -37,7 +37,7 @@ export { ADMIN_PREFIX } from './openapi.js';
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the admin guard: the operator token of the call. */
-    adminToken: AdminToken;
+    adminToken: AdminTokenRecord;
   }
 }
 

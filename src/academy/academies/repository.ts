@@ -2,41 +2,72 @@ import type { Selectable } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import type { AcademiesTable } from './tables.js';
 
-export type AcademyRow = Selectable<AcademiesTable>;
+/** An academy as the domain sees it. */
+export interface AcademyRecord {
+  id: number;
+  name: string;
+  superAdminId: number;
+  createdAt: number;
+}
+
+/** An API key of an academy, without its hash. */
+export interface AcademyKeyRecord {
+  id: number;
+  academyId: number;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+/** A key found by its hash, with its academy's super administrator. */
+export interface FoundKeyRecord {
+  id: number;
+  keyHash: string;
+  academyId: number;
+  expiresAt: number | null;
+  superAdminId: number;
+}
+
+function toRecord(row: Selectable<AcademiesTable>): AcademyRecord {
+  return { id: row.id, name: row.name, superAdminId: row.super_admin_id, createdAt: row.created_at };
+}
 
 /** Academies and their API keys (hashes only). */
 export class AcademiesRepository extends AcademyRepository {
-  findByName(name: string): Promise<AcademyRow | undefined> {
-    return this.db
+  async findByName(name: string): Promise<AcademyRecord | undefined> {
+    const row = await this.db
       .selectFrom('academies')
       .selectAll()
       .where('name', '=', name)
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** Every academy, oldest first. */
-  list(): Promise<AcademyRow[]> {
-    return this.db.selectFrom('academies').selectAll().orderBy('id').execute();
+  async list(): Promise<AcademyRecord[]> {
+    const rows = await this.db.selectFrom('academies').selectAll().orderBy('id').execute();
+    return rows.map(toRecord);
   }
 
   /** Every API key of every academy, without its hash: ids and dates only. */
-  listKeys(): Promise<{ id: number; academy_id: number; created_at: number; expires_at: number | null }[]> {
-    return this.db
+  async listKeys(): Promise<AcademyKeyRecord[]> {
+    const rows = await this.db
       .selectFrom('academy_api_keys')
       .select(['id', 'academy_id', 'created_at', 'expires_at'])
       .orderBy('academy_id')
       .orderBy('id')
       .execute();
+    return rows.map((k) => ({ id: k.id, academyId: k.academy_id, createdAt: k.created_at, expiresAt: k.expires_at }));
   }
 
-  find(id: number): Promise<AcademyRow | undefined> {
-    return this.db.selectFrom('academies').selectAll().where('id', '=', id).executeTakeFirst();
+  async find(id: number): Promise<AcademyRecord | undefined> {
+    const row = await this.db.selectFrom('academies').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** Creates the academy, its super administrator (user 1) and its first key (run it in one unit of work). */
-  async create(name: string, keyHash: string, at: number): Promise<AcademyRow> {
+  async create(name: string, keyHash: string, at: number): Promise<AcademyRecord> {
     const superAdminId = 1;
     const academy = await this.db
       .insertInto('academies')
@@ -68,7 +99,7 @@ export class AcademiesRepository extends AcademyRepository {
       .insertInto('academy_api_keys')
       .values({ academy_id: academy.id, key_hash: keyHash, created_at: at, expires_at: null })
       .execute();
-    return academy;
+    return toRecord(academy);
   }
 
   /** Adds a key; with `retireOthersAt`, the current keys stop working at that instant (run it in one unit of work). */
@@ -86,16 +117,21 @@ export class AcademiesRepository extends AcademyRepository {
       .execute();
   }
 
-  findKey(
-    keyHash: string,
-  ): Promise<
-    { id: number; key_hash: string; academy_id: number; expires_at: number | null; super_admin_id: number } | undefined
-  > {
-    return this.db
+  async findKey(keyHash: string): Promise<FoundKeyRecord | undefined> {
+    const row = await this.db
       .selectFrom('academy_api_keys as k')
       .innerJoin('academies as a', 'a.id', 'k.academy_id')
       .select(['k.id', 'k.key_hash', 'k.academy_id', 'k.expires_at', 'a.super_admin_id'])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        keyHash: row.key_hash,
+        academyId: row.academy_id,
+        expiresAt: row.expires_at,
+        superAdminId: row.super_admin_id,
+      }
+    );
   }
 }

@@ -83,15 +83,15 @@ export class AcademiesService {
     return academies.map((a) => ({
       acadId: a.id,
       name: a.name,
-      created_at: formatDateTime(a.created_at),
+      created_at: formatDateTime(a.createdAt),
       keys: keys
         // tenant-by-hand: the operator's list of every academy pairs each with its own keys, read for all at once.
-        .filter((k) => k.academy_id === a.id)
+        .filter((k) => k.academyId === a.id)
         .map((k) => ({
           key_id: k.id,
-          created_at: formatDateTime(k.created_at),
-          expires_at: k.expires_at === null ? null : formatDateTime(k.expires_at),
-          state: k.expires_at === null ? 'current' : k.expires_at > at ? 'grace' : 'expired',
+          created_at: formatDateTime(k.createdAt),
+          expires_at: k.expiresAt === null ? null : formatDateTime(k.expiresAt),
+          state: k.expiresAt === null ? 'current' : k.expiresAt > at ? 'grace' : 'expired',
         })),
     }));
   }
@@ -100,7 +100,7 @@ export class AcademiesService {
     const apikey = newSecret();
     const at = this.clock.now();
     const academy = await this.work.run(({ academies }) => academies.create(name, hashSecret(apikey), at));
-    return { acadId: academy.id, apikey, superAdminId: academy.super_admin_id };
+    return { acadId: academy.id, apikey, superAdminId: academy.superAdminId };
   }
 
   /** The academy of that name, created when missing; a fresh key either way, earlier keys untouched (seed). */
@@ -110,7 +110,7 @@ export class AcademiesService {
     const apikey = newSecret();
     const at = this.clock.now();
     await this.work.run(({ academies }) => academies.addKey(existing.id, hashSecret(apikey), at));
-    return { acadId: existing.id, apikey, superAdminId: existing.super_admin_id };
+    return { acadId: existing.id, apikey, superAdminId: existing.superAdminId };
   }
 
   /** Throws NotFoundError unless the academy exists (the admin API's `/tenants/academy/{acadId}`). */
@@ -143,7 +143,7 @@ export class AcademiesService {
     if (!claims || !safeEqual(claims.tenant, `academy:${academyId}`)) throw refuse();
     const academy = await this.repo.find(academyId);
     if (!academy) throw refuse();
-    return { academyId, superAdminId: academy.super_admin_id, viewPass: true };
+    return { academyId, superAdminId: academy.superAdminId, viewPass: true };
   }
 
   /** Checks `apikey` + `acadId`; any mismatch is a 401 that says nothing about which part was wrong. */
@@ -162,10 +162,10 @@ export class AcademiesService {
       }
       entry = {
         keyId: Number(row.id),
-        keyHash: row.key_hash,
-        academyId: row.academy_id,
-        superAdminId: row.super_admin_id,
-        expiresAt: row.expires_at,
+        keyHash: row.keyHash,
+        academyId: row.academyId,
+        superAdminId: row.superAdminId,
+        expiresAt: row.expiresAt,
         checkedAt: at,
       };
       if (this.cache.size > 10_000) this.cache.clear();

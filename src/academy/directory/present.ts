@@ -1,24 +1,24 @@
-import type { CategoryRow, CurriculumRow, UserRow, VenueRow } from './repository.js';
+import type { CategoryRecord, CurriculumRecord, UserRecord, VenueRecord } from './repository.js';
 import type { Category, Course, Curriculum, User, Venue } from './schemas.js';
 import type { CourseWithCategories } from './service.js';
 
-export const presentCategory = (row: CategoryRow): Category => ({ id: row.id, name: row.name });
+export const presentCategory = (row: CategoryRecord): Category => ({ id: row.id, name: row.name });
 
 const num = (value: number | null): number | null => (value === null ? null : Number(value));
 
-export function presentUser(row: UserRow): User {
+export function presentUser(row: UserRecord): User {
   return {
     id: row.id,
     firstname: row.firstname,
     middlename: row.middlename,
     lastname: row.lastname,
-    preferred_name: row.preferred_name,
+    preferred_name: row.preferredName,
     email: row.email,
     role: row.role,
-    active: Boolean(row.active),
-    external_id: row.external_id,
-    hired_date: row.hired_date,
-    joined_date: row.joined_date,
+    active: row.active,
+    external_id: row.externalId,
+    hired_date: row.hiredDate,
+    joined_date: row.joinedDate,
     image: row.image,
     units: row.units,
   };
@@ -31,23 +31,23 @@ export function presentCourse(row: CourseWithCategories): Course {
     description: row.description,
     category_ids: row.categoryIds,
     categories: row.categories.map(presentCategory),
-    external_id: row.external_id,
+    external_id: row.externalId,
   };
 }
 
-export function presentCurriculum(row: CurriculumRow): Curriculum {
+export function presentCurriculum(row: CurriculumRecord): Curriculum {
   return {
     id: row.id,
     title: row.title,
     description: row.description,
-    category_id: row.category_id,
+    category_id: row.categoryId,
     category:
-      row.category_id !== null && row.category_name !== null ? { id: row.category_id, name: row.category_name } : null,
-    external_id: row.external_id,
+      row.categoryId !== null && row.categoryName !== null ? { id: row.categoryId, name: row.categoryName } : null,
+    external_id: row.externalId,
   };
 }
 
-export function presentVenue(row: VenueRow): Venue {
+export function presentVenue(row: VenueRecord): Venue {
   return {
     id: row.id,
     name: row.name,

@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import { containsText, likePattern } from '../../platform/db/search.js';
 import type {
@@ -15,39 +15,129 @@ export interface UserUnit {
   name: string;
 }
 
-/** A directory user as the domain sees it: its units decoded. */
-export type UserRow = Omit<Selectable<AcademyUsersTable>, 'units'> & { units: UserUnit[] };
+/** A directory user as the domain sees it: its units decoded, `active` a boolean. */
+export interface UserRecord {
+  id: number;
+  firstname: string;
+  middlename: string | null;
+  lastname: string;
+  preferredName: string | null;
+  email: string;
+  role: string;
+  active: boolean;
+  externalId: string | null;
+  hiredDate: string | null;
+  joinedDate: string | null;
+  image: string | null;
+  units: UserUnit[];
+  createdAt: number;
+  updatedAt: number;
+}
 
-function toUser(row: Selectable<AcademyUsersTable>): UserRow {
+function toUser(row: Selectable<AcademyUsersTable>): UserRecord {
   const value: unknown = JSON.parse(row.units);
   const units = Array.isArray(value)
     ? value
         .filter((u): u is { id: unknown; name: unknown } => typeof u === 'object' && u !== null)
         .map((u) => ({ id: Number(u.id), name: String(u.name) }))
     : [];
-  return { ...row, units };
+  return {
+    id: row.id,
+    firstname: row.firstname,
+    middlename: row.middlename,
+    lastname: row.lastname,
+    preferredName: row.preferred_name,
+    email: row.email,
+    role: row.role,
+    active: row.active === 1,
+    externalId: row.external_id,
+    hiredDate: row.hired_date,
+    joinedDate: row.joined_date,
+    image: row.image,
+    units,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }
-export type CategoryRow = Selectable<AcademyCategoriesTable>;
-/** A course as the domain sees it: its category ids decoded. */
-export type CourseRow = Omit<Selectable<AcademyCoursesTable>, 'category_ids'> & { category_ids: number[] };
 
-function toCourse(row: Selectable<AcademyCoursesTable>): CourseRow {
+export interface CategoryRecord {
+  id: number;
+  name: string;
+}
+
+function toCategory(row: Selectable<AcademyCategoriesTable>): CategoryRecord {
+  return { id: row.id, name: row.name };
+}
+
+/** A course as the domain sees it: its category ids decoded (the first is the main one). */
+export interface CourseRecord {
+  id: number;
+  title: string;
+  description: string;
+  categoryIds: number[];
+  externalId: string | null;
+}
+
+function toCourse(row: Selectable<AcademyCoursesTable>): CourseRecord {
   const value: unknown = JSON.parse(row.category_ids);
   const ids = Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
-  return { ...row, category_ids: ids };
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    categoryIds: ids,
+    externalId: row.external_id,
+  };
 }
-export type VenueRow = Selectable<AcademyVenuesTable>;
-export type CurriculumRow = Selectable<AcademyCurriculumsTable> & { category_name: string | null };
 
-export type UserValues = Omit<Insertable<AcademyUsersTable>, 'academy_id' | 'created_at' | 'updated_at' | 'units'> & {
-  units: UserUnit[];
-};
-export type CategoryValues = Omit<Insertable<AcademyCategoriesTable>, 'academy_id'>;
-export type CourseValues = Omit<Insertable<AcademyCoursesTable>, 'academy_id' | 'category_ids'> & {
-  category_ids: number[];
-};
-export type CurriculumValues = Omit<Insertable<AcademyCurriculumsTable>, 'academy_id'>;
-export type VenueValues = Omit<Insertable<AcademyVenuesTable>, 'academy_id'>;
+export interface VenueRecord {
+  id: number;
+  name: string;
+  seats: number;
+  address: string | null;
+  city: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+function toVenue(row: Selectable<AcademyVenuesTable>): VenueRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    seats: row.seats,
+    address: row.address,
+    city: row.city,
+    latitude: row.latitude,
+    longitude: row.longitude,
+  };
+}
+
+/** A curriculum with the name of its category (null when it has none, or the category is gone). */
+export interface CurriculumRecord {
+  id: number;
+  title: string;
+  description: string;
+  categoryId: number | null;
+  externalId: string | null;
+  categoryName: string | null;
+}
+
+function toCurriculum(row: Selectable<AcademyCurriculumsTable> & { category_name: string | null }): CurriculumRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    categoryId: row.category_id,
+    externalId: row.external_id,
+    categoryName: row.category_name,
+  };
+}
+
+export type UserValues = Omit<UserRecord, 'createdAt' | 'updatedAt'>;
+export type CategoryValues = CategoryRecord;
+export type CourseValues = CourseRecord;
+export type CurriculumValues = Omit<CurriculumRecord, 'categoryName'>;
+export type VenueValues = VenueRecord;
 
 /** One window of a list: `start` rows skipped, at most `limit` returned. */
 export interface Window {
@@ -81,7 +171,7 @@ export class DirectoryRepository extends AcademyRepository {
 
   // ------------------------------------------------------------ reads
 
-  async listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRow[]> {
+  async listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_users as u').selectAll('u');
     if (filter.search !== undefined) {
       const search = filter.search;
@@ -98,7 +188,7 @@ export class DirectoryRepository extends AcademyRepository {
     return (await query.orderBy('u.id').limit(window.limit).offset(window.start).execute()).map(toUser);
   }
 
-  async findUser(academyId: number, id: number): Promise<UserRow | undefined> {
+  async findUser(academyId: number, id: number): Promise<UserRecord | undefined> {
     const row = await this.tenant(academyId)
       .selectFrom('academy_users')
       .selectAll()
@@ -107,34 +197,32 @@ export class DirectoryRepository extends AcademyRepository {
     return row ? toUser(row) : undefined;
   }
 
-  listCategories(academyId: number, search: string | undefined, window: Window): Promise<CategoryRow[]> {
+  async listCategories(academyId: number, search: string | undefined, window: Window): Promise<CategoryRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_categories as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.name'], search));
-    return query.orderBy('c.id').limit(window.limit).offset(window.start).execute();
+    return (await query.orderBy('c.id').limit(window.limit).offset(window.start).execute()).map(toCategory);
   }
 
   /** The categories of these ids that exist in the academy. */
-  async categoriesByIds(academyId: number, ids: number[]): Promise<CategoryRow[]> {
-    const out: CategoryRow[] = [];
+  async categoriesByIds(academyId: number, ids: number[]): Promise<CategoryRecord[]> {
+    const out: CategoryRecord[] = [];
     for (const part of chunks([...new Set(ids)])) {
       out.push(
-        ...(await this.tenant(academyId)
-          .selectFrom('academy_categories')
-          .selectAll()
-          .where('id', 'in', part)
-          .execute()),
+        ...(
+          await this.tenant(academyId).selectFrom('academy_categories').selectAll().where('id', 'in', part).execute()
+        ).map(toCategory),
       );
     }
     return out;
   }
 
-  async listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRow[]> {
+  async listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_courses as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.title'], search));
     return (await query.orderBy('c.id').limit(window.limit).offset(window.start).execute()).map(toCourse);
   }
 
-  async findCourse(academyId: number, id: number): Promise<CourseRow | undefined> {
+  async findCourse(academyId: number, id: number): Promise<CourseRecord | undefined> {
     const row = await this.tenant(academyId)
       .selectFrom('academy_courses')
       .selectAll()
@@ -154,20 +242,21 @@ export class DirectoryRepository extends AcademyRepository {
       .select('c.name as category_name');
   }
 
-  listCurriculums(academyId: number, search: string | undefined, window: Window): Promise<CurriculumRow[]> {
+  async listCurriculums(academyId: number, search: string | undefined, window: Window): Promise<CurriculumRecord[]> {
     let query = this.curriculums(academyId);
     if (search !== undefined) query = query.where(containsText(['k.title'], search));
-    return query.orderBy('k.id').limit(window.limit).offset(window.start).execute();
+    return (await query.orderBy('k.id').limit(window.limit).offset(window.start).execute()).map(toCurriculum);
   }
 
-  findCurriculum(academyId: number, id: number): Promise<CurriculumRow | undefined> {
-    return this.curriculums(academyId).where('k.id', '=', id).executeTakeFirst();
+  async findCurriculum(academyId: number, id: number): Promise<CurriculumRecord | undefined> {
+    const row = await this.curriculums(academyId).where('k.id', '=', id).executeTakeFirst();
+    return row ? toCurriculum(row) : undefined;
   }
 
-  listVenues(academyId: number, search: string | undefined, window: Window): Promise<VenueRow[]> {
+  async listVenues(academyId: number, search: string | undefined, window: Window): Promise<VenueRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_venues as v').selectAll('v');
     if (search !== undefined) query = query.where(containsText(['v.name'], search));
-    return query.orderBy('v.id').limit(window.limit).offset(window.start).execute();
+    return (await query.orderBy('v.id').limit(window.limit).offset(window.start).execute()).map(toVenue);
   }
 
   // ------------------------------------------------------------ upserts (insert, or replace every field)
@@ -178,9 +267,20 @@ export class DirectoryRepository extends AcademyRepository {
         .insertInto('academy_users')
         .values(
           part.map((u) => ({
-            ...u,
-            units: JSON.stringify(u.units),
             academy_id: academyId,
+            id: u.id,
+            firstname: u.firstname,
+            middlename: u.middlename,
+            lastname: u.lastname,
+            preferred_name: u.preferredName,
+            email: u.email,
+            role: u.role,
+            active: u.active ? 1 : 0,
+            external_id: u.externalId,
+            hired_date: u.hiredDate,
+            joined_date: u.joinedDate,
+            image: u.image,
+            units: JSON.stringify(u.units),
             created_at: at,
             updated_at: at,
           })),
@@ -210,7 +310,7 @@ export class DirectoryRepository extends AcademyRepository {
     for (const part of chunks(categories)) {
       await this.db
         .insertInto('academy_categories')
-        .values(part.map((c) => ({ ...c, academy_id: academyId })))
+        .values(part.map((c) => ({ academy_id: academyId, id: c.id, name: c.name })))
         .onConflict((oc) => oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({ name: eb.ref('excluded.name') })))
         .execute();
     }
@@ -220,7 +320,16 @@ export class DirectoryRepository extends AcademyRepository {
     for (const part of chunks(courses)) {
       await this.db
         .insertInto('academy_courses')
-        .values(part.map((c) => ({ ...c, category_ids: JSON.stringify(c.category_ids), academy_id: academyId })))
+        .values(
+          part.map((c) => ({
+            academy_id: academyId,
+            id: c.id,
+            title: c.title,
+            description: c.description,
+            category_ids: JSON.stringify(c.categoryIds),
+            external_id: c.externalId,
+          })),
+        )
         .onConflict((oc) =>
           oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({
             title: eb.ref('excluded.title'),
@@ -237,7 +346,16 @@ export class DirectoryRepository extends AcademyRepository {
     for (const part of chunks(curriculums)) {
       await this.db
         .insertInto('academy_curriculums')
-        .values(part.map((c) => ({ ...c, academy_id: academyId })))
+        .values(
+          part.map((c) => ({
+            academy_id: academyId,
+            id: c.id,
+            title: c.title,
+            description: c.description,
+            category_id: c.categoryId,
+            external_id: c.externalId,
+          })),
+        )
         .onConflict((oc) =>
           oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({
             title: eb.ref('excluded.title'),
@@ -254,7 +372,18 @@ export class DirectoryRepository extends AcademyRepository {
     for (const part of chunks(venues)) {
       await this.db
         .insertInto('academy_venues')
-        .values(part.map((v) => ({ ...v, academy_id: academyId })))
+        .values(
+          part.map((v) => ({
+            academy_id: academyId,
+            id: v.id,
+            name: v.name,
+            seats: v.seats,
+            address: v.address,
+            city: v.city,
+            latitude: v.latitude,
+            longitude: v.longitude,
+          })),
+        )
         .onConflict((oc) =>
           oc.columns(['academy_id', 'id']).doUpdateSet((eb) => ({
             name: eb.ref('excluded.name'),

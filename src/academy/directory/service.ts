@@ -5,13 +5,13 @@ import type { Clock } from '../../platform/time.js';
 import type { Timezone, TimezoneRegistry } from '../content/timezones.js';
 import { type DirectoryImport, parseDirectoryImport, SECTIONS, validateDirectoryImport } from './import.js';
 import type {
-  CategoryRow,
-  CourseRow,
-  CurriculumRow,
+  CategoryRecord,
+  CourseRecord,
+  CurriculumRecord,
   DirectoryRepository,
   UserFilter,
-  UserRow,
-  VenueRow,
+  UserRecord,
+  VenueRecord,
   Window,
 } from './repository.js';
 import {
@@ -30,8 +30,8 @@ export interface ListInput {
   search?: string;
 }
 
-/** A course with its categories resolved, in the order of `category_ids`. */
-export type CourseWithCategories = CourseRow & { categoryIds: number[]; categories: CategoryRow[] };
+/** A course with its categories resolved, in the order of `categoryIds`. */
+export type CourseWithCategories = CourseRecord & { categories: CategoryRecord[] };
 
 export type ImportCounts = Record<(typeof SECTIONS)[number], number>;
 
@@ -65,7 +65,7 @@ export class DirectoryService {
 
   // ------------------------------------------------------------ reads
 
-  listUsers(academyId: number, input: ListInput & { role?: string }): Promise<UserRow[]> {
+  listUsers(academyId: number, input: ListInput & { role?: string }): Promise<UserRecord[]> {
     const filter: UserFilter = {
       ...(input.search !== undefined ? { search: input.search } : {}),
       ...(input.role !== undefined ? { role: input.role } : {}),
@@ -73,7 +73,7 @@ export class DirectoryService {
     return this.repo.listUsers(academyId, filter, listWindow(input, USERS_MAX_LIMIT));
   }
 
-  async getUser(academyId: number, id: number): Promise<UserRow> {
+  async getUser(academyId: number, id: number): Promise<UserRecord> {
     const user = await this.repo.findUser(academyId, id);
     if (!user) throw new NotFoundError('user', String(id));
     return user;
@@ -92,35 +92,33 @@ export class DirectoryService {
     return (await this.withCategories(academyId, [course]))[0] as CourseWithCategories;
   }
 
-  private async withCategories(academyId: number, courses: CourseRow[]): Promise<CourseWithCategories[]> {
-    const ids = courses.map((c) => ({ course: c, categoryIds: c.category_ids }));
+  private async withCategories(academyId: number, courses: CourseRecord[]): Promise<CourseWithCategories[]> {
     const found = await this.repo.categoriesByIds(
       academyId,
-      ids.flatMap((c) => c.categoryIds),
+      courses.flatMap((c) => c.categoryIds),
     );
     const byId = new Map(found.map((c) => [c.id, c]));
-    return ids.map(({ course, categoryIds }) => ({
+    return courses.map((course) => ({
       ...course,
-      categoryIds,
-      categories: categoryIds.flatMap((id) => byId.get(id) ?? []),
+      categories: course.categoryIds.flatMap((id) => byId.get(id) ?? []),
     }));
   }
 
-  listCurriculums(academyId: number, input: ListInput): Promise<CurriculumRow[]> {
+  listCurriculums(academyId: number, input: ListInput): Promise<CurriculumRecord[]> {
     return this.repo.listCurriculums(academyId, input.search, listWindow(input, CURRICULUMS_MAX_LIMIT));
   }
 
-  async getCurriculum(academyId: number, id: number): Promise<CurriculumRow> {
+  async getCurriculum(academyId: number, id: number): Promise<CurriculumRecord> {
     const curriculum = await this.repo.findCurriculum(academyId, id);
     if (!curriculum) throw new NotFoundError('curriculum', String(id));
     return curriculum;
   }
 
-  listCategories(academyId: number, input: ListInput): Promise<CategoryRow[]> {
+  listCategories(academyId: number, input: ListInput): Promise<CategoryRecord[]> {
     return this.repo.listCategories(academyId, input.search, listWindow(input, CATEGORIES_MAX_LIMIT));
   }
 
-  listVenues(academyId: number, input: ListInput): Promise<VenueRow[]> {
+  listVenues(academyId: number, input: ListInput): Promise<VenueRecord[]> {
     return this.repo.listVenues(academyId, input.search, listWindow(input, VENUES_MAX_LIMIT));
   }
 
@@ -166,13 +164,13 @@ export class DirectoryService {
           firstname: u.firstname,
           middlename: u.middlename ?? null,
           lastname: u.lastname,
-          preferred_name: u.preferred_name ?? null,
+          preferredName: u.preferred_name ?? null,
           email: u.email,
           role: u.role ?? 'employee',
-          active: u.active === false ? 0 : 1,
-          external_id: u.external_id ?? null,
-          hired_date: u.hired_date ?? null,
-          joined_date: u.joined_date ?? null,
+          active: u.active !== false,
+          externalId: u.external_id ?? null,
+          hiredDate: u.hired_date ?? null,
+          joinedDate: u.joined_date ?? null,
           image: u.image ?? null,
           units: (u.units ?? []).map((unit) => ({ id: unit.id, name: unit.name })),
         })),
@@ -184,8 +182,8 @@ export class DirectoryService {
           id: c.id,
           title: c.title,
           description: c.description ?? '',
-          category_ids: c.categoryIds ?? [],
-          external_id: c.external_id ?? null,
+          categoryIds: c.categoryIds ?? [],
+          externalId: c.external_id ?? null,
         })),
       );
       await repo.upsertCurriculums(
@@ -194,8 +192,8 @@ export class DirectoryService {
           id: c.id,
           title: c.title,
           description: c.description ?? '',
-          category_id: c.categoryId ?? null,
-          external_id: c.external_id ?? null,
+          categoryId: c.categoryId ?? null,
+          externalId: c.external_id ?? null,
         })),
       );
       await repo.upsertVenues(

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/time.js';
 import type { ZoneRule } from '../../platform/timezones.js';
 import type { AcademyContext } from '../academies/service.js';
 import type { TimezoneRegistry } from '../content/timezones.js';
-import type { EventRow, EventsRepository, NewEventRow } from './repository.js';
+import type { EventRecord, EventsRepository, InstructorRecord, NewEventRecord } from './repository.js';
 import type { Day, EventBody, Kind } from './schemas.js';
 import { isoDate, minutesOf, parseUsDate, type StoredSession, spanOf, timeSessions } from './sessions.js';
 import { err } from './shared.js';
@@ -16,8 +16,8 @@ type Body = EventBody & Record<string, unknown>;
 
 /** The row an event body becomes (the caller adds its academy, kind and creation time), and its instructors. */
 export interface BuiltEvent {
-  row: Omit<NewEventRow, 'created_at' | 'academy_id' | 'kind'>;
-  instructors: { user_id: number; is_primary: number }[];
+  row: Omit<NewEventRecord, 'createdAt' | 'academyId' | 'kind'>;
+  instructors: Pick<InstructorRecord, 'userId' | 'isPrimary'>[];
 }
 
 /** The event's body as a row, with `existing` on edit; every broken rule is reported at once. */
@@ -28,7 +28,7 @@ export async function buildEvent(
   ctx: AcademyContext,
   kind: Kind,
   body: Body,
-  existing?: EventRow,
+  existing?: EventRecord,
 ): Promise<BuiltEvent> {
   const errors: FieldError[] = [];
   const { timezoneId, timeOffset } = readZone(timezones, body, errors);
@@ -39,8 +39,8 @@ export async function buildEvent(
   const instructors = await readInstructors(repo, ctx, body, errors);
 
   // Visibility: a visible event stays visible.
-  let visible = body.visible ?? (existing ? existing.visible === 1 : false);
-  if (existing?.visible === 1 && body.visible === false) {
+  let visible = body.visible ?? existing?.visible ?? false;
+  if (existing?.visible === true && body.visible === false) {
     errors.push(err('visible', 'invalid_transition', 'A visible event cannot be made invisible.'));
     visible = true;
   }
@@ -57,41 +57,41 @@ export async function buildEvent(
     row: {
       title: body.title,
       description: body.description,
-      bundle_title: body.bundleTitle ?? null,
+      bundleTitle: body.bundleTitle ?? null,
       picture: existing?.picture ?? null,
-      time_offset: timeOffset,
-      timezone_id: timezoneId,
-      registration_deadline: body.registrationDeadline,
+      timeOffset,
+      timezoneId,
+      registrationDeadline: body.registrationDeadline,
       based: connection.based,
-      auto_approved: body.autoApproved ? 1 : 0,
-      max_attendees: body.attendees ?? 20,
-      block_reservations: body.blockReservations ? 1 : 0,
-      visible: visible ? 1 : 0,
-      category_id: categoryId,
-      course_id: connection.courseId,
-      curriculum_id: connection.curriculumId,
-      part_of_course: body.partOfCourse ? 1 : 0,
-      part_of_curriculum: body.partOfCurriculum ? 1 : 0,
-      custom_cal_message: body.customCalMessage ?? null,
-      auto_archive: body.autoArchive ? 1 : 0,
-      passing_score: kind === 'ilt' ? (body.passingScore ?? 0) : 0,
-      completion_percentage: kind === 'vc' ? (body.completionPercentage ?? 80) : 0,
-      venue_id: place.venueId,
-      venue_seats: place.venueSeats,
+      autoApproved: body.autoApproved === true,
+      maxAttendees: body.attendees ?? 20,
+      blockReservations: body.blockReservations === true,
+      visible,
+      categoryId,
+      courseId: connection.courseId,
+      curriculumId: connection.curriculumId,
+      partOfCourse: body.partOfCourse === true,
+      partOfCurriculum: body.partOfCurriculum === true,
+      customCalMessage: body.customCalMessage ?? null,
+      autoArchive: body.autoArchive === true,
+      passingScore: kind === 'ilt' ? (body.passingScore ?? 0) : 0,
+      completionPercentage: kind === 'vc' ? (body.completionPercentage ?? 80) : 0,
+      venueId: place.venueId,
+      venueSeats: place.venueSeats,
       location: place.location,
       latitude: place.latitude,
       longitude: place.longitude,
-      canceled: existing?.canceled ?? 0,
+      canceled: existing?.canceled ?? false,
       sessions,
       // Omitted on edit: the list is cleared (edit rule 1).
-      external_instructors: (body.externalInstructors ?? []).map((e) => e.name),
-      bundle_id: existing?.bundle_id ?? null,
-      can_multi: existing?.can_multi ?? null,
-      must_retake: existing?.must_retake ?? 0,
-      retake_every: existing?.retake_every ?? 0,
-      start_at: start,
-      end_at: end,
-      updated_at: at,
+      externalInstructors: (body.externalInstructors ?? []).map((e) => e.name),
+      bundleId: existing?.bundleId ?? null,
+      canMulti: existing?.canMulti ?? null,
+      mustRetake: existing?.mustRetake ?? false,
+      retakeEvery: existing?.retakeEvery ?? 0,
+      startAt: start,
+      endAt: end,
+      updatedAt: at,
     },
     instructors,
   };
@@ -209,7 +209,7 @@ async function readConnection(
   repo: EventsRepository,
   ctx: AcademyContext,
   body: Body,
-  existing: EventRow | undefined,
+  existing: EventRecord | undefined,
   errors: FieldError[],
 ): Promise<Connection> {
   let based: number;
@@ -217,17 +217,17 @@ async function readConnection(
   let curriculumId: number | null;
   if (existing) {
     based = existing.based;
-    courseId = existing.course_id;
-    curriculumId = existing.curriculum_id;
+    courseId = existing.courseId;
+    curriculumId = existing.curriculumId;
     if (body.based !== undefined && body.based !== existing.based)
       errors.push(err('based', 'immutable', 'based cannot change after creation.'));
-    if (body.courseId !== undefined && body.courseId !== (existing.course_id ?? 0)) {
+    if (body.courseId !== undefined && body.courseId !== (existing.courseId ?? 0)) {
       errors.push(err('courseId', 'immutable', 'courseId cannot change after creation.'));
     }
     // As at creation, a course in the body wins: a curriculumId sent with it (the create body repeated, for
     // an event the course won) is ignored rather than read as a change.
     const courseInBody = body.courseId !== undefined && body.courseId !== 0;
-    if (!courseInBody && body.curriculumId !== undefined && body.curriculumId !== (existing.curriculum_id ?? 0)) {
+    if (!courseInBody && body.curriculumId !== undefined && body.curriculumId !== (existing.curriculumId ?? 0)) {
       errors.push(err('curriculumId', 'immutable', 'curriculumId cannot change after creation.'));
     }
     if (courseId !== null && body.partOfCourse === undefined) {
@@ -250,7 +250,7 @@ async function readConnection(
     if (!courseCategories && !existing) errors.push(err('courseId', 'not_found', 'No course has this id.'));
   } else if (curriculumId !== null) {
     const found = await repo.curriculumCategory(ctx.academyId, curriculumId);
-    curriculumCategory = found?.category_id;
+    curriculumCategory = found?.categoryId;
     if (!found && !existing) errors.push(err('curriculumId', 'not_found', 'No learning path has this id.'));
   }
   if ((courseId !== null || curriculumId !== null) && based !== 2 && !existing) {
@@ -302,7 +302,7 @@ async function readInstructors(
   body: Body,
   errors: FieldError[],
 ): Promise<BuiltEvent['instructors']> {
-  let instructors: { user_id: number; is_primary: number }[] = [{ user_id: ctx.superAdminId, is_primary: 1 }];
+  let instructors: BuiltEvent['instructors'] = [{ userId: ctx.superAdminId, isPrimary: true }];
   if (body.schooxInstructors !== undefined) {
     const given = body.schooxInstructors;
     if (given.filter((i) => i.isPrimary === true).length > 1) {
@@ -321,7 +321,7 @@ async function readInstructors(
     });
     instructors = [...given]
       .sort((a, b) => Number(b.isPrimary === true) - Number(a.isPrimary === true))
-      .map((i) => ({ user_id: i.id, is_primary: i.isPrimary === true ? 1 : 0 }));
+      .map((i) => ({ userId: i.id, isPrimary: i.isPrimary === true }));
   }
   return instructors;
 }

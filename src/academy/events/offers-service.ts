@@ -14,7 +14,7 @@ import {
 import type { Clock } from '../../platform/time.js';
 import type { AcademyContext } from '../academies/service.js';
 import type { TimezoneRegistry } from '../content/timezones.js';
-import type { EventRow, EventsRepository, NewEventRow } from './repository.js';
+import type { EventRecord, EventsRepository, NewEventRecord } from './repository.js';
 import { type AddOffersBody, type ConvertBody, type Kind, MAX_OFFERS_PER_REQUEST } from './schemas.js';
 import type { EventsWork } from './service.js';
 import { earliestDate, isoDate, parseUsDate, shiftSessions, spanOf, timeSessions, usDate } from './sessions.js';
@@ -54,11 +54,11 @@ export class OffersService {
     const start = position(q.start);
     const limit = clamp(q.limit, OFFERS_MAX_LIMIT);
     const rows =
-      row.bundle_id === null
+      row.bundleId === null
         ? [row]
             .filter((r) => !q.search || r.title.toLowerCase().includes(q.search.toLowerCase()))
             .slice(start, start + limit)
-        : await this.repo.bundle(ctx.academyId, row.bundle_id, q.search || undefined, start, limit);
+        : await this.repo.bundle(ctx.academyId, row.bundleId, q.search || undefined, start, limit);
     return viewsWith(this.repo, this.timezones, this.clock, ctx.academyId, rows);
   }
 
@@ -78,29 +78,26 @@ export class OffersService {
     return dates;
   }
 
-  private async addOfferRows(repo: EventsRepository, main: EventRow, dates: string[]): Promise<void> {
+  private async addOfferRows(repo: EventsRepository, main: EventRecord, dates: string[]): Promise<void> {
     const sessions = main.sessions;
     const rule = zoneRule(this.timezones, main);
     const at = this.clock.now();
     const { id: _id, ...copy } = main;
-    const rows: NewEventRow[] = dates.map((date) => {
+    const rows: NewEventRecord[] = dates.map((date) => {
       const shifted = shiftSessions(sessions, date);
       const { start, end } = spanOf(timeSessions(shifted, rule));
       return {
         ...copy,
-        bundle_id: main.id,
+        bundleId: main.id,
         sessions: shifted,
-        start_at: start,
-        end_at: end,
-        created_at: at,
-        updated_at: at,
+        startAt: start,
+        endAt: end,
+        createdAt: at,
+        updatedAt: at,
       };
     });
     // The main event's instructors, read once: every offer gets the same.
-    const instructors = ((await repo.instructors([main.id])).get(main.id) ?? []).map((x) => ({
-      user_id: x.user_id,
-      is_primary: x.is_primary,
-    }));
+    const instructors = (await repo.instructors([main.id])).get(main.id) ?? [];
     for (let i = 0; i < rows.length; i += 20) {
       const ids = await repo.insertMany(rows.slice(i, i + 20));
       await repo.replaceInstructors(ids, instructors);
@@ -118,7 +115,7 @@ export class OffersService {
     return { lastEvent: first ? usDate(first) : '', addedOffers: dates.map(usDate), message };
   }
 
-  private requireRegistrationBased(row: EventRow): void {
+  private requireRegistrationBased(row: EventRecord): void {
     if (row.based !== 2) {
       throw new InvalidRequestError(
         'Only registration-based events (based = 2) can be converted to a bundle or receive offers.',
@@ -149,22 +146,22 @@ export class OffersService {
       const main = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!main) throw new NotFoundError('event', String(id));
       this.requireRegistrationBased(main);
-      if (main.bundle_id !== null) throw new ConflictError('This event is already part of a bundle; use addOffers.');
+      if (main.bundleId !== null) throw new ConflictError('This event is already part of a bundle; use addOffers.');
       await repo.update(main.id, {
-        bundle_id: main.id,
-        can_multi: body.canMulti,
-        must_retake: mustRetake ? 1 : 0,
-        retake_every: retakeEvery,
-        updated_at: this.clock.now(),
+        bundleId: main.id,
+        canMulti: body.canMulti,
+        mustRetake,
+        retakeEvery,
+        updatedAt: this.clock.now(),
       });
       await this.addOfferRows(
         repo,
         {
           ...main,
-          bundle_id: main.id,
-          can_multi: body.canMulti,
-          must_retake: mustRetake ? 1 : 0,
-          retake_every: retakeEvery,
+          bundleId: main.id,
+          canMulti: body.canMulti,
+          mustRetake,
+          retakeEvery,
         },
         dates,
       );
@@ -181,10 +178,9 @@ export class OffersService {
       const main = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!main) throw new NotFoundError('event', String(id));
       this.requireRegistrationBased(main);
-      if (main.bundle_id === null)
-        throw new ConflictError('This event is not a bundle yet; use convertToBundle first.');
-      if (main.bundle_id !== main.id)
-        throw new ConflictError(`This event is an offer; add offers to the bundle's main event ${main.bundle_id}.`);
+      if (main.bundleId === null) throw new ConflictError('This event is not a bundle yet; use convertToBundle first.');
+      if (main.bundleId !== main.id)
+        throw new ConflictError(`This event is an offer; add offers to the bundle's main event ${main.bundleId}.`);
       const existing = await repo.offerCount(main.id);
       if (existing + dates.length > MAX_OFFERS_PER_EVENT) {
         throw new ConflictError(

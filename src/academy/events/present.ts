@@ -1,6 +1,7 @@
 import { epochToLocal, formatOffset, zoneAbbreviation } from '../../platform/timezones.js';
+import type { ParticipantRecord, RegistrationRecord } from './registrations-repository.js';
 import type { ParticipantsResult } from './registrations-service.js';
-import type { PersonRow, RegistrationRow } from './repository.js';
+import type { PersonRecord } from './repository.js';
 import type {
   AttendanceResponse,
   EventDetail,
@@ -116,19 +117,19 @@ export function detailOffset(view: EventView): number | string {
 export function eventDetail(view: EventView): EventDetail {
   const { row, counters } = view;
   const kind = row.kind;
-  const hasCategory = row.category_id !== null;
+  const hasCategory = row.categoryId !== null;
   const detail: EventDetail = {
     id: row.id,
     picture: row.picture ?? '',
     status: view.status,
-    categoryIds: [hasCategory ? (row.category_id as number) : -1],
-    categoryId: hasCategory ? (row.category_id as number) : -1,
+    categoryIds: [row.categoryId ?? -1],
+    categoryId: row.categoryId ?? -1,
     category: hasCategory ? (view.categoryName ?? '') : 'Without Category',
-    visible: row.visible === 1,
+    visible: row.visible,
     active: view.active,
     archived: view.archived,
     deleted: false,
-    canceled: row.canceled === 1,
+    canceled: row.canceled,
     upcoming: view.upcoming,
     inProgress: view.inProgress,
     completed: view.completed,
@@ -136,42 +137,42 @@ export function eventDetail(view: EventView): EventDetail {
     eventEndDate: utcText(view.end),
     durationMinutes: view.durationMinutes,
     title: row.title,
-    bundleTitle: row.bundle_title ?? '',
+    bundleTitle: row.bundleTitle ?? '',
     description: row.description,
     timeOffset: detailOffset(view),
-    timezoneId: row.timezone_id ?? 0,
+    timezoneId: row.timezoneId ?? 0,
     timezone: view.timezoneLabel,
-    registrationDeadline: row.registration_deadline,
+    registrationDeadline: row.registrationDeadline,
     sessions: view.sessions.map((s) => session(view, s, kind)),
     registrationBased: row.based === 2,
     invitationBased: row.based === 1,
-    autoApproved: row.auto_approved === 1,
-    canMulti: row.can_multi === 'yes' || row.can_multi === 'all' ? 1 : 0,
-    canMultiReadable: CAN_MULTI_TEXT[row.can_multi ?? 'none'] as string,
-    retakeEvery: row.must_retake === 1 ? row.retake_every : 0,
-    maxAttendees: row.max_attendees,
+    autoApproved: row.autoApproved,
+    canMulti: row.canMulti === 'yes' || row.canMulti === 'all' ? 1 : 0,
+    canMultiReadable: CAN_MULTI_TEXT[row.canMulti ?? 'none'] as string,
+    retakeEvery: row.mustRetake ? row.retakeEvery : 0,
+    maxAttendees: row.maxAttendees,
     seatsAvailable: view.seatsAvailable,
     maxed: view.maxed,
-    blockReservations: row.block_reservations === 1,
-    autoArchive: row.auto_archive === 1,
-    courseConnected: row.course_id ?? 0,
-    curriculumConnected: row.curriculum_id ?? 0,
-    partOfCourse: row.part_of_course === 1,
-    partOfCurriculum: row.part_of_curriculum === 1,
-    externalInstructors: row.external_instructors,
-    schooxInstructors: view.instructors.map((i) => String(i.user_id)),
-    attendeesYes: counters.attendees_yes,
-    attendeesPending: counters.attendees_pending,
+    blockReservations: row.blockReservations,
+    autoArchive: row.autoArchive,
+    courseConnected: row.courseId ?? 0,
+    curriculumConnected: row.curriculumId ?? 0,
+    partOfCourse: row.partOfCourse,
+    partOfCurriculum: row.partOfCurriculum,
+    externalInstructors: row.externalInstructors,
+    schooxInstructors: view.instructors.map((i) => String(i.userId)),
+    attendeesYes: counters.attendeesYes,
+    attendeesPending: counters.attendeesPending,
     registered: counters.registered,
     cancelled: counters.cancelled,
     waitlisted: counters.waitlisted,
-    customCalMessage: row.custom_cal_message ?? '',
+    customCalMessage: row.customCalMessage ?? '',
   };
   if (kind === 'ilt') {
     const p = place(view);
     Object.assign(detail, {
-      passingScore: row.passing_score,
-      venueId: row.venue_id ?? 0,
+      passingScore: row.passingScore,
+      venueId: row.venueId ?? 0,
       coordinates: coordinates(view),
       address: p.address,
       city: p.city,
@@ -179,7 +180,7 @@ export function eventDetail(view: EventView): EventDetail {
     });
   } else {
     Object.assign(detail, {
-      completionPercentage: row.completion_percentage,
+      completionPercentage: row.completionPercentage,
       clientActivation: false,
       clientSessions: '',
     });
@@ -201,35 +202,35 @@ export function eventListItem(view: EventState): EventListItem {
     event_end_date: utcText(view.end),
     timezone: view.timezoneLabel,
     duration: view.durationMinutes,
-    attendees_yes: counters.attendees_yes,
-    attendees_pending: counters.attendees_pending,
+    attendees_yes: counters.attendeesYes,
+    attendees_pending: counters.attendeesPending,
     registered: counters.registered,
     completed: counters.completed,
     absent: counters.absent,
     cancelled: counters.cancelled,
     waitlisted: counters.waitlisted,
     available_seats: view.seatsAvailable,
-    curriculum_connected: row.curriculum_id ?? 0,
-    course_connected: row.course_id ?? 0,
+    curriculum_connected: row.curriculumId ?? 0,
+    course_connected: row.courseId ?? 0,
   };
-  if (row.category_id !== null) {
-    item.categoryIds = [row.category_id];
+  if (row.categoryId !== null) {
+    item.categoryIds = [row.categoryId];
     item.category = view.categoryName ?? '';
   }
-  if (row.timezone_id !== null) item.timezoneId = row.timezone_id;
+  if (row.timezoneId !== null) item.timezoneId = row.timezoneId;
   else item.timeOffset = offsetHours(view);
   if (row.kind === 'ilt') {
     const p = place(view);
     item.location = p.location;
     item.city = p.city;
   } else {
-    item.attendance_duration = counters.attendance_minutes;
+    item.attendance_duration = counters.attendanceMinutes;
   }
   return item;
 }
 
-function person(p: PersonRow) {
-  return { id: p.id, firstname: p.firstname, preferred_name: p.preferred_name, lastname: p.lastname, email: p.email };
+function person(p: PersonRecord) {
+  return { id: p.id, firstname: p.firstname, preferred_name: p.preferredName, lastname: p.lastname, email: p.email };
 }
 
 export function participants(result: ParticipantsResult, onlyCompleted: boolean): ParticipantsResponse {
@@ -243,36 +244,36 @@ export function participants(result: ParticipantsResult, onlyCompleted: boolean)
     users: result.users.map((u) => ({
       ...person(u),
       approved: u.approval === 'Yes' && u.state !== 'waitlisted' ? 'Yes' : 'No',
-      ...(onlyCompleted && u.completed_at !== null ? { certificate_date: isoWithOffset(view, u.completed_at) } : {}),
+      ...(onlyCompleted && u.completedAt !== null ? { certificate_date: isoWithOffset(view, u.completedAt) } : {}),
     })),
   };
 }
 
-export function attendance(rows: (RegistrationRow & PersonRow)[]): AttendanceResponse {
+export function attendance(rows: ParticipantRecord[]): AttendanceResponse {
   return {
     usersAttendanceData: rows.map((r) => ({
       userId: r.id,
       firstname: r.firstname,
-      preferred_name: r.preferred_name,
+      preferred_name: r.preferredName,
       lastname: r.lastname,
       email: r.email,
-      timeSpentInMinutes: r.attendance_minutes,
+      timeSpentInMinutes: r.attendanceMinutes,
     })),
   };
 }
 
-export function registration(r: RegistrationRow): RegistrationOut {
+export function registration(r: RegistrationRecord): RegistrationOut {
   return {
-    userId: r.user_id,
+    userId: r.userId,
     approved: r.approval === 'Yes' && r.state !== 'waitlisted' ? 'Yes' : 'No',
     state: r.state,
-    timeSpentInMinutes: r.attendance_minutes,
+    timeSpentInMinutes: r.attendanceMinutes,
     certificate_date:
-      r.completed_at !== null ? new Date(r.completed_at).toISOString().replace(/\.\d{3}Z$/, '+00:00') : null,
+      r.completedAt !== null ? new Date(r.completedAt).toISOString().replace(/\.\d{3}Z$/, '+00:00') : null,
   };
 }
 
-export function userEventRegistration(event: { id: number; kind: Kind }, r: RegistrationRow): UserEventRegistration {
+export function userEventRegistration(event: { id: number; kind: Kind }, r: RegistrationRecord): UserEventRegistration {
   return { eventId: event.id, kind: event.kind, ...registration(r) };
 }
 
@@ -293,7 +294,7 @@ function icsTime(at: number): string {
 /** An iCalendar file of the event: one VEVENT per session; the description is customCalMessage. */
 export function calendar(view: EventView, host: string): string {
   const { row } = view;
-  const description = row.custom_cal_message ?? row.description;
+  const description = row.customCalMessage ?? row.description;
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Atrium//Academy events//EN', 'CALSCALE:GREGORIAN'];
   view.sessions.forEach((s, i) => {
     lines.push(

@@ -2,27 +2,72 @@
  * Queries of an event's registrations: one user's, the active ones of some users, writes, the waiting list, and the
  * participants and attendance lists (joined with their users).
  */
+import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { containsText } from '../../platform/db/search.js';
-import type { PersonRow, RegistrationRow } from './repository.js';
+import { type PersonRecord, toPerson } from './repository.js';
+import type { AcademyRegistrationsTable } from './tables.js';
+
+/** A user's registration to an event. */
+export interface RegistrationRecord {
+  eventId: number;
+  userId: number;
+  approval: 'Yes' | 'Pending';
+  state: 'registered' | 'waitlisted' | 'cancelled' | 'absent' | 'completed';
+  attendanceMinutes: number;
+  registeredAt: number;
+  completedAt: number | null;
+  updatedAt: number;
+}
+
+/** A registration with its user, as the participants and attendance lists show them. */
+export type ParticipantRecord = RegistrationRecord & PersonRecord;
+
+function toRecord(row: Selectable<AcademyRegistrationsTable>): RegistrationRecord {
+  return {
+    eventId: row.event_id,
+    userId: row.user_id,
+    approval: row.approval,
+    state: row.state,
+    attendanceMinutes: row.attendance_minutes,
+    registeredAt: row.registered_at,
+    completedAt: row.completed_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The columns a change sets (Kysely skips the undefined ones). */
+function toColumns(changes: Partial<RegistrationRecord>): Updateable<AcademyRegistrationsTable> {
+  return {
+    event_id: changes.eventId,
+    user_id: changes.userId,
+    approval: changes.approval,
+    state: changes.state,
+    attendance_minutes: changes.attendanceMinutes,
+    registered_at: changes.registeredAt,
+    completed_at: changes.completedAt,
+    updated_at: changes.updatedAt,
+  };
+}
 
 /** Queries of the registrations of events already read through their academy. */
 export class RegistrationsRepository {
   constructor(private readonly db: Db) {}
 
-  registration(eventId: number, userId: number): Promise<RegistrationRow | undefined> {
-    return this.db
+  async registration(eventId: number, userId: number): Promise<RegistrationRecord | undefined> {
+    const row = await this.db
       .selectFrom('academy_registrations')
       .selectAll()
       .where('event_id', '=', eventId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** The registrations of these users on one event that are not cancelled, by user id. */
-  async activeRegistrationsOf(eventId: number, userIds: number[]): Promise<RegistrationRow[]> {
+  async activeRegistrationsOf(eventId: number, userIds: number[]): Promise<RegistrationRecord[]> {
     if (!userIds.length) return [];
-    return this.db
+    const rows = await this.db
       .selectFrom('academy_registrations')
       .selectAll()
       .where('event_id', '=', eventId)
@@ -30,47 +75,58 @@ export class RegistrationsRepository {
       .where('state', '!=', 'cancelled')
       .orderBy('user_id')
       .execute();
+    return rows.map(toRecord);
   }
 
   /** Active registrations of a user on any of these events (canMulti checks). */
-  async activeRegistrationsOn(eventIds: number[], userId: number): Promise<RegistrationRow[]> {
+  async activeRegistrationsOn(eventIds: number[], userId: number): Promise<RegistrationRecord[]> {
     if (!eventIds.length) return [];
-    return this.db
+    const rows = await this.db
       .selectFrom('academy_registrations')
       .selectAll()
       .where('event_id', 'in', eventIds)
       .where('user_id', '=', userId)
       .where('state', '!=', 'cancelled')
       .execute();
+    return rows.map(toRecord);
   }
 
-  async upsertRegistration(row: RegistrationRow): Promise<void> {
+  async upsertRegistration(registration: RegistrationRecord): Promise<void> {
     await this.db
       .insertInto('academy_registrations')
-      .values(row)
+      .values({
+        event_id: registration.eventId,
+        user_id: registration.userId,
+        approval: registration.approval,
+        state: registration.state,
+        attendance_minutes: registration.attendanceMinutes,
+        registered_at: registration.registeredAt,
+        completed_at: registration.completedAt,
+        updated_at: registration.updatedAt,
+      })
       .onConflict((oc) =>
         oc.columns(['event_id', 'user_id']).doUpdateSet({
-          approval: row.approval,
-          state: row.state,
-          registered_at: row.registered_at,
-          completed_at: row.completed_at,
-          updated_at: row.updated_at,
+          approval: registration.approval,
+          state: registration.state,
+          registered_at: registration.registeredAt,
+          completed_at: registration.completedAt,
+          updated_at: registration.updatedAt,
         }),
       )
       .execute();
   }
 
-  async updateRegistration(eventId: number, userId: number, changes: Partial<RegistrationRow>): Promise<void> {
+  async updateRegistration(eventId: number, userId: number, changes: Partial<RegistrationRecord>): Promise<void> {
     await this.db
       .updateTable('academy_registrations')
-      .set(changes)
+      .set(toColumns(changes))
       .where('event_id', '=', eventId)
       .where('user_id', '=', userId)
       .execute();
   }
 
-  firstWaitlisted(eventId: number): Promise<RegistrationRow | undefined> {
-    return this.db
+  async firstWaitlisted(eventId: number): Promise<RegistrationRecord | undefined> {
+    const row = await this.db
       .selectFrom('academy_registrations')
       .selectAll()
       .where('event_id', '=', eventId)
@@ -79,16 +135,17 @@ export class RegistrationsRepository {
       .orderBy('user_id')
       .limit(1)
       .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** Registrations joined with their users, for the participants and attendance lists. */
   async participants(
     academyId: number,
     eventId: number,
-    filter: { states: RegistrationRow['state'][]; search?: string },
+    filter: { states: RegistrationRecord['state'][]; search?: string },
     start: number,
     limit: number,
-  ): Promise<{ total: number; rows: (RegistrationRow & PersonRow)[] }> {
+  ): Promise<{ total: number; rows: ParticipantRecord[] }> {
     // tenant-by-hand: registrations have no academy column; the event's, checked by the caller, scopes them, and
     // the join keeps only this academy's users.
     let base = this.db
@@ -110,6 +167,6 @@ export class RegistrationsRepository {
             .limit(limit)
             .execute(),
     ]);
-    return { total: Number(count?.n ?? 0), rows: rows as (RegistrationRow & PersonRow)[] };
+    return { total: Number(count?.n ?? 0), rows: rows.map((r) => ({ ...toRecord(r), ...toPerson(r) })) };
   }
 }

@@ -8,15 +8,8 @@ import { ConflictError, FieldValidationError, NotFoundError } from '../../platfo
 import type { Clock } from '../../platform/time.js';
 import type { AcademyContext } from '../academies/service.js';
 import type { TimezoneRegistry } from '../content/timezones.js';
-import type { RegistrationsRepository } from './registrations-repository.js';
-import {
-  type EventRow,
-  type EventsRepository,
-  type PersonRow,
-  type RegistrationRow,
-  SEATED,
-  ZERO_COUNTERS,
-} from './repository.js';
+import type { ParticipantRecord, RegistrationRecord, RegistrationsRepository } from './registrations-repository.js';
+import { type EventRecord, type EventsRepository, type PersonRecord, SEATED, ZERO_COUNTERS } from './repository.js';
 import type { Kind, RegistrationUpdateBody } from './schemas.js';
 import { ATTENDANCE_MAX_LIMIT, clamp, err, position, USERS_MAX_LIMIT } from './shared.js';
 import { type EventView, loadEvent, readView, viewsWith } from './state.js';
@@ -27,8 +20,8 @@ export const USER_EVENTS_MAX_USERS = 10;
 export interface ParticipantsResult {
   view: EventView;
   total: number;
-  instructors: PersonRow[];
-  users: (RegistrationRow & PersonRow)[];
+  instructors: PersonRecord[];
+  users: ParticipantRecord[];
 }
 
 /** The repositories this service's writes touch, bound to one transaction in `work.run`. */
@@ -69,11 +62,11 @@ export class RegistrationsService {
     );
     const people = await this.repo.people(
       ctx.academyId,
-      view.instructors.map((i) => i.user_id),
+      view.instructors.map((i) => i.userId),
     );
     const instructors = view.instructors
-      .map((i) => people.get(i.user_id))
-      .filter((p): p is PersonRow => p !== undefined);
+      .map((i) => people.get(i.userId))
+      .filter((p): p is PersonRecord => p !== undefined);
     return { view, total, instructors, users: rows };
   }
 
@@ -82,7 +75,7 @@ export class RegistrationsService {
     kind: Kind,
     id: number,
     q: { start?: number; limit?: number; search?: string },
-  ): Promise<(RegistrationRow & PersonRow)[]> {
+  ): Promise<ParticipantRecord[]> {
     await loadEvent(this.repo, ctx, kind, id);
     const { rows } = await this.registrations.participants(
       ctx.academyId,
@@ -105,7 +98,7 @@ export class RegistrationsService {
     ctx: AcademyContext,
     id: number,
     userIds: number[],
-  ): Promise<{ event: EventRow; registrations: RegistrationRow[] }> {
+  ): Promise<{ event: EventRecord; registrations: RegistrationRecord[] }> {
     if (userIds.length > USER_EVENTS_MAX_USERS) {
       throw new FieldValidationError([
         err('userIds', 'too_many', `At most ${USER_EVENTS_MAX_USERS} user ids per request.`),
@@ -114,7 +107,7 @@ export class RegistrationsService {
     const event = await this.repo.findAnyKind(ctx.academyId, id);
     if (!event) throw new NotFoundError('event', String(id));
     const wanted = [...new Set(userIds)];
-    const rows = new Map((await this.registrations.activeRegistrationsOf(event.id, wanted)).map((r) => [r.user_id, r]));
+    const rows = new Map((await this.registrations.activeRegistrationsOf(event.id, wanted)).map((r) => [r.userId, r]));
     return { event, registrations: wanted.flatMap((u) => rows.get(u) ?? []) };
   }
 
@@ -124,18 +117,18 @@ export class RegistrationsService {
    * refused. canMulti applies across a bundle's offers: `no` allows one offer
    * per user, `all` registers the user to every offer of the bundle.
    */
-  async register(ctx: AcademyContext, kind: Kind, id: number, userIds: number[]): Promise<RegistrationRow[]> {
+  async register(ctx: AcademyContext, kind: Kind, id: number, userIds: number[]): Promise<RegistrationRecord[]> {
     return this.work.run(async (tx) => {
       const { events: repo, registrations } = tx;
       const event = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!event) throw new NotFoundError('event', String(id));
       const [view] = await viewsWith(repo, this.timezones, this.clock, ctx.academyId, [event]);
       const v = view as EventView;
-      if (event.canceled === 1) throw new ConflictError('The event is canceled; registration is closed.');
-      const closesAt = v.start - event.registration_deadline * 3_600_000;
+      if (event.canceled) throw new ConflictError('The event is canceled; registration is closed.');
+      const closesAt = v.start - event.registrationDeadline * 3_600_000;
       if (v.now >= closesAt) {
         throw new ConflictError(
-          `Registration closed at ${new Date(closesAt).toISOString()} (${event.registration_deadline} hours before the event).`,
+          `Registration closed at ${new Date(closesAt).toISOString()} (${event.registrationDeadline} hours before the event).`,
         );
       }
       const known = await repo.existingUserIds(ctx.academyId, userIds);
@@ -144,22 +137,22 @@ export class RegistrationsService {
       );
       if (unknown.length) throw new FieldValidationError(unknown);
 
-      const bundleIds = event.bundle_id !== null ? await repo.bundleIds(event.bundle_id) : [event.id];
-      const targets = event.bundle_id !== null && event.can_multi === 'all' ? bundleIds : [event.id];
+      const bundleIds = event.bundleId !== null ? await repo.bundleIds(event.bundleId) : [event.id];
+      const targets = event.bundleId !== null && event.canMulti === 'all' ? bundleIds : [event.id];
       for (const userId of userIds) {
-        if (event.can_multi === 'no') {
+        if (event.canMulti === 'no') {
           const elsewhere = (await registrations.activeRegistrationsOn(bundleIds, userId)).find(
-            (r) => r.event_id !== event.id,
+            (r) => r.eventId !== event.id,
           );
           if (elsewhere) {
             throw new ConflictError(
-              `User ${userId} is already registered to offer ${elsewhere.event_id} of this bundle, which allows one offer per user (canMulti no).`,
+              `User ${userId} is already registered to offer ${elsewhere.eventId} of this bundle, which allows one offer per user (canMulti no).`,
             );
           }
         }
         for (const target of targets) await this.registerOne(tx, target, userId);
       }
-      const out: RegistrationRow[] = [];
+      const out: RegistrationRecord[] = [];
       for (const userId of userIds) {
         const r = await registrations.registration(event.id, userId);
         if (r) out.push(r);
@@ -175,25 +168,25 @@ export class RegistrationsService {
   ): Promise<void> {
     const existing = await registrations.registration(eventId, userId);
     if (existing && existing.state !== 'cancelled') return;
-    const row = (await repo.findById(eventId)) as EventRow;
+    const row = (await repo.findById(eventId)) as EventRecord;
     const counters = (await repo.counters([eventId])).get(eventId) ?? ZERO_COUNTERS;
-    let state: RegistrationRow['state'] = 'registered';
-    if (counters.registered >= row.max_attendees) {
-      if (row.block_reservations !== 1) {
-        throw new ConflictError(`Event ${eventId} is full (${row.max_attendees} seats) and its waiting list is off.`);
+    let state: RegistrationRecord['state'] = 'registered';
+    if (counters.registered >= row.maxAttendees) {
+      if (!row.blockReservations) {
+        throw new ConflictError(`Event ${eventId} is full (${row.maxAttendees} seats) and its waiting list is off.`);
       }
       state = 'waitlisted';
     }
     const at = this.clock.now();
     await registrations.upsertRegistration({
-      event_id: eventId,
-      user_id: userId,
-      approval: row.auto_approved === 1 && state === 'registered' ? 'Yes' : 'Pending',
+      eventId,
+      userId,
+      approval: row.autoApproved && state === 'registered' ? 'Yes' : 'Pending',
       state,
-      attendance_minutes: existing?.attendance_minutes ?? 0,
-      registered_at: at,
-      completed_at: null,
-      updated_at: at,
+      attendanceMinutes: existing?.attendanceMinutes ?? 0,
+      registeredAt: at,
+      completedAt: null,
+      updatedAt: at,
     });
   }
 
@@ -204,14 +197,14 @@ export class RegistrationsService {
     id: number,
     userId: number,
     body: RegistrationUpdateBody,
-  ): Promise<RegistrationRow> {
+  ): Promise<RegistrationRecord> {
     return this.work.run(async ({ events: repo, registrations }) => {
       const event = await repo.findForUpdate(ctx.academyId, kind, id);
       if (!event) throw new NotFoundError('event', String(id));
       const reg = await registrations.registration(id, userId);
       if (!reg) throw new NotFoundError('registration of user', String(userId));
       const at = this.clock.now();
-      const changes: Partial<RegistrationRow> = { updated_at: at };
+      const changes: Partial<RegistrationRecord> = { updatedAt: at };
       const wasSeated = (SEATED as readonly string[]).includes(reg.state);
       switch (body.status) {
         case 'approved':
@@ -232,23 +225,23 @@ export class RegistrationsService {
             throw new ConflictError(`A ${reg.state} registration cannot be completed.`);
           changes.state = 'completed';
           changes.approval = 'Yes';
-          changes.completed_at = at;
+          changes.completedAt = at;
           break;
       }
-      if (body.timeSpentInMinutes !== undefined) changes.attendance_minutes = body.timeSpentInMinutes;
+      if (body.timeSpentInMinutes !== undefined) changes.attendanceMinutes = body.timeSpentInMinutes;
       await registrations.updateRegistration(id, userId, changes);
       // A freed seat goes to the first user on the waiting list.
       if (changes.state === 'cancelled' && wasSeated) {
         const next = await registrations.firstWaitlisted(id);
         if (next) {
-          await registrations.updateRegistration(id, next.user_id, {
+          await registrations.updateRegistration(id, next.userId, {
             state: 'registered',
-            approval: event.auto_approved === 1 ? 'Yes' : 'Pending',
-            updated_at: at,
+            approval: event.autoApproved ? 'Yes' : 'Pending',
+            updatedAt: at,
           });
         }
       }
-      return (await registrations.registration(id, userId)) as RegistrationRow;
+      return (await registrations.registration(id, userId)) as RegistrationRecord;
     });
   }
 }

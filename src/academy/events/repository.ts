@@ -1,4 +1,4 @@
-import { type Expression, type Insertable, type Selectable, sql } from 'kysely';
+import { type Expression, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { type Db, type DialectName, dialectOf } from '../../platform/db/database.js';
 import { jsonArrayText, jsonRowsText } from '../../platform/db/json-sql.js';
 import { prepared } from '../../platform/db/prepared.js';
@@ -6,77 +6,209 @@ import { AcademyRepository } from '../../platform/db/repository.js';
 import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
 import { Tenant } from '../../platform/db/tenant.js';
+import type { AcademyUsersTable } from '../directory/tables.js';
 import type { Kind } from './schemas.js';
 import type { StoredSession } from './sessions.js';
-import type { AcademyEventsTable, AcademyRegistrationsTable } from './tables.js';
+import type { AcademyEventsTable } from './tables.js';
 
 type StoredEvent = Selectable<AcademyEventsTable>;
 
-/** An event as the domain sees it: its sessions and external instructors decoded. */
-export type EventRow = Omit<StoredEvent, 'sessions' | 'external_instructors'> & {
+/** An event as the domain sees it: its sessions and external instructors decoded, its flags booleans. */
+export interface EventRecord {
+  id: number;
+  academyId: number;
+  kind: 'ilt' | 'vc';
+  title: string;
+  description: string;
+  bundleTitle: string | null;
+  picture: string | null;
+  timeOffset: number | null;
+  timezoneId: number | null;
+  /** Hours before the start at which registration closes. */
+  registrationDeadline: number;
+  /** 1: invitation-based, 2: registration-based. */
+  based: number;
+  autoApproved: boolean;
+  maxAttendees: number;
+  blockReservations: boolean;
+  visible: boolean;
+  categoryId: number | null;
+  courseId: number | null;
+  curriculumId: number | null;
+  partOfCourse: boolean;
+  partOfCurriculum: boolean;
+  customCalMessage: string | null;
+  autoArchive: boolean;
+  passingScore: number;
+  completionPercentage: number;
+  venueId: number | null;
+  venueSeats: number | null;
+  location: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  canceled: boolean;
   sessions: StoredSession[];
-  external_instructors: string[];
-};
+  externalInstructors: string[];
+  /** The bundle's main event (itself for the main event); null when not bundled. */
+  bundleId: number | null;
+  canMulti: 'no' | 'yes' | 'all' | null;
+  mustRetake: boolean;
+  retakeEvery: number;
+  startAt: number;
+  endAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
 
-export type NewEventRow = Omit<Insertable<AcademyEventsTable>, 'sessions' | 'external_instructors'> & {
-  sessions: StoredSession[];
-  external_instructors: string[];
-};
+export type NewEventRecord = Omit<EventRecord, 'id'>;
 
-function toEvent(row: StoredEvent): EventRow {
+function toRecord(row: StoredEvent): EventRecord {
   return {
-    ...row,
+    id: row.id,
+    academyId: row.academy_id,
+    kind: row.kind,
+    title: row.title,
+    description: row.description,
+    bundleTitle: row.bundle_title,
+    picture: row.picture,
+    timeOffset: row.time_offset,
+    timezoneId: row.timezone_id,
+    registrationDeadline: row.registration_deadline,
+    based: row.based,
+    autoApproved: row.auto_approved === 1,
+    maxAttendees: row.max_attendees,
+    blockReservations: row.block_reservations === 1,
+    visible: row.visible === 1,
+    categoryId: row.category_id,
+    courseId: row.course_id,
+    curriculumId: row.curriculum_id,
+    partOfCourse: row.part_of_course === 1,
+    partOfCurriculum: row.part_of_curriculum === 1,
+    customCalMessage: row.custom_cal_message,
+    autoArchive: row.auto_archive === 1,
+    passingScore: row.passing_score,
+    completionPercentage: row.completion_percentage,
+    venueId: row.venue_id,
+    venueSeats: row.venue_seats,
+    location: row.location,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    canceled: row.canceled === 1,
     sessions: JSON.parse(row.sessions) as StoredSession[],
-    external_instructors: JSON.parse(row.external_instructors) as string[],
+    externalInstructors: JSON.parse(row.external_instructors) as string[],
+    bundleId: row.bundle_id,
+    canMulti: row.can_multi,
+    mustRetake: row.must_retake === 1,
+    retakeEvery: row.retake_every,
+    startAt: row.start_at,
+    endAt: row.end_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-const maybeEvent = (row: StoredEvent | undefined): EventRow | undefined => (row ? toEvent(row) : undefined);
+const maybeEvent = (row: StoredEvent | undefined): EventRecord | undefined => (row ? toRecord(row) : undefined);
 
-function eventColumns<V extends Partial<Pick<EventRow, 'sessions' | 'external_instructors'>>>(values: V) {
-  const { sessions, external_instructors, ...plain } = values;
+const bit = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
+const json = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
+
+/** An event's columns: every one of them from a whole event; from a patch, those it sets (Kysely skips undefined). */
+function toColumns(v: NewEventRecord): Insertable<AcademyEventsTable>;
+function toColumns(v: Partial<NewEventRecord>): Updateable<AcademyEventsTable>;
+function toColumns(v: Partial<NewEventRecord>): Updateable<AcademyEventsTable> {
   return {
-    ...plain,
-    ...(sessions !== undefined ? { sessions: JSON.stringify(sessions) } : {}),
-    ...(external_instructors !== undefined ? { external_instructors: JSON.stringify(external_instructors) } : {}),
+    academy_id: v.academyId,
+    kind: v.kind,
+    title: v.title,
+    description: v.description,
+    bundle_title: v.bundleTitle,
+    picture: v.picture,
+    time_offset: v.timeOffset,
+    timezone_id: v.timezoneId,
+    registration_deadline: v.registrationDeadline,
+    based: v.based,
+    auto_approved: bit(v.autoApproved),
+    max_attendees: v.maxAttendees,
+    block_reservations: bit(v.blockReservations),
+    visible: bit(v.visible),
+    category_id: v.categoryId,
+    course_id: v.courseId,
+    curriculum_id: v.curriculumId,
+    part_of_course: bit(v.partOfCourse),
+    part_of_curriculum: bit(v.partOfCurriculum),
+    custom_cal_message: v.customCalMessage,
+    auto_archive: bit(v.autoArchive),
+    passing_score: v.passingScore,
+    completion_percentage: v.completionPercentage,
+    venue_id: v.venueId,
+    venue_seats: v.venueSeats,
+    location: v.location,
+    latitude: v.latitude,
+    longitude: v.longitude,
+    canceled: bit(v.canceled),
+    sessions: json(v.sessions),
+    external_instructors: json(v.externalInstructors),
+    bundle_id: v.bundleId,
+    can_multi: v.canMulti,
+    must_retake: bit(v.mustRetake),
+    retake_every: v.retakeEvery,
+    start_at: v.startAt,
+    end_at: v.endAt,
+    created_at: v.createdAt,
+    updated_at: v.updatedAt,
   };
 }
-export type RegistrationRow = Selectable<AcademyRegistrationsTable>;
 
+/** An event's registrations' counts. */
 export interface Counters {
   registered: number;
-  attendees_yes: number;
-  attendees_pending: number;
+  attendeesYes: number;
+  attendeesPending: number;
   completed: number;
   absent: number;
   cancelled: number;
   waitlisted: number;
-  attendance_minutes: number;
+  attendanceMinutes: number;
 }
 
 export const ZERO_COUNTERS: Counters = {
   registered: 0,
-  attendees_yes: 0,
-  attendees_pending: 0,
+  attendeesYes: 0,
+  attendeesPending: 0,
   completed: 0,
   absent: 0,
   cancelled: 0,
   waitlisted: 0,
-  attendance_minutes: 0,
+  attendanceMinutes: 0,
 };
 
-export interface InstructorRow {
-  event_id: number;
-  user_id: number;
-  is_primary: number;
+/** An instructor of an event, in the event's order of instructors. */
+export interface InstructorRecord {
+  eventId: number;
+  userId: number;
+  isPrimary: boolean;
 }
 
-export interface PersonRow {
+/** What an event's lists show of a directory user. */
+export interface PersonRecord {
   id: number;
   firstname: string;
-  preferred_name: string | null;
+  preferredName: string | null;
   lastname: string;
   email: string;
+}
+
+/** A directory user's row as a person (the participants list reads it joined with registrations). */
+export function toPerson(
+  row: Pick<Selectable<AcademyUsersTable>, 'id' | 'firstname' | 'preferred_name' | 'lastname' | 'email'>,
+): PersonRecord {
+  return {
+    id: row.id,
+    firstname: row.firstname,
+    preferredName: row.preferred_name,
+    lastname: row.lastname,
+    email: row.email,
+  };
 }
 
 export type EventStatusFilter = 'active' | 'archived' | 'canceled';
@@ -134,24 +266,35 @@ const countersOf = prepared((db: Db, p: { ids: number[] }) =>
     .groupBy('event_id'),
 );
 
+type Sum = number | string | null;
+
 /** Counters as read (PostgreSQL's sums are bigint, read as strings; an event without registrations has none). */
-function toCounters(r: { [K in keyof Counters]: number | string | null }): Counters {
+function toCounters(r: {
+  registered: Sum;
+  attendees_yes: Sum;
+  attendees_pending: Sum;
+  completed: Sum;
+  absent: Sum;
+  cancelled: Sum;
+  waitlisted: Sum;
+  attendance_minutes: Sum;
+}): Counters {
   return {
     registered: Number(r.registered ?? 0),
-    attendees_yes: Number(r.attendees_yes ?? 0),
-    attendees_pending: Number(r.attendees_pending ?? 0),
+    attendeesYes: Number(r.attendees_yes ?? 0),
+    attendeesPending: Number(r.attendees_pending ?? 0),
     completed: Number(r.completed ?? 0),
     absent: Number(r.absent ?? 0),
     cancelled: Number(r.cancelled ?? 0),
     waitlisted: Number(r.waitlisted ?? 0),
-    attendance_minutes: Number(r.attendance_minutes ?? 0),
+    attendanceMinutes: Number(r.attendance_minutes ?? 0),
   };
 }
 
 /** The counters as {@link countersOfRow} reads them: a JSON array of the sums, in {@link COUNTER_SUMS}' order. */
 function countersOfArray(text: string): Counters {
   const [registered, attendees_yes, attendees_pending, completed, absent, cancelled, waitlisted, attendance_minutes] =
-    JSON.parse(text) as (number | string | null)[];
+    JSON.parse(text) as Sum[];
   return toCounters({
     registered: registered ?? null,
     attendees_yes: attendees_yes ?? null,
@@ -172,7 +315,7 @@ function venueOfArray(text: string | null): VenuePlace | undefined {
 }
 
 /** The same for a detail, with the venue's position. */
-function venueRowOfArray(text: string | null): VenueRow | undefined {
+function venueRecordOfArray(text: string | null): VenueRecord | undefined {
   if (text === null) return undefined;
   const [name, address, city, latitude, longitude] = JSON.parse(text) as [
     string,
@@ -207,9 +350,27 @@ const LISTED_COLUMNS = [
 ] as const;
 
 /** An event as a list reads it: {@link LISTED_COLUMNS}, its sessions decoded. */
-export type ListedEventRow = Omit<Pick<StoredEvent, (typeof LISTED_COLUMNS)[number]>, 'sessions'> & {
-  sessions: StoredSession[];
-};
+export type ListedEventRecord = Pick<
+  EventRecord,
+  | 'id'
+  | 'academyId'
+  | 'kind'
+  | 'title'
+  | 'description'
+  | 'categoryId'
+  | 'timezoneId'
+  | 'timeOffset'
+  | 'sessions'
+  | 'canceled'
+  | 'autoArchive'
+  | 'maxAttendees'
+  | 'venueId'
+  | 'location'
+  | 'curriculumId'
+  | 'courseId'
+  | 'startAt'
+  | 'endAt'
+>;
 
 /** What a list item shows of a venue. */
 export interface VenuePlace {
@@ -218,14 +379,15 @@ export interface VenuePlace {
   city: string | null;
 }
 
-export interface VenueRow extends VenuePlace {
+/** What an event's detail shows of its venue. */
+export interface VenueRecord extends VenuePlace {
   latitude: number | null;
   longitude: number | null;
 }
 
 /** One event of a list page with what its item shows of other tables, read in the page's own statement. */
 export interface ListedEvent {
-  row: ListedEventRow;
+  row: ListedEventRecord;
   counters: Counters;
   categoryName: string | undefined;
   venue: VenuePlace | undefined;
@@ -233,11 +395,11 @@ export interface ListedEvent {
 
 /** One event read whole with what its detail shows of other tables, in one statement. */
 export interface ViewedEvent {
-  row: EventRow;
+  row: EventRecord;
   counters: Counters;
   categoryName: string | undefined;
-  venue: VenueRow | undefined;
-  instructors: InstructorRow[];
+  venue: VenueRecord | undefined;
+  instructors: InstructorRecord[];
 }
 
 type ListFilterShape = Pick<EventListFilter, 'status'> & { from: boolean; to: boolean };
@@ -406,37 +568,43 @@ export class EventsRepository extends AcademyRepository {
     return row ? (JSON.parse(row.category_ids) as number[]) : undefined;
   }
 
-  async curriculumCategory(academyId: number, id: number): Promise<{ category_id: number | null } | undefined> {
-    return this.tenant(academyId)
+  async curriculumCategory(academyId: number, id: number): Promise<{ categoryId: number | null } | undefined> {
+    const row = await this.tenant(academyId)
       .selectFrom('academy_curriculums')
       .select('category_id')
       .where('id', '=', id)
       .executeTakeFirst();
+    return row && { categoryId: row.category_id };
   }
 
-  async venues(academyId: number, ids: number[]): Promise<Map<number, VenueRow>> {
+  async venues(academyId: number, ids: number[]): Promise<Map<number, VenueRecord>> {
     if (!ids.length) return new Map();
     const rows = await this.tenant(academyId)
       .selectFrom('academy_venues')
       .select(['id', 'name', 'address', 'city', 'latitude', 'longitude'])
       .where('id', 'in', ids)
       .execute();
-    return new Map(rows.map((r) => [r.id, r]));
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { name: r.name, address: r.address, city: r.city, latitude: r.latitude, longitude: r.longitude },
+      ]),
+    );
   }
 
-  async people(academyId: number, ids: number[]): Promise<Map<number, PersonRow>> {
+  async people(academyId: number, ids: number[]): Promise<Map<number, PersonRecord>> {
     if (!ids.length) return new Map();
     const rows = await this.tenant(academyId)
       .selectFrom('academy_users')
       .select(['id', 'firstname', 'preferred_name', 'lastname', 'email'])
       .where('id', 'in', ids)
       .execute();
-    return new Map(rows.map((r) => [r.id, r]));
+    return new Map(rows.map((r) => [r.id, toPerson(r)]));
   }
 
   // ------------------------------------------------------------ events
 
-  find(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
+  find(academyId: number, kind: Kind, id: number): Promise<EventRecord | undefined> {
     return findEvent.first(this.db, { academyId, kind, id }).then(maybeEvent);
   }
 
@@ -452,20 +620,20 @@ export class EventsRepository extends AcademyRepository {
     if (!r) return undefined;
     const { counters, category_name, venue, instructors, ...stored } = r;
     return {
-      row: toEvent(stored),
+      row: toRecord(stored),
       counters: countersOfArray(counters),
       categoryName: category_name ?? undefined,
-      venue: venueRowOfArray(venue),
-      instructors: (JSON.parse(instructors) as [number, number][]).map(([user_id, is_primary]) => ({
-        event_id: id,
-        user_id,
-        is_primary,
+      venue: venueRecordOfArray(venue),
+      instructors: (JSON.parse(instructors) as [number, number][]).map(([userId, isPrimary]) => ({
+        eventId: id,
+        userId,
+        isPrimary: isPrimary === 1,
       })),
     };
   }
 
   /** An event of the academy by id, of either kind (Spazz's `GET /users/{eventid}/events` names no kind). */
-  findAnyKind(academyId: number, id: number): Promise<EventRow | undefined> {
+  findAnyKind(academyId: number, id: number): Promise<EventRecord | undefined> {
     return this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
@@ -475,12 +643,12 @@ export class EventsRepository extends AcademyRepository {
   }
 
   /** An event by id alone, for internal follow-ups of an access already scoped to its academy. */
-  findById(id: number): Promise<EventRow | undefined> {
+  findById(id: number): Promise<EventRecord | undefined> {
     return this.db.selectFrom('academy_events').selectAll().where('id', '=', id).executeTakeFirst().then(maybeEvent);
   }
 
   /** The same, locking the row until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
-  findForUpdate(academyId: number, kind: Kind, id: number): Promise<EventRow | undefined> {
+  findForUpdate(academyId: number, kind: Kind, id: number): Promise<EventRecord | undefined> {
     let q = this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
@@ -490,35 +658,35 @@ export class EventsRepository extends AcademyRepository {
     return q.executeTakeFirst().then(maybeEvent);
   }
 
-  async insert(row: NewEventRow): Promise<number> {
+  async insert(event: NewEventRecord): Promise<number> {
     const out = await this.db
       .insertInto('academy_events')
-      .values(eventColumns(row) as Insertable<AcademyEventsTable>)
+      .values(toColumns(event))
       .returning('id')
       .executeTakeFirstOrThrow();
     return out.id;
   }
 
-  async insertMany(rows: NewEventRow[]): Promise<number[]> {
-    if (!rows.length) return [];
+  async insertMany(events: NewEventRecord[]): Promise<number[]> {
+    if (!events.length) return [];
     const out = await this.db
       .insertInto('academy_events')
-      .values(rows.map((r) => eventColumns(r) as Insertable<AcademyEventsTable>))
+      .values(events.map((e) => toColumns(e)))
       .returning('id')
       .execute();
     return out.map((r) => r.id).sort((a, b) => a - b);
   }
 
-  async update(id: number, changes: Partial<NewEventRow>): Promise<void> {
-    await this.db.updateTable('academy_events').set(eventColumns(changes)).where('id', '=', id).execute();
+  async update(id: number, changes: Partial<NewEventRecord>): Promise<void> {
+    await this.db.updateTable('academy_events').set(toColumns(changes)).where('id', '=', id).execute();
   }
 
-  async deleteBundleOrEvent(event: EventRow): Promise<void> {
+  async deleteBundleOrEvent(event: EventRecord): Promise<void> {
     // Deleting a bundle's main event deletes its offers with it.
-    await this.tenant(event.academy_id)
+    await this.tenant(event.academyId)
       .deleteFrom('academy_events')
       .where((eb) =>
-        event.bundle_id === event.id
+        event.bundleId === event.id
           ? eb.or([eb('id', '=', event.id), eb('bundle_id', '=', event.id)])
           : eb('id', '=', event.id),
       )
@@ -566,23 +734,23 @@ export class EventsRepository extends AcademyRepository {
     return rows.map((r) => ({
       row: {
         id: r.id,
-        academy_id: r.academy_id,
+        academyId: r.academy_id,
         kind: r.kind,
         title: r.title,
         description: r.description,
-        category_id: r.category_id,
-        timezone_id: r.timezone_id,
-        time_offset: r.time_offset,
+        categoryId: r.category_id,
+        timezoneId: r.timezone_id,
+        timeOffset: r.time_offset,
         sessions: JSON.parse(r.sessions) as StoredSession[],
-        canceled: r.canceled,
-        auto_archive: r.auto_archive,
-        max_attendees: r.max_attendees,
-        venue_id: r.venue_id,
+        canceled: r.canceled === 1,
+        autoArchive: r.auto_archive === 1,
+        maxAttendees: r.max_attendees,
+        venueId: r.venue_id,
         location: r.location,
-        curriculum_id: r.curriculum_id,
-        course_id: r.course_id,
-        start_at: r.start_at,
-        end_at: r.end_at,
+        curriculumId: r.curriculum_id,
+        courseId: r.course_id,
+        startAt: r.start_at,
+        endAt: r.end_at,
       },
       counters: countersOfArray(r.counters),
       categoryName: r.category_name ?? undefined,
@@ -597,7 +765,7 @@ export class EventsRepository extends AcademyRepository {
     search: string | undefined,
     start: number,
     limit: number,
-  ): Promise<EventRow[]> {
+  ): Promise<EventRecord[]> {
     let q = this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
@@ -608,7 +776,7 @@ export class EventsRepository extends AcademyRepository {
       .offset(start)
       .limit(limit)
       .execute()
-      .then((rows) => rows.map(toEvent));
+      .then((rows) => rows.map(toRecord));
   }
 
   async offerCount(mainId: number): Promise<number> {
@@ -626,7 +794,7 @@ export class EventsRepository extends AcademyRepository {
    * `bundle_id = mainId`, and the index on (bundle_id, start_at, id) finds the row in one seek, however many
    * offers the bundle holds (the cost of addOffers no longer grows with the bundle).
    */
-  async latestOfferStart(mainId: number): Promise<EventRow | undefined> {
+  async latestOfferStart(mainId: number): Promise<EventRecord | undefined> {
     return this.db
       .selectFrom('academy_events')
       .selectAll()
@@ -650,22 +818,33 @@ export class EventsRepository extends AcademyRepository {
 
   // ------------------------------------------------------------ instructors
 
-  async instructors(eventIds: number[]): Promise<Map<number, InstructorRow[]>> {
-    const out = new Map<number, InstructorRow[]>();
+  async instructors(eventIds: number[]): Promise<Map<number, InstructorRecord[]>> {
+    const out = new Map<number, InstructorRecord[]>();
     if (!eventIds.length) return out;
     const rows = await instructorsOf.all(this.db, { ids: eventIds });
     for (const r of rows) {
       const list = out.get(r.event_id) ?? [];
-      list.push(r);
+      list.push({ eventId: r.event_id, userId: r.user_id, isPrimary: r.is_primary === 1 });
       out.set(r.event_id, list);
     }
     return out;
   }
 
-  async replaceInstructors(eventIds: number[], instructors: { user_id: number; is_primary: number }[]): Promise<void> {
+  /** Gives each event these instructors, in this order. */
+  async replaceInstructors(
+    eventIds: number[],
+    instructors: Pick<InstructorRecord, 'userId' | 'isPrimary'>[],
+  ): Promise<void> {
     if (!eventIds.length) return;
     await this.db.deleteFrom('academy_event_instructors').where('event_id', 'in', eventIds).execute();
-    const rows = eventIds.flatMap((event_id) => instructors.map((i, position) => ({ event_id, ...i, position })));
+    const rows = eventIds.flatMap((event_id) =>
+      instructors.map((i, position) => ({
+        event_id,
+        user_id: i.userId,
+        is_primary: i.isPrimary ? 1 : 0,
+        position,
+      })),
+    );
     if (rows.length) await this.db.insertInto('academy_event_instructors').values(rows).execute();
   }
 

@@ -87,9 +87,9 @@ export class EventsService {
     const id = await this.work.run(async ({ events: repo }) => {
       const newId = await repo.insert({
         ...row,
-        academy_id: ctx.academyId,
+        academyId: ctx.academyId,
         kind,
-        created_at: row.updated_at as number,
+        createdAt: row.updatedAt,
       });
       await repo.replaceInstructors([newId], instructors);
       return newId;
@@ -126,7 +126,7 @@ export class EventsService {
   /** Cancels an event (Atrium extension): it leaves `status=active` and appears under `status=canceled`. */
   async cancel(ctx: AcademyContext, kind: Kind, id: number): Promise<EventView> {
     await loadEvent(this.repo, ctx, kind, id);
-    await this.repo.update(id, { canceled: 1, updated_at: this.clock.now() });
+    await this.repo.update(id, { canceled: true, updatedAt: this.clock.now() });
     this.totals.forget(ctx.academyId);
     return this.view(ctx, kind, id);
   }

@@ -9,12 +9,12 @@ import type { AcademyContext } from '../academies/service.js';
 import type { TimezoneRegistry } from '../content/timezones.js';
 import {
   type Counters,
-  type EventRow,
+  type EventRecord,
   type EventsRepository,
-  type InstructorRow,
-  type ListedEventRow,
+  type InstructorRecord,
+  type ListedEventRecord,
   type VenuePlace,
-  type VenueRow,
+  type VenueRecord,
   ZERO_COUNTERS,
 } from './repository.js';
 import type { Kind } from './schemas.js';
@@ -24,9 +24,9 @@ export type StatusLabel = 'Upcoming' | 'In Progress' | 'Completed' | 'Canceled';
 
 /**
  * Everything derived about one event at one instant that a list item shows: times, state flags, counters, names.
- * `R` is the row as read: a list's {@link ListedEventRow}, or the whole {@link EventRow}.
+ * `R` is the row as read: a list's {@link ListedEventRecord}, or the whole {@link EventRecord}.
  */
-export interface EventState<R extends ListedEventRow = ListedEventRow> {
+export interface EventState<R extends ListedEventRecord = ListedEventRecord> {
   row: R;
   rule: ZoneRule;
   timezoneLabel: string;
@@ -49,14 +49,14 @@ export interface EventState<R extends ListedEventRow = ListedEventRow> {
 }
 
 /** The same for one event read whole, with what its detail shows besides: instructors, the venue's position. */
-export interface EventView extends EventState<EventRow> {
-  instructors: InstructorRow[];
-  venue: VenueRow | undefined;
+export interface EventView extends EventState<EventRecord> {
+  instructors: InstructorRecord[];
+  venue: VenueRecord | undefined;
 }
 
-export function zoneRule(timezones: TimezoneRegistry, row: Pick<EventRow, 'timezone_id' | 'time_offset'>): ZoneRule {
-  const zone = row.timezone_id !== null ? timezones.zone(row.timezone_id) : undefined;
-  return zone ? { zone } : { offsetMinutes: Math.round((row.time_offset ?? 0) * 60) };
+export function zoneRule(timezones: TimezoneRegistry, row: Pick<EventRecord, 'timezoneId' | 'timeOffset'>): ZoneRule {
+  const zone = row.timezoneId !== null ? timezones.zone(row.timezoneId) : undefined;
+  return zone ? { zone } : { offsetMinutes: Math.round((row.timeOffset ?? 0) * 60) };
 }
 
 /** The views of `rows`, read through `repo` (inside a write, the unit of work's). */
@@ -65,23 +65,23 @@ export async function viewsWith(
   timezones: TimezoneRegistry,
   clock: Clock,
   academyId: number,
-  rows: EventRow[],
+  rows: EventRecord[],
 ): Promise<EventView[]> {
   const ids = rows.map((r) => r.id);
   const now = clock.now();
   const [counters, instructors, categories, venues] = await Promise.all([
     repo.counters(ids),
     repo.instructors(ids),
-    repo.categoryNames(academyId, [...new Set(rows.map((r) => r.category_id).filter((c): c is number => c !== null))]),
-    repo.venues(academyId, [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))]),
+    repo.categoryNames(academyId, [...new Set(rows.map((r) => r.categoryId).filter((c): c is number => c !== null))]),
+    repo.venues(academyId, [...new Set(rows.map((r) => r.venueId).filter((v): v is number => v !== null))]),
   ]);
   return rows.map((row) => ({
     ...stateOf(
       timezones,
       row,
       counters.get(row.id) ?? ZERO_COUNTERS,
-      row.category_id !== null ? categories.get(row.category_id) : undefined,
-      row.venue_id !== null ? venues.get(row.venue_id) : undefined,
+      row.categoryId !== null ? categories.get(row.categoryId) : undefined,
+      row.venueId !== null ? venues.get(row.venueId) : undefined,
       now,
     ),
     instructors: instructors.get(row.id) ?? [],
@@ -92,7 +92,7 @@ export async function viewsWith(
  * An event's times, state flags and seats at `now`, from its row, counters and names. Built as one literal: a
  * list makes one per item, and spreading it into another object cost a page about 4% of its CPU.
  */
-export function stateOf<R extends ListedEventRow, V extends VenuePlace>(
+export function stateOf<R extends ListedEventRecord, V extends VenuePlace>(
   timezones: TimezoneRegistry,
   row: R,
   counters: Counters,
@@ -105,12 +105,12 @@ export function stateOf<R extends ListedEventRow, V extends VenuePlace>(
   const { start, end, durationMinutes } = spanOf(sessions);
   const completed = now >= end;
   const inProgress = !completed && now >= start;
-  const canceled = row.canceled === 1;
-  const archived = !canceled && row.auto_archive === 1 && completed;
-  const seatsAvailable = Math.max(0, row.max_attendees - counters.registered);
+  const canceled = row.canceled;
+  const archived = !canceled && row.autoArchive && completed;
+  const seatsAvailable = Math.max(0, row.maxAttendees - counters.registered);
   let timezoneLabel: string;
-  if ('zone' in rule && row.timezone_id !== null) {
-    timezoneLabel = timezones.describe(row.timezone_id, now)?.label ?? rule.zone;
+  if ('zone' in rule && row.timezoneId !== null) {
+    timezoneLabel = timezones.describe(row.timezoneId, now)?.label ?? rule.zone;
   } else {
     const off = 'offsetMinutes' in rule ? rule.offsetMinutes : 0;
     const abs = Math.abs(off);
@@ -145,7 +145,7 @@ export async function loadEvent(
   ctx: AcademyContext,
   kind: Kind,
   id: number,
-): Promise<EventRow> {
+): Promise<EventRecord> {
   const row = await repo.find(ctx.academyId, kind, id);
   if (!row) throw new NotFoundError('event', String(id));
   return row;

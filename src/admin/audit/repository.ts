@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/database.js';
 
 /** An admin action, as the domain sees it (instants in epoch ms). */
-export interface AdminAction {
+export interface AdminActionRecord {
   seq: number;
   at: number;
   actor: string;
@@ -13,7 +13,7 @@ export interface AdminAction {
 export class AdminAuditRepository {
   constructor(readonly db: Db) {}
 
-  async record(entry: Omit<AdminAction, 'seq'>): Promise<void> {
+  async record(entry: Omit<AdminActionRecord, 'seq'>): Promise<void> {
     await this.db
       .insertInto('admin_audit')
       .values({
@@ -27,7 +27,7 @@ export class AdminAuditRepository {
   }
 
   /** The newest actions first, `limit` of them, before `beforeSeq` if given. */
-  async list(limit: number, beforeSeq?: number): Promise<AdminAction[]> {
+  async list(limit: number, beforeSeq?: number): Promise<AdminActionRecord[]> {
     let q = this.db
       .selectFrom('admin_audit')
       .select(['seq', 'at', 'actor', 'action', 'target', 'detail'])

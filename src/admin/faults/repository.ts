@@ -31,7 +31,7 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-function record(row: TenantFaultsTable): FaultRecord {
+function toRecord(row: TenantFaultsTable): FaultRecord {
   return {
     id: row.id,
     tenant: row.tenant,
@@ -60,7 +60,7 @@ export class TenantFaultsRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(record);
+    return rows.map(toRecord);
   }
 
   /** A tenant's rules, spent ones too, oldest first. */
@@ -72,7 +72,7 @@ export class TenantFaultsRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(record);
+    return rows.map(toRecord);
   }
 
   async find(tenant: string, id: string): Promise<FaultRecord | undefined> {
@@ -82,7 +82,7 @@ export class TenantFaultsRepository {
       .where('tenant', '=', tenant)
       .where('id', '=', id)
       .executeTakeFirst();
-    return row && record(row);
+    return row && toRecord(row);
   }
 
   async count(tenant: string): Promise<number> {

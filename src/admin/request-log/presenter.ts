@@ -1,8 +1,8 @@
 import { formatDateTime } from '../../platform/time.js';
-import type { LoggedCall as Call } from './repository.js';
+import type { LoggedCallRecord } from './repository.js';
 import type { LoggedCall } from './schemas.js';
 
-export function presentCall(call: Call): LoggedCall {
+export function presentCall(call: LoggedCallRecord): LoggedCall {
   return {
     seq: call.seq,
     at: formatDateTime(call.at),

@@ -4,7 +4,7 @@ import { prepared } from '../../platform/db/prepared.js';
 import type { RequestLogTable } from './tables.js';
 
 /** One logged call, as the domain sees it. */
-export interface LoggedCall {
+export interface LoggedCallRecord {
   seq: number;
   tenant: string;
   credentialId: string | null;
@@ -34,7 +34,7 @@ export interface CallFlags {
   responseTruncated: boolean;
 }
 
-export type NewLoggedCall = Omit<LoggedCall, 'seq'>;
+export type NewLoggedCall = Omit<LoggedCallRecord, 'seq'>;
 
 /** Which calls a listing shows. */
 export interface CallFilter {
@@ -85,7 +85,7 @@ function parseFlags(text: string): CallFlags {
   };
 }
 
-function call(row: Row): LoggedCall {
+function toRecord(row: Row): LoggedCallRecord {
   return {
     seq: Number(row.seq),
     tenant: row.tenant,
@@ -179,7 +179,7 @@ export class RequestLogRepository {
   }
 
   /** A tenant's calls that pass the filter: newest first, or (with `afterSeq`) oldest first. */
-  async list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCall[]> {
+  async list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCallRecord[]> {
     let q = this.db.selectFrom('request_log').select(COLUMNS).where('tenant', '=', tenant);
     if (filter.method !== undefined) q = q.where('method', '=', filter.method);
     if (filter.status !== undefined) q = q.where('status', '=', filter.status);
@@ -200,17 +200,17 @@ export class RequestLogRepository {
       .orderBy('seq', filter.afterSeq !== undefined ? 'asc' : 'desc')
       .limit(limit)
       .execute();
-    return rows.map((r) => call(r as Row));
+    return rows.map((r) => toRecord(r as Row));
   }
 
-  async find(tenant: string, seq: number): Promise<LoggedCall | undefined> {
+  async find(tenant: string, seq: number): Promise<LoggedCallRecord | undefined> {
     const row = await this.db
       .selectFrom('request_log')
       .select(COLUMNS)
       .where('tenant', '=', tenant)
       .where('seq', '=', seq)
       .executeTakeFirst();
-    return row && call(row as Row);
+    return row && toRecord(row as Row);
   }
 
   /** The newest `seq` of a tenant (0 when none). */
@@ -229,7 +229,7 @@ export class RequestLogRepository {
     since: number,
     until: number,
   ): Promise<
-    Pick<LoggedCall, 'at' | 'method' | 'path' | 'operationId' | 'status' | 'durationMs' | 'flags' | 'faultId'>[]
+    Pick<LoggedCallRecord, 'at' | 'method' | 'path' | 'operationId' | 'status' | 'durationMs' | 'flags' | 'faultId'>[]
   > {
     const rows = await this.db
       .selectFrom('request_log')

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../../platform/time.js';
 import { redactBody, redactHeaders, redactUrl } from './redact.js';
-import type { CallFilter, LoggedCall, NewLoggedCall, RequestLogRepository } from './repository.js';
+import type { CallFilter, LoggedCallRecord, NewLoggedCall, RequestLogRepository } from './repository.js';
 
 /** A call as the capture hook hands it over: raw, so that the answer is not held up by the log's work. */
 export interface CapturedCall {
@@ -203,11 +203,11 @@ export class RequestLogService {
     return { text, truncated: call.responseSize > cap };
   }
 
-  list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCall[]> {
+  list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCallRecord[]> {
     return this.repo.list(tenant, filter, limit);
   }
 
-  get(tenant: string, seq: number): Promise<LoggedCall | undefined> {
+  get(tenant: string, seq: number): Promise<LoggedCallRecord | undefined> {
     return this.repo.find(tenant, seq);
   }
 

@@ -1,13 +1,13 @@
 import type { Db } from '../../platform/db/database.js';
-import type { AdminToken } from '../tokens/repository.js';
+import type { AdminTokenRecord } from '../tokens/repository.js';
 
 /** A session as the domain sees it, with the operator token it was opened with. */
-export interface AdminSession {
+export interface AdminSessionRecord {
   idHash: string;
   createdAt: number;
   lastSeenAt: number;
   expiresAt: number;
-  token: AdminToken;
+  token: AdminTokenRecord;
 }
 
 export class AdminSessionsRepository {
@@ -27,7 +27,7 @@ export class AdminSessionsRepository {
   }
 
   /** The session of that cookie hash, with its token (revoked or not: the service decides). */
-  async find(idHash: string): Promise<AdminSession | undefined> {
+  async find(idHash: string): Promise<AdminSessionRecord | undefined> {
     const row = await this.db
       .selectFrom('admin_sessions as s')
       .innerJoin('admin_tokens as t', 't.id', 's.token_id')

@@ -4,7 +4,7 @@ import { hashSecret, newSecret, safeEqual } from '../../platform/security/secret
 import type { Clock } from '../../platform/time.js';
 import type { AdminAuditRepository } from '../audit/repository.js';
 import type { AdminTokensService } from '../tokens/service.js';
-import type { AdminSession, AdminSessionsRepository } from './repository.js';
+import type { AdminSessionRecord, AdminSessionsRepository } from './repository.js';
 
 export interface AdminSessionsWork {
   sessions: AdminSessionsRepository;
@@ -20,7 +20,7 @@ const TOUCH_MS = 60_000;
 
 /** A session as the admin API shows it: never the cookie. */
 export interface OpenSession {
-  session: AdminSession;
+  session: AdminSessionRecord;
   /** The value of `X-CSRF-Token` that a state-changing call with the cookie must send. */
   csrfToken: string;
 }
@@ -59,7 +59,7 @@ export class AdminSessionsService {
         detail: { expires_at: new Date(expiresAt).toISOString() },
       });
     });
-    const session: AdminSession = { idHash, createdAt: at, lastSeenAt: at, expiresAt, token };
+    const session: AdminSessionRecord = { idHash, createdAt: at, lastSeenAt: at, expiresAt, token };
     return { cookie, session, csrfToken: csrfTokenOf(cookie) };
   }
 
@@ -100,7 +100,7 @@ export class AdminSessionsService {
   }
 
   /** When the session ends if it is not used again (the earlier of its idle end and its absolute end). */
-  endOf(session: AdminSession): number {
+  endOf(session: AdminSessionRecord): number {
     return Math.min(session.expiresAt, session.lastSeenAt + SESSION_IDLE_MS);
   }
 }

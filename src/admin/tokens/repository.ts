@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/database.js';
 
 /** An operator token, without its hash. */
-export interface AdminToken {
+export interface AdminTokenRecord {
   id: string;
   name: string;
   createdAt: number;
@@ -11,7 +11,7 @@ export interface AdminToken {
 export class AdminTokensRepository {
   constructor(readonly db: Db) {}
 
-  async insert(token: AdminToken, tokenHash: string): Promise<void> {
+  async insert(token: AdminTokenRecord, tokenHash: string): Promise<void> {
     await this.db
       .insertInto('admin_tokens')
       .values({
@@ -25,33 +25,33 @@ export class AdminTokensRepository {
   }
 
   /** The token with this hash, revoked or not. */
-  async findByHash(tokenHash: string): Promise<(AdminToken & { tokenHash: string }) | undefined> {
+  async findByHash(tokenHash: string): Promise<(AdminTokenRecord & { tokenHash: string }) | undefined> {
     const row = await this.db
       .selectFrom('admin_tokens')
       .select(['id', 'name', 'token_hash', 'created_at', 'revoked_at'])
       .where('token_hash', '=', tokenHash)
       .executeTakeFirst();
-    return row ? { ...toToken(row), tokenHash: row.token_hash } : undefined;
+    return row ? { ...toRecord(row), tokenHash: row.token_hash } : undefined;
   }
 
-  async find(id: string): Promise<AdminToken | undefined> {
+  async find(id: string): Promise<AdminTokenRecord | undefined> {
     const row = await this.db
       .selectFrom('admin_tokens')
       .select(['id', 'name', 'created_at', 'revoked_at'])
       .where('id', '=', id)
       .executeTakeFirst();
-    return row ? toToken(row) : undefined;
+    return row ? toRecord(row) : undefined;
   }
 
   /** Every token, oldest first, without hashes. */
-  async list(): Promise<AdminToken[]> {
+  async list(): Promise<AdminTokenRecord[]> {
     const rows = await this.db
       .selectFrom('admin_tokens')
       .select(['id', 'name', 'created_at', 'revoked_at'])
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(toToken);
+    return rows.map(toRecord);
   }
 
   /** Revokes a token that is not revoked yet; false when there is none such. */
@@ -66,7 +66,7 @@ export class AdminTokensRepository {
   }
 }
 
-function toToken(row: { id: string; name: string; created_at: number; revoked_at: number | null }): AdminToken {
+function toRecord(row: { id: string; name: string; created_at: number; revoked_at: number | null }): AdminTokenRecord {
   return {
     id: row.id,
     name: row.name,

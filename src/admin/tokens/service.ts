@@ -4,7 +4,7 @@ import { NotFoundError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret, safeEqual } from '../../platform/security/secrets.js';
 import { type Clock, formatDateTime } from '../../platform/time.js';
 import type { AdminAuditRepository } from '../audit/repository.js';
-import type { AdminToken, AdminTokensRepository } from './repository.js';
+import type { AdminTokenRecord, AdminTokensRepository } from './repository.js';
 
 /** What an admin token starts with: tells a person (and a secret scanner) what it is. */
 export const ADMIN_TOKEN_PREFIX = 'atrium_admin_';
@@ -22,7 +22,7 @@ export interface ListedAdminToken {
   revoked_at: string | null;
 }
 
-function listed(token: AdminToken): ListedAdminToken {
+function listed(token: AdminTokenRecord): ListedAdminToken {
   return {
     token_id: token.id,
     name: token.name,
@@ -45,7 +45,7 @@ export class AdminTokensService {
   /** A new token: the only time it is shown. `actor` is who made it (`cli`, or an operator's token). */
   async create(name: string, actor: string): Promise<ListedAdminToken & { token: string }> {
     const token = `${ADMIN_TOKEN_PREFIX}${newSecret()}`;
-    const record: AdminToken = { id: newId(), name, createdAt: this.clock.now(), revokedAt: null };
+    const record: AdminTokenRecord = { id: newId(), name, createdAt: this.clock.now(), revokedAt: null };
     await this.work.run(async ({ tokens, audit }) => {
       await tokens.insert(record, hashSecret(token));
       await audit.record({
@@ -81,7 +81,7 @@ export class AdminTokensService {
   }
 
   /** The token a presented secret is, unless it is unknown or revoked. */
-  async verify(presented: string): Promise<AdminToken | undefined> {
+  async verify(presented: string): Promise<AdminTokenRecord | undefined> {
     if (!presented.startsWith(ADMIN_TOKEN_PREFIX)) return undefined;
     const hash = hashSecret(presented);
     const found = await this.work.read.tokens.findByHash(hash);
