@@ -14,7 +14,6 @@ import type { ArticleStatus, SortField } from './schemas.js';
 import type {
   PaKbArticlePerimetersTable,
   PaKbArticlesTable,
-  PaKbArticleTagsTable,
   PaKbArticleVersionsTable,
 } from './tables.js';
 
