@@ -11,11 +11,7 @@ import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import { filteredArticles, type KbArticleFilter } from './filter.js';
 import type { ArticleStatus, SortField } from './schemas.js';
-import type {
-  PaKbArticlePerimetersTable,
-  PaKbArticlesTable,
-  PaKbArticleVersionsTable,
-} from './tables.js';
+import type { PaKbArticlePerimetersTable, PaKbArticlesTable, PaKbArticleVersionsTable } from './tables.js';
 
 export type { KbArticleFilter } from './filter.js';
 
