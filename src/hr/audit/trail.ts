@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import { type Db, dialectOf } from '../../platform/db/database.js';
 import { asJsonText, jsonObject } from '../../platform/db/json-sql.js';
+import { sqlBoolean } from '../../platform/db/repository.js';
 import type { Tables } from '../../platform/db/schema.js';
 import { Tenant } from '../../platform/db/tenant.js';
 import type { Clock } from '../../platform/time.js';
@@ -142,10 +143,10 @@ export class AuditTrail {
       data: input.data,
       createdAt,
     };
+    // Decoded once, as read: which outlets the insert found wanted.
+    const held = this.outlets.map((_, i) => sqlBoolean(inserted[`outlet_${i}`]));
     for (const [i, outlet] of this.outlets.entries()) {
-      const held = inserted[`outlet_${i}`];
-      // Booleans come back as 1 / 0 from SQLite, true / false from PostgreSQL.
-      if (held === true || held === 1) await outlet.receive(this.db, clientId, event);
+      if (held[i]) await outlet.receive(this.db, clientId, event);
     }
     return event;
   }

@@ -24,3 +24,8 @@ export abstract class AcademyRepository {
     return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
   }
 }
+
+/** A boolean a SQL expression returns, decoded: 1 / 0 on SQLite, true / false on PostgreSQL. */
+export function sqlBoolean(value: unknown): boolean {
+  return value === true || value === 1;
+}

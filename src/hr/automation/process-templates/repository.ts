@@ -1,74 +1,134 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
-import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
-import type { TenantRow } from '../../../platform/db/tenant.js';
 import type { ProcessTemplate, TaskSettings, TaskTemplate } from './schemas.js';
-import type { HrProcessTemplatesTable, HrTaskTemplatesTable } from './tables.js';
+import type { HrProcessTemplatesTable, HrTaskTemplatesTable, TaskAssignee, TaskType } from './tables.js';
 
 type StoredTemplate = Selectable<HrProcessTemplatesTable>;
 type StoredTaskTemplate = Selectable<HrTaskTemplatesTable>;
 type Actor = ProcessTemplate['created_by'];
 
 /** A process template as the domain sees it: its restrictions and authors decoded. */
-export type ProcessTemplateRow = Omit<StoredTemplate, 'restrictions' | 'created_by' | 'updated_by'> & {
+export interface ProcessTemplateRecord {
+  pk: number;
+  id: string;
+  title: string;
+  publicTitle: string | null;
+  description: string | null;
+  automaticArchiving: boolean;
   restrictions: ProcessTemplate['restrictions'];
-  created_by: Actor;
-  updated_by: Actor;
-};
-export type ProcessTemplateValues = Omit<ProcessTemplateRow, 'pk' | 'client_id' | 'id' | 'created_at' | 'created_by'>;
+  createdBy: Actor;
+  updatedBy: Actor;
+  createdAt: number;
+  updatedAt: number;
+}
+export type ProcessTemplateValues = Omit<ProcessTemplateRecord, 'pk' | 'id' | 'createdAt' | 'createdBy'>;
 
 /** A task template as the domain sees it: its notifications and type settings decoded. */
-export type TaskTemplateRow = Omit<StoredTaskTemplate, 'email_notifications' | 'settings'> & {
-  email_notifications: TaskTemplate['email_notifications'];
+export interface TaskTemplateRecord {
+  pk: number;
+  processTemplateId: string;
+  id: string;
+  type: TaskType;
+  name: string;
+  description: string;
+  assignedTo: TaskAssignee;
+  dependsOnId: string | null;
+  fetchPreviousData: boolean;
+  roleId: string | null;
+  emailNotifications: TaskTemplate['email_notifications'];
   settings: TaskSettings;
-};
-export type NewTaskTemplate = Omit<Insertable<HrTaskTemplatesTable>, 'pk' | 'email_notifications' | 'settings'> & {
-  email_notifications: TaskTemplate['email_notifications'];
-  settings: TaskSettings;
-};
+  /** The document to acknowledge (acknowledgment templates). */
+  filename: string | null;
+  sha256: string | null;
+  size: number | null;
+  contentType: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+/** What a task template's write sets (its file only when an upload replaces it). */
+export type TaskTemplateValues = Omit<
+  TaskTemplateRecord,
+  'pk' | 'processTemplateId' | 'id' | 'filename' | 'sha256' | 'size' | 'contentType' | 'createdAt'
+> & { file?: TaskTemplateFile };
+export type TaskTemplateFile = Pick<TaskTemplateRecord, 'filename' | 'sha256' | 'size' | 'contentType'>;
 
 const ORDER: ListOrder = { tiebreak: 'pk' };
 
-function toTemplate(row: StoredTemplate): ProcessTemplateRow {
+export function toProcessTemplateRecord(row: StoredTemplate): ProcessTemplateRecord {
   return {
-    ...row,
+    pk: row.pk,
+    id: row.id,
+    title: row.title,
+    publicTitle: row.public_title,
+    description: row.description,
+    automaticArchiving: row.automatic_archiving === 1,
     restrictions: JSON.parse(row.restrictions) as ProcessTemplate['restrictions'],
-    created_by: JSON.parse(row.created_by) as Actor,
-    updated_by: JSON.parse(row.updated_by) as Actor,
+    createdBy: JSON.parse(row.created_by) as Actor,
+    updatedBy: JSON.parse(row.updated_by) as Actor,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function templateColumns<V extends Partial<Pick<ProcessTemplateRow, 'restrictions' | 'created_by' | 'updated_by'>>>(
-  values: V,
-) {
-  const { restrictions, created_by, updated_by, ...plain } = values;
+function templateColumns(values: ProcessTemplateValues) {
   return {
-    ...plain,
-    ...(restrictions !== undefined ? { restrictions: JSON.stringify(restrictions) } : {}),
-    ...(created_by !== undefined ? { created_by: JSON.stringify(created_by) } : {}),
-    ...(updated_by !== undefined ? { updated_by: JSON.stringify(updated_by) } : {}),
+    title: values.title,
+    public_title: values.publicTitle,
+    description: values.description,
+    automatic_archiving: values.automaticArchiving ? 1 : 0,
+    restrictions: JSON.stringify(values.restrictions),
+    updated_by: JSON.stringify(values.updatedBy),
+    updated_at: values.updatedAt,
   };
 }
 
-function normalizeTask(row: StoredTaskTemplate): TaskTemplateRow {
+export function toTaskTemplateRecord(row: StoredTaskTemplate): TaskTemplateRecord {
   return {
-    ...row,
-    email_notifications: JSON.parse(row.email_notifications) as TaskTemplate['email_notifications'],
+    pk: row.pk,
+    processTemplateId: row.process_template_id,
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    description: row.description,
+    assignedTo: row.assigned_to,
+    dependsOnId: row.depends_on_id,
+    fetchPreviousData: row.fetch_previous_data === 1,
+    roleId: row.role_id,
+    emailNotifications: JSON.parse(row.email_notifications) as TaskTemplate['email_notifications'],
     settings: JSON.parse(row.settings) as TaskSettings,
+    filename: row.filename,
+    sha256: row.sha256,
     size: row.size === null ? null : Number(row.size),
+    contentType: row.content_type,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function taskColumns<V extends Partial<Pick<TaskTemplateRow, 'email_notifications' | 'settings'>>>(values: V) {
-  const { email_notifications, settings, ...plain } = values;
+function taskColumns(values: TaskTemplateValues) {
   return {
-    ...plain,
-    ...(email_notifications !== undefined ? { email_notifications: JSON.stringify(email_notifications) } : {}),
-    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+    type: values.type,
+    name: values.name,
+    description: values.description,
+    assigned_to: values.assignedTo,
+    depends_on_id: values.dependsOnId,
+    fetch_previous_data: values.fetchPreviousData ? 1 : 0,
+    role_id: values.roleId,
+    email_notifications: JSON.stringify(values.emailNotifications),
+    settings: JSON.stringify(values.settings),
+    updated_at: values.updatedAt,
+    ...(values.file
+      ? {
+          filename: values.file.filename,
+          sha256: values.file.sha256,
+          size: values.file.size,
+          content_type: values.file.contentType,
+        }
+      : {}),
   };
 }
 
@@ -80,9 +140,9 @@ export class ProcessTemplatesRepository extends HrRepository {
     return q;
   }
 
-  async page(clientId: string, title: string | undefined, request: PageRequest): Promise<Page<ProcessTemplateRow>> {
+  async page(clientId: string, title: string | undefined, request: PageRequest): Promise<Page<ProcessTemplateRecord>> {
     const page = await listPage(this.scoped(clientId, title), ORDER, request);
-    return { ...page, items: page.items.map(toTemplate) };
+    return { ...page, items: page.items.map(toProcessTemplateRecord) };
   }
 
   async count(clientId: string, title: string | undefined): Promise<number> {
@@ -93,23 +153,24 @@ export class ProcessTemplatesRepository extends HrRepository {
     return Number(row?.n ?? 0);
   }
 
-  async find(clientId: string, id: string): Promise<ProcessTemplateRow | undefined> {
+  async find(clientId: string, id: string): Promise<ProcessTemplateRecord | undefined> {
     const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
-    return row ? toTemplate(row) : undefined;
+    return row ? toProcessTemplateRecord(row) : undefined;
   }
 
   /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
   async insertIfAbsent(
     clientId: string,
     id: string,
-    values: ProcessTemplateValues & { created_by: Actor },
+    values: ProcessTemplateValues & { createdBy: Actor },
     at: number,
   ): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('hr_process_templates', {
       id,
       ...templateColumns(values),
+      created_by: JSON.stringify(values.createdBy),
       created_at: at,
-    } as TenantRow<Tables, 'hr_process_templates'>);
+    });
   }
 
   async update(clientId: string, id: string, values: ProcessTemplateValues): Promise<void> {
@@ -122,39 +183,50 @@ export class ProcessTemplatesRepository extends HrRepository {
 
   // ------------------------------------------------------------ task templates
 
-  async tasks(clientId: string, processTemplateId: string): Promise<TaskTemplateRow[]> {
+  async tasks(clientId: string, processTemplateId: string): Promise<TaskTemplateRecord[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
       .where('process_template_id', '=', processTemplateId)
       .orderBy('pk')
       .execute();
-    return rows.map(normalizeTask);
+    return rows.map(toTaskTemplateRecord);
   }
 
-  async task(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRow | undefined> {
+  async task(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
       .where('process_template_id', '=', processTemplateId)
       .where('id', '=', id)
       .executeTakeFirst();
-    return row ? normalizeTask(row) : undefined;
+    return row ? toTaskTemplateRecord(row) : undefined;
   }
 
-  async insertTask(row: NewTaskTemplate): Promise<void> {
-    await this.db
-      .insertInto('hr_task_templates')
-      .values(taskColumns(row) as Insertable<HrTaskTemplatesTable>)
-      .execute();
-  }
-
-  async updateTask(
+  async insertTask(
     clientId: string,
     processTemplateId: string,
     id: string,
-    values: Partial<NewTaskTemplate>,
+    values: TaskTemplateValues,
+    at: number,
   ): Promise<void> {
+    await this.db
+      .insertInto('hr_task_templates')
+      .values({
+        client_id: clientId,
+        process_template_id: processTemplateId,
+        id,
+        filename: null,
+        sha256: null,
+        size: null,
+        content_type: null,
+        ...taskColumns(values),
+        created_at: at,
+      })
+      .execute();
+  }
+
+  async updateTask(clientId: string, processTemplateId: string, id: string, values: TaskTemplateValues): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_task_templates')
       .set(taskColumns(values))

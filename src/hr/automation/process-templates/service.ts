@@ -10,7 +10,12 @@ import type { UploadsService } from '../../core/uploads/service.js';
 import type { Audited } from '../../module.js';
 import { processTemplateEvents, taskTemplateEvents } from './events.js';
 import { presentProcessTemplate, presentTaskTemplate } from './present.js';
-import type { ProcessTemplateRow, ProcessTemplatesRepository, TaskTemplateRow } from './repository.js';
+import type {
+  ProcessTemplateRecord,
+  ProcessTemplatesRepository,
+  TaskTemplateFile,
+  TaskTemplateRecord,
+} from './repository.js';
 import type { ProcessTemplatePut, TaskTemplatePut } from './schemas.js';
 import { badId, pathErrors, placeErrors, roleErrors, typeSettings } from './task-template-rules.js';
 
@@ -42,14 +47,14 @@ export class ProcessTemplatesService {
   }
 
   list(clientId: string, title: string | undefined, request: PageRequest) {
-    return this.repo.page(clientId, title, request) as Promise<Page<ProcessTemplateRow>>;
+    return this.repo.page(clientId, title, request) as Promise<Page<ProcessTemplateRecord>>;
   }
 
   count(clientId: string, title: string | undefined): Promise<number> {
     return this.repo.count(clientId, title);
   }
 
-  async get(clientId: string, id: string): Promise<ProcessTemplateRow> {
+  async get(clientId: string, id: string): Promise<ProcessTemplateRecord> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('process template', id);
     return row;
@@ -61,7 +66,7 @@ export class ProcessTemplatesService {
     id: string,
     input: ProcessTemplatePut,
     actor: TemplateActor,
-  ): Promise<{ template: ProcessTemplateRow; created: boolean }> {
+  ): Promise<{ template: ProcessTemplateRecord; created: boolean }> {
     const checked: FieldError[] = [];
     const idError = badId(id);
     if (idError) checked.push(idError);
@@ -92,18 +97,18 @@ export class ProcessTemplatesService {
       const by = actor;
       const values = {
         title: input.title,
-        public_title: input.public_title ?? null,
+        publicTitle: input.public_title ?? null,
         description: input.description ?? null,
-        automatic_archiving: input.automatic_archiving ? 1 : 0,
+        automaticArchiving: input.automatic_archiving === true,
         restrictions,
-        updated_by: by,
-        updated_at: at,
+        updatedBy: by,
+        updatedAt: at,
       };
       const existing = await repo.find(clientId, id);
       let created = false;
-      if (!existing) created = await repo.insertIfAbsent(clientId, id, { ...values, created_by: by }, at);
+      if (!existing) created = await repo.insertIfAbsent(clientId, id, { ...values, createdBy: by }, at);
       if (!created) await repo.update(clientId, id, values);
-      const template = (await repo.find(clientId, id)) as ProcessTemplateRow;
+      const template = (await repo.find(clientId, id)) as ProcessTemplateRecord;
       await audit.record(clientId, processTemplateEvents, created ? 'created' : 'updated', {
         id,
         name: template.title,
@@ -115,12 +120,12 @@ export class ProcessTemplatesService {
 
   // ------------------------------------------------------------ task templates
 
-  async taskTemplates(clientId: string, processTemplateId: string): Promise<TaskTemplateRow[]> {
+  async taskTemplates(clientId: string, processTemplateId: string): Promise<TaskTemplateRecord[]> {
     await this.get(clientId, processTemplateId);
     return this.repo.tasks(clientId, processTemplateId);
   }
 
-  async taskTemplate(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRow> {
+  async taskTemplate(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRecord> {
     await this.get(clientId, processTemplateId);
     const row = await this.repo.task(clientId, processTemplateId, id);
     if (!row) throw new NotFoundError('task template', id);
@@ -136,7 +141,7 @@ export class ProcessTemplatesService {
     processTemplateId: string,
     id: string,
     input: TaskTemplatePut,
-  ): Promise<{ template: TaskTemplateRow; created: boolean }> {
+  ): Promise<{ template: TaskTemplateRecord; created: boolean }> {
     let released: string | null = null;
     const result = await this.work.run(async (tx) => {
       const repo = tx.processTemplates;
@@ -160,15 +165,15 @@ export class ProcessTemplatesService {
         type: input.type,
         name: input.name,
         description: input.description ?? '',
-        assigned_to: input.assigned_to,
-        depends_on_id: dependsOn,
-        fetch_previous_data: input.fetch_previous_data ? 1 : 0,
-        role_id: input.role_id ?? null,
-        email_notifications: notifications,
+        assignedTo: input.assigned_to,
+        dependsOnId: dependsOn,
+        fetchPreviousData: input.fetch_previous_data === true,
+        roleId: input.role_id ?? null,
+        emailNotifications: notifications,
         settings,
-        updated_at: at,
+        updatedAt: at,
       };
-      let file = {};
+      let file: TaskTemplateFile | undefined;
       if (input.type === 'acknowledgment' && input.upload_id !== undefined) {
         const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
           field: 'upload_id',
@@ -177,27 +182,14 @@ export class ProcessTemplatesService {
           filename: upload.filename,
           sha256: upload.sha256,
           size: upload.size,
-          content_type: upload.contentType,
+          contentType: upload.contentType,
         };
         if (existing?.sha256 && existing.sha256 !== upload.sha256) released = existing.sha256;
       }
-      if (existing) {
-        await repo.updateTask(clientId, processTemplateId, id, { ...values, ...file });
-      } else {
-        await repo.insertTask({
-          client_id: clientId,
-          process_template_id: processTemplateId,
-          id,
-          ...values,
-          filename: null,
-          sha256: null,
-          size: null,
-          content_type: null,
-          ...file,
-          created_at: at,
-        });
-      }
-      const template = (await repo.task(clientId, processTemplateId, id)) as TaskTemplateRow;
+      const written = { ...values, ...(file ? { file } : {}) };
+      if (existing) await repo.updateTask(clientId, processTemplateId, id, written);
+      else await repo.insertTask(clientId, processTemplateId, id, written, at);
+      const template = (await repo.task(clientId, processTemplateId, id)) as TaskTemplateRecord;
       await tx.audit.record(clientId, taskTemplateEvents, existing ? 'updated' : 'created', {
         id,
         name: template.name,
@@ -218,7 +210,7 @@ export class ProcessTemplatesService {
       const siblings = await repo.tasks(clientId, processTemplateId);
       const row = siblings.find((t) => t.id === id);
       if (!row) throw new NotFoundError('task template', id);
-      const dependants = siblings.filter((t) => t.depends_on_id === id).map((t) => t.id);
+      const dependants = siblings.filter((t) => t.dependsOnId === id).map((t) => t.id);
       if (dependants.length) {
         throw new StateError(
           'task_template_has_dependants',

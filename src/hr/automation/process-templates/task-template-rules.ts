@@ -6,7 +6,7 @@
 import type { FieldError } from '../../../platform/errors.js';
 import { FieldValidationError } from '../../../platform/errors.js';
 import { checkDefinition } from '../../core/forms/rules.js';
-import type { TaskTemplateRow } from './repository.js';
+import type { TaskTemplateRecord } from './repository.js';
 import type { TaskSettings, TaskTemplatePut } from './schemas.js';
 import { TEMPLATE_ID_PATTERN } from './schemas.js';
 
@@ -18,7 +18,7 @@ const ID_RE = new RegExp(TEMPLATE_ID_PATTERN);
 type TypeField = 'upload_id' | 'message' | 'formidable' | 'pdf_template_id' | 'signature_zone_id';
 const TYPE_FIELDS: TypeField[] = ['upload_id', 'message', 'formidable', 'pdf_template_id', 'signature_zone_id'];
 /** The type-specific fields each task type accepts. */
-const ALLOWED: Record<TaskTemplateRow['type'], TypeField[]> = {
+const ALLOWED: Record<TaskTemplateRecord['type'], TypeField[]> = {
   acknowledgment: ['upload_id'],
   basic: ['message'],
   fill_form: ['formidable'],
@@ -56,8 +56,8 @@ export function placeErrors(
   errors: FieldError[],
   input: TaskTemplatePut,
   id: string,
-  siblings: TaskTemplateRow[],
-  existing: TaskTemplateRow | undefined,
+  siblings: TaskTemplateRecord[],
+  existing: TaskTemplateRecord | undefined,
   dependsOn: string | null,
 ): void {
   if (!existing && siblings.length >= MAX_TASK_TEMPLATES) {
@@ -89,7 +89,7 @@ export function placeErrors(
     });
   }
   if (dependsOn !== null) {
-    const byId = new Map(siblings.map((t) => [t.id, t.depends_on_id]));
+    const byId = new Map(siblings.map((t) => [t.id, t.dependsOnId]));
     if (dependsOn === id) {
       errors.push({ field: 'depends_on_id', code: 'self_dependency', message: 'A task cannot depend on itself.' });
     } else if (!byId.has(dependsOn)) {
@@ -145,7 +145,7 @@ export function roleErrors(
 export function typeSettings(
   errors: FieldError[],
   input: TaskTemplatePut,
-  existing: TaskTemplateRow | undefined,
+  existing: TaskTemplateRecord | undefined,
 ): TaskSettings {
   const allowed = ALLOWED[input.type];
   for (const field of TYPE_FIELDS) {

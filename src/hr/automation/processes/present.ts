@@ -1,11 +1,11 @@
 import { formatDateTime } from '../../../platform/time.js';
 import { presentTask, type TaskView } from '../tasks/present.js';
-import type { ProcessRow } from './repository.js';
+import type { ProcessRecord } from './repository.js';
 import type { Process } from './schemas.js';
 
 /** A process with its tasks (embedded) or their ids. */
 export interface ProcessView {
-  row: ProcessRow;
+  row: ProcessRecord;
   taskIds: string[];
   tasks?: TaskView[];
 }
@@ -15,25 +15,25 @@ export function presentProcess(view: ProcessView): Process {
   return {
     id: row.id,
     title: row.title,
-    public_title: row.public_title,
+    public_title: row.publicTitle,
     reference: row.reference,
-    employee_id: row.employee_id,
-    creator_id: row.creator_id,
-    process_template_id: row.process_template_id,
+    employee_id: row.employeeId,
+    creator_id: row.creatorId,
+    process_template_id: row.processTemplateId,
     description: row.description,
-    publication_date: row.publication_date,
-    due_date: row.due_date,
+    publication_date: row.publicationDate,
+    due_date: row.dueDate,
     state: row.state,
-    employee_status: row.done_employee_tasks_count === row.employee_tasks_count ? 'done' : 'pending',
-    company_status: row.done_company_tasks_count === row.company_tasks_count ? 'done' : 'pending',
-    employee_tasks_count: row.employee_tasks_count,
-    company_tasks_count: row.company_tasks_count,
-    done_employee_tasks_count: row.done_employee_tasks_count,
-    done_company_tasks_count: row.done_company_tasks_count,
-    published: row.published === 1,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-    completed_at: row.completed_at === null ? null : formatDateTime(row.completed_at),
+    employee_status: row.doneEmployeeTasksCount === row.employeeTasksCount ? 'done' : 'pending',
+    company_status: row.doneCompanyTasksCount === row.companyTasksCount ? 'done' : 'pending',
+    employee_tasks_count: row.employeeTasksCount,
+    company_tasks_count: row.companyTasksCount,
+    done_employee_tasks_count: row.doneEmployeeTasksCount,
+    done_company_tasks_count: row.doneCompanyTasksCount,
+    published: row.published,
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
+    completed_at: row.completedAt === null ? null : formatDateTime(row.completedAt),
     ...(view.tasks ? { tasks: view.tasks.map((t) => presentTask(t)) } : { tasks_ids: view.taskIds }),
   };
 }

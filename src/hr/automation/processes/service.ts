@@ -19,7 +19,7 @@ import type { TasksService } from '../tasks/service.js';
 import { refreshProcess, startTasks } from '../tasks/workflow.js';
 import { processEvents } from './events.js';
 import { type ProcessView, presentProcess } from './present.js';
-import type { ProcessesRepository, ProcessQuery, ProcessRow } from './repository.js';
+import type { ProcessesRepository, ProcessQuery, ProcessRecord } from './repository.js';
 import { PROCESS_STATES, type ProcessCreate, type ProcessListQuery } from './schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -43,16 +43,16 @@ export class ProcessesService {
     this.repo = work.read.processes;
   }
 
-  private async views(clientId: string, rows: ProcessRow[], embed: boolean): Promise<ProcessView[]> {
+  private async views(clientId: string, rows: ProcessRecord[], embed: boolean): Promise<ProcessView[]> {
     const tasks = await this.work.read.tasks.ofProcesses(
       clientId,
       rows.map((r) => r.id),
     );
     const taskViews = embed ? await this.tasks.views(clientId, tasks) : [];
     return rows.map((row) => {
-      const own = tasks.filter((t) => t.process_id === row.id);
+      const own = tasks.filter((t) => t.processId === row.id);
       const view: ProcessView = { row, taskIds: own.map((t) => t.id) };
-      if (embed) view.tasks = taskViews.filter((t) => t.row.process_id === row.id);
+      if (embed) view.tasks = taskViews.filter((t) => t.row.processId === row.id);
       return view;
     });
   }
@@ -172,72 +172,68 @@ export class ProcessesService {
 
       const at = this.clock.now();
       const number = await repo.nextNumber(clientId);
-      const row = {
-        client_id: clientId,
+      await repo.insert(clientId, {
         id,
         reference: `proc-${number}`,
         title: input.title ?? template.title,
-        public_title: template.public_title,
+        publicTitle: template.publicTitle,
         description: input.description !== undefined ? input.description : template.description,
-        employee_id: employeeId,
-        creator_id: creatorId,
-        process_template_id: template.id,
-        publication_date: input.publication_date ?? null,
-        due_date: input.due_date ?? null,
-        state: 'draft' as const,
-        published: 0,
-        employee_tasks_count: 0,
-        company_tasks_count: 0,
-        done_employee_tasks_count: 0,
-        done_company_tasks_count: 0,
-        completed_at: null,
-        created_at: at,
-        updated_at: at,
-      };
-      await repo.insert(row);
+        employeeId,
+        creatorId,
+        processTemplateId: template.id,
+        publicationDate: input.publication_date ?? null,
+        dueDate: input.due_date ?? null,
+        state: 'draft',
+        published: false,
+        employeeTasksCount: 0,
+        companyTasksCount: 0,
+        doneEmployeeTasksCount: 0,
+        doneCompanyTasksCount: 0,
+        completedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      });
       const templates = await repo.taskTemplates(clientId, template.id);
       const taskIds = new Map(templates.map((t) => [t.id, randomUUID()]));
       const rows: NewTask[] = templates.map((t) => ({
-        client_id: clientId,
         id: taskIds.get(t.id) as string,
-        process_id: id,
-        template_task_id: t.id,
+        processId: id,
+        templateTaskId: t.id,
         type: t.type,
         name: t.name,
         description: t.description,
-        assigned_to: t.assigned_to,
-        depends_on_id: t.depends_on_id === null ? null : (taskIds.get(t.depends_on_id) ?? null),
-        role_id: t.role_id,
-        fetch_previous_data: t.fetch_previous_data,
+        assignedTo: t.assignedTo,
+        dependsOnId: t.dependsOnId === null ? null : (taskIds.get(t.dependsOnId) ?? null),
+        roleId: t.roleId,
+        fetchPreviousData: t.fetchPreviousData,
         status: 'draft',
-        due_date: input.due_date ?? null,
-        reminder_offset: null,
+        dueDate: input.due_date ?? null,
+        reminderOffset: null,
         settings: t.settings,
-        form_data: [],
-        has_requested_changes: 0,
-        completed_at: null,
-        completed_by_id: null,
-        created_at: at,
-        updated_at: at,
+        formData: [],
+        hasRequestedChanges: false,
+        completedAt: null,
+        completedById: null,
+        createdAt: at,
+        updatedAt: at,
       }));
-      await tasks.insert(rows);
+      await tasks.insert(clientId, rows);
       for (const t of templates) {
         if (t.sha256 === null) continue;
         // The document to acknowledge: the task refers to the template's bytes (one more reference, no copy).
-        await tasks.insertFile({
-          client_id: clientId,
+        await tasks.insertFile(clientId, {
           id: randomUUID(),
-          task_id: taskIds.get(t.id) as string,
+          taskId: taskIds.get(t.id) as string,
           role: 'document',
-          field_id: null,
+          fieldId: null,
           filename: t.filename ?? 'document',
           sha256: t.sha256,
           size: t.size ?? 0,
-          content_type: t.content_type ?? 'application/octet-stream',
-          created_at: at,
+          contentType: t.contentType ?? 'application/octet-stream',
+          createdAt: at,
         });
       }
-      const process = (await repo.find(clientId, id)) as ProcessRow;
+      const process = (await repo.find(clientId, id)) as ProcessRecord;
       if (input.publish) await this.publishIn(repo, tasks, clientId, process, at);
       else await refreshProcess(repo, tasks, clientId, process, at);
       await this.recordProcess(clientId, tx, id, 'created');
@@ -249,15 +245,15 @@ export class ProcessesService {
     repo: ProcessesRepository,
     tasks: TasksRepository,
     clientId: string,
-    process: ProcessRow,
+    process: ProcessRecord,
     at: number,
   ): Promise<void> {
-    if (process.published === 1) {
+    if (process.published) {
       throw new StateError('process_already_published', `Process ${process.reference} is already published.`);
     }
-    await repo.update(clientId, process.id, { state: 'pending', published: 1, updated_at: at });
+    await repo.update(clientId, process.id, { state: 'pending', published: true, updatedAt: at });
     await startTasks(tasks, clientId, await tasks.ofProcesses(clientId, [process.id]), at);
-    await refreshProcess(repo, tasks, clientId, { ...process, state: 'pending', published: 1 }, at);
+    await refreshProcess(repo, tasks, clientId, { ...process, state: 'pending' }, at);
   }
 
   /** `PUT /processes/{id}/publish`: draft → pending; tasks become `to_do` or `blocked`. */

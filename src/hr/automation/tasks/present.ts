@@ -1,5 +1,5 @@
 import { formatDateTime, parseDate } from '../../../platform/time.js';
-import type { TaskFileRow, TaskRow } from './repository.js';
+import type { TaskFileRecord, TaskRecord } from './repository.js';
 import type { Task, TaskFile } from './schemas.js';
 
 /** Who completed a task, as `embed=completed_by` shows them. */
@@ -13,8 +13,8 @@ export interface PersonView {
 
 /** A task with what its presentation needs. */
 export interface TaskView {
-  row: TaskRow;
-  files: TaskFileRow[];
+  row: TaskRecord;
+  files: TaskFileRecord[];
   eventIds: number[];
   /** Set with `embed=completed_by`. */
   completedBy?: PersonView | null;
@@ -29,47 +29,47 @@ const DAY_MS = 86_400_000;
 
 /** 09:00 UTC, `reminder_offset` days before the due date; null without both or once completed. */
 function scheduledReminder(view: TaskView): string | null {
-  const { due_date, reminder_offset, status } = view.row;
-  if (due_date === null || reminder_offset === null || status === 'completed') return null;
-  const day = parseDate(due_date);
+  const { dueDate, reminderOffset, status } = view.row;
+  if (dueDate === null || reminderOffset === null || status === 'completed') return null;
+  const day = parseDate(dueDate);
   if (!day) return null;
-  const at = Date.UTC(day.year, day.month - 1, day.day) + REMINDER_HOUR_MS - reminder_offset * DAY_MS;
+  const at = Date.UTC(day.year, day.month - 1, day.day) + REMINDER_HOUR_MS - reminderOffset * DAY_MS;
   return formatDateTime(at);
 }
 
-export function presentTaskFile(file: TaskFileRow): TaskFile {
-  return { id: file.id, task_id: file.task_id, filename: file.filename, field_id: file.field_id ?? '' };
+export function presentTaskFile(file: TaskFileRecord): TaskFile {
+  return { id: file.id, task_id: file.taskId, filename: file.filename, field_id: file.fieldId ?? '' };
 }
 
 /** A task in the shape of its type (reference §3f.3): the common fields, then the type's own. */
 export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new Set()): Task {
   const { row } = view;
   const { settings } = row;
-  const files = (role: TaskFileRow['role']) =>
+  const files = (role: TaskFileRecord['role']) =>
     view.files.filter((f) => f.role === role).map((f) => ({ id: f.id, filename: f.filename }));
   const out: Task = {
     id: row.id,
     name: row.name,
     description: row.description,
     type: row.type,
-    process_id: row.process_id,
-    template_task_id: row.template_task_id,
-    depends_on_id: row.depends_on_id,
-    assigned_to: row.assigned_to,
-    role_id: row.role_id,
-    fetch_previous_data: row.fetch_previous_data === 1,
+    process_id: row.processId,
+    template_task_id: row.templateTaskId,
+    depends_on_id: row.dependsOnId,
+    assigned_to: row.assignedTo,
+    role_id: row.roleId,
+    fetch_previous_data: row.fetchPreviousData,
     status: row.status,
-    due_date: row.due_date,
-    reminder_offset: row.reminder_offset,
+    due_date: row.dueDate,
+    reminder_offset: row.reminderOffset,
     scheduled_reminder_at: scheduledReminder(view),
     validation_events_ids: view.eventIds,
-    has_requested_changes: row.has_requested_changes === 1,
-    completed_at: row.completed_at === null ? null : formatDateTime(row.completed_at),
+    has_requested_changes: row.hasRequestedChanges,
+    completed_at: row.completedAt === null ? null : formatDateTime(row.completedAt),
     ...(embed.has('completed_by')
       ? { completed_by: view.completedBy ?? null }
-      : { completed_by_id: row.completed_by_id }),
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
+      : { completed_by_id: row.completedById }),
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
   };
   switch (row.type) {
     case 'basic':
@@ -82,11 +82,11 @@ export function presentTask(view: TaskView, embed: ReadonlySet<TaskEmbed> = new 
     }
     case 'fill_form':
     case 'fill_pdf':
-      out.form_id = row.template_task_id;
-      out.form_data = row.form_data;
+      out.form_id = row.templateTaskId;
+      out.form_data = row.formData;
       out.form_files = view.files
         .filter((f) => f.role === 'form')
-        .map((f) => ({ id: f.id, filename: f.filename, field_id: f.field_id ?? '' }));
+        .map((f) => ({ id: f.id, filename: f.filename, field_id: f.fieldId ?? '' }));
       if (row.type === 'fill_pdf') {
         out.pdf_template_id = settings.pdf_template_id ?? '';
         out.files = files('result');

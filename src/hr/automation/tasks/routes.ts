@@ -226,7 +226,7 @@ export async function taskFileRoutes(
       return sendBlob(reply, request, blobs, {
         sha256: f.sha256,
         size: f.size,
-        contentType: f.content_type,
+        contentType: f.contentType,
         filename: f.filename,
       });
     },

@@ -20,7 +20,15 @@ import type { UploadsService } from '../../core/uploads/service.js';
 import type { Audited } from '../../module.js';
 import { taskEvents, taskFileEvents } from './events.js';
 import { type PersonView, presentTask, presentTaskFile, type TaskEmbed, type TaskView } from './present.js';
-import type { TaskFileRow, TaskQuery, TaskRow, TaskSortField, TasksRepository } from './repository.js';
+import type {
+  TaskChanges,
+  TaskFileBytes,
+  TaskFileRecord,
+  TaskQuery,
+  TaskRecord,
+  TaskSortField,
+  TasksRepository,
+} from './repository.js';
 import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
 import { formOf, type ProcessStore, refreshProcess, unblockDependants } from './workflow.js';
 
@@ -30,7 +38,7 @@ const EMBEDS = new Set<string>(['completed_by', 'signature_zone']);
 const FILL_TYPES = new Set<string>(['fill_form', 'fill_pdf']);
 
 /** Only a `to_do` task can change; anything else is a 422 whose code names the status. */
-export function mustBeToDo(task: TaskRow, action: string): void {
+export function mustBeToDo(task: TaskRecord, action: string): void {
   if (task.status === 'to_do') return;
   const reasons: Record<string, [string, string]> = {
     draft: ['task_not_published', 'its process is not published yet'],
@@ -53,6 +61,11 @@ function parseEmbed(text: string | undefined): Set<TaskEmbed> {
     out.add(item as TaskEmbed);
   }
   return out;
+}
+
+/** The bytes of an upload, as a task file holds them. */
+function bytesOf(upload: TaskFileBytes): TaskFileBytes {
+  return { filename: upload.filename, sha256: upload.sha256, size: upload.size, contentType: upload.contentType };
 }
 
 function instant(name: string, text: string | undefined): number | undefined {
@@ -88,7 +101,7 @@ export class TasksService {
   /** Presentation data for tasks (files, validation events, and who completed them with `completed_by`). */
   async views(
     clientId: string,
-    rows: TaskRow[],
+    rows: TaskRecord[],
     embed: ReadonlySet<TaskEmbed> = new Set(),
     repo = this.repo,
   ): Promise<TaskView[]> {
@@ -99,7 +112,7 @@ export class TasksService {
     for (const row of rows) {
       const view: TaskView = {
         row,
-        files: files.filter((f) => f.task_id === row.id),
+        files: files.filter((f) => f.taskId === row.id),
         eventIds: events.get(row.id) ?? [],
       };
       if (embed.has('completed_by')) view.completedBy = await this.person(clientId, row, repo);
@@ -108,16 +121,24 @@ export class TasksService {
     return out;
   }
 
-  private async person(clientId: string, row: TaskRow, repo = this.repo): Promise<PersonView | null> {
-    if (row.completed_by_id === null) return null;
+  private async person(clientId: string, row: TaskRecord, repo = this.repo): Promise<PersonView | null> {
+    if (row.completedById === null) return null;
     const found =
-      row.assigned_to === 'employee'
-        ? await repo.employee(clientId, row.completed_by_id)
-        : await repo.user(clientId, row.completed_by_id);
-    return found ?? null;
+      row.assignedTo === 'employee'
+        ? await repo.employee(clientId, row.completedById)
+        : await repo.user(clientId, row.completedById);
+    return found
+      ? {
+          id: found.id,
+          firstname: found.firstname,
+          lastname: found.lastname,
+          email: found.email,
+          external_id: found.externalId,
+        }
+      : null;
   }
 
-  private async row(clientId: string, id: string, repo = this.repo): Promise<TaskRow> {
+  private async row(clientId: string, id: string, repo = this.repo): Promise<TaskRecord> {
     const row = await repo.find(clientId, id);
     if (!row) throw new NotFoundError('task', id);
     return row;
@@ -162,7 +183,7 @@ export class TasksService {
     taskId: string,
     fileId: string,
     action: (typeof taskFileEvents.actions)[number],
-  ): Promise<TaskFileRow> {
+  ): Promise<TaskFileRecord> {
     const file = await tx.tasks.file(clientId, taskId, fileId);
     if (!file) throw new NotFoundError('task file', fileId);
     await tx.audit.record(clientId, taskFileEvents, action, {
@@ -183,20 +204,18 @@ export class TasksService {
   async patch(clientId: string, id: string, input: TaskPatch): Promise<TaskView> {
     return this.work.run(async (tx) => {
       await this.row(clientId, id, tx.tasks);
-      const values: { due_date?: string | null; reminder_offset?: number | null; updated_at: number } = {
-        updated_at: this.clock.now(),
-      };
-      if (input.due_date !== undefined) values.due_date = input.due_date;
-      if (input.reminder_offset !== undefined) values.reminder_offset = input.reminder_offset;
+      const values: TaskChanges = { updatedAt: this.clock.now() };
+      if (input.due_date !== undefined) values.dueDate = input.due_date;
+      if (input.reminder_offset !== undefined) values.reminderOffset = input.reminder_offset;
       await tx.tasks.update(clientId, id, values);
       return this.recordTask(clientId, tx, id, 'updated');
     });
   }
 
   /** Files already attached to the task's file fields, counted per field. */
-  private static filesByField(files: TaskFileRow[]): Map<string, number> {
+  private static filesByField(files: TaskFileRecord[]): Map<string, number> {
     const out = new Map<string, number>();
-    for (const f of files) if (f.role === 'form' && f.field_id) out.set(f.field_id, (out.get(f.field_id) ?? 0) + 1);
+    for (const f of files) if (f.role === 'form' && f.fieldId) out.set(f.fieldId, (out.get(f.fieldId) ?? 0) + 1);
     return out;
   }
 
@@ -207,7 +226,7 @@ export class TasksService {
   private async saveAnswers(
     tx: TasksWork,
     clientId: string,
-    task: TaskRow,
+    task: TaskRecord,
     answers: readonly FormAnswer[],
     requireAll: boolean,
     at: number,
@@ -217,7 +236,7 @@ export class TasksService {
     const checked = checkAnswers(formOf(task), answers, {
       datasetValues: await datasetValuesOf(tx.datasets, clientId, formOf(task), answers),
       path: 'form_data',
-      previous: task.form_data,
+      previous: task.formData,
       filesByField: TasksService.filesByField(files),
       requireAll,
       today: dayOf(at),
@@ -226,23 +245,19 @@ export class TasksService {
       const upload = await this.uploads.consume(tx.uploads, clientId, file.uploadId, {
         field: file.path,
       });
-      await repo.insertFile({
-        client_id: clientId,
+      await repo.insertFile(clientId, {
         id: randomUUID(),
-        task_id: task.id,
+        taskId: task.id,
         role: 'form',
-        field_id: file.fieldId,
-        filename: upload.filename,
-        sha256: upload.sha256,
-        size: upload.size,
-        content_type: upload.contentType,
-        created_at: at,
+        fieldId: file.fieldId,
+        ...bytesOf(upload),
+        createdAt: at,
       });
     }
     return checked.answers;
   }
 
-  private static mustFill(task: TaskRow, action: string): void {
+  private static mustFill(task: TaskRecord, action: string): void {
     if (!FILL_TYPES.has(task.type)) {
       throw new StateError(
         'invalid_task_type',
@@ -259,7 +274,7 @@ export class TasksService {
       mustBeToDo(task, 'fill');
       const at = this.clock.now();
       const formData = await this.saveAnswers(tx, clientId, task, answers, false, at);
-      await tx.tasks.update(clientId, id, { form_data: formData, updated_at: at });
+      await tx.tasks.update(clientId, id, { formData, updatedAt: at });
       return this.recordTask(clientId, tx, id, 'filled');
     });
   }
@@ -274,7 +289,7 @@ export class TasksService {
       const processes = tx.processes;
       const task = await this.row(clientId, id, repo);
       mustBeToDo(task, 'complete');
-      const process = await processes.find(clientId, task.process_id);
+      const process = await processes.find(clientId, task.processId);
       if (!process) throw new NotFoundError('task', id);
       const errors: FieldError[] = [];
       const refuse = (field: string, types: string) =>
@@ -294,74 +309,69 @@ export class TasksService {
       }
       const by = input.completed_by_id;
       if (by !== undefined) {
-        if (task.assigned_to === 'employee' && by !== process.employee_id) {
+        if (task.assignedTo === 'employee' && by !== process.employeeId) {
           errors.push({
             field: 'completed_by_id',
             code: 'not_assignee',
             message: 'An employee task is completed by the employee of the process.',
           });
         }
-        if (task.assigned_to === 'users' && !(await repo.user(clientId, by))) {
+        if (task.assignedTo === 'users' && !(await repo.user(clientId, by))) {
           errors.push({ field: 'completed_by_id', code: 'not_found', message: 'No HR user has this id.' });
         }
       }
       if (errors.length) throw new FieldValidationError(errors);
 
       const at = this.clock.now();
-      const values: Parameters<TasksRepository['update']>[2] = {
+      const values: TaskChanges = {
         status: 'completed',
-        completed_at: at,
-        completed_by_id: by ?? null,
-        updated_at: at,
+        completedAt: at,
+        completedById: by ?? null,
+        updatedAt: at,
       };
       if (FILL_TYPES.has(task.type)) {
-        values.form_data = await this.saveAnswers(tx, clientId, task, input.form_data ?? [], true, at);
+        values.formData = await this.saveAnswers(tx, clientId, task, input.form_data ?? [], true, at);
       }
       if (input.upload_id !== undefined) {
         const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
           field: 'upload_id',
         });
-        await repo.insertFile({
-          client_id: clientId,
+        await repo.insertFile(clientId, {
           id: randomUUID(),
-          task_id: task.id,
+          taskId: task.id,
           role: 'result',
-          field_id: null,
-          filename: upload.filename,
-          sha256: upload.sha256,
-          size: upload.size,
-          content_type: upload.contentType,
-          created_at: at,
+          fieldId: null,
+          ...bytesOf(upload),
+          createdAt: at,
         });
       }
-      const siblings = await repo.ofProcesses(clientId, [task.process_id]);
+      const siblings = await repo.ofProcesses(clientId, [task.processId]);
       if (task.type === 'validation') {
         const state = input.state ?? 'accepted';
-        await repo.insertEvent({
-          client_id: clientId,
-          task_id: task.id,
-          reviewed_task_id: task.depends_on_id,
+        await repo.insertEvent(clientId, {
+          taskId: task.id,
+          reviewedTaskId: task.dependsOnId,
           state,
           reason: input.reason ?? null,
-          completed_by_id: by ?? null,
-          created_at: at,
+          completedById: by ?? null,
+          createdAt: at,
         });
-        if (state === 'refused' && task.depends_on_id !== null) {
+        if (state === 'refused' && task.dependsOnId !== null) {
           // The reviewed task needs changes: it is to do again, and this review waits for it.
-          await repo.update(clientId, task.depends_on_id, {
+          await repo.update(clientId, task.dependsOnId, {
             status: 'to_do',
-            completed_at: null,
-            completed_by_id: null,
-            has_requested_changes: 1,
-            updated_at: at,
+            completedAt: null,
+            completedById: null,
+            hasRequestedChanges: true,
+            updatedAt: at,
           });
-          await repo.update(clientId, task.id, { status: 'blocked', updated_at: at });
+          await repo.update(clientId, task.id, { status: 'blocked', updatedAt: at });
           await refreshProcess(processes, repo, clientId, process, at);
           return this.recordTask(clientId, tx, id, 'refused');
         }
       }
       await repo.update(clientId, task.id, values);
-      await unblockDependants(repo, clientId, { ...task, ...values } as TaskRow, siblings, at);
+      await unblockDependants(repo, clientId, { ...task, ...values } as TaskRecord, siblings, at);
       await refreshProcess(processes, repo, clientId, process, at);
       return this.recordTask(clientId, tx, id, 'completed');
     });
@@ -369,7 +379,7 @@ export class TasksService {
 
   // ------------------------------------------------------------ files
 
-  async file(clientId: string, taskId: string, fileId: string): Promise<TaskFileRow> {
+  async file(clientId: string, taskId: string, fileId: string): Promise<TaskFileRecord> {
     await this.row(clientId, taskId);
     const file = await this.repo.file(clientId, taskId, fileId);
     if (!file) throw new NotFoundError('task file', fileId);
@@ -377,7 +387,7 @@ export class TasksService {
   }
 
   /** `POST /tasks/{id}/files`: an upload answers a `file` field of a to_do form task. */
-  async addFile(clientId: string, taskId: string, input: TaskFilePost): Promise<TaskFileRow> {
+  async addFile(clientId: string, taskId: string, input: TaskFilePost): Promise<TaskFileRecord> {
     const fileId = randomUUID();
     return this.work.run(async (tx) => {
       const repo = tx.tasks;
@@ -408,17 +418,13 @@ export class TasksService {
       const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
         field: 'upload_id',
       });
-      await repo.insertFile({
-        client_id: clientId,
+      await repo.insertFile(clientId, {
         id: fileId,
-        task_id: taskId,
+        taskId,
         role: 'form',
-        field_id: field.slug,
-        filename: upload.filename,
-        sha256: upload.sha256,
-        size: upload.size,
-        content_type: upload.contentType,
-        created_at: this.clock.now(),
+        fieldId: field.slug,
+        ...bytesOf(upload),
+        createdAt: this.clock.now(),
       });
       return this.recordFile(clientId, tx, taskId, fileId, 'created');
     });
@@ -437,17 +443,12 @@ export class TasksService {
   }
 
   /** `PATCH /tasks/{id}/files/{file_id}`: replaces the file with another upload (task `to_do`). */
-  async replaceFile(clientId: string, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRow> {
+  async replaceFile(clientId: string, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRecord> {
     const { old, file } = await this.work.run(async (tx) => {
       const repo = tx.tasks;
       const file = await this.changeable(repo, clientId, taskId, fileId, 'replace');
       const upload = await this.uploads.consume(tx.uploads, clientId, uploadId, { field: 'upload_id' });
-      await repo.updateFile(clientId, fileId, {
-        filename: upload.filename,
-        sha256: upload.sha256,
-        size: upload.size,
-        content_type: upload.contentType,
-      });
+      await repo.updateFile(clientId, fileId, bytesOf(upload));
       return { old: file.sha256, file: await this.recordFile(clientId, tx, taskId, fileId, 'updated') };
     });
     await this.blobs.deleteIfUnreferenced(old);

@@ -1,18 +1,33 @@
-import type { Selectable } from 'kysely';
 import type { Tables } from '../../../platform/db/schema.js';
-import type { FormAnswer, FormDefinition } from '../../core/forms/schemas.js';
-import type { TaskRow, TasksRepository } from './repository.js';
+import type { FormDefinition } from '../../core/forms/schemas.js';
+import type { TaskChanges, TaskRecord, TasksRepository } from './repository.js';
 
-/** A process as the task rules read it. */
-export type ProcessRow = Selectable<Tables['hr_processes']>;
+/** A process as the task rules read it (the processes repository's record answers it). */
+export interface ProcessFacts {
+  id: string;
+  employeeId: string;
+  state: Tables['hr_processes']['state'];
+  completedAt: number | null;
+}
+
+/** What the task rules change on a process: its state and counters. */
+export interface ProcessCounts {
+  employeeTasksCount: number;
+  companyTasksCount: number;
+  doneEmployeeTasksCount: number;
+  doneCompanyTasksCount: number;
+  state: Tables['hr_processes']['state'];
+  completedAt: number | null;
+  updatedAt: number;
+}
 
 /**
  * What the task rules need of the processes' storage. The processes repository answers it; tasks name only this
  * interface, so tasks never import processes (processes import tasks).
  */
 export interface ProcessStore {
-  find(clientId: string, id: string): Promise<ProcessRow | undefined>;
-  update(clientId: string, id: string, values: Partial<Omit<ProcessRow, 'pk' | 'client_id' | 'id'>>): Promise<void>;
+  find(clientId: string, id: string): Promise<ProcessFacts | undefined>;
+  update(clientId: string, id: string, values: ProcessCounts): Promise<void>;
 }
 
 /**
@@ -28,17 +43,22 @@ export interface ProcessStore {
  */
 
 /** The form a fill task asks to fill; a fill_pdf task without one has no fields. */
-export function formOf(task: Pick<TaskRow, 'settings'>): FormDefinition {
+export function formOf(task: Pick<TaskRecord, 'settings'>): FormDefinition {
   return task.settings.formidable ?? { fields: [], conditions: [] };
 }
 
 /** Publication: draft tasks become `to_do`, or `blocked` while their dependency is not completed. */
-export async function startTasks(tasks: TasksRepository, clientId: string, rows: TaskRow[], at: number): Promise<void> {
+export async function startTasks(
+  tasks: TasksRepository,
+  clientId: string,
+  rows: TaskRecord[],
+  at: number,
+): Promise<void> {
   const status = new Map(rows.map((t) => [t.id, t.status]));
   for (const task of rows) {
     if (task.status !== 'draft') continue;
-    const waiting = task.depends_on_id !== null && status.get(task.depends_on_id) !== 'completed';
-    await tasks.update(clientId, task.id, { status: waiting ? 'blocked' : 'to_do', updated_at: at });
+    const waiting = task.dependsOnId !== null && status.get(task.dependsOnId) !== 'completed';
+    await tasks.update(clientId, task.id, { status: waiting ? 'blocked' : 'to_do', updatedAt: at });
   }
 }
 
@@ -50,22 +70,19 @@ export async function startTasks(tasks: TasksRepository, clientId: string, rows:
 export async function unblockDependants(
   tasks: TasksRepository,
   clientId: string,
-  completed: TaskRow,
-  siblings: TaskRow[],
+  completed: TaskRecord,
+  siblings: TaskRecord[],
   at: number,
 ): Promise<void> {
   for (const task of siblings) {
-    if (task.depends_on_id !== completed.id || task.status !== 'blocked') continue;
-    const values: { status: 'to_do'; updated_at: number; form_data?: FormAnswer[] } = {
-      status: 'to_do',
-      updated_at: at,
-    };
-    if (task.fetch_previous_data === 1 && (task.type === 'fill_form' || task.type === 'fill_pdf')) {
+    if (task.dependsOnId !== completed.id || task.status !== 'blocked') continue;
+    const values: TaskChanges = { status: 'to_do', updatedAt: at };
+    if (task.fetchPreviousData && (task.type === 'fill_form' || task.type === 'fill_pdf')) {
       const slugs = new Set(formOf(task).fields.map((f) => f.slug));
-      const own = task.form_data;
+      const own = task.formData;
       const mine = new Set(own.map((a) => a.field_id));
-      const inherited = completed.form_data.filter((a) => slugs.has(a.field_id) && !mine.has(a.field_id));
-      if (inherited.length) values.form_data = [...own, ...inherited];
+      const inherited = completed.formData.filter((a) => slugs.has(a.field_id) && !mine.has(a.field_id));
+      if (inherited.length) values.formData = [...own, ...inherited];
     }
     await tasks.update(clientId, task.id, values);
   }
@@ -76,22 +93,22 @@ export async function refreshProcess(
   processes: ProcessStore,
   tasks: TasksRepository,
   clientId: string,
-  process: ProcessRow,
+  process: ProcessFacts,
   at: number,
 ): Promise<void> {
   const rows = await tasks.ofProcesses(clientId, [process.id]);
-  const employee = rows.filter((t) => t.assigned_to === 'employee');
-  const company = rows.filter((t) => t.assigned_to === 'users');
-  const done = (list: TaskRow[]) => list.filter((t) => t.status === 'completed').length;
+  const employee = rows.filter((t) => t.assignedTo === 'employee');
+  const company = rows.filter((t) => t.assignedTo === 'users');
+  const done = (list: TaskRecord[]) => list.filter((t) => t.status === 'completed').length;
   const allDone = rows.every((t) => t.status === 'completed');
   const state = process.state === 'draft' ? 'draft' : allDone ? 'done' : 'pending';
   await processes.update(clientId, process.id, {
-    employee_tasks_count: employee.length,
-    company_tasks_count: company.length,
-    done_employee_tasks_count: done(employee),
-    done_company_tasks_count: done(company),
+    employeeTasksCount: employee.length,
+    companyTasksCount: company.length,
+    doneEmployeeTasksCount: done(employee),
+    doneCompanyTasksCount: done(company),
     state,
-    completed_at: state === 'done' ? (process.completed_at ?? at) : null,
-    updated_at: at,
+    completedAt: state === 'done' ? (process.completedAt ?? at) : null,
+    updatedAt: at,
   });
 }

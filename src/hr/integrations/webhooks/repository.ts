@@ -6,7 +6,7 @@ import { prepared } from '../../../platform/db/prepared.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
-import type { HrWebhookAttemptsTable, HrWebhookDeliveriesTable, HrWebhooksTable } from './tables.js';
+import type { HrWebhookDeliveriesTable, HrWebhooksTable } from './tables.js';
 
 type WebhookRow = Selectable<HrWebhooksTable>;
 
@@ -31,7 +31,30 @@ export interface WebhookAttributes {
   isActive: boolean;
 }
 
-export type DeliveryRecord = Selectable<HrWebhookDeliveriesTable>;
+/** A delivery of an event to a webhook: the body it sends, its status and the number of its attempts. */
+export interface DeliveryRecord {
+  pk: number;
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  status: string;
+  attempts: number;
+  jobId: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One attempt to send a delivery, as the deliverer records it. */
+export type AttemptFields = {
+  status: string;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  createdAt: number;
+};
 
 /** An attempt, with its delivery's event and status. */
 export interface AttemptRecord {
@@ -100,19 +123,15 @@ const insertDeliveryRow = prepared(
       updated_at: p.at,
     }),
 );
-type AttemptFields = Omit<
-  Selectable<HrWebhookAttemptsTable>,
-  'pk' | 'client_id' | 'delivery_id' | 'webhook_id' | 'attempt'
->;
 const insertAttemptRow = prepared(
   (db: Db, p: AttemptFields & { clientId: string; deliveryId: string; webhookId: string; attempt: number }) =>
     new Tenant<Tables>(db, p.clientId).insertInto('hr_webhook_attempts', {
       status: p.status,
-      response_code: p.response_code,
-      duration_ms: p.duration_ms,
+      response_code: p.responseCode,
+      duration_ms: p.durationMs,
       error: p.error,
-      response_excerpt: p.response_excerpt,
-      created_at: p.created_at,
+      response_excerpt: p.responseExcerpt,
+      created_at: p.createdAt,
       delivery_id: p.deliveryId,
       webhook_id: p.webhookId,
       attempt: p.attempt,
@@ -139,6 +158,22 @@ function toRecord(row: WebhookRow): WebhookRecord {
     events: JSON.parse(row.events) as string[],
     isActive: Boolean(row.is_active),
     sealedKey: row.signature_key,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function toDelivery(row: Selectable<HrWebhookDeliveriesTable>): DeliveryRecord {
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    body: row.body,
+    status: row.status,
+    attempts: Number(row.attempts),
+    jobId: row.job_id === null ? null : Number(row.job_id),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -220,8 +255,9 @@ export class WebhooksRepository extends HrRepository {
     await insertDeliveryRow.execute(this.db, { clientId, ...delivery, at });
   }
 
-  findDelivery(clientId: string, webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
-    return deliveryById.first(this.db, { clientId, webhookId, id });
+  async findDelivery(clientId: string, webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
+    const row = await deliveryById.first(this.db, { clientId, webhookId, id });
+    return row ? toDelivery(row) : undefined;
   }
 
   async setDeliveryStatus(clientId: string, id: string, status: string, at: number): Promise<void> {
@@ -240,9 +276,9 @@ export class WebhooksRepository extends HrRepository {
     deliveryStatus: string,
   ): Promise<number> {
     const ids = { clientId, deliveryId: delivery.id };
-    const row = await countAttempt.first(this.db, { ...ids, status: deliveryStatus, at: attempt.created_at });
+    const row = await countAttempt.first(this.db, { ...ids, status: deliveryStatus, at: attempt.createdAt });
     const number = Number(row?.attempts ?? 0);
-    await insertAttemptRow.execute(this.db, { ...ids, ...attempt, webhookId: delivery.webhook_id, attempt: number });
+    await insertAttemptRow.execute(this.db, { ...ids, ...attempt, webhookId: delivery.webhookId, attempt: number });
     return number;
   }
 

@@ -220,8 +220,8 @@ export class WebhooksService {
       const delivery = {
         id: randomUUID(),
         webhookId: id,
-        eventId: previous.event_id,
-        eventType: previous.event_type,
+        eventId: previous.eventId,
+        eventType: previous.eventType,
         body: previous.body,
       };
       const jobId = await this.queue.enqueue(webhooks.db, clientId, { ...delivery, explicit: true });

@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db, DialectName } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
@@ -11,12 +11,7 @@ import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import { filteredArticles, type KbArticleFilter } from './filter.js';
 import type { ArticleStatus, SortField } from './schemas.js';
-import type {
-  PaKbArticlePerimetersTable,
-  PaKbArticlesTable,
-  PaKbArticleTagsTable,
-  PaKbArticleVersionsTable,
-} from './tables.js';
+import type { PaKbArticlePerimetersTable, PaKbArticlesTable, PaKbArticleVersionsTable } from './tables.js';
 
 export type { KbArticleFilter } from './filter.js';
 
@@ -27,45 +22,127 @@ export interface LocalizedKeywords {
   value: string;
 }
 
-/** An article as the domain sees it: its role restrictions (role ids) and search keywords decoded. */
-export type KbArticleRow = Omit<StoredArticle, 'role_restrictions' | 'localized_search_keywords'> & {
-  role_restrictions: string[];
-  localized_search_keywords: LocalizedKeywords[];
-};
+/** An article as the domain sees it: flags as booleans, its role restrictions (role ids) and search keywords decoded. */
+export interface KbArticleRecord {
+  pk: number;
+  id: string;
+  slug: string;
+  authorId: string | null;
+  lastUpdaterId: string | null;
+  lastHits: number;
+  totalHits: number;
+  featuredOnEmployeeHomepage: boolean;
+  onceOnEmployeeHomepage: boolean;
+  permanentOnEmployeeHomepage: boolean;
+  /** YYYY-MM-DD. */
+  expirationDate: string | null;
+  /** YYYY-MM-DD. */
+  scheduledPublicationDate: string | null;
+  status: PaKbArticlesTable['status'];
+  accessibleByHr: boolean;
+  accessibleByEmployee: boolean;
+  roleRestrictions: string[];
+  localizedSearchKeywords: LocalizedKeywords[];
+  /** The first version's title in lower case (the `title` sort). */
+  sortTitle: string;
+  createdAt: number;
+  updatedAt: number;
+}
 
-export type KbArticleValues = Omit<
-  Insertable<PaKbArticlesTable>,
-  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'role_restrictions' | 'localized_search_keywords'
-> & { role_restrictions: string[]; localized_search_keywords: LocalizedKeywords[] };
+export type KbArticleValues = Omit<KbArticleRecord, 'pk' | 'id' | 'createdAt' | 'updatedAt'>;
 
-function toRecord(row: StoredArticle): KbArticleRow {
+function toRecord(row: StoredArticle): KbArticleRecord {
   return {
-    ...row,
-    role_restrictions: JSON.parse(row.role_restrictions) as string[],
-    localized_search_keywords: JSON.parse(row.localized_search_keywords) as LocalizedKeywords[],
+    pk: row.pk,
+    id: row.id,
+    slug: row.slug,
+    authorId: row.author_id,
+    lastUpdaterId: row.last_updater_id,
+    lastHits: Number(row.last_hits),
+    totalHits: Number(row.total_hits),
+    featuredOnEmployeeHomepage: Boolean(row.featured_on_employee_homepage),
+    onceOnEmployeeHomepage: Boolean(row.once_on_employee_homepage),
+    permanentOnEmployeeHomepage: Boolean(row.permanent_on_employee_homepage),
+    expirationDate: row.expiration_date,
+    scheduledPublicationDate: row.scheduled_publication_date,
+    status: row.status,
+    accessibleByHr: Boolean(row.accessible_by_hr),
+    accessibleByEmployee: Boolean(row.accessible_by_employee),
+    roleRestrictions: JSON.parse(row.role_restrictions) as string[],
+    localizedSearchKeywords: JSON.parse(row.localized_search_keywords) as LocalizedKeywords[],
+    sortTitle: row.sort_title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function toColumns(values: Partial<KbArticleValues>) {
-  const { role_restrictions, localized_search_keywords, ...plain } = values;
+function toColumns(values: Partial<KbArticleValues>): Updateable<PaKbArticlesTable> {
+  const columns: Updateable<PaKbArticlesTable> = {};
+  if (values.slug !== undefined) columns.slug = values.slug;
+  if (values.authorId !== undefined) columns.author_id = values.authorId;
+  if (values.lastUpdaterId !== undefined) columns.last_updater_id = values.lastUpdaterId;
+  if (values.lastHits !== undefined) columns.last_hits = values.lastHits;
+  if (values.totalHits !== undefined) columns.total_hits = values.totalHits;
+  if (values.featuredOnEmployeeHomepage !== undefined)
+    columns.featured_on_employee_homepage = values.featuredOnEmployeeHomepage ? 1 : 0;
+  if (values.onceOnEmployeeHomepage !== undefined)
+    columns.once_on_employee_homepage = values.onceOnEmployeeHomepage ? 1 : 0;
+  if (values.permanentOnEmployeeHomepage !== undefined)
+    columns.permanent_on_employee_homepage = values.permanentOnEmployeeHomepage ? 1 : 0;
+  if (values.expirationDate !== undefined) columns.expiration_date = values.expirationDate;
+  if (values.scheduledPublicationDate !== undefined)
+    columns.scheduled_publication_date = values.scheduledPublicationDate;
+  if (values.status !== undefined) columns.status = values.status;
+  if (values.accessibleByHr !== undefined) columns.accessible_by_hr = values.accessibleByHr ? 1 : 0;
+  if (values.accessibleByEmployee !== undefined) columns.accessible_by_employee = values.accessibleByEmployee ? 1 : 0;
+  if (values.roleRestrictions !== undefined) columns.role_restrictions = JSON.stringify(values.roleRestrictions);
+  if (values.localizedSearchKeywords !== undefined)
+    columns.localized_search_keywords = JSON.stringify(values.localizedSearchKeywords);
+  if (values.sortTitle !== undefined) columns.sort_title = values.sortTitle;
+  return columns;
+}
+
+/** One language version of an article. */
+export interface KbVersionRecord {
+  id: string;
+  languageCode: string;
+  position: number;
+  title: string;
+  /** HTML. */
+  body: string;
+  creatorId: string | null;
+  updatorId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+function versionRecord(row: Selectable<PaKbArticleVersionsTable>): KbVersionRecord {
   return {
-    ...plain,
-    ...(role_restrictions !== undefined ? { role_restrictions: JSON.stringify(role_restrictions) } : {}),
-    ...(localized_search_keywords !== undefined
-      ? { localized_search_keywords: JSON.stringify(localized_search_keywords) }
-      : {}),
+    id: row.id,
+    languageCode: row.language_code,
+    position: row.position,
+    title: row.title,
+    body: row.body,
+    creatorId: row.creator_id,
+    updatorId: row.updator_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
-export type KbVersionRow = Selectable<PaKbArticleVersionsTable>;
-export type KbVersionValues = Omit<KbVersionRow, 'client_id' | 'article_pk'>;
-export type KbTagRow = Selectable<PaKbArticleTagsTable>;
+
+/** One tag of an article (`labelKey`: the label in lower case). */
+export interface KbTagRecord {
+  languageCode: string;
+  label: string;
+  labelKey: string;
+}
 
 /** An article with everything that hangs off it. */
 export interface KbArticleData {
-  row: KbArticleRow;
-  versions: KbVersionRow[];
+  row: KbArticleRecord;
+  versions: KbVersionRecord[];
   categoryIds: string[];
-  tags: KbTagRow[];
+  tags: KbTagRecord[];
   perimeters: EmployeesPerimeter[];
   /** Role id → name, for the article's role restrictions. */
   roleNames: Map<string, string>;
@@ -86,7 +163,7 @@ const ORDER: ListOrder<SortField> = {
     expiration_date: {
       column: 'a.expiration_date',
       expression: sql`coalesce(${sql.ref('a.expiration_date')}, '')`,
-      key: (row: KbArticleRow) => row.expiration_date ?? '',
+      key: (row: StoredArticle) => row.expiration_date ?? '',
     },
   },
   tiebreak: 'a.pk',
@@ -128,7 +205,11 @@ export class KbArticlesRepository extends HrRepository {
 
   // ------------------------------------------------------------ reads
 
-  async page(clientId: string, filter: KbArticleFilter, request: PageRequest<SortField>): Promise<Page<KbArticleRow>> {
+  async page(
+    clientId: string,
+    filter: KbArticleFilter,
+    request: PageRequest<SortField>,
+  ): Promise<Page<KbArticleRecord>> {
     const page = await listPage(filteredArticles(this.tenant(clientId), filter), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
@@ -140,7 +221,7 @@ export class KbArticlesRepository extends HrRepository {
   }
 
   /** The oldest article the filter keeps (`once_on_employee_homepage`). */
-  async oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRow | undefined> {
+  async oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRecord | undefined> {
     const row = await filteredArticles(this.tenant(clientId), filter)
       .orderBy('a.created_at')
       .orderBy('a.pk')
@@ -149,14 +230,14 @@ export class KbArticlesRepository extends HrRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  async rowsByPk(clientId: string, pks: number[]): Promise<KbArticleRow[]> {
+  async rowsByPk(clientId: string, pks: number[]): Promise<KbArticleRecord[]> {
     if (!pks.length) return [];
     const rows = await this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('pk', 'in', pks).execute();
     const byPk = new Map(rows.map((r) => [Number(r.pk), toRecord(r)]));
     return pks.flatMap((pk) => byPk.get(pk) ?? []);
   }
 
-  async find(clientId: string, id: string): Promise<KbArticleRow | undefined> {
+  async find(clientId: string, id: string): Promise<KbArticleRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_kb_articles')
       .selectAll()
@@ -166,7 +247,7 @@ export class KbArticlesRepository extends HrRepository {
   }
 
   /** Versions, categories, tags, perimeters and role names of several articles, in a few queries. */
-  async details(clientId: string, rows: KbArticleRow[]): Promise<KbArticleData[]> {
+  async details(clientId: string, rows: KbArticleRecord[]): Promise<KbArticleData[]> {
     if (!rows.length) return [];
     const pks = rows.map((r) => r.pk);
     const [versions, categories, tags, perimeters] = await Promise.all([
@@ -199,7 +280,7 @@ export class KbArticlesRepository extends HrRepository {
         .orderBy('position')
         .execute(),
     ]);
-    const roleIds = [...new Set(rows.flatMap((r) => r.role_restrictions))];
+    const roleIds = [...new Set(rows.flatMap((r) => r.roleRestrictions))];
     const roleNames = await this.roleNames(clientId, roleIds);
     const group = <T extends { article_pk: number }>(items: T[]) => {
       const out = new Map<number, T[]>();
@@ -212,20 +293,24 @@ export class KbArticlesRepository extends HrRepository {
     const [v, c, t, p] = [group(versions), group(categories), group(tags), group(perimeters)];
     return rows.map((row) => ({
       row,
-      versions: v.get(Number(row.pk)) ?? [],
+      versions: (v.get(Number(row.pk)) ?? []).map(versionRecord),
       categoryIds: (c.get(Number(row.pk)) ?? []).map((x) => x.category_id),
-      tags: t.get(Number(row.pk)) ?? [],
+      tags: (t.get(Number(row.pk)) ?? []).map((x) => ({
+        languageCode: x.language_code,
+        label: x.label,
+        labelKey: x.label_key,
+      })),
       perimeters: (p.get(Number(row.pk)) ?? []).map(perimeterOf),
       roleNames,
     }));
   }
 
   /** Distinct tags (one per lower-case label and language), alphabetical. */
-  tagPage(
+  async tagPage(
     clientId: string,
     filter: { languageCode?: string; q?: string },
     request: PageRequest,
-  ): Promise<Page<{ label_key: string; language_code: string; label: string }>> {
+  ): Promise<Page<KbTagRecord>> {
     let q = this.tenant(clientId)
       .selectFrom('pa_kb_article_tags as t')
       .select(['t.label_key', 't.language_code'])
@@ -233,7 +318,11 @@ export class KbArticlesRepository extends HrRepository {
       .groupBy(['t.label_key', 't.language_code']);
     if (filter.languageCode !== undefined) q = q.where('t.language_code', '=', filter.languageCode);
     if (filter.q !== undefined) q = q.where(containsText(['t.label_key'], filter.q));
-    return listPage(q, TAG_ORDER, request);
+    const page = await listPage(q, TAG_ORDER, request);
+    return {
+      ...page,
+      items: page.items.map((t) => ({ languageCode: t.language_code, label: t.label, labelKey: t.label_key })),
+    };
   }
 
   // ------------------------------------------------------------ lookups for the rules
@@ -353,11 +442,23 @@ export class KbArticlesRepository extends HrRepository {
         .execute();
   }
 
-  replaceVersions(clientId: string, pk: number, versions: KbVersionValues[]): Promise<void> {
+  replaceVersions(clientId: string, pk: number, versions: KbVersionRecord[]): Promise<void> {
     return this.replaceChildren(
       'pa_kb_article_versions',
       pk,
-      versions.map((v) => ({ ...v, client_id: clientId, article_pk: pk })),
+      versions.map((v) => ({
+        client_id: clientId,
+        article_pk: pk,
+        id: v.id,
+        language_code: v.languageCode,
+        position: v.position,
+        title: v.title,
+        body: v.body,
+        creator_id: v.creatorId,
+        updator_id: v.updatorId,
+        created_at: v.createdAt,
+        updated_at: v.updatedAt,
+      })),
     );
   }
 
@@ -369,14 +470,14 @@ export class KbArticlesRepository extends HrRepository {
     );
   }
 
-  replaceTags(clientId: string, pk: number, tags: { language_code: string; label: string }[]): Promise<void> {
+  replaceTags(clientId: string, pk: number, tags: { languageCode: string; label: string }[]): Promise<void> {
     return this.replaceChildren(
       'pa_kb_article_tags',
       pk,
       tags.map((t, position) => ({
         client_id: clientId,
         article_pk: pk,
-        language_code: t.language_code,
+        language_code: t.languageCode,
         label: t.label,
         label_key: t.label.toLowerCase(),
         position,

@@ -138,7 +138,7 @@ export async function kbArticleRoutes(
       const call = listCall(paginator, KbTagList, clientId, request.query);
       const page = await kbArticles.tags(clientId, request.query, call.request);
       return sendPage(paginator, request, reply, page, call.scope).map((t) => ({
-        language_code: t.language_code,
+        language_code: t.languageCode,
         label: t.label,
       }));
     },

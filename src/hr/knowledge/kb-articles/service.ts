@@ -15,11 +15,12 @@ import { kbArticleEvents } from './events.js';
 import { presentKbArticle } from './present.js';
 import type {
   KbArticleFilter,
-  KbArticleRow,
+  KbArticleRecord,
   KbArticlesRepository,
   KbArticleValues,
   KbArticleView,
-  KbVersionValues,
+  KbTagRecord,
+  KbVersionRecord,
   SearchDocument,
 } from './repository.js';
 import type {
@@ -40,8 +41,8 @@ function queryWords(q: string): string[] {
   return words;
 }
 
-function statusOf(row: KbArticleRow, today: string): ArticleStatus {
-  if (row.status === 'scheduled' && row.scheduled_publication_date !== null && row.scheduled_publication_date <= today)
+function statusOf(row: KbArticleRecord, today: string): ArticleStatus {
+  if (row.status === 'scheduled' && row.scheduledPublicationDate !== null && row.scheduledPublicationDate <= today)
     return 'published';
   return row.status;
 }
@@ -107,7 +108,7 @@ export class KbArticlesService {
     return (await this.views(this.repo, clientId, [row]))[0] as KbArticleView;
   }
 
-  private async views(repo: KbArticlesRepository, clientId: string, rows: KbArticleRow[]): Promise<KbArticleView[]> {
+  private async views(repo: KbArticlesRepository, clientId: string, rows: KbArticleRecord[]): Promise<KbArticleView[]> {
     const today = dayOf(this.clock.now());
     return (await repo.details(clientId, rows)).map((d) => ({ ...d, status: statusOf(d.row, today) }));
   }
@@ -194,11 +195,7 @@ export class KbArticlesService {
     return page;
   }
 
-  tags(
-    clientId: string,
-    query: KbTagListQuery,
-    request: PageRequest,
-  ): Promise<Page<{ label_key: string; language_code: string; label: string }>> {
+  tags(clientId: string, query: KbTagListQuery, request: PageRequest): Promise<Page<KbTagRecord>> {
     return this.repo.tagPage(
       clientId,
       {
@@ -277,48 +274,48 @@ export class KbArticlesService {
       const updater = input.last_updater_id ?? null;
       const values: KbArticleValues = {
         slug: input.slug ?? existing?.slug ?? slugify(first.title, id),
-        author_id: input.author_id !== undefined ? input.author_id : (existing?.author_id ?? null),
-        last_updater_id: updater,
-        last_hits: existing?.last_hits ?? 0,
-        total_hits: existing?.total_hits ?? 0,
-        featured_on_employee_homepage: input.featured_on_employee_homepage ? 1 : 0,
-        once_on_employee_homepage: input.once_on_employee_homepage ? 1 : 0,
-        permanent_on_employee_homepage: input.permanent_on_employee_homepage ? 1 : 0,
-        expiration_date: input.expiration_date ?? null,
-        scheduled_publication_date: input.scheduled_publication_date ?? null,
+        authorId: input.author_id !== undefined ? input.author_id : (existing?.authorId ?? null),
+        lastUpdaterId: updater,
+        lastHits: existing?.lastHits ?? 0,
+        totalHits: existing?.totalHits ?? 0,
+        featuredOnEmployeeHomepage: input.featured_on_employee_homepage === true,
+        onceOnEmployeeHomepage: input.once_on_employee_homepage === true,
+        permanentOnEmployeeHomepage: input.permanent_on_employee_homepage === true,
+        expirationDate: input.expiration_date ?? null,
+        scheduledPublicationDate: input.scheduled_publication_date ?? null,
         status: input.status ?? 'draft',
-        accessible_by_hr: input.accessible_by_hr === false ? 0 : 1,
-        accessible_by_employee: input.accessible_by_employee === false ? 0 : 1,
-        role_restrictions: (input.role_restrictions ?? []).map((r) => r.role_id),
-        localized_search_keywords: localized(input.localized_search_keywords ?? []),
-        sort_title: first.title.toLowerCase(),
+        accessibleByHr: input.accessible_by_hr !== false,
+        accessibleByEmployee: input.accessible_by_employee !== false,
+        roleRestrictions: (input.role_restrictions ?? []).map((r) => r.role_id),
+        localizedSearchKeywords: localized(input.localized_search_keywords ?? []),
+        sortTitle: first.title.toLowerCase(),
       };
       const at = this.clock.now();
       let pk = existing ? existing.pk : await repo.insertIfAbsent(clientId, id, values, at);
       const created = !existing && pk !== undefined;
       if (!created) {
         const current = existing ?? (await repo.find(clientId, id));
-        pk = (current as KbArticleRow).pk;
+        pk = (current as KbArticleRecord).pk;
         await repo.update(clientId, pk, values, at);
       }
       const articlePk = pk as number;
       const before = created
         ? []
-        : ((await repo.details(clientId, [(await repo.find(clientId, id)) as KbArticleRow]))[0]?.versions ?? []);
-      const previous = new Map(before.map((v) => [v.language_code, v]));
-      const versions: KbVersionValues[] = input.versions.map((v, position) => {
+        : ((await repo.details(clientId, [(await repo.find(clientId, id)) as KbArticleRecord]))[0]?.versions ?? []);
+      const previous = new Map(before.map((v) => [v.languageCode, v]));
+      const versions: KbVersionRecord[] = input.versions.map((v, position) => {
         const old = previous.get(v.language_code);
         const unchanged = old && old.title === v.title && old.body === v.body;
         return {
           id: old?.id ?? newId(),
-          language_code: v.language_code,
+          languageCode: v.language_code,
           position,
           title: v.title,
           body: v.body,
-          creator_id: old ? old.creator_id : (updater ?? values.author_id ?? null),
-          updator_id: unchanged ? old.updator_id : (updater ?? old?.updator_id ?? values.author_id ?? null),
-          created_at: old?.created_at ?? at,
-          updated_at: unchanged ? old.updated_at : at,
+          creatorId: old ? old.creatorId : (updater ?? values.authorId ?? null),
+          updatorId: unchanged ? old.updatorId : (updater ?? old?.updatorId ?? values.authorId ?? null),
+          createdAt: old?.createdAt ?? at,
+          updatedAt: unchanged ? old.updatedAt : at,
         };
       });
       await repo.replaceVersions(clientId, articlePk, versions);
@@ -326,7 +323,7 @@ export class KbArticlesService {
       await repo.replaceTags(clientId, articlePk, flatTags(input.localized_tags ?? []));
       await repo.replacePerimeters(clientId, articlePk, (input.employees_perimeters ?? []).map(storedPerimeter));
       await repo.writeSearch(articlePk, searchDocument(versions, localized(input.localized_search_keywords ?? [])));
-      const row = (await repo.find(clientId, id)) as KbArticleRow;
+      const row = (await repo.find(clientId, id)) as KbArticleRecord;
       const article = (await this.views(repo, clientId, [row]))[0] as KbArticleView;
       await audit.record(clientId, kbArticleEvents, created ? 'created' : 'updated', eventOf(article));
       return { article, created };
@@ -365,22 +362,21 @@ export class KbArticlesService {
         ...(perimeters ? { perimeters } : {}),
       });
       if (errors.length) throw new FieldValidationError(errors);
-      const values: Partial<KbArticleValues> = { last_updater_id: input.last_updater_id ?? null };
+      const values: Partial<KbArticleValues> = { lastUpdaterId: input.last_updater_id ?? null };
       if (input.status !== undefined) values.status = input.status;
-      if (input.accessible_by_hr !== undefined) values.accessible_by_hr = input.accessible_by_hr ? 1 : 0;
-      if (input.accessible_by_employee !== undefined)
-        values.accessible_by_employee = input.accessible_by_employee ? 1 : 0;
+      if (input.accessible_by_hr !== undefined) values.accessibleByHr = input.accessible_by_hr;
+      if (input.accessible_by_employee !== undefined) values.accessibleByEmployee = input.accessible_by_employee;
       if (input.role_restrictions !== undefined)
-        values.role_restrictions = input.role_restrictions.map((r) => r.role_id);
+        values.roleRestrictions = input.role_restrictions.map((r) => r.role_id);
       if (input.localized_search_keywords !== undefined)
-        values.localized_search_keywords = localized(input.localized_search_keywords);
+        values.localizedSearchKeywords = localized(input.localized_search_keywords);
       await repo.update(clientId, row.pk, values, this.clock.now());
       if (input.localized_tags !== undefined) await repo.replaceTags(clientId, row.pk, flatTags(input.localized_tags));
       if (perimeters) await repo.replacePerimeters(clientId, row.pk, perimeters.list.map(storedPerimeter));
-      const updated = (await repo.find(clientId, id)) as KbArticleRow;
+      const updated = (await repo.find(clientId, id)) as KbArticleRecord;
       const view = (await this.views(repo, clientId, [updated]))[0] as KbArticleView;
       if (input.localized_search_keywords !== undefined) {
-        await repo.writeSearch(row.pk, searchDocument(view.versions, updated.localized_search_keywords));
+        await repo.writeSearch(row.pk, searchDocument(view.versions, updated.localizedSearchKeywords));
       }
       const action =
         view.status === 'published' && before !== 'published'
@@ -409,8 +405,8 @@ function localized(items: readonly Localized[]): Localized[] {
   return items.map((i) => ({ language_code: i.language_code, value: i.value }));
 }
 
-function flatTags(tags: readonly LocalizedTags[]): { language_code: string; label: string }[] {
-  return tags.flatMap((t) => t.values.map((label) => ({ language_code: t.language_code, label })));
+function flatTags(tags: readonly LocalizedTags[]): { languageCode: string; label: string }[] {
+  return tags.flatMap((t) => t.values.map((label) => ({ languageCode: t.language_code, label })));
 }
 
 /** What the full-text index holds for an article: titles, keywords and bodies (without HTML), as words. */

@@ -19,48 +19,54 @@ export interface KbCategoryRecord {
   pk: number;
   id: string;
   slug: string;
-  sort_order: number;
-  order_key: string;
-  original_language_code: string;
-  icon_class: string | null;
-  disable_default_form: boolean;
-  default_form_id: string | null;
-  visible_to_employee: boolean;
-  localized_name: LocalizedText[];
-  localized_description: LocalizedText[];
-  created_at: number;
-  updated_at: number;
+  sortOrder: number;
+  orderKey: string;
+  originalLanguageCode: string;
+  iconClass: string | null;
+  disableDefaultForm: boolean;
+  defaultFormId: string | null;
+  visibleToEmployee: boolean;
+  localizedName: LocalizedText[];
+  localizedDescription: LocalizedText[];
+  createdAt: number;
+  updatedAt: number;
 }
 
-export type KbCategoryValues = Omit<KbCategoryRecord, 'pk' | 'id' | 'created_at' | 'updated_at'>;
+export type KbCategoryValues = Omit<KbCategoryRecord, 'pk' | 'id' | 'createdAt' | 'updatedAt'>;
 
 function toRecord(row: KbCategoryRow): KbCategoryRecord {
   return {
     pk: row.pk,
     id: row.id,
     slug: row.slug,
-    sort_order: Number(row.sort_order),
-    order_key: row.order_key,
-    original_language_code: row.original_language_code,
-    icon_class: row.icon_class,
-    disable_default_form: Boolean(row.disable_default_form),
-    default_form_id: row.default_form_id,
-    visible_to_employee: Boolean(row.visible_to_employee),
-    localized_name: JSON.parse(row.localized_name) as LocalizedText[],
-    localized_description: JSON.parse(row.localized_description) as LocalizedText[],
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    sortOrder: Number(row.sort_order),
+    orderKey: row.order_key,
+    originalLanguageCode: row.original_language_code,
+    iconClass: row.icon_class,
+    disableDefaultForm: Boolean(row.disable_default_form),
+    defaultFormId: row.default_form_id,
+    visibleToEmployee: Boolean(row.visible_to_employee),
+    localizedName: JSON.parse(row.localized_name) as LocalizedText[],
+    localizedDescription: JSON.parse(row.localized_description) as LocalizedText[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function toColumns(values: Partial<KbCategoryValues>): Partial<Insertable<PaKbCategoriesTable>> {
-  const { disable_default_form, visible_to_employee, localized_name, localized_description, ...plain } = values;
+function toColumns(
+  values: KbCategoryValues,
+): Omit<Insertable<PaKbCategoriesTable>, 'client_id' | 'id' | 'created_at' | 'updated_at'> {
   return {
-    ...plain,
-    ...(disable_default_form !== undefined ? { disable_default_form: disable_default_form ? 1 : 0 } : {}),
-    ...(visible_to_employee !== undefined ? { visible_to_employee: visible_to_employee ? 1 : 0 } : {}),
-    ...(localized_name !== undefined ? { localized_name: JSON.stringify(localized_name) } : {}),
-    ...(localized_description !== undefined ? { localized_description: JSON.stringify(localized_description) } : {}),
+    slug: values.slug,
+    sort_order: values.sortOrder,
+    order_key: values.orderKey,
+    original_language_code: values.originalLanguageCode,
+    icon_class: values.iconClass,
+    disable_default_form: values.disableDefaultForm ? 1 : 0,
+    default_form_id: values.defaultFormId,
+    visible_to_employee: values.visibleToEmployee ? 1 : 0,
+    localized_name: JSON.stringify(values.localizedName),
+    localized_description: JSON.stringify(values.localizedDescription),
   };
 }
 
@@ -179,14 +185,27 @@ export class KbCategoriesRepository extends HrRepository {
 
   /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
   insertIfAbsent(clientId: string, id: string, values: KbCategoryValues, at: number): Promise<boolean> {
-    const columns = toColumns(values) as Omit<Insertable<PaKbCategoriesTable>, 'client_id' | 'id'>;
-    return this.tenant(clientId).insertIfAbsent('pa_kb_categories', { ...columns, id, created_at: at, updated_at: at });
+    return this.tenant(clientId).insertIfAbsent('pa_kb_categories', {
+      ...toColumns(values),
+      id,
+      created_at: at,
+      updated_at: at,
+    });
   }
 
-  async update(clientId: string, id: string, values: Partial<KbCategoryValues>, at: number): Promise<void> {
+  async update(clientId: string, id: string, values: KbCategoryValues, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_kb_categories')
       .set({ ...toColumns(values), updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Moves the category to `order` (its `order_key` follows). */
+  async reorder(clientId: string, id: string, order: number, key: string, at: number): Promise<void> {
+    await this.tenant(clientId)
+      .updateTable('pa_kb_categories')
+      .set({ sort_order: order, order_key: key, updated_at: at })
       .where('id', '=', id)
       .execute();
   }

@@ -100,18 +100,18 @@ export class KbCategoriesService {
     const first = names[0] as LocalizedString;
     return this.work.run(async ({ kbCategories: repo, audit }) => {
       const existing = await repo.find(clientId, id);
-      const order = input.order ?? existing?.sort_order ?? ((await repo.maxOrder(clientId)) ?? 0) + 1;
+      const order = input.order ?? existing?.sortOrder ?? ((await repo.maxOrder(clientId)) ?? 0) + 1;
       const values: KbCategoryValues = {
         slug: input.slug ?? existing?.slug ?? slugify(first.value, id),
-        sort_order: order,
-        order_key: orderKey(order),
-        original_language_code: input.original_language_code ?? first.language_code,
-        icon_class: input.icon_class ?? null,
-        disable_default_form: input.disable_default_form === true,
-        default_form_id: input.default_form_id ?? null,
-        visible_to_employee: input.visible_to_employee !== false,
-        localized_name: names.map((n) => ({ language_code: n.language_code, value: n.value })),
-        localized_description: (input.localized_description ?? []).map((n) => ({
+        sortOrder: order,
+        orderKey: orderKey(order),
+        originalLanguageCode: input.original_language_code ?? first.language_code,
+        iconClass: input.icon_class ?? null,
+        disableDefaultForm: input.disable_default_form === true,
+        defaultFormId: input.default_form_id ?? null,
+        visibleToEmployee: input.visible_to_employee !== false,
+        localizedName: names.map((n) => ({ language_code: n.language_code, value: n.value })),
+        localizedDescription: (input.localized_description ?? []).map((n) => ({
           language_code: n.language_code,
           value: n.value,
         })),
@@ -130,7 +130,7 @@ export class KbCategoriesService {
   async patch(clientId: string, id: string, input: KbCategoryPatch): Promise<KbCategoryRecord> {
     return this.work.run(async ({ kbCategories: repo, audit }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
-      await repo.update(clientId, id, { sort_order: input.order, order_key: orderKey(input.order) }, this.clock.now());
+      await repo.reorder(clientId, id, input.order, orderKey(input.order), this.clock.now());
       const category = (await repo.find(clientId, id)) as KbCategoryRecord;
       await audit.record(clientId, kbCategoryEvents, 'updated', eventOf(category));
       return category;
@@ -161,7 +161,7 @@ export class KbCategoriesService {
 
 /** A category's event: its name in its original language (else its first name), and the category as GET presents it. */
 function eventOf(category: KbCategoryRecord) {
-  const names = category.localized_name;
-  const name = names.find((n) => n.language_code === category.original_language_code) ?? names[0];
+  const names = category.localizedName;
+  const name = names.find((n) => n.language_code === category.originalLanguageCode) ?? names[0];
   return { id: category.id, name: name?.value ?? null, data: presentKbCategory(category) };
 }

@@ -7,8 +7,8 @@ export function presentCustomStatus(status: CustomStatusRecord): CustomStatus {
   return {
     id: status.id,
     name: status.name,
-    is_active: status.is_active,
-    created_at: formatDateTime(status.created_at),
-    updated_at: formatDateTime(status.updated_at),
+    is_active: status.isActive,
+    created_at: formatDateTime(status.createdAt),
+    updated_at: formatDateTime(status.updatedAt),
   };
 }

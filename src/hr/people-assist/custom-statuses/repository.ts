@@ -12,14 +12,14 @@ export interface CustomStatusRecord {
   pk: number;
   id: string;
   name: string;
-  is_active: boolean;
-  created_at: number;
-  updated_at: number;
+  isActive: boolean;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface CustomStatusAttributes {
   name: string;
-  is_active: boolean;
+  isActive: boolean;
 }
 
 export interface CustomStatusFilter {
@@ -39,9 +39,9 @@ function toRecord(row: Selectable<PaCustomStatusesTable>): CustomStatusRecord {
     pk: row.pk,
     id: row.id,
     name: row.name,
-    is_active: row.is_active === 1,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    isActive: row.is_active === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -79,7 +79,7 @@ export class CustomStatusesRepository extends HrRepository {
     return this.tenant(clientId).insertIfAbsent('pa_custom_statuses', {
       id,
       name: attrs.name,
-      is_active: attrs.is_active ? 1 : 0,
+      is_active: attrs.isActive ? 1 : 0,
       created_at: at,
       updated_at: at,
     });
@@ -88,7 +88,7 @@ export class CustomStatusesRepository extends HrRepository {
   async update(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_custom_statuses')
-      .set({ name: attrs.name, is_active: attrs.is_active ? 1 : 0, updated_at: at })
+      .set({ name: attrs.name, is_active: attrs.isActive ? 1 : 0, updated_at: at })
       .where('id', '=', id)
       .execute();
   }

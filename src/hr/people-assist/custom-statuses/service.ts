@@ -46,7 +46,7 @@ export class CustomStatusesService {
     id: string,
     input: CustomStatusPut,
   ): Promise<{ status: CustomStatusRecord; created: boolean }> {
-    const attrs = { name: input.name, is_active: input.is_active !== false };
+    const attrs = { name: input.name, isActive: input.is_active !== false };
     return this.work.run(async ({ customStatuses, audit }) => {
       const at = this.clock.now();
       const created = await customStatuses.insertIfAbsent(clientId, id, attrs, at);

@@ -13,8 +13,8 @@ export function presentMacro(macro: MacroRecord): MacroList {
     forms: macro.forms,
     roles: macro.roles,
     custom_status: macro.customStatuses,
-    created_at: formatDateTime(macro.created_at),
-    updated_at: formatDateTime(macro.updated_at),
+    created_at: formatDateTime(macro.createdAt),
+    updated_at: formatDateTime(macro.updatedAt),
   };
 }
 

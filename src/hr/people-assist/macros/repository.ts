@@ -22,11 +22,11 @@ export interface MacroRecord {
   roles: string[];
   customStatuses: string[];
   actions: MacroAction[];
-  created_at: number;
-  updated_at: number;
+  createdAt: number;
+  updatedAt: number;
 }
 
-export type MacroAttributes = Omit<MacroRecord, 'pk' | 'id' | 'created_at' | 'updated_at'>;
+export type MacroAttributes = Omit<MacroRecord, 'pk' | 'id' | 'createdAt' | 'updatedAt'>;
 
 export interface MacroFilter {
   q?: string;
@@ -48,8 +48,8 @@ function toRecord(row: Selectable<PaMacrosTable>): MacroRecord {
     roles: JSON.parse(row.roles) as string[],
     customStatuses: JSON.parse(row.custom_statuses) as string[],
     actions: JSON.parse(row.actions) as MacroAction[],
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 

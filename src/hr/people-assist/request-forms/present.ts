@@ -1,12 +1,12 @@
 import { formatDateTime } from '../../../platform/time.js';
 import { isRequired } from '../../core/forms/rules.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
-import type { RequestFormRow, RequestFormSettings } from './repository.js';
+import type { RequestFormRecord, RequestFormSettings } from './repository.js';
 import type { RequestForm } from './schemas.js';
 
 /** A request form with what its presentation needs. */
 export interface RequestFormView {
-  row: RequestFormRow;
+  row: RequestFormRecord;
   settings: RequestFormSettings;
   definition: FormDefinition;
 }
@@ -22,12 +22,12 @@ export function presentRequestForm({ row, settings, definition }: RequestFormVie
   return {
     id: row.id,
     name: row.name,
-    is_default: row.is_default === 1,
-    category_id: row.category_id,
-    language_code: row.language_code,
+    is_default: row.isDefault,
+    category_id: row.categoryId,
+    language_code: row.languageCode,
     ...settings,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
     formidable: definition,
     form_definition: {
       id: definition.id ?? 1,

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
@@ -32,31 +32,53 @@ export interface RequestFormSettings {
 type StoredForm = Selectable<PaRequestFormsTable>;
 
 /** A request form as the domain sees it: its settings and form definition decoded. */
-export type RequestFormRow = Omit<StoredForm, 'settings' | 'formidable'> & {
+export interface RequestFormRecord {
+  pk: number;
+  id: string;
+  name: string;
+  categoryId: string;
+  languageCode: string;
+  isDefault: boolean;
+  featured: boolean;
+  keywords: string;
   settings: RequestFormSettings;
   formidable: FormDefinition;
-};
+  lastHits: number;
+  createdAt: number;
+  updatedAt: number;
+}
 
-export type RequestFormAttributes = Omit<
-  RequestFormRow,
-  'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at' | 'last_hits'
->;
+export type RequestFormAttributes = Omit<RequestFormRecord, 'pk' | 'id' | 'createdAt' | 'updatedAt' | 'lastHits'>;
 
-function toRecord(row: StoredForm): RequestFormRow {
+function toRecord(row: StoredForm): RequestFormRecord {
   return {
-    ...row,
+    pk: row.pk,
+    id: row.id,
+    name: row.name,
+    categoryId: row.category_id,
+    languageCode: row.language_code,
+    isDefault: row.is_default === 1,
+    featured: row.featured === 1,
+    keywords: row.keywords,
     settings: JSON.parse(row.settings) as RequestFormSettings,
     formidable: JSON.parse(row.formidable) as FormDefinition,
+    lastHits: row.last_hits,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function toColumns(attrs: Partial<RequestFormAttributes>) {
-  const { settings, formidable, ...plain } = attrs;
-  return {
-    ...plain,
-    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
-    ...(formidable !== undefined ? { formidable: JSON.stringify(formidable) } : {}),
-  };
+function toColumns(attrs: Partial<RequestFormAttributes>): Updateable<PaRequestFormsTable> {
+  const columns: Updateable<PaRequestFormsTable> = {};
+  if (attrs.name !== undefined) columns.name = attrs.name;
+  if (attrs.categoryId !== undefined) columns.category_id = attrs.categoryId;
+  if (attrs.languageCode !== undefined) columns.language_code = attrs.languageCode;
+  if (attrs.isDefault !== undefined) columns.is_default = attrs.isDefault ? 1 : 0;
+  if (attrs.featured !== undefined) columns.featured = attrs.featured ? 1 : 0;
+  if (attrs.keywords !== undefined) columns.keywords = attrs.keywords;
+  if (attrs.settings !== undefined) columns.settings = JSON.stringify(attrs.settings);
+  if (attrs.formidable !== undefined) columns.formidable = JSON.stringify(attrs.formidable);
+  return columns;
 }
 
 export interface RequestFormFilter {
@@ -96,7 +118,7 @@ export class RequestFormsRepository extends HrRepository {
     clientId: string,
     filter: RequestFormFilter,
     request: PageRequest<RequestFormSort['field']>,
-  ): Promise<Page<RequestFormRow>> {
+  ): Promise<Page<RequestFormRecord>> {
     const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
@@ -105,20 +127,27 @@ export class RequestFormsRepository extends HrRepository {
     return listCount(this.filtered(clientId, filter));
   }
 
-  async find(clientId: string, id: string): Promise<RequestFormRow | undefined> {
+  async find(clientId: string, id: string): Promise<RequestFormRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('f.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Every form of the client with employee restrictions read from its settings (for the employee filter). */
-  async all(clientId: string): Promise<RequestFormRow[]> {
+  async all(clientId: string): Promise<RequestFormRecord[]> {
     return (await this.filtered(clientId, {}).orderBy('f.pk').execute()).map(toRecord);
   }
 
   insertIfAbsent(clientId: string, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('pa_request_forms', {
       id,
-      ...(toColumns(attrs) as Omit<Insertable<PaRequestFormsTable>, 'client_id' | 'id'>),
+      name: attrs.name,
+      category_id: attrs.categoryId,
+      language_code: attrs.languageCode,
+      is_default: attrs.isDefault ? 1 : 0,
+      featured: attrs.featured ? 1 : 0,
+      keywords: attrs.keywords,
+      settings: JSON.stringify(attrs.settings),
+      formidable: JSON.stringify(attrs.formidable),
       last_hits: 0,
       created_at: at,
       updated_at: at,

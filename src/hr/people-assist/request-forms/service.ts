@@ -11,13 +11,18 @@ import type { PerimetersService } from '../../core/perimeters/service.js';
 import type { Audited } from '../../module.js';
 import { requestFormEvents } from './events.js';
 import { presentRequestForm, type RequestFormView } from './present.js';
-import type { RequestFormFilter, RequestFormRow, RequestFormSettings, RequestFormsRepository } from './repository.js';
+import type {
+  RequestFormFilter,
+  RequestFormRecord,
+  RequestFormSettings,
+  RequestFormsRepository,
+} from './repository.js';
 import { type RequestFormPatch, type RequestFormPut, SETTING_DEFAULTS } from './schemas.js';
 
 export type { RequestFormView } from './present.js';
 export type { RequestFormSettings } from './repository.js';
 
-export function viewOf(row: RequestFormRow): RequestFormView {
+export function viewOf(row: RequestFormRecord): RequestFormView {
   return { row, settings: row.settings, definition: row.formidable };
 }
 
@@ -162,14 +167,14 @@ export class RequestFormsService {
     if (input.user_restrictions) settings.user_restrictions = input.user_restrictions;
     if (input.form_group_id !== undefined) settings.form_group_id = input.form_group_id;
     if (input.is_default_language !== undefined) settings.is_default_language = input.is_default_language;
-    const categoryId = input.category_id ?? (existing?.category_id as string);
-    const isDefault = input.is_default ?? (existing ? existing.is_default === 1 : false);
+    const categoryId = input.category_id ?? (existing?.categoryId as string);
+    const isDefault = input.is_default ?? existing?.isDefault ?? false;
     const attrs = {
       name: input.name,
-      category_id: categoryId,
-      language_code: input.language_code ?? existing?.language_code ?? 'en-us',
-      is_default: isDefault ? 1 : 0,
-      featured: settings.featured ? 1 : 0,
+      categoryId,
+      languageCode: input.language_code ?? existing?.languageCode ?? 'en-us',
+      isDefault,
+      featured: settings.featured,
       keywords: settings.keywords,
       settings,
       // Defined here: a definition that failed its check was reported with the other errors above.
@@ -180,7 +185,7 @@ export class RequestFormsService {
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
       if (isDefault) await repo.clearOtherDefaults(clientId, categoryId, id);
-      const form = viewOf((await repo.find(clientId, id)) as RequestFormRow);
+      const form = viewOf((await repo.find(clientId, id)) as RequestFormRecord);
       await audit.record(clientId, requestFormEvents, created ? 'created' : 'updated', {
         id,
         name: form.row.name,
@@ -215,14 +220,14 @@ export class RequestFormsService {
         clientId,
         id,
         {
-          ...(input.category_id !== undefined ? { category_id: input.category_id } : {}),
-          featured: settings.featured ? 1 : 0,
+          ...(input.category_id !== undefined ? { categoryId: input.category_id } : {}),
+          featured: settings.featured,
           keywords: settings.keywords,
           settings,
         },
         this.clock.now(),
       );
-      const form = viewOf((await repo.find(clientId, id)) as RequestFormRow);
+      const form = viewOf((await repo.find(clientId, id)) as RequestFormRecord);
       await audit.record(clientId, requestFormEvents, 'updated', {
         id,
         name: form.row.name,

@@ -292,7 +292,7 @@ export class RequestsService {
           closed_by_id: null,
           organization_ids: organizationIds,
           form_id: form.row.id,
-          category_id: form.row.category_id,
+          category_id: form.row.categoryId,
           form_data: answers,
           due_date: input.due_date ?? null,
           custom_status_id: null,
