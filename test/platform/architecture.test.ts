@@ -1,14 +1,16 @@
 /**
  * The rules of docs/architecture.md and docs/development.md ("The shape of a resource") that a reader of the
  * code could break without noticing: imports point down with no cycle at any depth, no route imports another
- * route, tenancy is applied by construction, and stored JSON is decoded only in repositories.
+ * route, tenancy is applied by construction, sizes stay small, one clock, and repositories hand out camelCase
+ * domain records, decoded (JSON parsed, 0/1 columns as booleans) there and only there.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { recordShapeFindings } from '../support/record-shapes.js';
 import { ROOT as CHECKOUT } from '../support/root.js';
-import { noted, parse, sizes } from '../support/source-facts.js';
+import { flagComparisons, noted, parse, sizes } from '../support/source-facts.js';
 
 const ROOT = path.join(CHECKOUT, 'src');
 
@@ -358,6 +360,32 @@ describe('architecture', () => {
       `these files import now() from platform/time.ts: read the time from the Clock they are given ` +
         `(clock.now()), or wallClock() for what belongs to no tenant (docs/architecture.md, "One clock"):\n` +
         found.join('\n'),
+    );
+  });
+  it('repositories take and return camelCase domain records, never table rows', () => {
+    const found = recordShapeFindings(CHECKOUT).map((f) => `${f.file}: ${f.member}, ${f.where}: ${f.property}`);
+    const unique = [...new Set(found)];
+    assert.deepEqual(
+      unique,
+      [],
+      `repository methods that take or return names that are not camelCase (map the row to a …Record in the ` +
+        `repository; docs/architecture.md, "One record shape"):\n${unique.slice(0, 80).join('\n')}` +
+        (unique.length > 80 ? `\n… and ${unique.length - 80} more` : ''),
+    );
+  });
+
+  it('decodes 0/1 columns only in repositories: no `x.flag === 1` anywhere else', () => {
+    const outside: string[] = [];
+    for (const file of [...files, ...sdkFiles]) {
+      const r = path.relative(CHECKOUT, file).split(path.sep).join('/');
+      if (/\/repository[^/]*\.ts$/.test(r) || r.startsWith('src/platform/db/migrations/')) continue;
+      for (const found of flagComparisons(parse(file, fs.readFileSync(file, 'utf8'))))
+        outside.push(`${r}:${found.line}: ${found.text}`);
+    }
+    assert.deepEqual(
+      outside,
+      [],
+      `0/1 flags compared outside repositories (decode them to booleans in the repository):\n${outside.join('\n')}`,
     );
   });
 });

@@ -85,3 +85,34 @@ export function noted(source: ts.SourceFile, line: number, note: string): boolea
   visit(source);
   return found;
 }
+
+/**
+ * Comparisons of a property with the number 1 (`x.flag === 1`, `row['flag'] !== 1`, either side): how a 0/1 column
+ * is read when a row, not a decoded record, travels. A count or a local compared with 1 is not one.
+ */
+export function flagComparisons(source: ts.SourceFile): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  const operators = new Set([
+    ts.SyntaxKind.EqualsEqualsEqualsToken,
+    ts.SyntaxKind.ExclamationEqualsEqualsToken,
+    ts.SyntaxKind.EqualsEqualsToken,
+    ts.SyntaxKind.ExclamationEqualsToken,
+  ]);
+  const isOne = (node: ts.Node) => ts.isNumericLiteral(node) && Number(node.text) === 1;
+  const isProperty = (node: ts.Node) => ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node);
+  const visit = (node: ts.Node) => {
+    if (ts.isBinaryExpression(node) && operators.has(node.operatorToken.kind)) {
+      const { left, right } = node;
+      if ((isOne(right) && isProperty(left)) || (isOne(left) && isProperty(right))) {
+        const property = (isOne(right) ? left : right) as ts.PropertyAccessExpression | ts.ElementAccessExpression;
+        // `.length === 1` and `.size === 1` count things.
+        const name = ts.isPropertyAccessExpression(property) ? property.name.text : '';
+        if (name !== 'length' && name !== 'size')
+          out.push({ line: lineOf(source, node.getStart(source)), text: node.getText(source) });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
