@@ -145,7 +145,8 @@ export function eventDetail(view: EventView): EventDetail {
     registrationDeadline: row.registrationDeadline,
     sessions: view.sessions.map((s) => session(view, s, kind)),
     registrationBased: row.based === 2,
-    invitationBased: row.based === 1,
+    // `based` is 1 (by invitation) or 2 (by registration), a code rather than a 0/1 flag.
+    invitationBased: row.based !== 2,
     autoApproved: row.autoApproved,
     canMulti: row.canMulti === 'yes' || row.canMulti === 'all' ? 1 : 0,
     canMultiReadable: CAN_MULTI_TEXT[row.canMulti ?? 'none'] as string,
