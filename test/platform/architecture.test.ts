@@ -127,7 +127,7 @@ function unitOf(file: string): string {
 function layerOf(file: string): number {
   const r = rel(file).split(path.sep).join('/');
   if (r.startsWith('platform/')) return 1;
-  if (/^hr\/(errors|module|openapi|openapi-examples)\.ts$/.test(r) || /^hr\/(lists|audit)\//.test(r)) return 2;
+  if (/^hr\/(errors|item-routes|module|openapi|openapi-examples)\.ts$/.test(r) || /^hr\/(lists|audit)\//.test(r)) return 2;
   if (r.startsWith('hr/core/')) return 3;
   if (/^hr\/(documents|knowledge|people-assist|automation|integrations)\//.test(r)) return 4;
   if (r.startsWith('academy/')) return 3;

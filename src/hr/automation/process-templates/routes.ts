@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentProcessTemplate, presentTaskTemplate } from './present.js';
@@ -54,17 +55,17 @@ export async function processTemplateRoutes(
     },
   );
 
-  api.get(
-    '/process_templates/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Get a process template',
-        params: ProcessTemplateParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
+      path: '/process_templates/:id',
+      tags: TAG,
+      summary: 'Get a process template',
+      params: ProcessTemplateParams,
+      item: full,
     },
-    async (request) => presentProcessTemplate(await processTemplates.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => processTemplates.get(clientId, id),
+    presentProcessTemplate,
   );
 
   api.put(

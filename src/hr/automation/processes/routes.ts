@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { deleteRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentProcess } from './present.js';
@@ -68,21 +69,16 @@ export async function processRoutes(
       presentProcess(await processes.get(request.hrAuth.clientId, request.params.id, request.query.embed === 'tasks')),
   );
 
-  api.delete(
-    '/processes/:id',
+  deleteRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Delete a process',
-        description: 'For good, with its tasks and their files (the bytes go once nothing else refers to them).',
-        params: ProcessParams,
-        response: { 204: NoBody, ...errorResponses(401, 403, 404) },
-      },
+      path: '/processes/:id',
+      tags: TAG,
+      summary: 'Delete a process',
+      description: 'For good, with its tasks and their files (the bytes go once nothing else refers to them).',
+      params: ProcessParams,
     },
-    async (request, reply) => {
-      await processes.delete(request.hrAuth.clientId, request.params.id);
-      return reply.status(204).send();
-    },
+    (clientId, { id }) => processes.delete(clientId, id),
   );
 
   api.put(

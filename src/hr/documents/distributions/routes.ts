@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { pageRanges } from './mapping.js';
@@ -79,18 +80,17 @@ export async function distributionProjectRoutes(
       presentDistributionProject(await distributions.createProject(request.hrAuth.clientId, request.body)),
   );
 
-  api.get(
-    '/distribution_projects/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAGS,
-        summary: 'Get a distribution project',
-        params: DistributionProjectParams,
-        response: { 200: project, ...errorResponses(401, 403, 404) },
-      },
+      path: '/distribution_projects/:id',
+      tags: TAGS,
+      summary: 'Get a distribution project',
+      params: DistributionProjectParams,
+      item: project,
     },
-    async (request) =>
-      presentDistributionProject(await distributions.getProject(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => distributions.getProject(clientId, id),
+    presentDistributionProject,
   );
 
   api.post(
@@ -173,18 +173,17 @@ export async function distributionRoutes(
       presentDistribution(await distributions.createDistribution(request.hrAuth.clientId, request.body)),
   );
 
-  api.get(
-    '/distributions/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAGS,
-        summary: 'Get a distribution',
-        params: DistributionParams,
-        response: { 200: distribution, ...errorResponses(401, 403, 404) },
-      },
+      path: '/distributions/:id',
+      tags: TAGS,
+      summary: 'Get a distribution',
+      params: DistributionParams,
+      item: distribution,
     },
-    async (request) =>
-      presentDistribution(await distributions.getDistribution(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => distributions.getDistribution(clientId, id),
+    presentDistribution,
   );
 
   api.get(

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentInboxItem } from './present.js';
@@ -57,16 +58,10 @@ export async function inboxRoutes(app: FastifyInstance, opts: { inbox: InboxServ
       reply.code(201).send(presentInboxItem(await inbox.create(request.hrAuth.clientId, request.body))),
   );
 
-  api.get(
-    '/inbox_items/:id',
-    {
-      schema: {
-        tags: TAGS,
-        summary: 'Get an inbox item',
-        params: InboxItemParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request) => presentInboxItem(await inbox.get(request.hrAuth.clientId, request.params.id)),
+  getRoute(
+    app,
+    { path: '/inbox_items/:id', tags: TAGS, summary: 'Get an inbox item', params: InboxItemParams, item: full },
+    (clientId, { id }) => inbox.get(clientId, id),
+    presentInboxItem,
   );
 }

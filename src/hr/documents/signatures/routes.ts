@@ -13,6 +13,7 @@ import {
 } from '../../../platform/renditions/http.js';
 import type { Renditions } from '../../../platform/renditions/renditions.js';
 import { errorResponses } from '../../errors.js';
+import { deleteRoute, getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { callOrigin } from './origin.js';
@@ -136,17 +137,17 @@ export async function signatureProcessRoutes(
       ).map(presentProcess),
   );
 
-  api.get(
-    '/signature_processes/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: PROCESSES,
-        summary: 'Get a signature process',
-        params: SignatureProcessParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
+      path: '/signature_processes/:id',
+      tags: PROCESSES,
+      summary: 'Get a signature process',
+      params: SignatureProcessParams,
+      item: full,
     },
-    async (request) => presentProcess(await signatures.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => signatures.get(clientId, id),
+    presentProcess,
   );
 
   for (const method of ['put', 'patch'] as const) {
@@ -176,21 +177,17 @@ export async function signatureProcessRoutes(
     );
   }
 
-  api.delete(
-    '/signature_processes/:id',
+  deleteRoute(
+    app,
     {
-      schema: {
-        tags: PROCESSES,
-        summary: 'Delete a signature process',
-        description: 'Only in the states draft, rejected, canceled, expired, sent and done; otherwise 400.',
-        params: SignatureProcessParams,
-        response: { 204: NoBody, ...errorResponses(400, 401, 403, 404) },
-      },
+      path: '/signature_processes/:id',
+      tags: PROCESSES,
+      summary: 'Delete a signature process',
+      description: 'Only in the states draft, rejected, canceled, expired, sent and done; otherwise 400.',
+      params: SignatureProcessParams,
+      errors: [400, 401, 403, 404],
     },
-    async (request, reply) => {
-      await signatures.delete(request.hrAuth.clientId, request.params.id);
-      return reply.code(204).send();
-    },
+    (clientId, { id }) => signatures.delete(clientId, id),
   );
 }
 

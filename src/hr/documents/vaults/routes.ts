@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { deleteRoute, getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentVault } from './present.js';
@@ -54,17 +55,17 @@ export async function vaultRoutes(app: FastifyInstance, opts: { vaults: VaultsSe
     },
   );
 
-  api.get(
-    '/electronic_vault_options/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAGS,
-        summary: 'Get an employee’s electronic vault',
-        params: EmployeeParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
+      path: '/electronic_vault_options/:id',
+      tags: TAGS,
+      summary: 'Get an employee’s electronic vault',
+      params: EmployeeParams,
+      item: full,
     },
-    async (request) => presentVault(await vaults.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => vaults.get(clientId, id),
+    presentVault,
   );
 
   api.patch(
@@ -115,22 +116,18 @@ export async function vaultRoutes(app: FastifyInstance, opts: { vaults: VaultsSe
     async (request) => presentVault(await vaults.activate(request.hrAuth.clientId, request.params.id)),
   );
 
-  api.delete(
-    '/employees/:id/electronic_vault_link',
+  deleteRoute(
+    app,
     {
-      schema: {
-        tags: EMPLOYEE_TAGS,
-        summary: 'Unlink an employee’s electronic vault',
-        description:
-          'The activated vault becomes `pending_deletion`, then `deleted` once the job runner has deleted it (moments later). 400 when the employee has no linked vault.',
-        params: EmployeeParams,
-        response: { 204: NoBody, ...errorResponses(400, 401, 403, 404) },
-      },
+      path: '/employees/:id/electronic_vault_link',
+      tags: EMPLOYEE_TAGS,
+      summary: 'Unlink an employee’s electronic vault',
+      description:
+        'The activated vault becomes `pending_deletion`, then `deleted` once the job runner has deleted it (moments later). 400 when the employee has no linked vault.',
+      params: EmployeeParams,
+      errors: [400, 401, 403, 404],
     },
-    async (request, reply) => {
-      await vaults.unlink(request.hrAuth.clientId, request.params.id);
-      return reply.code(204).send();
-    },
+    (clientId, { id }) => vaults.unlink(clientId, id),
   );
 
   api.post(

@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentEvent, presentExportLine } from './present.js';
@@ -126,16 +127,10 @@ export async function eventRoutes(
     ],
   );
 
-  api.get(
-    '/events/:id',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Get an audit event',
-        params: EventParams,
-        response: { 200: Type.Ref(Event), ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request) => presentEvent(await events.get(request.hrAuth.clientId, request.params.id)),
+  getRoute(
+    app,
+    { path: '/events/:id', tags: TAG, summary: 'Get an audit event', params: EventParams, item: Type.Ref(Event) },
+    (clientId, { id }) => events.get(clientId, id),
+    presentEvent,
   );
 }

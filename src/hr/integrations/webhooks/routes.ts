@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { deleteRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentAttempt, presentWebhook } from './present.js';
@@ -104,21 +105,16 @@ export async function webhookRoutes(
     async (request) => present(await webhooks.update(request.hrAuth.clientId, request.params.id, request.body)),
   );
 
-  api.delete(
-    '/webhooks/:id',
+  deleteRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Delete a webhook',
-        description: 'Its pending deliveries are dropped with it.',
-        params: WebhookParams,
-        response: { 204: { type: 'null', description: 'No body.' }, ...errorResponses(401, 403, 404) },
-      },
+      path: '/webhooks/:id',
+      tags: TAG,
+      summary: 'Delete a webhook',
+      description: 'Its pending deliveries are dropped with it.',
+      params: WebhookParams,
     },
-    async (request, reply) => {
-      await webhooks.delete(request.hrAuth.clientId, request.params.id);
-      return reply.code(204).send();
-    },
+    (clientId, { id }) => webhooks.delete(clientId, id),
   );
 }
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { deleteRoute } from '../../item-routes.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentKbArticle } from './present.js';
@@ -102,20 +102,15 @@ export async function kbArticleRoutes(
       presentKbArticle(await kbArticles.patch(request.hrAuth.clientId, request.params.id, request.body), true),
   );
 
-  api.delete(
-    '/kb_articles/:id',
+  deleteRoute(
+    app,
     {
-      schema: {
-        tags,
-        summary: 'Delete a knowledge-base article (irreversible)',
-        params: KbArticleParams,
-        response: { 204: NoBody, ...errorResponses(401, 403, 404) },
-      },
+      path: '/kb_articles/:id',
+      tags: tags,
+      summary: 'Delete a knowledge-base article (irreversible)',
+      params: KbArticleParams,
     },
-    async (request, reply) => {
-      await kbArticles.delete(request.hrAuth.clientId, request.params.id);
-      return reply.status(204).send();
-    },
+    (clientId, { id }) => kbArticles.delete(clientId, id),
   );
 
   api.get(

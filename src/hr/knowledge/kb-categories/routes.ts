@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { deleteRoute, getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentKbCategory } from './present.js';
@@ -45,18 +45,19 @@ export async function kbCategoryRoutes(
     { page: (clientId, query, request) => kbCategories.list(clientId, query, request), present: presentKbCategory },
   );
 
-  api.get(
-    '/kb_categories/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags,
-        summary: 'Get a knowledge-base category',
-        params: KbCategoryParams,
-        querystring: KbCategoryGetQuery,
-        response: { 200: full, ...errorResponses(400, 401, 403, 404) },
-      },
+      path: '/kb_categories/:id',
+      tags: tags,
+      summary: 'Get a knowledge-base category',
+      params: KbCategoryParams,
+      querystring: KbCategoryGetQuery,
+      item: full,
+      errors: [400, 401, 403, 404],
     },
-    async (request) => presentKbCategory(await kbCategories.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => kbCategories.get(clientId, id),
+    presentKbCategory,
   );
 
   api.put(
@@ -94,21 +95,17 @@ export async function kbCategoryRoutes(
       presentKbCategory(await kbCategories.patch(request.hrAuth.clientId, request.params.id, request.body)),
   );
 
-  api.delete(
-    '/kb_categories/:id',
+  deleteRoute(
+    app,
     {
-      schema: {
-        tags,
-        summary: 'Delete a knowledge-base category',
-        description:
-          'Only when nothing is linked to it; otherwise 400 (`KbCategoryDeletionError`) whose `errors` carry `category_has_linked_articles`, `category_has_linked_forms`, `category_has_linked_requests` or `category_default_form_has_linked_entities`.',
-        params: KbCategoryParams,
-        response: { 204: NoBody, ...errorResponses(400, 401, 403, 404) },
-      },
+      path: '/kb_categories/:id',
+      tags: tags,
+      summary: 'Delete a knowledge-base category',
+      description:
+        'Only when nothing is linked to it; otherwise 400 (`KbCategoryDeletionError`) whose `errors` carry `category_has_linked_articles`, `category_has_linked_forms`, `category_has_linked_requests` or `category_default_form_has_linked_entities`.',
+      params: KbCategoryParams,
+      errors: [400, 401, 403, 404],
     },
-    async (request, reply) => {
-      await kbCategories.delete(request.hrAuth.clientId, request.params.id);
-      return reply.status(204).send();
-    },
+    (clientId, { id }) => kbCategories.delete(clientId, id),
   );
 }

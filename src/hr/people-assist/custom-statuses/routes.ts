@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
-import { errorResponses } from '../../errors.js';
+import { getRoute, upsertRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentCustomStatus } from './present.js';
@@ -23,7 +22,6 @@ export async function customStatusRoutes(
   opts: { customStatuses: CustomStatusesService; paginator: Paginator },
 ): Promise<void> {
   const { customStatuses, paginator } = opts;
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(CustomStatus);
 
   listRoute(
@@ -49,34 +47,23 @@ export async function customStatusRoutes(
     },
   );
 
-  api.get(
-    '/custom_status/:id',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Get a custom status',
-        params: CustomStatusParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request) => presentCustomStatus(await customStatuses.get(request.hrAuth.clientId, request.params.id)),
+  const item = { tags: TAG, params: CustomStatusParams, item: full };
+  getRoute(
+    app,
+    { ...item, path: '/custom_status/:id', summary: 'Get a custom status' },
+    (clientId, { id }) => customStatuses.get(clientId, id),
+    presentCustomStatus,
   );
-
-  api.put(
-    '/custom_status/:id',
+  upsertRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Create or update a custom status',
-        description: 'An upsert at the id: 201 when created, 200 when updated.',
-        params: CustomStatusParams,
-        body: CustomStatusPut,
-        response: { 200: full, 201: full, ...errorResponses(400, 401, 403, 422) },
-      },
+      ...item,
+      path: '/custom_status/:id',
+      summary: 'Create or update a custom status',
+      body: CustomStatusPut,
+      key: 'status',
     },
-    async (request, reply) => {
-      const { status, created } = await customStatuses.put(request.hrAuth.clientId, request.params.id, request.body);
-      return reply.status(created ? 201 : 200).send(presentCustomStatus(status));
-    },
+    (clientId, { id }, body) => customStatuses.put(clientId, id, body),
+    presentCustomStatus,
   );
 }

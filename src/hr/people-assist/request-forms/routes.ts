@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { countRoute } from '../../lists/count.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
@@ -55,18 +56,19 @@ export async function requestFormRoutes(
     },
   );
 
-  api.get(
-    '/request_forms/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Get a request form',
-        params: RequestFormParams,
-        querystring: RequestFormGetQuery,
-        response: { 200: full, ...errorResponses(400, 401, 403, 404) },
-      },
+      path: '/request_forms/:id',
+      tags: TAG,
+      summary: 'Get a request form',
+      params: RequestFormParams,
+      querystring: RequestFormGetQuery,
+      item: full,
+      errors: [400, 401, 403, 404],
     },
-    async (request) => presentRequestForm(await requestForms.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => requestForms.get(clientId, id),
+    presentRequestForm,
   );
 
   api.put(
