@@ -215,7 +215,7 @@ function customValuesOf(
   // Create, and PUT with the key: missing fields take their default value.
   if (mode !== 'patch') {
     for (const [code, def] of defs) {
-      if (!values.has(code) && def.row.default_value !== null) values.set(code, def.row.default_value);
+      if (!values.has(code) && def.row.defaultValue !== null) values.set(code, def.row.defaultValue);
     }
   }
   return { values, replaceAll: mode !== 'patch' };
