@@ -1,6 +1,5 @@
 import { formatDateTime } from '../../../platform/time.js';
-import { wireNames } from './names.js';
-import type { DatasetRecord, DatasetValueRecord } from './repository.js';
+import { type DatasetRecord, type DatasetValueRecord, wireNames } from './repository.js';
 import type { Dataset, DatasetValue } from './schemas.js';
 
 /** `DatasetFull`. */

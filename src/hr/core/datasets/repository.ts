@@ -4,7 +4,6 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
-import { datasetNames, wireNames } from './names.js';
 import type { DatasetLocalizedString, DatasetSortField, DatasetValueSortField } from './schemas.js';
 import type { HrDatasetsTable, HrDatasetValuesTable } from './tables.js';
 
@@ -12,6 +11,16 @@ import type { HrDatasetsTable, HrDatasetValuesTable } from './tables.js';
 export interface DatasetName {
   languageCode: string;
   value: string;
+}
+
+/** Names as the domain holds them, from the wire's (or the stored JSON's, which has the wire's names). */
+export function datasetNames(names: readonly DatasetLocalizedString[]): DatasetName[] {
+  return names.map((n) => ({ languageCode: n.language_code, value: n.value }));
+}
+
+/** Names in the wire's shape (which the stored JSON keeps too). */
+export function wireNames(names: readonly DatasetName[]): DatasetLocalizedString[] {
+  return names.map((n) => ({ language_code: n.languageCode, value: n.value }));
 }
 
 export interface DatasetDimension {

@@ -6,7 +6,6 @@ import { FieldValidationError, InvalidRequestError, NotFoundError, StateError } 
 import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { datasetEvents, datasetValueEvents } from './events.js';
-import { datasetNames } from './names.js';
 import { presentDataset, presentDatasetValue } from './present.js';
 import type {
   DatasetFilter,
@@ -15,6 +14,7 @@ import type {
   DatasetValueFilter,
   DatasetValueRecord,
 } from './repository.js';
+import { datasetNames } from './repository.js';
 import {
   type DatasetListQuery,
   type DatasetPut,
