@@ -2,23 +2,60 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import type { AuthEventsTable, SigningKeysTable } from './tables.js';
 
-export type SigningKeyRow = Selectable<SigningKeysTable>;
-export type AuthEventRow = Selectable<AuthEventsTable>;
+/** A key that signs (or signed) access tokens; its secret as stored (sealed, or plain text from an earlier release). */
+export interface SigningKeyRecord {
+  kid: string;
+  secret: string;
+  createdAt: number;
+  retiredAt: number | null;
+}
+
+/** An entry of the log every process polls to keep its auth caches current. */
+export interface AuthEventRecord {
+  seq: number;
+  kind: AuthEventsTable['kind'];
+  ref: string;
+  expiresAt: number | null;
+  createdAt: number;
+}
+
+function toSigningKeyRecord(row: Selectable<SigningKeysTable>): SigningKeyRecord {
+  return {
+    kid: row.kid,
+    secret: row.secret,
+    createdAt: Number(row.created_at),
+    retiredAt: row.retired_at === null ? null : Number(row.retired_at),
+  };
+}
+
+function toAuthEventRecord(row: Selectable<AuthEventsTable>): AuthEventRecord {
+  return {
+    seq: Number(row.seq),
+    kind: row.kind,
+    ref: row.ref,
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    createdAt: Number(row.created_at),
+  };
+}
 
 /** Signing keys, revocations and the event log the auth caches follow. */
 export class AuthRepository {
   constructor(private readonly db: Db) {}
 
-  signingKeys(): Promise<SigningKeyRow[]> {
-    return this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
+  async signingKeys(): Promise<SigningKeyRecord[]> {
+    const rows = await this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
+    return rows.map(toSigningKeyRecord);
   }
 
   async hasSigningKey(): Promise<boolean> {
     return (await this.db.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst()) !== undefined;
   }
 
-  async insertSigningKey(row: SigningKeyRow): Promise<void> {
-    await this.db.insertInto('signing_keys').values(row).execute();
+  async insertSigningKey(key: SigningKeyRecord): Promise<void> {
+    await this.db
+      .insertInto('signing_keys')
+      .values({ kid: key.kid, secret: key.secret, created_at: key.createdAt, retired_at: key.retiredAt })
+      .execute();
   }
 
   /** Deletes every signing key (`rotate-signing-key --revoke-previous`, before the new key is inserted). */
@@ -61,23 +98,25 @@ export class AuthRepository {
    * PostgreSQL a lower sequence number can commit after a higher one, and the
    * window catches it. Handling an event twice is harmless.
    */
-  eventsSince(afterSeq: number, since: number): Promise<AuthEventRow[]> {
-    return this.db
+  async eventsSince(afterSeq: number, since: number): Promise<AuthEventRecord[]> {
+    const rows = await this.db
       .selectFrom('auth_events')
       .selectAll()
       .where((eb) => eb.or([eb('seq', '>', afterSeq), eb('created_at', '>=', since)]))
       .orderBy('seq')
       .execute();
+    return rows.map(toAuthEventRecord);
   }
 
   /** Revocations still relevant at start-up: unexpired token revocations and every application revocation. */
-  liveEvents(at: number): Promise<AuthEventRow[]> {
-    return this.db
+  async liveEvents(at: number): Promise<AuthEventRecord[]> {
+    const rows = await this.db
       .selectFrom('auth_events')
       .selectAll()
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
       .orderBy('seq')
       .execute();
+    return rows.map(toAuthEventRecord);
   }
 
   async lastSeq(): Promise<number> {

@@ -8,8 +8,8 @@ import { newId, newSecret, verifySecret } from '../../../platform/security/secre
 import { isViewPass, type ViewPasses } from '../../../platform/security/view-pass.js';
 import type { Clock } from '../../../platform/time.js';
 import { HrError } from '../../errors.js';
-import type { ApplicationRow, TenantsRepository } from '../tenants/repository.js';
-import type { AuthEventRow, AuthRepository } from './repository.js';
+import type { ApplicationRecord, TenantsRepository } from '../tenants/repository.js';
+import type { AuthEventRecord, AuthRepository } from './repository.js';
 
 export const TOKEN_ISSUER = 'atrium';
 const ALGORITHM = 'HS256';
@@ -61,14 +61,14 @@ interface AppInfo {
   revoked: boolean;
 }
 
-function appInfo(row: ApplicationRow): AppInfo {
+function appInfo(app: ApplicationRecord): AppInfo {
   return {
-    id: row.id,
-    clientId: row.client_id,
-    name: row.name,
-    secretHash: row.secret_hash,
-    readOnly: row.read_only === 1,
-    revoked: row.revoked_at !== null,
+    id: app.id,
+    clientId: app.clientId,
+    name: app.name,
+    secretHash: app.secretHash,
+    readOnly: app.readOnly,
+    revoked: app.revokedAt !== null,
   };
 }
 
@@ -185,8 +185,8 @@ export class AuthService {
         await auth.insertSigningKey({
           kid,
           secret: this.box.seal(keyPurpose(kid), newSecret()),
-          created_at: this.now(),
-          retired_at: null,
+          createdAt: this.now(),
+          retiredAt: null,
         });
       }
     });
@@ -213,11 +213,11 @@ export class AuthService {
     for (const [jti, exp] of this.revokedJtis) if (exp <= at) this.revokedJtis.delete(jti);
   }
 
-  private apply(event: AuthEventRow): void {
+  private apply(event: AuthEventRecord): void {
     if (event.seq > this.lastSeq) this.lastSeq = event.seq;
     switch (event.kind) {
       case 'token_revoked':
-        this.revokedJtis.set(event.ref, event.expires_at ?? Number.MAX_SAFE_INTEGER);
+        this.revokedJtis.set(event.ref, event.expiresAt ?? Number.MAX_SAFE_INTEGER);
         break;
       case 'application_revoked': {
         const app = this.apps.get(event.ref);
@@ -237,12 +237,12 @@ export class AuthService {
     this.keyReads += 1;
     const rows = await this.repo.signingKeys();
     const keys = new Map<string, SigningKey>();
-    let current: { kid: string; created_at: number } | undefined;
+    let current: { kid: string; createdAt: number } | undefined;
     for (const row of rows) {
       // A plain-text key (an earlier release's row not yet sealed) is still read as such.
       const secret = isSealed(row.secret) ? this.box.open(keyPurpose(row.kid), row.secret) : row.secret;
-      keys.set(row.kid, { key: createSecretKey(Buffer.from(secret, 'base64url')), retiredAt: row.retired_at });
-      if (row.retired_at === null && (!current || row.created_at >= current.created_at)) current = row;
+      keys.set(row.kid, { key: createSecretKey(Buffer.from(secret, 'base64url')), retiredAt: row.retiredAt });
+      if (row.retiredAt === null && (!current || row.createdAt >= current.createdAt)) current = row;
     }
     this.keys = keys;
     this.currentKid = current?.kid ?? rows[rows.length - 1]?.kid;
@@ -479,7 +479,7 @@ export class AuthService {
     await this.work.run(async ({ auth }) => {
       if (options.revokePrevious === true) await auth.deleteSigningKeys();
       else await auth.retireSigningKeys(at);
-      await auth.insertSigningKey({ kid, secret, created_at: at, retired_at: null });
+      await auth.insertSigningKey({ kid, secret, createdAt: at, retiredAt: null });
       await auth.recordKeyRotation(kid, at);
     });
     await this.loadKeys();

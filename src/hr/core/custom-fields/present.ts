@@ -1,6 +1,11 @@
 import { formatDateTime } from '../../../platform/time.js';
-import type { CustomFieldRecord } from './repository.js';
+import type { CustomFieldRecord, LocalizedLabel } from './repository.js';
 import type { CustomField } from './schemas.js';
+
+/** The field's labels on the wire. */
+export function presentLabels(labels: LocalizedLabel[]): CustomField['localized_labels'] {
+  return labels.map((l) => ({ language_code: l.languageCode, value: l.value }));
+}
 
 /** A custom field on the wire (reference §3g.3). */
 export function presentCustomField(row: CustomFieldRecord): CustomField {
@@ -8,13 +13,13 @@ export function presentCustomField(row: CustomFieldRecord): CustomField {
     id: row.id,
     label: row.label,
     type: row.type,
-    authorized_values: row.authorized_values,
+    authorized_values: row.authorizedValues,
     hierarchical: row.hierarchical,
-    default_value: row.default_value,
-    localized_labels: row.localized_labels,
+    default_value: row.defaultValue,
+    localized_labels: presentLabels(row.localizedLabels),
     visible: row.visible,
-    allow_access_restrictions: row.allow_access_restrictions,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
+    allow_access_restrictions: row.allowAccessRestrictions,
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
   };
 }

@@ -14,53 +14,68 @@ export interface AuthorizedValue {
   code: string | null;
 }
 
+/** A label of the field in one language. */
+export interface LocalizedLabel {
+  languageCode: string;
+  value: string;
+}
+
 /** A custom field as the domain sees it: its lists decoded, its flags booleans. */
 export interface CustomFieldRecord {
   pk: number;
   id: string;
   label: string;
   type: HrCustomFieldsTable['type'];
-  authorized_values: AuthorizedValue[];
+  authorizedValues: AuthorizedValue[];
   hierarchical: boolean;
-  default_value: string | null;
-  localized_labels: { language_code: string; value: string }[];
+  defaultValue: string | null;
+  localizedLabels: LocalizedLabel[];
   visible: boolean;
-  allow_access_restrictions: boolean;
-  created_at: number;
-  updated_at: number;
+  allowAccessRestrictions: boolean;
+  createdAt: number;
+  updatedAt: number;
 }
 
 /** What a write sets (the code and creation instant are the row's own). */
-export type CustomFieldValues = Omit<CustomFieldRecord, 'pk' | 'id' | 'created_at'>;
+export type CustomFieldValues = Omit<CustomFieldRecord, 'pk' | 'id' | 'createdAt'>;
+
+/** The labels as stored (the wire's names). */
+type StoredLabel = { language_code: string; value: string };
 
 function toRecord(row: Selectable<HrCustomFieldsTable>): CustomFieldRecord {
   return {
-    pk: row.pk,
+    pk: Number(row.pk),
     id: row.id,
     label: row.label,
     type: row.type,
-    authorized_values: JSON.parse(row.authorized_values) as AuthorizedValue[],
+    authorizedValues: JSON.parse(row.authorized_values) as AuthorizedValue[],
     hierarchical: row.hierarchical === 1,
-    default_value: row.default_value,
-    localized_labels: JSON.parse(row.localized_labels) as CustomFieldRecord['localized_labels'],
+    defaultValue: row.default_value,
+    localizedLabels: (JSON.parse(row.localized_labels) as StoredLabel[]).map((l) => ({
+      languageCode: l.language_code,
+      value: l.value,
+    })),
     visible: row.visible === 1,
-    allow_access_restrictions: row.allow_access_restrictions === 1,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    allowAccessRestrictions: row.allow_access_restrictions === 1,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
   };
 }
 
-function toColumns(values: Partial<CustomFieldValues>) {
-  const { authorized_values, localized_labels, hierarchical, visible, allow_access_restrictions, ...plain } = values;
+const flag = (value: boolean) => (value ? 1 : 0);
+
+function toColumns(values: CustomFieldValues) {
+  const labels = values.localizedLabels.map((l): StoredLabel => ({ language_code: l.languageCode, value: l.value }));
   return {
-    ...plain,
-    ...(authorized_values !== undefined ? { authorized_values: JSON.stringify(authorized_values) } : {}),
-    ...(localized_labels !== undefined ? { localized_labels: JSON.stringify(localized_labels) } : {}),
-    ...(hierarchical !== undefined ? { hierarchical: hierarchical ? 1 : 0 } : {}),
-    ...(visible !== undefined ? { visible: visible ? 1 : 0 } : {}),
-    ...(allow_access_restrictions !== undefined
-      ? { allow_access_restrictions: allow_access_restrictions ? 1 : 0 }
-      : {}),
+    label: values.label,
+    type: values.type,
+    authorized_values: JSON.stringify(values.authorizedValues),
+    hierarchical: flag(values.hierarchical),
+    default_value: values.defaultValue,
+    localized_labels: JSON.stringify(labels),
+    visible: flag(values.visible),
+    allow_access_restrictions: flag(values.allowAccessRestrictions),
+    updated_at: values.updatedAt,
   };
 }
 
@@ -93,15 +108,10 @@ export class CustomFieldsRepository extends HrRepository {
   }
 
   insertIfAbsent(clientId: string, id: string, values: CustomFieldValues, at: number): Promise<boolean> {
-    return this.tenant(clientId).insertIfAbsent('hr_custom_fields', {
-      ...(toColumns(values) as Required<ReturnType<typeof toColumns>> & Pick<CustomFieldValues, 'label' | 'type'>),
-      id,
-      created_at: at,
-      updated_at: values.updated_at,
-    });
+    return this.tenant(clientId).insertIfAbsent('hr_custom_fields', { ...toColumns(values), id, created_at: at });
   }
 
-  async update(clientId: string, id: string, values: Partial<CustomFieldValues>): Promise<void> {
+  async update(clientId: string, id: string, values: CustomFieldValues): Promise<void> {
     await this.tenant(clientId).updateTable('hr_custom_fields').set(toColumns(values)).where('id', '=', id).execute();
   }
 }

@@ -6,7 +6,7 @@ import { type FieldError, FieldValidationError, NotFoundError } from '../../../p
 import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { customFieldEvents } from './events.js';
-import { presentCustomField } from './present.js';
+import { presentCustomField, presentLabels } from './present.js';
 import type { AuthorizedValue, CustomFieldRecord, CustomFieldsRepository, CustomFieldValues } from './repository.js';
 import type { CustomFieldPatch, CustomFieldType } from './schemas.js';
 
@@ -20,7 +20,7 @@ export interface CustomFieldDef {
 }
 
 export function customFieldDef(row: CustomFieldRecord): CustomFieldDef {
-  return { row, type: row.type, authorizedValues: row.authorized_values };
+  return { row, type: row.type, authorizedValues: row.authorizedValues };
 }
 
 /** The repositories custom fields work with. */
@@ -122,7 +122,7 @@ export class CustomFieldsService {
     });
     if (existing) {
       const kept = new Set(values.map((v) => v.value));
-      const removed = existing.authorized_values.filter((v) => !kept.has(v.value));
+      const removed = existing.authorizedValues.filter((v) => !kept.has(v.value));
       if (removed.length) {
         errors.push({
           field: 'authorized_values',
@@ -149,13 +149,13 @@ export class CustomFieldsService {
     return {
       label: merged.label,
       type: merged.type,
-      authorized_values: merged.authorized_values,
+      authorizedValues: merged.authorized_values,
       hierarchical: merged.hierarchical,
-      default_value: merged.default_value ?? null,
-      localized_labels: merged.localized_labels ?? [],
+      defaultValue: merged.default_value ?? null,
+      localizedLabels: (merged.localized_labels ?? []).map((l) => ({ languageCode: l.language_code, value: l.value })),
       visible: merged.visible,
-      allow_access_restrictions: merged.allow_access_restrictions,
-      updated_at: at,
+      allowAccessRestrictions: merged.allow_access_restrictions,
+      updatedAt: at,
     };
   }
 
@@ -207,12 +207,12 @@ export class CustomFieldsService {
         authorized_values:
           input.authorized_values !== undefined
             ? CustomFieldsService.normalise(input.authorized_values)
-            : existing.authorized_values,
+            : existing.authorizedValues,
         hierarchical: input.hierarchical ?? existing.hierarchical,
-        default_value: input.default_value !== undefined ? input.default_value : existing.default_value,
-        localized_labels: input.localized_labels ?? existing.localized_labels,
+        default_value: input.default_value !== undefined ? input.default_value : existing.defaultValue,
+        localized_labels: input.localized_labels ?? presentLabels(existing.localizedLabels),
         visible: input.visible ?? existing.visible,
-        allow_access_restrictions: input.allow_access_restrictions ?? existing.allow_access_restrictions,
+        allow_access_restrictions: input.allow_access_restrictions ?? existing.allowAccessRestrictions,
       };
       this.validate(merged, existing);
       await repo.update(clientId, id, this.values(merged, this.clock.now()));

@@ -1,5 +1,6 @@
 import type { CsvRecord } from '../../../platform/csv.js';
-import { CODE, type DatasetLocalizedString, LANGUAGE_CODE } from '../datasets/schemas.js';
+import type { DatasetName } from '../datasets/repository.js';
+import { CODE, LANGUAGE_CODE } from '../datasets/schemas.js';
 import type { ImportReportEntry } from './repository.js';
 
 /**
@@ -19,7 +20,7 @@ export interface ImportedValue {
   code: string;
   parentId: string | null;
   depth: number;
-  localizedNames: DatasetLocalizedString[];
+  localizedNames: DatasetName[];
 }
 
 /** What reading a file found: its values (when it had no error), its report and the counts of the report. */
@@ -161,24 +162,24 @@ export class DatasetCsv {
       const id = codes.slice(0, depth + 1).join('.');
       const names = this.nameColumns
         .filter((n) => n.depth === depth && (cells[n.column] ?? '').trim() !== '')
-        .map((n) => ({ language_code: n.language, value: (cells[n.column] as string).trim().slice(0, 255) }));
+        .map((n) => ({ languageCode: n.language, value: (cells[n.column] as string).trim().slice(0, 255) }));
       const known = this.values.get(id);
       if (known) {
         const differs = names.find((n) => {
-          const before = known.localizedNames.find((k) => k.language_code === n.language_code);
+          const before = known.localizedNames.find((k) => k.languageCode === n.languageCode);
           return before !== undefined && before.value !== n.value;
         });
         if (differs) {
           this.add({
             type: 'warning',
             line,
-            field: `${this.dimensions[depth]}:${differs.language_code}`,
+            field: `${this.dimensions[depth]}:${differs.languageCode}`,
             code: 'names_differ',
-            message: `"${id}" was named "${known.localizedNames.find((k) => k.language_code === differs.language_code)?.value}" on an earlier row; that name is kept.`,
+            message: `"${id}" was named "${known.localizedNames.find((k) => k.languageCode === differs.languageCode)?.value}" on an earlier row; that name is kept.`,
           });
         }
         for (const n of names) {
-          if (!known.localizedNames.some((k) => k.language_code === n.language_code)) known.localizedNames.push(n);
+          if (!known.localizedNames.some((k) => k.languageCode === n.languageCode)) known.localizedNames.push(n);
         }
         continue;
       }

@@ -15,36 +15,78 @@ export interface ImportReportEntry {
   message: string;
 }
 
+/** What an import counted (the wire's `stats`). */
+export interface DatasetImportStatsRecord {
+  rows: number;
+  globalErrors: number;
+  rowErrors: number;
+  warnings: number;
+  internalErrors: number;
+  dimensionsCreated: number;
+  valuesCreated: number;
+  valuesUpdated: number;
+  valuesDeleted: number;
+}
+
 export interface DatasetImportRecord {
   id: string;
-  dataset_id: string;
+  datasetId: string;
   filename: string;
   sha256: string;
   size: number;
   status: 'queued' | 'in_progress' | 'finished';
   result: 'success' | 'error' | null;
-  creator_id: string | null;
-  total_dimensions_count: number;
-  total_values_count: number;
-  stats: DatasetImportStats;
+  creatorId: string | null;
+  totalDimensionsCount: number;
+  totalValuesCount: number;
+  stats: DatasetImportStatsRecord;
   report: ImportReportEntry[];
-  started_at: number | null;
-  finished_at: number | null;
-  created_at: number;
-  updated_at: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
 }
 
-export const EMPTY_STATS: DatasetImportStats = {
+export const EMPTY_STATS: DatasetImportStatsRecord = {
   rows: 0,
-  global_errors: 0,
-  row_errors: 0,
+  globalErrors: 0,
+  rowErrors: 0,
   warnings: 0,
-  internal_errors: 0,
-  dimensions_created: 0,
-  values_created: 0,
-  values_updated: 0,
-  values_deleted: 0,
+  internalErrors: 0,
+  dimensionsCreated: 0,
+  valuesCreated: 0,
+  valuesUpdated: 0,
+  valuesDeleted: 0,
 };
+
+/** The counts as stored: in the wire's names. */
+export function storedStats(stats: DatasetImportStatsRecord): DatasetImportStats {
+  return {
+    rows: stats.rows,
+    global_errors: stats.globalErrors,
+    row_errors: stats.rowErrors,
+    warnings: stats.warnings,
+    internal_errors: stats.internalErrors,
+    dimensions_created: stats.dimensionsCreated,
+    values_created: stats.valuesCreated,
+    values_updated: stats.valuesUpdated,
+    values_deleted: stats.valuesDeleted,
+  };
+}
+
+function toStats(stored: DatasetImportStats): DatasetImportStatsRecord {
+  return {
+    rows: stored.rows,
+    globalErrors: stored.global_errors,
+    rowErrors: stored.row_errors,
+    warnings: stored.warnings,
+    internalErrors: stored.internal_errors,
+    dimensionsCreated: stored.dimensions_created,
+    valuesCreated: stored.values_created,
+    valuesUpdated: stored.values_updated,
+    valuesDeleted: stored.values_deleted,
+  };
+}
 
 const ORDER: ListOrder = { tiebreak: 'i.pk' };
 
@@ -52,21 +94,21 @@ function toRecord(row: Selectable<HrDatasetImportsTable>): DatasetImportRecord {
   const n = (v: number | null) => (v === null ? null : Number(v));
   return {
     id: row.id,
-    dataset_id: row.dataset_id,
+    datasetId: row.dataset_id,
     filename: row.filename,
     sha256: row.sha256,
     size: Number(row.size),
     status: row.status as DatasetImportRecord['status'],
     result: row.result as DatasetImportRecord['result'],
-    creator_id: row.creator_id,
-    total_dimensions_count: Number(row.total_dimensions_count),
-    total_values_count: Number(row.total_values_count),
-    stats: JSON.parse(row.stats) as DatasetImportStats,
+    creatorId: row.creator_id,
+    totalDimensionsCount: Number(row.total_dimensions_count),
+    totalValuesCount: Number(row.total_values_count),
+    stats: toStats(JSON.parse(row.stats) as DatasetImportStats),
     report: JSON.parse(row.report) as ImportReportEntry[],
-    started_at: n(row.started_at),
-    finished_at: n(row.finished_at),
-    created_at: Number(row.created_at),
-    updated_at: Number(row.updated_at),
+    startedAt: n(row.started_at),
+    finishedAt: n(row.finished_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
   };
 }
 
@@ -93,7 +135,7 @@ export class DatasetImportsRepository extends HrRepository {
         creator_id: row.creatorId,
         total_dimensions_count: 0,
         total_values_count: 0,
-        stats: JSON.stringify(EMPTY_STATS),
+        stats: JSON.stringify(storedStats(EMPTY_STATS)),
         report: '[]',
         job_id: jobId,
         started_at: null,
@@ -135,7 +177,7 @@ export class DatasetImportsRepository extends HrRepository {
     id: string,
     outcome: {
       result: 'success' | 'error';
-      stats: DatasetImportStats;
+      stats: DatasetImportStatsRecord;
       report: ImportReportEntry[];
       dimensions: number;
       values: number;
@@ -147,7 +189,7 @@ export class DatasetImportsRepository extends HrRepository {
       .set({
         status: 'finished',
         result: outcome.result,
-        stats: JSON.stringify(outcome.stats),
+        stats: JSON.stringify(storedStats(outcome.stats)),
         report: JSON.stringify(outcome.report),
         total_dimensions_count: outcome.dimensions,
         total_values_count: outcome.values,

@@ -127,8 +127,8 @@ export class DatasetImportsService {
     const found = await read.datasetImports.find(clientId, importId);
     if (!found || found.status === 'finished') return;
     await read.datasetImports.start(clientId, importId, this.clock.now());
-    await read.datasets.markImport(clientId, found.dataset_id, 'in_progress', null);
-    const dataset = await read.datasets.find(clientId, found.dataset_id);
+    await read.datasets.markImport(clientId, found.datasetId, 'in_progress', null);
+    const dataset = await read.datasets.find(clientId, found.datasetId);
     const dimensions = dataset?.dimensions.map((d) => d.id) ?? [];
     const file = new DatasetCsv(dimensions, MAX_VALUES);
     if (!dataset) {
@@ -158,8 +158,8 @@ export class DatasetImportsService {
     const stats = {
       ...EMPTY_STATS,
       rows: file.rows,
-      global_errors: file.globalErrors,
-      row_errors: file.rowErrors,
+      globalErrors: file.globalErrors,
+      rowErrors: file.rowErrors,
       warnings: file.warnings,
     };
     await this.work.run(async ({ datasetImports, datasets }) => {
@@ -173,13 +173,13 @@ export class DatasetImportsService {
           values: 0,
         };
         if (await datasetImports.finish(clientId, importId, outcome, at)) {
-          await datasets.markImport(clientId, found.dataset_id, 'finished', 'error');
+          await datasets.markImport(clientId, found.datasetId, 'finished', 'error');
         }
         return;
       }
       // Delete all and replace, in this one transaction: a crash before it commits changes nothing.
-      if (!(await datasets.lock(clientId, found.dataset_id))) throw new Error('the dataset was deleted');
-      const before = await datasets.valueIds(clientId, found.dataset_id);
+      if (!(await datasets.lock(clientId, found.datasetId))) throw new Error('the dataset was deleted');
+      const before = await datasets.valueIds(clientId, found.datasetId);
       const values = [...file.values.values()].sort((a, b) => a.depth - b.depth);
       let updated = 0;
       for (const v of values) if (before.has(v.id)) updated++;
@@ -187,19 +187,19 @@ export class DatasetImportsService {
         result: 'success' as const,
         stats: {
           ...stats,
-          values_created: values.length - updated,
-          values_updated: updated,
-          values_deleted: before.size - updated,
+          valuesCreated: values.length - updated,
+          valuesUpdated: updated,
+          valuesDeleted: before.size - updated,
         },
         report: file.report,
         dimensions: dimensions.length,
         values: values.length,
       };
       if (!(await datasetImports.finish(clientId, importId, outcome, at))) return;
-      await datasets.deleteAllValues(clientId, found.dataset_id);
-      await datasets.insertValues(clientId, found.dataset_id, values, at);
-      await datasets.setValuesCount(clientId, found.dataset_id, values.length, at);
-      await datasets.markImport(clientId, found.dataset_id, 'finished', 'success');
+      await datasets.deleteAllValues(clientId, found.datasetId);
+      await datasets.insertValues(clientId, found.datasetId, values, at);
+      await datasets.setValuesCount(clientId, found.datasetId, values.length, at);
+      await datasets.markImport(clientId, found.datasetId, 'finished', 'success');
     });
   }
 }

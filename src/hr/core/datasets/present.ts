@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../../platform/time.js';
-import type { DatasetRecord, DatasetValueRecord } from './repository.js';
+import { type DatasetRecord, type DatasetValueRecord, wireNames } from './repository.js';
 import type { Dataset, DatasetValue } from './schemas.js';
 
 /** `DatasetFull`. */
@@ -7,17 +7,17 @@ export function presentDataset(dataset: DatasetRecord): Dataset {
   return {
     id: dataset.id,
     name: dataset.name,
-    localized_names: dataset.localized_names,
+    localized_names: wireNames(dataset.localizedNames),
     dimensions: dataset.dimensions.map((d) => ({
       id: d.id,
-      localized_names: d.localized_names,
-      name: d.localized_names[0]?.value ?? null,
+      localized_names: wireNames(d.localizedNames),
+      name: d.localizedNames[0]?.value ?? null,
     })),
-    values_count: dataset.values_count,
-    last_import_status: dataset.last_import_status,
-    last_import_result: dataset.last_import_result,
-    created_at: formatDateTime(dataset.created_at),
-    updated_at: formatDateTime(dataset.updated_at),
+    values_count: dataset.valuesCount,
+    last_import_status: dataset.lastImportStatus,
+    last_import_result: dataset.lastImportResult,
+    created_at: formatDateTime(dataset.createdAt),
+    updated_at: formatDateTime(dataset.updatedAt),
   };
 }
 
@@ -27,8 +27,8 @@ export function presentDatasetValue(value: DatasetValueRecord, dimensionIds: rea
     id: value.id,
     code: value.code,
     name: value.name,
-    localized_names: value.localized_names,
-    dataset_id: value.dataset_id,
+    localized_names: wireNames(value.localizedNames),
+    dataset_id: value.datasetId,
     dimension_id: dimensionIds[value.depth] ?? '',
   };
 }

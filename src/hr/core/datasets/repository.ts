@@ -7,9 +7,25 @@ import { containsText } from '../../../platform/db/search.js';
 import type { DatasetLocalizedString, DatasetSortField, DatasetValueSortField } from './schemas.js';
 import type { HrDatasetsTable, HrDatasetValuesTable } from './tables.js';
 
+/** A name in one language. */
+export interface DatasetName {
+  languageCode: string;
+  value: string;
+}
+
+/** Names as the domain holds them, from the wire's (or the stored JSON's, which has the wire's names). */
+export function datasetNames(names: readonly DatasetLocalizedString[]): DatasetName[] {
+  return names.map((n) => ({ languageCode: n.language_code, value: n.value }));
+}
+
+/** Names in the wire's shape (which the stored JSON keeps too). */
+export function wireNames(names: readonly DatasetName[]): DatasetLocalizedString[] {
+  return names.map((n) => ({ language_code: n.languageCode, value: n.value }));
+}
+
 export interface DatasetDimension {
   id: string;
-  localized_names: DatasetLocalizedString[];
+  localizedNames: DatasetName[];
 }
 
 /** A dataset as the domain sees it: its row with the JSON columns decoded. */
@@ -17,27 +33,27 @@ export interface DatasetRecord {
   pk: number;
   id: string;
   name: string;
-  localized_names: DatasetLocalizedString[];
+  localizedNames: DatasetName[];
   dimensions: DatasetDimension[];
-  values_count: number;
-  last_import_status: 'queued' | 'in_progress' | 'finished' | null;
-  last_import_result: 'error' | 'success' | null;
-  created_at: number;
-  updated_at: number;
+  valuesCount: number;
+  lastImportStatus: 'queued' | 'in_progress' | 'finished' | null;
+  lastImportResult: 'error' | 'success' | null;
+  createdAt: number;
+  updatedAt: number;
 }
 
 /** A value of a dataset. */
 export interface DatasetValueRecord {
   pk: number;
-  dataset_id: string;
+  datasetId: string;
   id: string;
   code: string;
-  parent_id: string | null;
+  parentId: string | null;
   depth: number;
   name: string;
-  localized_names: DatasetLocalizedString[];
-  created_at: number;
-  updated_at: number;
+  localizedNames: DatasetName[];
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface DatasetFilter {
@@ -59,38 +75,58 @@ const DATASET_ORDER: ListOrder<DatasetSortField> = {
 };
 const VALUE_ORDER: ListOrder<DatasetValueSortField> = { fields: { name: 'v.name' }, tiebreak: 'v.pk' };
 
+/** A dimension as stored (JSON, in the wire's names). */
+interface StoredDimension {
+  id: string;
+  localized_names: DatasetLocalizedString[];
+}
+
 function toDataset(row: Selectable<HrDatasetsTable>): DatasetRecord {
   return {
     pk: Number(row.pk),
     id: row.id,
     name: row.name,
-    localized_names: JSON.parse(row.localized_names) as DatasetLocalizedString[],
-    dimensions: JSON.parse(row.dimensions) as DatasetDimension[],
-    values_count: Number(row.values_count),
-    last_import_status: row.last_import_status as DatasetRecord['last_import_status'],
-    last_import_result: row.last_import_result as DatasetRecord['last_import_result'],
-    created_at: Number(row.created_at),
-    updated_at: Number(row.updated_at),
+    localizedNames: datasetNames(JSON.parse(row.localized_names) as DatasetLocalizedString[]),
+    dimensions: (JSON.parse(row.dimensions) as StoredDimension[]).map((d) => ({
+      id: d.id,
+      localizedNames: datasetNames(d.localized_names),
+    })),
+    valuesCount: Number(row.values_count),
+    lastImportStatus: row.last_import_status as DatasetRecord['lastImportStatus'],
+    lastImportResult: row.last_import_result as DatasetRecord['lastImportResult'],
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
   };
 }
 
 function toValue(row: Selectable<HrDatasetValuesTable>): DatasetValueRecord {
   return {
     pk: Number(row.pk),
-    dataset_id: row.dataset_id,
+    datasetId: row.dataset_id,
     id: row.id,
     code: row.code,
-    parent_id: row.parent_id,
+    parentId: row.parent_id,
     depth: Number(row.depth),
     name: row.name,
-    localized_names: JSON.parse(row.localized_names) as DatasetLocalizedString[],
-    created_at: Number(row.created_at),
-    updated_at: Number(row.updated_at),
+    localizedNames: datasetNames(JSON.parse(row.localized_names) as DatasetLocalizedString[]),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** A dataset's names and dimensions as stored. */
+function storedAttributes(attrs: { localizedNames: DatasetName[]; dimensions: DatasetDimension[] }) {
+  const dimensions = attrs.dimensions.map(
+    (d): StoredDimension => ({ id: d.id, localized_names: wireNames(d.localizedNames) }),
+  );
+  return {
+    localized_names: JSON.stringify(wireNames(attrs.localizedNames)),
+    dimensions: JSON.stringify(dimensions),
   };
 }
 
 /** Every name and the code of a value, lower-cased: what `q` searches. */
-function searchText(code: string, names: readonly DatasetLocalizedString[]): string {
+function searchText(code: string, names: readonly DatasetName[]): string {
   return [code, ...names.map((n) => n.value)].join('\n').toLowerCase();
 }
 
@@ -100,7 +136,7 @@ export interface NewDatasetValue {
   code: string;
   parentId: string | null;
   depth: number;
-  localizedNames: DatasetLocalizedString[];
+  localizedNames: DatasetName[];
 }
 
 /** Values are inserted this many to a statement (11 columns each: under SQLite's 32,766 variables). */
@@ -147,14 +183,13 @@ export class DatasetsRepository extends HrRepository {
   insertIfAbsent(
     clientId: string,
     id: string,
-    attrs: { localizedNames: DatasetLocalizedString[]; dimensions: DatasetDimension[] },
+    attrs: { localizedNames: DatasetName[]; dimensions: DatasetDimension[] },
     at: number,
   ): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('hr_datasets', {
       id,
       name: attrs.localizedNames[0]?.value ?? id,
-      localized_names: JSON.stringify(attrs.localizedNames),
-      dimensions: JSON.stringify(attrs.dimensions),
+      ...storedAttributes(attrs),
       values_count: 0,
       last_import_status: null,
       last_import_result: null,
@@ -166,15 +201,14 @@ export class DatasetsRepository extends HrRepository {
   async update(
     clientId: string,
     id: string,
-    attrs: { localizedNames: DatasetLocalizedString[]; dimensions: DatasetDimension[] },
+    attrs: { localizedNames: DatasetName[]; dimensions: DatasetDimension[] },
     at: number,
   ): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_datasets as d')
       .set({
         name: attrs.localizedNames[0]?.value ?? id,
-        localized_names: JSON.stringify(attrs.localizedNames),
-        dimensions: JSON.stringify(attrs.dimensions),
+        ...storedAttributes(attrs),
         updated_at: at,
       })
       .where('d.id', '=', id)
@@ -276,7 +310,7 @@ export class DatasetsRepository extends HrRepository {
         parent_id: v.parentId,
         depth: v.depth,
         name: v.localizedNames[0]?.value ?? v.code,
-        localized_names: JSON.stringify(v.localizedNames),
+        localized_names: JSON.stringify(wireNames(v.localizedNames)),
         search_text: searchText(v.code, v.localizedNames),
         created_at: at,
         updated_at: at,
@@ -288,14 +322,14 @@ export class DatasetsRepository extends HrRepository {
   async updateValue(
     clientId: string,
     datasetId: string,
-    value: { id: string; code: string; localizedNames: DatasetLocalizedString[] },
+    value: { id: string; code: string; localizedNames: DatasetName[] },
     at: number,
   ): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_dataset_values as v')
       .set({
         name: value.localizedNames[0]?.value ?? value.code,
-        localized_names: JSON.stringify(value.localizedNames),
+        localized_names: JSON.stringify(wireNames(value.localizedNames)),
         search_text: searchText(value.code, value.localizedNames),
         updated_at: at,
       })

@@ -14,6 +14,7 @@ import type {
   DatasetValueFilter,
   DatasetValueRecord,
 } from './repository.js';
+import { datasetNames } from './repository.js';
 import {
   type DatasetListQuery,
   type DatasetPut,
@@ -81,7 +82,7 @@ export class DatasetsService {
    * their ids (their names may change); new ones come after them.
    */
   async put(clientId: string, id: string, input: DatasetPut): Promise<{ dataset: DatasetRecord; created: boolean }> {
-    const dimensions = input.dimensions.map((d) => ({ id: d.id, localized_names: d.localized_names }));
+    const dimensions = input.dimensions.map((d) => ({ id: d.id, localizedNames: datasetNames(d.localized_names) }));
     const ids = dimensions.map((d) => d.id);
     const twice = ids.findIndex((d, i) => ids.indexOf(d) !== i);
     if (twice >= 0) {
@@ -89,7 +90,7 @@ export class DatasetsService {
         { field: `dimensions.${twice}.id`, code: 'duplicate', message: 'Each dimension has its own id.' },
       ]);
     }
-    const attrs = { localizedNames: input.localized_names, dimensions };
+    const attrs = { localizedNames: datasetNames(input.localized_names), dimensions };
     return this.work.run(async ({ datasets, audit }) => {
       const at = this.clock.now();
       let existing = await datasets.lock(clientId, id);
@@ -180,7 +181,7 @@ export class DatasetsService {
         await datasets.updateValue(
           clientId,
           datasetId,
-          { id: valueId, code, localizedNames: input.localized_names },
+          { id: valueId, code, localizedNames: datasetNames(input.localized_names) },
           at,
         );
       } else {
@@ -189,7 +190,7 @@ export class DatasetsService {
             { field: 'value_id', code: 'not_found', message: `The dataset has no value "${parentId}" to hold it.` },
           ]);
         }
-        if (dataset.values_count >= MAX_VALUES) {
+        if (dataset.valuesCount >= MAX_VALUES) {
           throw new FieldValidationError([
             { field: 'value_id', code: 'too_many', message: `A dataset holds at most ${MAX_VALUES} values.` },
           ]);
@@ -197,7 +198,7 @@ export class DatasetsService {
         await datasets.insertValues(
           clientId,
           datasetId,
-          [{ id: valueId, code, parentId, depth, localizedNames: input.localized_names }],
+          [{ id: valueId, code, parentId, depth, localizedNames: datasetNames(input.localized_names) }],
           at,
         );
         await datasets.countValues(clientId, datasetId, 1, at);

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Db, dialectOf } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { jsonRowsText } from '../../../platform/db/json-sql.js';
@@ -14,14 +14,123 @@ import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.
 import type { SortField } from './schemas.js';
 import type { HrEmployeeRegistrationsTable, HrEmployeesTable } from './tables.js';
 
-export type EmployeeRow = Selectable<HrEmployeesTable>;
-export type NewEmployeeRow = Insertable<HrEmployeesTable>;
-export type RegistrationRow = Selectable<HrEmployeeRegistrationsTable>;
+/** What an employee's writes set (its id and creation instant are the row's own). */
+export interface EmployeeAttributes {
+  externalId: string | null;
+  firstname: string;
+  lastname: string;
+  email: string | null;
+  language: string | null;
+  maidenname: string | null;
+  middlename: string | null;
+  country: string | null;
+  startingDate: string | null;
+  mobilePhoneNumber: string | null;
+  birthDate: string | null;
+  address1: string | null;
+  address2: string | null;
+  address3: string | null;
+  zipCode: string | null;
+  city: string | null;
+  state: string | null;
+  /** SHA-256 of the write-only saml_token. */
+  samlTokenHash: string | null;
+  synchronizedAt: number | null;
+  synchronizationApplication: string | null;
+  updatedAt: number;
+}
 
-/** An employee with everything its response needs (the service composes it from the rows above). */
+/** An employee as the domain sees it. */
+export interface EmployeeRecord extends EmployeeAttributes {
+  pk: number;
+  id: string;
+  createdAt: number;
+}
+
+/** One registration reference of an employee (a number in an organization). */
+export interface RegistrationRecord {
+  organizationId: string;
+  employeeNumber: string;
+  active: boolean;
+  departureDate: string | null;
+  position: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+function toRecord(row: Selectable<HrEmployeesTable>): EmployeeRecord {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    externalId: row.external_id,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    email: row.email,
+    language: row.language,
+    maidenname: row.maidenname,
+    middlename: row.middlename,
+    country: row.country,
+    startingDate: row.starting_date,
+    mobilePhoneNumber: row.mobile_phone_number,
+    birthDate: row.birth_date,
+    address1: row.address1,
+    address2: row.address2,
+    address3: row.address3,
+    zipCode: row.zip_code,
+    city: row.city,
+    state: row.state,
+    samlTokenHash: row.saml_token_hash,
+    synchronizedAt: n(row.synchronized_at),
+    synchronizationApplication: row.synchronization_application,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** The columns of the attributes given (a PATCH changes some). */
+function toColumns(a: Partial<EmployeeAttributes>): Partial<Omit<HrEmployeesTable, 'pk'>> {
+  const c: Partial<Omit<HrEmployeesTable, 'pk'>> = {};
+  if (a.externalId !== undefined) c.external_id = a.externalId;
+  if (a.firstname !== undefined) c.firstname = a.firstname;
+  if (a.lastname !== undefined) c.lastname = a.lastname;
+  if (a.email !== undefined) c.email = a.email;
+  if (a.language !== undefined) c.language = a.language;
+  if (a.maidenname !== undefined) c.maidenname = a.maidenname;
+  if (a.middlename !== undefined) c.middlename = a.middlename;
+  if (a.country !== undefined) c.country = a.country;
+  if (a.startingDate !== undefined) c.starting_date = a.startingDate;
+  if (a.mobilePhoneNumber !== undefined) c.mobile_phone_number = a.mobilePhoneNumber;
+  if (a.birthDate !== undefined) c.birth_date = a.birthDate;
+  if (a.address1 !== undefined) c.address1 = a.address1;
+  if (a.address2 !== undefined) c.address2 = a.address2;
+  if (a.address3 !== undefined) c.address3 = a.address3;
+  if (a.zipCode !== undefined) c.zip_code = a.zipCode;
+  if (a.city !== undefined) c.city = a.city;
+  if (a.state !== undefined) c.state = a.state;
+  if (a.samlTokenHash !== undefined) c.saml_token_hash = a.samlTokenHash;
+  if (a.synchronizedAt !== undefined) c.synchronized_at = a.synchronizedAt;
+  if (a.synchronizationApplication !== undefined) c.synchronization_application = a.synchronizationApplication;
+  if (a.updatedAt !== undefined) c.updated_at = a.updatedAt;
+  return c;
+}
+
+function toRegistrationRecord(row: Selectable<HrEmployeeRegistrationsTable>): RegistrationRecord {
+  return {
+    organizationId: row.organization_id,
+    employeeNumber: row.employee_number,
+    active: Number(row.active) === 1,
+    departureDate: row.departure_date,
+    position: Number(row.position),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** An employee with everything its response needs (the service composes it from the records above). */
 export interface EmployeeView {
-  row: EmployeeRow;
-  registrations: RegistrationRow[];
+  row: EmployeeRecord;
+  registrations: RegistrationRecord[];
   customFields: { code: string; value: string; label: string }[];
   status: 'pre_hired' | 'active' | 'terminated';
   terminated: boolean;
@@ -150,14 +259,15 @@ const findWithDetails = prepared((db: Db, p: { clientId: string; id: string }) =
 
 /** An employee read whole, with its registrations and its custom values labelled (by custom field id). */
 export interface EmployeeWithDetails {
-  row: EmployeeRow;
-  registrations: RegistrationRow[];
+  row: EmployeeRecord;
+  registrations: RegistrationRecord[];
   customFields: EmployeeView['customFields'];
 }
 
 export class EmployeesRepository extends HrRepository {
-  find(clientId: string, id: string): Promise<EmployeeRow | undefined> {
-    return findById.first(this.db, { clientId, id });
+  async find(clientId: string, id: string): Promise<EmployeeRecord | undefined> {
+    const row = await findById.first(this.db, { clientId, id });
+    return row ? toRecord(row) : undefined;
   }
 
   /** The employee with its registrations and custom values, in one statement ({@link findWithDetails}). */
@@ -167,16 +277,14 @@ export class EmployeesRepository extends HrRepository {
     const { registrations_json, custom_values_json, ...row } = found;
     type Stored = [string, string, number, string | null, number, number, number];
     const registrations = (JSON.parse(registrations_json) as Stored[]).map(
-      ([organization_id, employee_number, active, departure_date, position, created_at, updated_at]) => ({
-        client_id: clientId,
-        employee_id: id,
-        organization_id,
-        employee_number,
-        active: Number(active),
-        departure_date,
+      ([organizationId, employeeNumber, active, departureDate, position, createdAt, updatedAt]) => ({
+        organizationId,
+        employeeNumber,
+        active: Number(active) === 1,
+        departureDate,
         position: Number(position),
-        created_at: Number(created_at),
-        updated_at: Number(updated_at),
+        createdAt: Number(createdAt),
+        updatedAt: Number(updatedAt),
       }),
     );
     const customFields = (JSON.parse(custom_values_json) as [string, string, string][]).map(([code, value, label]) => ({
@@ -184,23 +292,35 @@ export class EmployeesRepository extends HrRepository {
       value,
       label,
     }));
-    return { row, registrations, customFields };
+    return { row: toRecord(row), registrations, customFields };
   }
 
-  findByExternalId(clientId: string, externalId: string): Promise<EmployeeRow | undefined> {
-    return this.tenant(clientId)
+  async findByExternalId(clientId: string, externalId: string): Promise<EmployeeRecord | undefined> {
+    const row = await this.tenant(clientId)
       .selectFrom('hr_employees')
       .selectAll()
       .where('external_id', '=', externalId)
       .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
-  async insert(row: NewEmployeeRow): Promise<void> {
-    await this.db.insertInto('hr_employees').values(row).execute();
+  async insert(clientId: string, employee: Omit<EmployeeRecord, 'pk'>): Promise<void> {
+    await this.db
+      .insertInto('hr_employees')
+      .values({
+        ...toColumns(employee),
+        client_id: clientId,
+        id: employee.id,
+        firstname: employee.firstname,
+        lastname: employee.lastname,
+        created_at: employee.createdAt,
+        updated_at: employee.updatedAt,
+      })
+      .execute();
   }
 
-  async update(clientId: string, id: string, changes: Partial<NewEmployeeRow>): Promise<void> {
-    await this.tenant(clientId).updateTable('hr_employees').set(changes).where('id', '=', id).execute();
+  async update(clientId: string, id: string, changes: Partial<EmployeeAttributes>): Promise<void> {
+    await this.tenant(clientId).updateTable('hr_employees').set(toColumns(changes)).where('id', '=', id).execute();
   }
 
   existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -223,7 +343,7 @@ export class EmployeesRepository extends HrRepository {
   /** Employee numbers already used in an organization by another employee. */
   async takenNumbers(
     clientId: string,
-    pairs: { organization_id: string; employee_number: string }[],
+    pairs: { organizationId: string; employeeNumber: string }[],
     exceptEmployee?: string,
   ): Promise<Set<string>> {
     if (!pairs.length) return new Set();
@@ -233,7 +353,7 @@ export class EmployeesRepository extends HrRepository {
       .where((eb) =>
         eb.or(
           pairs.map((p) =>
-            eb.and([eb('organization_id', '=', p.organization_id), eb('employee_number', '=', p.employee_number)]),
+            eb.and([eb('organization_id', '=', p.organizationId), eb('employee_number', '=', p.employeeNumber)]),
           ),
         ),
       );
@@ -242,24 +362,32 @@ export class EmployeesRepository extends HrRepository {
     return new Set(rows.map((r) => `${r.organization_id}\n${r.employee_number}`));
   }
 
-  async registrations(clientId: string, employeeIds: string[]): Promise<Map<string, RegistrationRow[]>> {
-    const out = new Map<string, RegistrationRow[]>();
+  async registrations(clientId: string, employeeIds: string[]): Promise<Map<string, RegistrationRecord[]>> {
+    const out = new Map<string, RegistrationRecord[]>();
     if (!employeeIds.length) return out;
     const rows = await registrationsOf.all(this.db, { clientId, ids: employeeIds });
-    for (const r of rows) out.set(r.employee_id, [...(out.get(r.employee_id) ?? []), r]);
+    for (const r of rows) out.set(r.employee_id, [...(out.get(r.employee_id) ?? []), toRegistrationRecord(r)]);
     return out;
   }
 
-  async replaceRegistrations(
-    clientId: string,
-    employeeId: string,
-    rows: Omit<RegistrationRow, 'client_id' | 'employee_id'>[],
-  ): Promise<void> {
+  async replaceRegistrations(clientId: string, employeeId: string, registrations: RegistrationRecord[]): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_employee_registrations').where('employee_id', '=', employeeId).execute();
-    if (rows.length) {
+    if (registrations.length) {
       await this.db
         .insertInto('hr_employee_registrations')
-        .values(rows.map((r) => ({ ...r, client_id: clientId, employee_id: employeeId })))
+        .values(
+          registrations.map((r) => ({
+            client_id: clientId,
+            employee_id: employeeId,
+            organization_id: r.organizationId,
+            employee_number: r.employeeNumber,
+            active: r.active ? 1 : 0,
+            departure_date: r.departureDate,
+            position: r.position,
+            created_at: r.createdAt,
+            updated_at: r.updatedAt,
+          })),
+        )
         .execute();
     }
   }
@@ -436,7 +564,8 @@ export class EmployeesRepository extends HrRepository {
     };
   }
 
-  page(clientId: string, f: EmployeeQuery, request: PageRequest<SortField>): Promise<Page<EmployeeRow>> {
-    return listPage(this.filtered(clientId, f).selectAll('e'), ORDER, request);
+  async page(clientId: string, f: EmployeeQuery, request: PageRequest<SortField>): Promise<Page<EmployeeRecord>> {
+    const page = await listPage(this.filtered(clientId, f).selectAll('e'), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 }

@@ -16,7 +16,13 @@ import type { CustomFieldDef, CustomFieldsService } from '../custom-fields/servi
 import type { EmployeesPerimeter } from '../perimeters/rules.js';
 import { employeeEvents } from './events.js';
 import { presentEmployee } from './present.js';
-import type { EmployeeQuery, EmployeeRow, EmployeesRepository, EmployeeView, NewEmployeeRow } from './repository.js';
+import type {
+  EmployeeAttributes,
+  EmployeeQuery,
+  EmployeeRecord,
+  EmployeesRepository,
+  EmployeeView,
+} from './repository.js';
 import {
   EmployeeBulkPatchItem,
   EmployeeBulkPutItem,
@@ -77,7 +83,7 @@ export class EmployeesService {
 
   // ------------------------------------------------------------ reading
 
-  async views(clientId: string, rows: EmployeeRow[]): Promise<EmployeeView[]> {
+  async views(clientId: string, rows: EmployeeRecord[]): Promise<EmployeeView[]> {
     return viewsOf(this.repo, clientId, rows, await this.customFields.definitions(clientId), this.clock);
   }
 
@@ -92,11 +98,11 @@ export class EmployeesService {
     if (!row) throw new NotFoundError('employee', id);
     const at = this.clock.now();
     await this.repo.update(clientId, id, {
-      synchronized_at: at,
-      synchronization_application: synchronization.application,
+      synchronizedAt: at,
+      synchronizationApplication: synchronization.application,
     });
-    row.synchronized_at = at;
-    row.synchronization_application = synchronization.application;
+    row.synchronizedAt = at;
+    row.synchronizationApplication = synchronization.application;
     return (await this.views(clientId, [row]))[0] as EmployeeView;
   }
 
@@ -216,7 +222,7 @@ export class EmployeesService {
     defs: Map<string, CustomFieldDef>,
     action: 'created' | 'updated',
   ): Promise<EmployeeView> {
-    const row = (await repo.find(clientId, id)) as EmployeeRow;
+    const row = (await repo.find(clientId, id)) as EmployeeRecord;
     const view = (await viewsOf(repo, clientId, [row], defs, this.clock))[0] as EmployeeView;
     const name = [row.firstname, row.middlename, row.lastname].filter((part) => part).join(' ');
     await audit.record(clientId, employeeEvents, action, { id, name: name || null, data: presentEmployee(view) });
@@ -250,12 +256,11 @@ export class EmployeesService {
         const { employees: repo, audit } = tx;
         const prepared = await prepareEmployee(this.clock, repo, clientId, input, 'create', defs);
         const newId = chosenId ?? randomUUID();
-        await repo.insert({
-          ...(prepared.changes as NewEmployeeRow),
-          client_id: clientId,
+        await repo.insert(clientId, {
+          ...(prepared.changes as EmployeeAttributes),
           id: newId,
-          external_id: input.external_id ?? null,
-          created_at: prepared.changes.updated_at as number,
+          externalId: input.external_id ?? null,
+          createdAt: prepared.changes.updatedAt as number,
         });
         await this.write(repo, clientId, newId, prepared);
         const view = await this.recorded(repo, audit, clientId, newId, defs, 'created');

@@ -1,7 +1,7 @@
 /** Employees as their responses show them: registrations, labelled custom values, status (read by the service). */
 import { type Clock, dayOf } from '../../../platform/time.js';
 import type { CustomFieldDef } from '../custom-fields/service.js';
-import type { EmployeeRow, EmployeesRepository, EmployeeView, RegistrationRow } from './repository.js';
+import type { EmployeeRecord, EmployeesRepository, EmployeeView, RegistrationRecord } from './repository.js';
 
 export function today(clock: Clock): string {
   return dayOf(clock.now());
@@ -14,7 +14,7 @@ export function today(clock: Clock): string {
 export async function viewsOf(
   repo: EmployeesRepository,
   clientId: string,
-  rows: EmployeeRow[],
+  rows: EmployeeRecord[],
   defs: Map<string, CustomFieldDef>,
   clock: Clock,
 ): Promise<EmployeeView[]> {
@@ -38,14 +38,14 @@ function labelled(values: Map<string, string> | undefined, defs: Map<string, Cus
 
 /** An employee as its responses show it, from its rows and its labelled custom values. */
 export function viewOf(
-  row: EmployeeRow,
-  registrations: RegistrationRow[],
+  row: EmployeeRecord,
+  registrations: RegistrationRecord[],
   customFields: EmployeeView['customFields'],
   day: string,
 ): EmployeeView {
-  const terminated = !registrations.some((r) => r.active === 1);
-  const departures = registrations.map((r) => r.departure_date).filter((d): d is string => d !== null);
+  const terminated = !registrations.some((r) => r.active);
+  const departures = registrations.map((r) => r.departureDate).filter((d): d is string => d !== null);
   const departureDate = terminated && departures.length ? (departures.sort().at(-1) as string) : null;
-  const status = terminated ? 'terminated' : row.starting_date && row.starting_date > day ? 'pre_hired' : 'active';
+  const status = terminated ? 'terminated' : row.startingDate && row.startingDate > day ? 'pre_hired' : 'active';
   return { row, registrations, customFields, status, terminated, departureDate };
 }

@@ -8,38 +8,46 @@ import { hashSecret } from '../../../platform/security/secrets.js';
 import type { Clock } from '../../../platform/time.js';
 import type { CustomFieldDef } from '../custom-fields/service.js';
 import { checkValue } from '../custom-fields/service.js';
-import type { EmployeeRow, EmployeesRepository, NewEmployeeRow, RegistrationRow } from './repository.js';
+import type { EmployeeAttributes, EmployeeRecord, EmployeesRepository, RegistrationRecord } from './repository.js';
 import type { EmployeePatch } from './schemas.js';
 import { today } from './views.js';
 
+/** The profile fields: each one's name on the wire (a body's), and in the domain. */
 const PROFILE_FIELDS = [
-  'external_id',
-  'firstname',
-  'lastname',
-  'email',
-  'language',
-  'maidenname',
-  'middlename',
-  'country',
-  'starting_date',
-  'mobile_phone_number',
-  'birth_date',
-  'address1',
-  'address2',
-  'address3',
-  'zip_code',
-  'city',
-  'state',
+  ['external_id', 'externalId'],
+  ['firstname', 'firstname'],
+  ['lastname', 'lastname'],
+  ['email', 'email'],
+  ['language', 'language'],
+  ['maidenname', 'maidenname'],
+  ['middlename', 'middlename'],
+  ['country', 'country'],
+  ['starting_date', 'startingDate'],
+  ['mobile_phone_number', 'mobilePhoneNumber'],
+  ['birth_date', 'birthDate'],
+  ['address1', 'address1'],
+  ['address2', 'address2'],
+  ['address3', 'address3'],
+  ['zip_code', 'zipCode'],
+  ['city', 'city'],
+  ['state', 'state'],
+] as const;
+
+/** The address fields an employee without an email must have: each one's name on the wire, and in the domain. */
+const ADDRESS_FIELDS = [
+  ['address1', 'address1'],
+  ['zip_code', 'zipCode'],
+  ['city', 'city'],
+  ['country', 'country'],
 ] as const;
 
 type Input = EmployeePatch;
-type Registration = Omit<RegistrationRow, 'client_id' | 'employee_id'>;
 type CustomValues = { values: Map<string, string>; replaceAll: boolean };
 
 /** What an employee write changes: its row, and its registrations and custom values when they are rewritten. */
 export interface PreparedEmployee {
-  changes: Partial<NewEmployeeRow>;
-  registrations?: Registration[];
+  changes: Partial<EmployeeAttributes>;
+  registrations?: RegistrationRecord[];
   customValues?: CustomValues;
 }
 
@@ -54,13 +62,13 @@ export async function prepareEmployee(
   input: Input,
   mode: 'create' | 'replace' | 'patch',
   defs: Map<string, CustomFieldDef>,
-  existing?: EmployeeRow,
+  existing?: EmployeeRecord,
 ): Promise<PreparedEmployee> {
   const errors: FieldError[] = [];
   const at = clock.now();
   const changes = profileChanges(input, mode, existing, errors);
-  if (changes.merged.external_id) {
-    const other = await repo.findByExternalId(clientId, changes.merged.external_id);
+  if (changes.merged.externalId) {
+    const other = await repo.findByExternalId(clientId, changes.merged.externalId);
     if (other && other.id !== existing?.id) {
       errors.push({
         field: 'external_id',
@@ -70,7 +78,7 @@ export async function prepareEmployee(
     }
   }
 
-  let registrations: Registration[] | undefined;
+  let registrations: RegistrationRecord[] | undefined;
   if (input.registration_references !== undefined) {
     registrations = await registrationsOf(clock, repo, clientId, input.registration_references, at, existing, errors);
   } else if (mode !== 'patch') {
@@ -82,7 +90,7 @@ export async function prepareEmployee(
     customValues = customValuesOf(input, mode, defs, errors);
   }
   if (errors.length) throw new FieldValidationError(errors);
-  changes.row.updated_at = at;
+  changes.row.updatedAt = at;
   return {
     changes: changes.row,
     ...(registrations ? { registrations } : {}),
@@ -94,22 +102,22 @@ export async function prepareEmployee(
 function profileChanges(
   input: Input,
   mode: 'create' | 'replace' | 'patch',
-  existing: EmployeeRow | undefined,
+  existing: EmployeeRecord | undefined,
   errors: FieldError[],
-): { row: Partial<NewEmployeeRow>; merged: Partial<EmployeeRow> } {
-  const changes: Partial<NewEmployeeRow> = {};
-  for (const key of PROFILE_FIELDS) {
-    const value = input[key];
+): { row: Partial<EmployeeAttributes>; merged: Partial<EmployeeRecord> } {
+  const changes: Partial<EmployeeAttributes> = {};
+  for (const [wire, key] of PROFILE_FIELDS) {
+    const value = input[wire];
     if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
-    else if (mode !== 'patch' && key !== 'external_id') (changes as Record<string, unknown>)[key] = null;
+    else if (mode !== 'patch' && key !== 'externalId') (changes as Record<string, unknown>)[key] = null;
   }
   if (input.saml_token !== undefined) {
-    changes.saml_token_hash = input.saml_token ? hashSecret(input.saml_token) : null;
+    changes.samlTokenHash = input.saml_token ? hashSecret(input.saml_token) : null;
   } else if (mode === 'create') {
-    changes.saml_token_hash = null;
+    changes.samlTokenHash = null;
   }
   // The merged employee, for the rules that span fields.
-  const merged = { ...(existing ?? {}), ...changes } as Partial<EmployeeRow>;
+  const merged: Partial<EmployeeRecord> = { ...(existing ?? {}), ...changes };
   if (merged.email) {
     if (!/^[\x20-\x7e]+$/.test(merged.email)) {
       errors.push({ field: 'email', code: 'invalid_format', message: 'The email must be ASCII only.' });
@@ -117,11 +125,11 @@ function profileChanges(
       errors.push({ field: 'email', code: 'invalid_format', message: 'Expected an email address.' });
     }
   } else {
-    const missing = (['address1', 'zip_code', 'city', 'country'] as const).filter((f) => !merged[f]);
-    for (const field of missing) {
+    const missing = ADDRESS_FIELDS.filter(([, key]) => !merged[key]);
+    for (const [field] of missing) {
       errors.push({ field, code: 'required', message: 'Required when the employee has no email.' });
     }
-    if (missing.length || !merged.saml_token_hash) {
+    if (missing.length || !merged.samlTokenHash) {
       errors.push({
         field: 'email',
         code: 'required',
@@ -139,18 +147,22 @@ async function registrationsOf(
   clientId: string,
   refs: NonNullable<Input['registration_references']>,
   at: number,
-  existing: EmployeeRow | undefined,
+  existing: EmployeeRecord | undefined,
   errors: FieldError[],
-): Promise<Registration[]> {
+): Promise<RegistrationRecord[]> {
   const orgs = await repo.existingOrganizations(
     clientId,
     refs.map((r) => r.organization_id),
   );
-  const taken = await repo.takenNumbers(clientId, refs, existing?.id);
+  const taken = await repo.takenNumbers(
+    clientId,
+    refs.map((r) => ({ organizationId: r.organization_id, employeeNumber: r.employee_number })),
+    existing?.id,
+  );
   const seen = new Set<string>();
   const before = new Map(
     (existing ? ((await repo.registrations(clientId, [existing.id])).get(existing.id) ?? []) : []).map((r) => [
-      r.organization_id,
+      r.organizationId,
       r,
     ]),
   );
@@ -181,13 +193,13 @@ async function registrationsOf(
     const active = r.active ?? true;
     const prior = before.get(r.organization_id);
     return {
-      organization_id: r.organization_id,
-      employee_number: r.employee_number,
-      active: active ? 1 : 0,
-      departure_date: active ? (r.departure_date ?? null) : (r.departure_date ?? prior?.departure_date ?? today(clock)),
+      organizationId: r.organization_id,
+      employeeNumber: r.employee_number,
+      active,
+      departureDate: active ? (r.departure_date ?? null) : (r.departure_date ?? prior?.departureDate ?? today(clock)),
       position: i,
-      created_at: prior?.created_at ?? at,
-      updated_at: at,
+      createdAt: prior?.createdAt ?? at,
+      updatedAt: at,
     };
   });
 }
@@ -215,7 +227,7 @@ function customValuesOf(
   // Create, and PUT with the key: missing fields take their default value.
   if (mode !== 'patch') {
     for (const [code, def] of defs) {
-      if (!values.has(code) && def.row.default_value !== null) values.set(code, def.row.default_value);
+      if (!values.has(code) && def.row.defaultValue !== null) values.set(code, def.row.defaultValue);
     }
   }
   return { values, replaceAll: mode !== 'patch' };

@@ -7,8 +7,8 @@ export function presentOrganizationGroup(row: OrganizationGroupRecord): Organiza
   return {
     id: row.id,
     name: row.name,
-    organizations_ids: row.organizations_ids,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
+    organizations_ids: row.organizationIds,
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
   };
 }

@@ -4,7 +4,7 @@ import { type ListOrder, listPage, type PageRequest } from '../../../platform/db
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
 
-export interface OrganizationGroupRow {
+interface OrganizationGroupRow {
   pk: number;
   id: string;
   name: string;
@@ -13,7 +13,25 @@ export interface OrganizationGroupRow {
 }
 
 /** An organization group as the domain sees it: its columns and its members' codes, in their stored order. */
-export type OrganizationGroupRecord = OrganizationGroupRow & { organizations_ids: string[] };
+export interface OrganizationGroupRecord {
+  pk: number;
+  id: string;
+  name: string;
+  organizationIds: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+function toRecord(row: OrganizationGroupRow, organizationIds: string[]): OrganizationGroupRecord {
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    name: row.name,
+    organizationIds,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
 
 export interface OrganizationGroupFilter {
   organizationId?: string;
@@ -66,7 +84,7 @@ export class OrganizationGroupsRepository extends HrRepository {
       list.push(m.organization_id);
       byGroup.set(m.group_id, list);
     }
-    return rows.map((r) => ({ ...r, organizations_ids: byGroup.get(r.id) ?? [] }));
+    return rows.map((r) => toRecord(r, byGroup.get(r.id) ?? []));
   }
 
   async page(

@@ -23,10 +23,31 @@ export function organizationSubtree(clientId: string, root: string): RawBuilder<
     ) select id from below)`;
 }
 
-/** An organization as the domain sees it: its columns (instants in epoch ms) and whether any organization is below. */
-export type OrganizationRecord = Omit<OrganizationRow, 'client_id'> & { has_children: boolean };
+/** What an organization's writes set. */
+export interface OrganizationAttributes {
+  name: string;
+  description: string | null;
+  parentOrganizationId: string | null;
+  corporateName: string | null;
+  address1: string | null;
+  address2: string | null;
+  zipCode: string | null;
+  city: string | null;
+  country: string | null;
+  contactFirstname: string | null;
+  contactLastname: string | null;
+  contactEmail: string | null;
+  contactPhoneNumber: string | null;
+}
 
-export type OrganizationAttributes = Omit<OrganizationRow, 'pk' | 'client_id' | 'id' | 'created_at' | 'updated_at'>;
+/** An organization as the domain sees it: its columns (instants in epoch ms) and whether any organization is below. */
+export interface OrganizationRecord extends OrganizationAttributes {
+  pk: number;
+  id: string;
+  hasChildren: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
 
 /** Which organizations a list or count covers. */
 export type OrganizationScope =
@@ -176,20 +197,63 @@ export class OrganizationsRepository extends HrRepository {
 
   /** Inserts unless the code exists; returns whether it inserted. Concurrent creates of one code cannot both win. */
   insertIfAbsent(clientId: string, id: string, attrs: OrganizationAttributes, at: number): Promise<boolean> {
-    return this.tenant(clientId).insertIfAbsent('hr_organizations', { id, ...attrs, created_at: at, updated_at: at });
+    return this.tenant(clientId).insertIfAbsent('hr_organizations', {
+      id,
+      ...toColumns(attrs),
+      name: attrs.name,
+      created_at: at,
+      updated_at: at,
+    });
   }
 
   async update(clientId: string, id: string, attrs: Partial<OrganizationAttributes>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_organizations')
-      .set({ ...attrs, updated_at: at })
+      .set({ ...toColumns(attrs), updated_at: at })
       .where('id', '=', id)
       .execute();
   }
 }
 
-/** The stored row as the domain's record: `has_children` a boolean (SQLite answers exists() with 0/1). */
+/** The stored row as the domain's record: `hasChildren` a boolean (SQLite answers exists() with 0/1). */
 function toRecord(row: OrganizationRow & { has_children: boolean | number }): OrganizationRecord {
-  const { client_id: _tenant, ...rest } = row;
-  return { ...rest, has_children: Boolean(row.has_children) };
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    parentOrganizationId: row.parent_organization_id,
+    corporateName: row.corporate_name,
+    address1: row.address1,
+    address2: row.address2,
+    zipCode: row.zip_code,
+    city: row.city,
+    country: row.country,
+    contactFirstname: row.contact_firstname,
+    contactLastname: row.contact_lastname,
+    contactEmail: row.contact_email,
+    contactPhoneNumber: row.contact_phone_number,
+    hasChildren: Boolean(row.has_children),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** The columns of the attributes given (a PATCH sends some). */
+function toColumns(a: Partial<OrganizationAttributes>): Partial<Omit<HrOrganizationsTable, 'pk'>> {
+  const columns: Partial<Omit<HrOrganizationsTable, 'pk'>> = {};
+  if (a.name !== undefined) columns.name = a.name;
+  if (a.description !== undefined) columns.description = a.description;
+  if (a.parentOrganizationId !== undefined) columns.parent_organization_id = a.parentOrganizationId;
+  if (a.corporateName !== undefined) columns.corporate_name = a.corporateName;
+  if (a.address1 !== undefined) columns.address1 = a.address1;
+  if (a.address2 !== undefined) columns.address2 = a.address2;
+  if (a.zipCode !== undefined) columns.zip_code = a.zipCode;
+  if (a.city !== undefined) columns.city = a.city;
+  if (a.country !== undefined) columns.country = a.country;
+  if (a.contactFirstname !== undefined) columns.contact_firstname = a.contactFirstname;
+  if (a.contactLastname !== undefined) columns.contact_lastname = a.contactLastname;
+  if (a.contactEmail !== undefined) columns.contact_email = a.contactEmail;
+  if (a.contactPhoneNumber !== undefined) columns.contact_phone_number = a.contactPhoneNumber;
+  return columns;
 }

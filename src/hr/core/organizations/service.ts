@@ -42,23 +42,40 @@ export interface OrganizationFilterInput {
   q?: string;
 }
 
-export type OrganizationInput = Partial<{ [K in keyof OrganizationAttributes]: OrganizationAttributes[K] | undefined }>;
+/** Each attribute's name on the wire (a body's), and in the domain. */
+const ATTRIBUTES = {
+  name: 'name',
+  description: 'description',
+  parent_organization_id: 'parentOrganizationId',
+  corporate_name: 'corporateName',
+  address1: 'address1',
+  address2: 'address2',
+  zip_code: 'zipCode',
+  city: 'city',
+  country: 'country',
+  contact_firstname: 'contactFirstname',
+  contact_lastname: 'contactLastname',
+  contact_email: 'contactEmail',
+  contact_phone_number: 'contactPhoneNumber',
+} as const satisfies Record<string, keyof OrganizationAttributes>;
 
-const ATTRIBUTES: (keyof OrganizationAttributes)[] = [
-  'name',
-  'description',
-  'parent_organization_id',
-  'corporate_name',
-  'address1',
-  'address2',
-  'zip_code',
-  'city',
-  'country',
-  'contact_firstname',
-  'contact_lastname',
-  'contact_email',
-  'contact_phone_number',
-];
+type WireAttribute = keyof typeof ATTRIBUTES;
+
+/** The attributes as a PUT or PATCH body sends them. */
+export type OrganizationInput = Partial<{
+  [K in WireAttribute]: OrganizationAttributes[(typeof ATTRIBUTES)[K]] | undefined;
+}>;
+
+/** The attributes sent (the others left out, or null with `fill`: a PUT replaces them all). */
+function attributes(input: OrganizationInput, fill: boolean): Partial<OrganizationAttributes> {
+  const attrs: Record<string, unknown> = {};
+  for (const wire of Object.keys(ATTRIBUTES) as WireAttribute[]) {
+    const value = input[wire];
+    if (value !== undefined) attrs[ATTRIBUTES[wire]] = value;
+    else if (fill) attrs[ATTRIBUTES[wire]] = null;
+  }
+  return attrs as Partial<OrganizationAttributes>;
+}
 
 /** Organizations and their hierarchy (reference §3b). Every call is scoped to one client. */
 export class OrganizationsService {
@@ -126,10 +143,10 @@ export class OrganizationsService {
     input: OrganizationInput,
     also?: AlsoInTransaction,
   ): Promise<{ organization: OrganizationRecord; created: boolean }> {
-    const attrs = Object.fromEntries(ATTRIBUTES.map((k) => [k, input[k] ?? null])) as OrganizationAttributes;
+    const attrs = attributes(input, true) as OrganizationAttributes;
     return this.work.run(async (tx) => {
       const { organizations: repo, audit } = tx;
-      await this.checkParent(repo, clientId, id, attrs.parent_organization_id);
+      await this.checkParent(repo, clientId, id, attrs.parentOrganizationId);
       const at = this.clock.now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
@@ -167,15 +184,12 @@ export class OrganizationsService {
   async patch(clientId: string, id: string, input: OrganizationInput): Promise<OrganizationRecord> {
     return this.work.run(async ({ organizations: repo, audit }) => {
       if (!(await repo.exists(clientId, id))) throw new NotFoundError('organization', id);
-      const changes: Partial<OrganizationAttributes> = {};
-      for (const key of ATTRIBUTES) {
-        if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
-      }
+      const changes = attributes(input, false);
       if (changes.name === null) {
         throw new FieldValidationError([{ field: 'name', code: 'required', message: 'The name cannot be removed.' }]);
       }
-      if ('parent_organization_id' in changes) {
-        await this.checkParent(repo, clientId, id, changes.parent_organization_id ?? null);
+      if (changes.parentOrganizationId !== undefined) {
+        await this.checkParent(repo, clientId, id, changes.parentOrganizationId);
       }
       await repo.update(clientId, id, changes, this.clock.now());
       const organization = (await repo.find(clientId, id)) as OrganizationRecord;

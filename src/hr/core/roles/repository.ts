@@ -6,7 +6,28 @@ import { HrRepository } from '../../../platform/db/repository.js';
 import type { PermissionModule } from './permissions.js';
 import type { HrRolesTable } from './tables.js';
 
-export type RoleRow = Selectable<HrRolesTable>;
+/** A role of a client. */
+export interface RoleRecord {
+  pk: number;
+  clientId: string;
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+function toRecord(row: Selectable<HrRolesTable>): RoleRecord {
+  return {
+    pk: Number(row.pk),
+    clientId: row.client_id,
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
 
 export interface RoleAttributes {
   name: string;
@@ -21,12 +42,14 @@ export class RolesRepository extends HrRepository {
     return this.tenant(clientId).selectFrom('hr_roles as r').selectAll('r');
   }
 
-  page(clientId: string, request: PageRequest): Promise<Page<RoleRow>> {
-    return listPage(this.all(clientId), ORDER, request);
+  async page(clientId: string, request: PageRequest): Promise<Page<RoleRecord>> {
+    const page = await listPage(this.all(clientId), ORDER, request);
+    return { ...page, items: page.items.map(toRecord) };
   }
 
-  find(clientId: string, id: string): Promise<RoleRow | undefined> {
-    return this.all(clientId).where('r.id', '=', id).executeTakeFirst();
+  async find(clientId: string, id: string): Promise<RoleRecord | undefined> {
+    const row = await this.all(clientId).where('r.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
   }
 
   /** Which of these codes are roles of the client. */

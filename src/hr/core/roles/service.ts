@@ -8,7 +8,7 @@ import type { Audited } from '../../module.js';
 import { roleEvents } from './events.js';
 import { MODULE_PERMISSIONS, PERMISSION_PREREQUISITES, type PermissionModule } from './permissions.js';
 import { presentRole } from './present.js';
-import type { RoleRow, RolesRepository } from './repository.js';
+import type { RoleRecord, RolesRepository } from './repository.js';
 
 export interface RoleInput {
   id: string;
@@ -35,18 +35,18 @@ export class RolesService {
     this.repo = work.read.roles;
   }
 
-  list(clientId: string, request: PageRequest): Promise<Page<RoleRow>> {
+  list(clientId: string, request: PageRequest): Promise<Page<RoleRecord>> {
     return this.repo.page(clientId, request);
   }
 
-  async get(clientId: string, id: string): Promise<RoleRow> {
+  async get(clientId: string, id: string): Promise<RoleRecord> {
     const role = await this.repo.find(clientId, id);
     if (!role) throw new NotFoundError('role', id);
     return role;
   }
 
   /** PUT: creates the role at the client's code, or replaces its name and description. */
-  async put(clientId: string, id: string, input: RoleInput): Promise<{ role: RoleRow; created: boolean }> {
+  async put(clientId: string, id: string, input: RoleInput): Promise<{ role: RoleRecord; created: boolean }> {
     if (input.id !== id) {
       throw new FieldValidationError([
         { field: 'id', code: 'mismatch', message: 'The id in the body must be the id in the path.' },
@@ -57,7 +57,7 @@ export class RolesService {
       const at = this.clock.now();
       const created = await repo.insertIfAbsent(clientId, id, attrs, at);
       if (!created) await repo.update(clientId, id, attrs, at);
-      const role = (await repo.find(clientId, id)) as RoleRow;
+      const role = (await repo.find(clientId, id)) as RoleRecord;
       await audit.record(clientId, roleEvents, created ? 'created' : 'updated', {
         id,
         name: role.name,
@@ -99,7 +99,7 @@ export class RolesService {
       await repo.touch(clientId, roleId, this.clock.now());
       await repo.replaceGranted(clientId, roleId, module, granted);
       // The permissions are the role's: their write is the role's update, presented as GET /roles/{id} shows it.
-      const role = (await repo.find(clientId, roleId)) as RoleRow;
+      const role = (await repo.find(clientId, roleId)) as RoleRecord;
       await audit.record(clientId, roleEvents, 'updated', { id: roleId, name: role.name, data: presentRole(role) });
       return document(module, new Set(granted));
     });

@@ -2,52 +2,108 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
 import type { HrApplicationsTable, HrClientsTable } from './tables.js';
 
-/** Clients (tenants) and their OAuth applications. */
-export type ClientRow = Selectable<HrClientsTable>;
-export type ApplicationRow = Selectable<HrApplicationsTable>;
+/** A client (tenant). */
+export interface ClientRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+}
 
+/** An OAuth application of a client. */
+export interface ApplicationRecord {
+  id: string;
+  clientId: string;
+  name: string;
+  secretHash: string;
+  readOnly: boolean;
+  revokedAt: number | null;
+  createdAt: number;
+}
+
+/** An application as the operator's list shows it: without its secret's hash. */
+export type ListedApplicationRecord = Omit<ApplicationRecord, 'secretHash'>;
+
+function toClientRecord(row: Selectable<HrClientsTable>): ClientRecord {
+  return { id: row.id, name: row.name, createdAt: Number(row.created_at) };
+}
+
+function toListedApplicationRecord(row: Omit<Selectable<HrApplicationsTable>, 'secret_hash'>): ListedApplicationRecord {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    name: row.name,
+    readOnly: row.read_only === 1,
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    createdAt: Number(row.created_at),
+  };
+}
+
+function toApplicationRecord(row: Selectable<HrApplicationsTable>): ApplicationRecord {
+  return { ...toListedApplicationRecord(row), secretHash: row.secret_hash };
+}
+
+/** Clients (tenants) and their OAuth applications. */
 export class TenantsRepository {
   constructor(private readonly db: Db) {}
 
-  async insertClient(row: ClientRow): Promise<void> {
-    await this.db.insertInto('hr_clients').values(row).execute();
+  async insertClient(client: ClientRecord): Promise<void> {
+    await this.db
+      .insertInto('hr_clients')
+      .values({ id: client.id, name: client.name, created_at: client.createdAt })
+      .execute();
   }
 
-  findClient(id: string): Promise<ClientRow | undefined> {
-    return this.db.selectFrom('hr_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  async findClient(id: string): Promise<ClientRecord | undefined> {
+    const row = await this.db.selectFrom('hr_clients').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toClientRecord(row) : undefined;
   }
 
-  findClientByName(name: string): Promise<ClientRow | undefined> {
-    return this.db
+  async findClientByName(name: string): Promise<ClientRecord | undefined> {
+    const row = await this.db
       .selectFrom('hr_clients')
       .selectAll()
       .where('name', '=', name)
       .orderBy('created_at')
       .limit(1)
       .executeTakeFirst();
+    return row ? toClientRecord(row) : undefined;
   }
 
   /** Every client, oldest first. */
-  listClients(): Promise<ClientRow[]> {
-    return this.db.selectFrom('hr_clients').selectAll().orderBy('created_at').orderBy('id').execute();
+  async listClients(): Promise<ClientRecord[]> {
+    const rows = await this.db.selectFrom('hr_clients').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(toClientRecord);
   }
 
   /** Every application of every client, oldest first, without their secrets' hashes. */
-  listApplications(): Promise<Omit<ApplicationRow, 'secret_hash'>[]> {
-    return this.db
+  async listApplications(): Promise<ListedApplicationRecord[]> {
+    const rows = await this.db
       .selectFrom('hr_applications')
       .select(['id', 'client_id', 'name', 'read_only', 'revoked_at', 'created_at'])
       .orderBy('created_at')
       .orderBy('id')
       .execute();
+    return rows.map(toListedApplicationRecord);
   }
 
-  async insertApplication(row: ApplicationRow): Promise<void> {
-    await this.db.insertInto('hr_applications').values(row).execute();
+  async insertApplication(app: ApplicationRecord): Promise<void> {
+    await this.db
+      .insertInto('hr_applications')
+      .values({
+        id: app.id,
+        client_id: app.clientId,
+        name: app.name,
+        secret_hash: app.secretHash,
+        read_only: app.readOnly ? 1 : 0,
+        revoked_at: app.revokedAt,
+        created_at: app.createdAt,
+      })
+      .execute();
   }
 
-  findApplication(id: string): Promise<ApplicationRow | undefined> {
-    return this.db.selectFrom('hr_applications').selectAll().where('id', '=', id).executeTakeFirst();
+  async findApplication(id: string): Promise<ApplicationRecord | undefined> {
+    const row = await this.db.selectFrom('hr_applications').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toApplicationRecord(row) : undefined;
   }
 
   /** Marks an application revoked and records the event every process polls (run it in one unit of work). */

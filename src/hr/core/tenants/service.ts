@@ -44,7 +44,7 @@ export class TenantsService {
 
   async createClient(name: string): Promise<{ client_id: string }> {
     const id = newId();
-    await this.repo.insertClient({ id, name, created_at: this.clock.now() });
+    await this.repo.insertClient({ id, name, createdAt: this.clock.now() });
     return { client_id: id };
   }
 
@@ -65,16 +65,16 @@ export class TenantsService {
     return clients.map((c) => ({
       client_id: c.id,
       name: c.name,
-      created_at: formatDateTime(c.created_at),
+      created_at: formatDateTime(c.createdAt),
       applications: applications
         // tenant-by-hand: the operator's list of every client pairs each with its own applications, read at once.
-        .filter((a) => a.client_id === c.id)
+        .filter((a) => a.clientId === c.id)
         .map((a) => ({
           application_id: a.id,
           name: a.name,
-          read_only: a.read_only === 1,
-          created_at: formatDateTime(a.created_at),
-          revoked_at: a.revoked_at === null ? null : formatDateTime(a.revoked_at),
+          read_only: a.readOnly,
+          created_at: formatDateTime(a.createdAt),
+          revoked_at: a.revokedAt === null ? null : formatDateTime(a.revokedAt),
         })),
     }));
   }
@@ -86,12 +86,12 @@ export class TenantsService {
     const secret = newSecret();
     await this.repo.insertApplication({
       id,
-      client_id: clientId,
+      clientId,
       name,
-      secret_hash: hashSecret(secret),
-      read_only: readOnly ? 1 : 0,
-      revoked_at: null,
-      created_at: this.clock.now(),
+      secretHash: hashSecret(secret),
+      readOnly,
+      revokedAt: null,
+      createdAt: this.clock.now(),
     });
     return { client_id: clientId, application_id: id, application_secret: secret };
   }

@@ -1,8 +1,8 @@
 import { formatDateTime } from '../../../platform/time.js';
-import type { Upload } from './repository.js';
+import type { UploadRecord } from './repository.js';
 import type { UploadDocument } from './schemas.js';
 
-export function presentUpload(upload: Upload, retentionSeconds: number): UploadDocument {
+export function presentUpload(upload: UploadRecord, retentionSeconds: number): UploadDocument {
   return {
     id: upload.id,
     filename: upload.filename,

@@ -4,10 +4,10 @@ import { errorResponses } from '../../errors.js';
 import { presentUpload } from './present.js';
 import { receiveFile, uploadContext } from './receive.js';
 import { DocumentBodyDoc, DocumentFileId, NoQuery, UploadBodyDoc, UploadDocument } from './schemas.js';
-import type { Upload, UploadsService } from './service.js';
+import type { UploadRecord, UploadsService } from './service.js';
 
 /** Reads the one file of the request into a new upload. */
-function receive(request: FastifyRequest, uploads: UploadsService): Promise<Upload> {
+function receive(request: FastifyRequest, uploads: UploadsService): Promise<UploadRecord> {
   return receiveFile(request, { limitBytes: uploads.limitBytes }, (filename, source) =>
     uploads.create(request.hrAuth.clientId, filename, source),
   );

@@ -19,9 +19,9 @@ import type { AuditTrail } from '../../audit/trail.js';
 import type { Audited } from '../../module.js';
 import { uploadEvents } from './events.js';
 import { presentUpload } from './present.js';
-import type { Upload, UploadRow, UploadsRepository } from './repository.js';
+import type { UploadRecord, UploadsRepository } from './repository.js';
 
-export type { Upload } from './repository.js';
+export type { UploadRecord } from './repository.js';
 
 export interface UploadsOptions {
   /** Largest file, in bytes (`ATRIUM_UPLOAD_LIMIT`). */
@@ -71,22 +71,6 @@ const SWEEP_BATCH = 200;
 /** The content type (sniffed) whose files get a page count. */
 const PDF = 'application/pdf';
 
-/** An upload row as the domain record. */
-export function toUpload(row: UploadRow): Upload {
-  return {
-    id: row.id,
-    clientId: row.client_id,
-    filename: row.filename,
-    sha256: row.sha256,
-    size: row.size,
-    contentType: row.content_type,
-    pageCount: row.page_count,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    consumedAt: row.consumed_at,
-  };
-}
-
 /** The repositories upload writes touch. */
 export interface UploadsWork {
   uploads: UploadsRepository;
@@ -124,7 +108,7 @@ export class UploadsService {
    * for an empty file; either way nothing is left behind. The client's name
    * is kept as data only, sanitized.
    */
-  async create(clientId: string, filename: string | undefined, source: Readable): Promise<Upload> {
+  async create(clientId: string, filename: string | undefined, source: Readable): Promise<UploadRecord> {
     const name = sanitizeFilename(filename);
     const id = randomUUID();
     const { attached } = await this.blobs.put(source, {
@@ -132,17 +116,17 @@ export class UploadsService {
       attach: async (trx, blob) => {
         if (blob.size === 0) throw new InvalidRequestError('The file is empty.');
         const createdAt = this.options.clock.now();
-        const row: UploadRow = {
+        const row: UploadRecord = {
           id,
-          client_id: clientId,
+          clientId,
           filename: name,
           sha256: blob.sha256,
           size: blob.size,
-          content_type: blob.contentType,
-          page_count: null,
-          created_at: createdAt,
-          expires_at: createdAt + this.options.ttlSeconds * 1000,
-          consumed_at: null,
+          contentType: blob.contentType,
+          pageCount: null,
+          createdAt,
+          expiresAt: createdAt + this.options.ttlSeconds * 1000,
+          consumedAt: null,
         };
         // The blob store's transaction: the upload's row commits with its bytes.
         const tx = this.work.on(trx).read;
@@ -152,27 +136,27 @@ export class UploadsService {
         return row;
       },
     });
-    if (!this.countsPages(attached)) return toUpload(attached);
+    if (!this.countsPages(attached)) return attached;
     const pageCount = await this.countPages(attached);
-    const upload = { ...attached, page_count: pageCount };
+    const upload = { ...attached, pageCount };
     await this.work.run(async (tx) => {
       if (pageCount !== null) await tx.uploads.setPageCount(clientId, id, pageCount);
       await this.record(tx.audit, upload);
     });
-    return toUpload(upload);
+    return upload;
   }
 
   /** Whether the upload's pages are counted (a PDF, with a page counter). */
-  private countsPages(row: UploadRow): boolean {
-    return this.options.pages !== undefined && row.content_type === PDF;
+  private countsPages(row: UploadRecord): boolean {
+    return this.options.pages !== undefined && row.contentType === PDF;
   }
 
   /** Records `upload.created`, with the upload as `POST /uploads` answers it (there is no GET of an upload). */
-  private async record(audit: AuditTrail, row: UploadRow): Promise<void> {
-    await audit.record(row.client_id, uploadEvents, 'created', {
+  private async record(audit: AuditTrail, row: UploadRecord): Promise<void> {
+    await audit.record(row.clientId, uploadEvents, 'created', {
       id: row.id,
       name: row.filename,
-      data: presentUpload(toUpload(row), this.options.ttlSeconds),
+      data: presentUpload(row, this.options.ttlSeconds),
     });
   }
 
@@ -181,7 +165,7 @@ export class UploadsService {
    * and memory: platform/pdf/runner.ts); null for any other file, and for a PDF the library cannot read. The
    * upload's id is not yet known to the client, so nothing can consume it before the count is recorded.
    */
-  private async countPages(row: UploadRow): Promise<number | null> {
+  private async countPages(row: UploadRecord): Promise<number | null> {
     const pages = this.options.pages;
     if (!pages || !this.countsPages(row)) return null;
     const bytes = new Uint8Array(row.size);
@@ -202,10 +186,10 @@ export class UploadsService {
   }
 
   /** The client's upload (consumed or not, until it expires); `NotFoundError` otherwise, another client's included. */
-  async get(clientId: string, id: string): Promise<Upload> {
+  async get(clientId: string, id: string): Promise<UploadRecord> {
     const row = await this.repo.find(clientId, id);
-    if (!row || row.expires_at <= this.options.clock.now()) throw new NotFoundError('Upload', id);
-    return toUpload(row);
+    if (!row || row.expiresAt <= this.options.clock.now()) throw new NotFoundError('Upload', id);
+    return row;
   }
 
   /**
@@ -253,8 +237,8 @@ export class UploadsService {
         sha256: row.sha256,
         filename: row.filename,
         size: row.size,
-        contentType: row.content_type,
-        pageCount: row.page_count,
+        contentType: row.contentType,
+        pageCount: row.pageCount,
       };
     }
     if (options.field === undefined) throw new NotFoundError('Upload', fileId);
@@ -263,7 +247,7 @@ export class UploadsService {
     if (!existing) {
       throw new FieldValidationError([{ field, code: 'not_found', message: 'No upload has this id.' }]);
     }
-    if (existing.consumed_at !== null) {
+    if (existing.consumedAt !== null) {
       throw new FieldValidationError([{ field, code: 'already_used', message: 'This upload has already been used.' }]);
     }
     throw new FieldValidationError([
@@ -286,7 +270,7 @@ export class UploadsService {
         const deleted = await this.repo.deleteExpired(upload.id, at);
         if (!deleted) continue;
         result.uploads++;
-        if (deleted.consumed_at === null && (await this.blobs.deleteIfUnreferenced(deleted.sha256))) result.blobs++;
+        if (deleted.consumedAt === null && (await this.blobs.deleteIfUnreferenced(deleted.sha256))) result.blobs++;
       }
       if (batch.length < SWEEP_BATCH) break;
     }

@@ -17,16 +17,71 @@ export type {
   PerimeterOperator,
 } from '../perimeters/rules.js';
 
-export interface Profile {
+/** A profile: one role of a user on one employee perimeter (the perimeter in its shared shape, perimeters/rules.ts). */
+export interface ProfileRecord {
   id: string;
-  role_id: string;
-  employees_perimeter: EmployeesPerimeter;
+  roleId: string;
+  employeesPerimeter: EmployeesPerimeter;
 }
 
-export type UserRow = Selectable<HrUsersTable>;
-export type UserWithProfiles = UserRow & { profiles: Profile[] };
+/** What a user's writes set. */
+export interface UserAttributes {
+  externalId: string | null;
+  firstname: string;
+  lastname: string;
+  middlename: string | null;
+  email: string;
+  language: string | null;
+  timezone: string | null;
+  mobilePhoneNumber: string | null;
+  /** SHA-256 of the write-only saml_token. */
+  samlTokenHash: string | null;
+}
 
-export type UserAttributes = Omit<UserRow, 'pk' | 'client_id' | 'id' | 'first_login_at' | 'created_at' | 'updated_at'>;
+/** A user with their profiles, in their stored order. */
+export interface UserRecord extends UserAttributes {
+  pk: number;
+  id: string;
+  firstLoginAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  profiles: ProfileRecord[];
+}
+
+function toRecord(row: Selectable<HrUsersTable>, profiles: ProfileRecord[]): UserRecord {
+  return {
+    pk: Number(row.pk),
+    id: row.id,
+    externalId: row.external_id,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    middlename: row.middlename,
+    email: row.email,
+    language: row.language,
+    timezone: row.timezone,
+    mobilePhoneNumber: row.mobile_phone_number,
+    samlTokenHash: row.saml_token_hash,
+    firstLoginAt: row.first_login_at === null ? null : Number(row.first_login_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    profiles,
+  };
+}
+
+/** The columns of the attributes given (a PATCH sends some). */
+function toColumns(a: Partial<UserAttributes>): Partial<Omit<HrUsersTable, 'pk'>> {
+  const columns: Partial<Omit<HrUsersTable, 'pk'>> = {};
+  if (a.externalId !== undefined) columns.external_id = a.externalId;
+  if (a.firstname !== undefined) columns.firstname = a.firstname;
+  if (a.lastname !== undefined) columns.lastname = a.lastname;
+  if (a.middlename !== undefined) columns.middlename = a.middlename;
+  if (a.email !== undefined) columns.email = a.email;
+  if (a.language !== undefined) columns.language = a.language;
+  if (a.timezone !== undefined) columns.timezone = a.timezone;
+  if (a.mobilePhoneNumber !== undefined) columns.mobile_phone_number = a.mobilePhoneNumber;
+  if (a.samlTokenHash !== undefined) columns.saml_token_hash = a.samlTokenHash;
+  return columns;
+}
 
 export interface UserFilter {
   q?: string;
@@ -94,7 +149,7 @@ export class UsersRepository extends HrRepository {
     return q;
   }
 
-  async page(clientId: string, filter: UserFilter, request: PageRequest): Promise<Page<UserWithProfiles>> {
+  async page(clientId: string, filter: UserFilter, request: PageRequest): Promise<Page<UserRecord>> {
     const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: await this.withProfiles(clientId, page.items) };
   }
@@ -107,19 +162,19 @@ export class UsersRepository extends HrRepository {
     return Number(row?.n ?? 0);
   }
 
-  async find(clientId: string, id: string): Promise<UserWithProfiles | undefined> {
+  async find(clientId: string, id: string): Promise<UserRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('u.id', '=', id).executeTakeFirst();
     return row ? (await this.withProfiles(clientId, [row]))[0] : undefined;
   }
 
   /** The profiles of several users in one query, in their stored order. */
-  private async withProfiles(clientId: string, rows: UserRow[]): Promise<UserWithProfiles[]> {
+  private async withProfiles(clientId: string, rows: Selectable<HrUsersTable>[]): Promise<UserRecord[]> {
     if (rows.length === 0) return [];
     const profiles = await this.profilesOf(
       clientId,
       rows.map((r) => r.id),
     );
-    return rows.map((r) => ({ ...r, profiles: profiles.get(r.id) ?? [] }));
+    return rows.map((r) => toRecord(r, profiles.get(r.id) ?? []));
   }
 
   /** The perimeters of the client's profiles among `ids`, by profile id (unknown ids are absent). */
@@ -133,7 +188,7 @@ export class UsersRepository extends HrRepository {
     return new Map(rows.map((r) => [r.id, perimeterOf(r)]));
   }
 
-  async profilesOf(clientId: string, userIds: string[]): Promise<Map<string, Profile[]>> {
+  async profilesOf(clientId: string, userIds: string[]): Promise<Map<string, ProfileRecord[]>> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_user_profiles')
       .selectAll()
@@ -141,13 +196,13 @@ export class UsersRepository extends HrRepository {
       .orderBy('user_id')
       .orderBy('position')
       .execute();
-    const out = new Map<string, Profile[]>();
+    const out = new Map<string, ProfileRecord[]>();
     for (const r of rows) {
       const list = out.get(r.user_id) ?? [];
       list.push({
         id: r.id,
-        role_id: r.role_id,
-        employees_perimeter: perimeterOf(r),
+        roleId: r.role_id,
+        employeesPerimeter: perimeterOf(r),
       });
       out.set(r.user_id, list);
     }
@@ -184,20 +239,30 @@ export class UsersRepository extends HrRepository {
   async insert(clientId: string, id: string, attrs: UserAttributes, at: number): Promise<void> {
     await this.db
       .insertInto('hr_users')
-      .values({ client_id: clientId, id, ...attrs, first_login_at: null, created_at: at, updated_at: at })
+      .values({
+        client_id: clientId,
+        id,
+        ...toColumns(attrs),
+        firstname: attrs.firstname,
+        lastname: attrs.lastname,
+        email: attrs.email,
+        first_login_at: null,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
   }
 
   async update(clientId: string, id: string, attrs: Partial<UserAttributes>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_users')
-      .set({ ...attrs, updated_at: at })
+      .set({ ...toColumns(attrs), updated_at: at })
       .where('id', '=', id)
       .execute();
   }
 
   /** Replaces every profile of a user with these, in this order. */
-  async replaceProfiles(clientId: string, userId: string, profiles: Profile[]): Promise<void> {
+  async replaceProfiles(clientId: string, userId: string, profiles: ProfileRecord[]): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_user_profiles').where('user_id', '=', userId).execute();
     if (profiles.length === 0) return;
     await this.db
@@ -208,11 +273,11 @@ export class UsersRepository extends HrRepository {
           id: p.id,
           user_id: userId,
           position,
-          role_id: p.role_id,
-          operator: p.employees_perimeter.operator,
-          organization_id: p.employees_perimeter.organization_id,
-          organization_group_id: p.employees_perimeter.organization_group_id,
-          custom_field_filters: JSON.stringify(p.employees_perimeter.custom_field_filters),
+          role_id: p.roleId,
+          operator: p.employeesPerimeter.operator,
+          organization_id: p.employeesPerimeter.organization_id,
+          organization_group_id: p.employeesPerimeter.organization_group_id,
+          custom_field_filters: JSON.stringify(p.employeesPerimeter.custom_field_filters),
         })),
       )
       .execute();

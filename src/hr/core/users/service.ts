@@ -24,11 +24,11 @@ import { userEvents } from './events.js';
 import { presentUser } from './present.js';
 import {
   type EmployeesPerimeter,
-  type Profile,
+  type ProfileRecord,
   type UserAttributes,
   type UserFilter,
+  type UserRecord,
   type UsersRepository,
-  type UserWithProfiles,
   uniqueViolationField,
 } from './repository.js';
 import { UserBulkPatchItem, UserCreate, UserPatch, UserPut } from './schemas.js';
@@ -87,7 +87,14 @@ export interface DocumentAccessQuery {
 }
 
 /** Attributes PUT replaces (an omitted one becomes null); saml_token is handled apart, being write-only. */
-const NULLABLE = ['external_id', 'middlename', 'language', 'timezone', 'mobile_phone_number'] as const;
+/** The attributes that may be null: each one's name on the wire (a body's), and in the domain. */
+const NULLABLE = [
+  ['external_id', 'externalId'],
+  ['middlename', 'middlename'],
+  ['language', 'language'],
+  ['timezone', 'timezone'],
+  ['mobile_phone_number', 'mobilePhoneNumber'],
+] as const;
 
 function notFound(field: string, what: string): FieldError {
   return { field, code: 'not_found', message: `No ${what} has this code.` };
@@ -105,7 +112,7 @@ function canonicalTimeZone(name: string): string | undefined {
 }
 
 /** A user's name in the audit trail: first, middle and last names, as the trail names a user who acts. */
-function fullName(user: Pick<UserWithProfiles, 'firstname' | 'middlename' | 'lastname'>): string {
+function fullName(user: Pick<UserRecord, 'firstname' | 'middlename' | 'lastname'>): string {
   return [user.firstname, user.middlename, user.lastname].filter((part) => part).join(' ');
 }
 
@@ -119,7 +126,7 @@ export interface UsersWork extends BulkWork {
 export const INVITATION_MAIL = 'user.invitation';
 
 /** A write that joins a user write's transaction once the user is written (a bulk item's settlement). */
-export type AlsoInTransaction = (tx: Audited<UsersWork>, user: UserWithProfiles, created: boolean) => Promise<void>;
+export type AlsoInTransaction = (tx: Audited<UsersWork>, user: UserRecord, created: boolean) => Promise<void>;
 
 const checkCreate = itemCheck(UserCreate);
 const checkPut = itemCheck(UserPut);
@@ -165,7 +172,7 @@ export class UsersService {
     return filter;
   }
 
-  async list(clientId: string, input: UserFilterInput, request: PageRequest): Promise<Page<UserWithProfiles>> {
+  async list(clientId: string, input: UserFilterInput, request: PageRequest): Promise<Page<UserRecord>> {
     return this.repo.page(clientId, await this.filter(clientId, input), request);
   }
 
@@ -178,7 +185,7 @@ export class UsersService {
     return this.repo.profilePerimeters(clientId, ids);
   }
 
-  async get(clientId: string, id: string): Promise<UserWithProfiles> {
+  async get(clientId: string, id: string): Promise<UserRecord> {
     const user = await this.repo.find(clientId, id);
     if (!user) throw new NotFoundError('user', id);
     return user;
@@ -217,7 +224,7 @@ export class UsersService {
     clientId: string,
     input: UserInput & { firstname: string; lastname: string; email: string },
     also?: AlsoInTransaction,
-  ): Promise<UserWithProfiles> {
+  ): Promise<UserRecord> {
     const id = newId();
     return this.unique(() =>
       this.work.run(async (tx) => {
@@ -233,9 +240,9 @@ export class UsersService {
           new Set(),
         );
         const at = this.clock.now();
-        await repo.insert(clientId, id, { ...(attrs as UserAttributes), saml_token_hash: saml ?? null }, at);
+        await repo.insert(clientId, id, { ...(attrs as UserAttributes), samlTokenHash: saml ?? null }, at);
         await repo.replaceProfiles(clientId, id, this.profiles(profiles.map((p) => ({ ...p, id: undefined }))));
-        const user = (await repo.find(clientId, id)) as UserWithProfiles;
+        const user = (await repo.find(clientId, id)) as UserRecord;
         await audit.record(clientId, userEvents, 'created', { id, name: fullName(user), data: presentUser(user) });
         if (also) await also(tx, user, true);
         return user;
@@ -249,12 +256,12 @@ export class UsersService {
     id: string,
     input: UserInput & { firstname: string; lastname: string; email: string; profiles: ProfileInput[] },
     also?: AlsoInTransaction,
-  ): Promise<UserWithProfiles> {
+  ): Promise<UserRecord> {
     return this.update(clientId, id, input, 'replace', also);
   }
 
   /** PATCH: changes only the attributes sent; `profiles`, when sent, is the complete new list. */
-  patch(clientId: string, id: string, input: UserInput, also?: AlsoInTransaction): Promise<UserWithProfiles> {
+  patch(clientId: string, id: string, input: UserInput, also?: AlsoInTransaction): Promise<UserRecord> {
     return this.update(clientId, id, input, 'merge', also);
   }
 
@@ -264,7 +271,7 @@ export class UsersService {
     input: UserInput,
     mode: 'replace' | 'merge',
     also: AlsoInTransaction | undefined,
-  ): Promise<UserWithProfiles> {
+  ): Promise<UserRecord> {
     return this.unique(() =>
       this.work.run(async (tx) => {
         const { users: repo, audit } = tx;
@@ -277,11 +284,11 @@ export class UsersService {
         await repo.update(
           clientId,
           id,
-          { ...attrs, ...(saml !== undefined ? { saml_token_hash: saml } : {}) },
+          { ...attrs, ...(saml !== undefined ? { samlTokenHash: saml } : {}) },
           this.clock.now(),
         );
         if (input.profiles !== undefined) await repo.replaceProfiles(clientId, id, this.profiles(input.profiles));
-        const user = (await repo.find(clientId, id)) as UserWithProfiles;
+        const user = (await repo.find(clientId, id)) as UserRecord;
         await audit.record(clientId, userEvents, 'updated', { id, name: fullName(user), data: presentUser(user) });
         if (also) await also(tx, user, false);
         return user;
@@ -338,8 +345,8 @@ export class UsersService {
       const value = input[key];
       if (value !== undefined) attrs[key] = value;
     }
-    for (const key of NULLABLE) {
-      const value = input[key];
+    for (const [wire, key] of NULLABLE) {
+      const value = input[wire];
       if (value !== undefined) attrs[key] = value;
       else if (mode === 'replace') attrs[key] = null;
     }
@@ -374,7 +381,7 @@ export class UsersService {
     if (attrs.email !== undefined && (await repo.emailTaken(clientId, attrs.email, userId))) {
       errors.push({ field: 'email', code: 'already_exists', message: 'Another user of this client has this email.' });
     }
-    if (typeof attrs.external_id === 'string' && (await repo.externalIdTaken(clientId, attrs.external_id, userId))) {
+    if (typeof attrs.externalId === 'string' && (await repo.externalIdTaken(clientId, attrs.externalId, userId))) {
       errors.push({
         field: 'external_id',
         code: 'already_exists',
@@ -423,11 +430,11 @@ export class UsersService {
   }
 
   /** Profiles as stored: new ones get a UUID, kept ones their id. */
-  private profiles(inputs: ProfileInput[]): Profile[] {
+  private profiles(inputs: ProfileInput[]): ProfileRecord[] {
     return inputs.map((p) => ({
       id: p.id ?? newId(),
-      role_id: p.role_id,
-      employees_perimeter: storedPerimeter(p.employees_perimeter),
+      roleId: p.role_id,
+      employeesPerimeter: storedPerimeter(p.employees_perimeter),
     }));
   }
 
@@ -468,10 +475,10 @@ export class UsersService {
     );
     if (roles.size === 0) return false;
     const profiles = ((await this.repo.profilesOf(clientId, [actor.userId])).get(actor.userId) ?? []).filter((p) =>
-      roles.has(p.role_id),
+      roles.has(p.roleId),
     );
     for (const profile of profiles) {
-      if (await this.covers(clientId, profile.employees_perimeter, query)) return true;
+      if (await this.covers(clientId, profile.employeesPerimeter, query)) return true;
     }
     return false;
   }

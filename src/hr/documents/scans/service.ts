@@ -12,8 +12,7 @@ import type { Clock } from '../../../platform/time.js';
 import { afterWork } from '../../audit/actor.js';
 import { uploadEvents } from '../../core/uploads/events.js';
 import { presentUpload } from '../../core/uploads/present.js';
-import type { UploadRow, UploadsRepository } from '../../core/uploads/repository.js';
-import { toUpload } from '../../core/uploads/service.js';
+import type { UploadRecord, UploadsRepository } from '../../core/uploads/repository.js';
 import type { Audited } from '../../module.js';
 import { presentScanStatus } from './present.js';
 import type { ScanRecord, ScanSource, ScanStatus, ScansRepository } from './repository.js';
@@ -183,7 +182,7 @@ export class ScansService {
   private async result(clientId: string, id: string): Promise<ScanResult> {
     const scan = await this.get(clientId, id);
     const upload = scan.status === 'clean' ? await this.work.read.uploads.find(clientId, scan.fileId) : undefined;
-    return { scan, pageCount: upload?.page_count ?? null };
+    return { scan, pageCount: upload?.pageCount ?? null };
   }
 
   /**
@@ -206,23 +205,23 @@ export class ScansService {
       const at = this.deps.clock.now();
       if (!(await tx.scans.settle(clientId, scanId, verdict, at))) return undefined;
       if (verdict.status === 'clean') {
-        const row: UploadRow = {
+        const row: UploadRecord = {
           id: scan.fileId,
-          client_id: clientId,
+          clientId,
           filename: scan.filename,
           sha256: scan.sha256,
           size: scan.size,
-          content_type: scan.contentType,
-          page_count: pageCount,
-          created_at: scan.createdAt,
-          expires_at: scan.createdAt + scan.retentionPeriod * 1000,
-          consumed_at: null,
+          contentType: scan.contentType,
+          pageCount,
+          createdAt: scan.createdAt,
+          expiresAt: scan.createdAt + scan.retentionPeriod * 1000,
+          consumedAt: null,
         };
         await tx.uploads.insert(row);
         await tx.audit.record(clientId, uploadEvents, 'created', {
           id: row.id,
           name: row.filename,
-          data: presentUpload(toUpload(row), scan.retentionPeriod),
+          data: presentUpload(row, scan.retentionPeriod),
         });
       }
       const done: ScanRecord = { ...scan, ...verdict, scannedAt: at };
