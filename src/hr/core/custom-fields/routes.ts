@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute, upsertRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentCustomField } from './present.js';
@@ -41,36 +42,35 @@ export async function customFieldRoutes(
     { page: (clientId, _query, request) => customFields.list(clientId, request), present: presentCustomField },
   );
 
-  api.get(
-    '/custom_fields/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Get a custom field',
-        params: CustomFieldParams,
-        response: { 200: Full, ...errorResponses(401, 404) },
-      },
+      path: '/custom_fields/:id',
+      tags: TAG,
+      summary: 'Get a custom field',
+      params: CustomFieldParams,
+      item: Full,
+      errors: [401, 404],
     },
-    async (request) => presentCustomField(await customFields.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => customFields.get(clientId, id),
+    presentCustomField,
   );
 
-  api.put(
-    '/custom_fields/:id',
+  upsertRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Create or update a custom field',
-        description:
-          '201 when created, 200 when updated (applied at once; Atrium never answers 202). The type cannot change.',
-        params: CustomFieldParams,
-        body: CustomFieldPut,
-        response: { 200: Full, 201: Full, ...errorResponses(400, 401, 403, 422) },
-      },
+      path: '/custom_fields/:id',
+      tags: TAG,
+      summary: 'Create or update a custom field',
+      description:
+        '201 when created, 200 when updated (applied at once; Atrium never answers 202). The type cannot change.',
+      params: CustomFieldParams,
+      item: Full,
+      body: CustomFieldPut,
+      key: 'row',
     },
-    async (request, reply) => {
-      const { row, created } = await customFields.put(request.hrAuth.clientId, request.params.id, request.body);
-      return reply.status(created ? 201 : 200).send(presentCustomField(row));
-    },
+    (clientId, { id }, body) => customFields.put(clientId, id, body),
+    presentCustomField,
   );
 
   api.patch(

@@ -5,6 +5,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentDatasetImport } from './present.js';
@@ -64,17 +65,17 @@ export async function datasetImportRoutes(
     },
   );
 
-  api.get(
-    '/dataset_imports/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Get a dataset import',
-        params: DatasetImportParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
+      path: '/dataset_imports/:id',
+      tags: TAG,
+      summary: 'Get a dataset import',
+      params: DatasetImportParams,
+      item: full,
     },
-    async (request) => presentDatasetImport(await datasetImports.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => datasetImports.get(clientId, id),
+    presentDatasetImport,
   );
 
   api.get(

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute, upsertRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentDataset, presentDatasetValue } from './present.js';
@@ -28,7 +29,7 @@ export async function datasetRoutes(
   opts: { datasets: DatasetsService; paginator: Paginator },
 ): Promise<void> {
   const { datasets, paginator } = opts;
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const _api = app.withTypeProvider<TypeBoxTypeProvider>();
   const full = Type.Ref(Dataset);
 
   listRoute(
@@ -50,36 +51,28 @@ export async function datasetRoutes(
     },
   );
 
-  api.get(
-    '/datasets/:id',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Get a dataset',
-        params: DatasetParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request) => presentDataset(await datasets.get(request.hrAuth.clientId, request.params.id)),
+  getRoute(
+    app,
+    { path: '/datasets/:id', tags: TAG, summary: 'Get a dataset', params: DatasetParams, item: full },
+    (clientId, { id }) => datasets.get(clientId, id),
+    presentDataset,
   );
 
-  api.put(
-    '/datasets/:id',
+  upsertRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Create or update a dataset',
-        description:
-          'An upsert at the id: 201 when created, 200 when updated. Dimensions are the levels, root first; existing ones cannot be removed, moved or renamed.',
-        params: DatasetParams,
-        body: DatasetPut,
-        response: { 200: full, 201: full, ...errorResponses(400, 401, 403, 422) },
-      },
+      path: '/datasets/:id',
+      tags: TAG,
+      summary: 'Create or update a dataset',
+      description:
+        'An upsert at the id: 201 when created, 200 when updated. Dimensions are the levels, root first; existing ones cannot be removed, moved or renamed.',
+      params: DatasetParams,
+      item: full,
+      body: DatasetPut,
+      key: 'dataset',
     },
-    async (request, reply) => {
-      const { dataset, created } = await datasets.put(request.hrAuth.clientId, request.params.id, request.body);
-      return reply.status(created ? 201 : 200).send(presentDataset(dataset));
-    },
+    (clientId, { id }, body) => datasets.put(clientId, id, body),
+    presentDataset,
   );
 }
 

@@ -5,6 +5,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentImport } from './present.js';
@@ -58,18 +59,18 @@ export async function importRoutes(
     },
   );
 
-  api.get(
-    '/imports/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Get an import',
-        description: 'While it runs, its counts are those of the rows applied so far.',
-        params: ImportParams,
-        response: { 200: full, ...errorResponses(401, 403, 404) },
-      },
+      path: '/imports/:id',
+      tags: TAG,
+      summary: 'Get an import',
+      description: 'While it runs, its counts are those of the rows applied so far.',
+      params: ImportParams,
+      item: full,
     },
-    async (request) => presentImport(await imports.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => imports.get(clientId, id),
+    presentImport,
   );
 
   api.get(

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute, upsertRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentOrganizationGroup } from './present.js';
@@ -40,39 +41,34 @@ export async function organizationGroupRoutes(
     { page: (clientId, query, request) => groups.list(clientId, query, request), present: presentOrganizationGroup },
   );
 
-  api.get(
-    '/organization_groups/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Get an organization group',
-        params: OrganizationGroupParams,
-        response: { 200: Type.Ref(OrganizationGroup), ...errorResponses(401, 403, 404) },
-      },
+      path: '/organization_groups/:id',
+      tags: TAG,
+      summary: 'Get an organization group',
+      params: OrganizationGroupParams,
+      item: Type.Ref(OrganizationGroup),
     },
-    async (request) => presentOrganizationGroup(await groups.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => groups.get(clientId, id),
+    presentOrganizationGroup,
   );
 
-  api.put(
-    '/organization_groups/:id',
+  upsertRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Create or replace an organization group',
-        description: 'An upsert at the client-chosen code: 201 when created, 200 when name and members were replaced.',
-        params: OrganizationGroupParams,
-        body: OrganizationGroupPut,
-        response: {
-          200: Type.Ref(OrganizationGroup),
-          201: Type.Ref(OrganizationGroup),
-          ...errorResponses(400, 401, 403, 404, 422),
-        },
-      },
+      path: '/organization_groups/:id',
+      tags: TAG,
+      summary: 'Create or replace an organization group',
+      description: 'An upsert at the client-chosen code: 201 when created, 200 when name and members were replaced.',
+      params: OrganizationGroupParams,
+      item: Type.Ref(OrganizationGroup),
+      body: OrganizationGroupPut,
+      key: 'group',
+      errors: [400, 401, 403, 404, 422],
     },
-    async (request, reply) => {
-      const { group, created } = await groups.put(request.hrAuth.clientId, request.params.id, request.body);
-      return reply.status(created ? 201 : 200).send(presentOrganizationGroup(group));
-    },
+    (clientId, { id }, body) => groups.put(clientId, id, body),
+    presentOrganizationGroup,
   );
 
   api.patch(

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute, upsertRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentOrganization } from './present.js';
@@ -47,43 +48,34 @@ export async function organizationRoutes(
     },
   );
 
-  api.get(
-    '/organizations/:id',
+  getRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Get an organization',
-        params: OrganizationParams,
-        response: { 200: Type.Ref(Organization), ...errorResponses(401, 403, 404) },
-      },
+      path: '/organizations/:id',
+      tags: TAG,
+      summary: 'Get an organization',
+      params: OrganizationParams,
+      item: Type.Ref(Organization),
     },
-    async (request) => presentOrganization(await organizations.get(request.hrAuth.clientId, request.params.id)),
+    (clientId, { id }) => organizations.get(clientId, id),
+    presentOrganization,
   );
 
-  api.put(
-    '/organizations/:id',
+  upsertRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Create or replace an organization',
-        description: 'An upsert at the client-chosen code: 201 when created, 200 when every attribute was replaced.',
-        params: OrganizationParams,
-        body: OrganizationPut,
-        response: {
-          200: Type.Ref(Organization),
-          201: Type.Ref(Organization),
-          ...errorResponses(400, 401, 403, 404, 422),
-        },
-      },
+      path: '/organizations/:id',
+      tags: TAG,
+      summary: 'Create or replace an organization',
+      description: 'An upsert at the client-chosen code: 201 when created, 200 when every attribute was replaced.',
+      params: OrganizationParams,
+      item: Type.Ref(Organization),
+      body: OrganizationPut,
+      key: 'organization',
+      errors: [400, 401, 403, 404, 422],
     },
-    async (request, reply) => {
-      const { organization, created } = await organizations.put(
-        request.hrAuth.clientId,
-        request.params.id,
-        request.body,
-      );
-      return reply.status(created ? 201 : 200).send(presentOrganization(organization));
-    },
+    (clientId, { id }, body) => organizations.put(clientId, id, body),
+    presentOrganization,
   );
 
   api.patch(

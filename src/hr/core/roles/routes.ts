@@ -2,6 +2,7 @@ import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute, upsertRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import type { PermissionModule } from './permissions.js';
@@ -88,40 +89,29 @@ export async function roleRoutes(
     { page: (clientId, _query, request) => roles.list(clientId, request), present: presentRole },
   );
 
-  api.get(
-    '/roles/:id',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Get a role',
-        params: RoleParams,
-        response: { 200: Type.Ref(Role), ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request) => presentRole(await roles.get(request.hrAuth.clientId, request.params.id)),
+  getRoute(
+    app,
+    { path: '/roles/:id', tags: TAG, summary: 'Get a role', params: RoleParams, item: Type.Ref(Role) },
+    (clientId, { id }) => roles.get(clientId, id),
+    presentRole,
   );
 
-  api.put(
-    '/roles/:id',
+  upsertRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Create or update a role',
-        description:
-          'An upsert at the client-chosen code: 201 when created, 200 when name and description were replaced. The body repeats the `id`, which must equal the path.',
-        params: RoleParams,
-        body: RolePut,
-        response: {
-          200: Type.Ref(Role),
-          201: Type.Ref(Role),
-          ...errorResponses(400, 401, 403, 404, 422),
-        },
-      },
+      path: '/roles/:id',
+      tags: TAG,
+      summary: 'Create or update a role',
+      description:
+        'An upsert at the client-chosen code: 201 when created, 200 when name and description were replaced. The body repeats the `id`, which must equal the path.',
+      params: RoleParams,
+      item: Type.Ref(Role),
+      body: RolePut,
+      key: 'role',
+      errors: [400, 401, 403, 404, 422],
     },
-    async (request, reply) => {
-      const { role, created } = await roles.put(request.hrAuth.clientId, request.params.id, request.body);
-      return reply.status(created ? 201 : 200).send(presentRole(role));
-    },
+    (clientId, { id }, body) => roles.put(clientId, id, body),
+    presentRole,
   );
 
   for (const spec of PERMISSION_ROUTES) {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
+import { getRoute } from '../../item-routes.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentUser } from './present.js';
@@ -65,17 +66,11 @@ export async function userRoutes(
       reply.status(201).send(presentUser(await users.create(request.hrAuth.clientId, request.body))),
   );
 
-  api.get(
-    '/users/:id',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Get a user',
-        params: UserParams,
-        response: { 200: Type.Ref(User), ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request) => presentUser(await users.get(request.hrAuth.clientId, request.params.id)),
+  getRoute(
+    app,
+    { path: '/users/:id', tags: TAG, summary: 'Get a user', params: UserParams, item: Type.Ref(User) },
+    (clientId, { id }) => users.get(clientId, id),
+    presentUser,
   );
 
   api.put(
