@@ -59,6 +59,19 @@ const SIZE_EXCEPTIONS = new Map<string, string>([
 ]);
 
 /**
+ * The reviewed types a repository may hand out in the API's wire names, each with its reason: stored JSON
+ * documents kept as the API writes them (a decoded JSON document held by a record is never looked into; these are
+ * also taken or returned on their own).
+ */
+const WIRE_DOCUMENTS = new Map<string, string>([
+  [
+    'EmployeesPerimeter',
+    'an employee perimeter as the API writes it (reference "EmployeesPerimeterBase"), stored as JSON by users, request ' +
+      'forms and articles, and matched in those names by hr/core/perimeters/rules.ts',
+  ],
+]);
+
+/**
  * A condition on a tenant column written by hand: Kysely's `.where('client_id', …)`, a join's `onRef` or
  * `whereRef` on it, or a comparison in raw SQL or code (`a.client_id = ${clientId}`, `s.client_id = r.client_id`,
  * `owner.client_id !== id`).
@@ -127,7 +140,8 @@ function unitOf(file: string): string {
 function layerOf(file: string): number {
   const r = rel(file).split(path.sep).join('/');
   if (r.startsWith('platform/')) return 1;
-  if (/^hr\/(errors|item-routes|module|openapi|openapi-examples)\.ts$/.test(r) || /^hr\/(lists|audit)\//.test(r)) return 2;
+  if (/^hr\/(errors|item-route|module|openapi|openapi-examples)\.ts$/.test(r) || /^hr\/(lists|audit)\//.test(r))
+    return 2;
   if (r.startsWith('hr/core/')) return 3;
   if (/^hr\/(documents|knowledge|people-assist|automation|integrations)\//.test(r)) return 4;
   if (r.startsWith('academy/')) return 3;
@@ -363,7 +377,9 @@ describe('architecture', () => {
     );
   });
   it('repositories take and return camelCase domain records, never table rows', () => {
-    const found = recordShapeFindings(CHECKOUT).map((f) => `${f.file}: ${f.member}, ${f.where}: ${f.property}`);
+    const found = recordShapeFindings(CHECKOUT, new Set(WIRE_DOCUMENTS.keys())).map(
+      (f) => `${f.file}: ${f.member}, ${f.where}: ${f.property}`,
+    );
     const unique = [...new Set(found)];
     assert.deepEqual(
       unique,

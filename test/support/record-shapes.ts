@@ -39,6 +39,7 @@ function heldRecord(type: ts.Type): boolean {
 
 function propertyNames(
   checker: ts.TypeChecker,
+  documents: ReadonlySet<string>,
   type: ts.Type,
   nested: boolean,
   seen: Set<ts.Type>,
@@ -48,7 +49,7 @@ function propertyNames(
   if (seen.has(type)) return;
   seen.add(type);
   if (type.isUnion()) {
-    for (const part of type.types) propertyNames(checker, part, nested, seen, out, prefix);
+    for (const part of type.types) propertyNames(checker, documents, part, nested, seen, out, prefix);
     return;
   }
   const symbolName = type.getSymbol()?.getName() ?? '';
@@ -57,12 +58,13 @@ function propertyNames(
     (CONTAINERS.has(symbolName) || checker.isArrayType(type) || checker.isTupleType(type))
   ) {
     for (const arg of checker.getTypeArguments(type as ts.TypeReference))
-      propertyNames(checker, arg, nested, seen, out, prefix);
+      propertyNames(checker, documents, arg, nested, seen, out, prefix);
     return;
   }
+  if (documents.has((type.aliasSymbol ?? type.getSymbol())?.getName() ?? '')) return;
   if (nested && !heldRecord(type)) return;
   if (type.isIntersection()) {
-    for (const part of type.types) propertyNames(checker, part, false, seen, out, prefix);
+    for (const part of type.types) propertyNames(checker, documents, part, false, seen, out, prefix);
     return;
   }
   if (!(type.flags & ts.TypeFlags.Object) || type.getCallSignatures().length > 0) return;
@@ -76,12 +78,15 @@ function propertyNames(
   for (const property of checker.getPropertiesOfType(type)) {
     const name = property.getName();
     if (!CAMEL.test(name)) out.push(`${prefix}${name}`);
-    propertyNames(checker, checker.getTypeOfSymbol(property), true, seen, out, `${prefix}${name}.`);
+    propertyNames(checker, documents, checker.getTypeOfSymbol(property), true, seen, out, `${prefix}${name}.`);
   }
 }
 
-/** Every property name, not camelCase, that a public method of a repository class takes or returns. */
-export function recordShapeFindings(checkout: string): RecordShapeFinding[] {
+/**
+ * Every property name, not camelCase, that a public method of a repository class takes or returns. `documents`
+ * names the types of src/ that are stored JSON documents in the API's wire names, handed out as they are.
+ */
+export function recordShapeFindings(checkout: string, documents: ReadonlySet<string>): RecordShapeFinding[] {
   const src = path.join(checkout, 'src') + path.sep;
   const config = ts.getParsedCommandLineOfConfigFile(
     path.join(checkout, 'tsconfig.json'),
@@ -113,11 +118,11 @@ export function recordShapeFindings(checkout: string): RecordShapeFinding[] {
         const type = checker.getTypeAtLocation(member);
         for (const signature of type.getCallSignatures()) {
           const found: string[] = [];
-          propertyNames(checker, signature.getReturnType(), false, new Set(), found, '');
+          propertyNames(checker, documents, signature.getReturnType(), false, new Set(), found, '');
           for (const property of found) out.push({ file: r, member: name, where: 'result', property });
           for (const parameter of signature.getParameters()) {
             const names: string[] = [];
-            propertyNames(checker, checker.getTypeOfSymbol(parameter), false, new Set(), names, '');
+            propertyNames(checker, documents, checker.getTypeOfSymbol(parameter), false, new Set(), names, '');
             for (const property of names)
               out.push({ file: r, member: name, where: `parameter ${parameter.getName()}`, property });
           }

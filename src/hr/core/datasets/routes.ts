@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { getRoute, upsertRoute } from '../../item-routes.js';
+import { getRoute, upsertRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentDataset, presentDatasetValue } from './present.js';

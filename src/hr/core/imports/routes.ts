@@ -5,7 +5,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { getRoute } from '../../item-routes.js';
+import { getRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentImport } from './present.js';

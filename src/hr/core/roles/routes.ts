@@ -2,7 +2,7 @@ import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { getRoute, upsertRoute } from '../../item-routes.js';
+import { getRoute, upsertRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import type { PermissionModule } from './permissions.js';

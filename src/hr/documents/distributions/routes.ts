@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { getRoute } from '../../item-routes.js';
+import { getRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { pageRanges } from './mapping.js';

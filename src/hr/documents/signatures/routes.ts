@@ -13,7 +13,7 @@ import {
 } from '../../../platform/renditions/http.js';
 import type { Renditions } from '../../../platform/renditions/renditions.js';
 import { errorResponses } from '../../errors.js';
-import { deleteRoute, getRoute } from '../../item-routes.js';
+import { deleteRoute, getRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { callOrigin } from './origin.js';

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { getRoute } from '../../item-routes.js';
+import { getRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentEvent, presentExportLine } from './present.js';

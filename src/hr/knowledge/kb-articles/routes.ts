@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { deleteRoute } from '../../item-routes.js';
+import { deleteRoute } from '../../item-route.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentKbArticle } from './present.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { deleteRoute, getRoute } from '../../item-routes.js';
+import { deleteRoute, getRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentKbCategory } from './present.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { getRoute, upsertRoute } from '../../item-routes.js';
+import { getRoute, upsertRoute } from '../../item-route.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
 import { presentCustomStatus } from './present.js';

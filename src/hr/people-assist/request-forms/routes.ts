@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
-import { getRoute } from '../../item-routes.js';
+import { getRoute } from '../../item-route.js';
 import { countRoute } from '../../lists/count.js';
 import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
