@@ -96,11 +96,9 @@ function toRecord(row: StoredRequest): RequestRecord {
   };
 }
 
-/** The columns of a request's values: only those `v` has. */
-function toColumns(v: RequestChanges & { clientId?: string; id?: string }): Updateable<PaRequestsTable> {
+/** The columns of a request's changes: only those `v` has. */
+function toColumns(v: RequestChanges): Updateable<PaRequestsTable> {
   const columns: Updateable<PaRequestsTable> = {};
-  if (v.clientId !== undefined) columns.client_id = v.clientId;
-  if (v.id !== undefined) columns.id = v.id;
   if (v.name !== undefined) columns.name = v.name;
   if (v.status !== undefined) columns.status = v.status;
   if (v.statusRank !== undefined) columns.status_rank = v.statusRank;
@@ -574,9 +572,10 @@ export class RequestsRepository extends HrRepository {
     organizationIds: readonly string[],
   ): Promise<StoredRequestView> {
     const dialect = dialectOf(this.db);
+    const columns = { client_id: row.clientId, id: row.id, ...toColumns(row) };
     if (dialect === 'postgres') {
       const params: PreparedParams = { tail: ` ${searchTail}`, orgs: [...organizationIds] };
-      for (const [column, value] of Object.entries(toColumns(row))) params[`c_${column}`] = value;
+      for (const [column, value] of Object.entries(columns)) params[`c_${column}`] = value;
       const created = await createdOnPostgres.first(this.db, params);
       if (!created) throw new Error(`The request ${row.id} was not inserted.`);
       return storedView(created);
@@ -586,7 +585,7 @@ export class RequestsRepository extends HrRepository {
     await this.db
       .insertInto('pa_requests')
       .values({
-        ...(toColumns(row) as Insertable<PaRequestsTable>),
+        ...(columns as Insertable<PaRequestsTable>),
         request_number: number,
         search_text: `${number} ${searchTail}`,
       })
