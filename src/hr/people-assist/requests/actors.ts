@@ -1,6 +1,6 @@
 /** Who acts on a request: the caller named by `X-Atrium-User-Id`, and the people a request's fields name. */
 import { type FieldError, InvalidRequestError } from '../../../platform/errors.js';
-import type { EmployeeRegistrations, Person, RequestsRepository } from './repository.js';
+import type { EmployeeRegistrations, PersonRecord, RequestsRepository } from './repository.js';
 import type { PersonKind } from './tables.js';
 
 /** Who makes a call: the application, or the HR user named by `X-Atrium-User-Id`. */
@@ -11,7 +11,7 @@ export async function checkActor(
   repo: RequestsRepository,
   clientId: string,
   actor: RequestActor,
-): Promise<Person | undefined> {
+): Promise<PersonRecord | undefined> {
   if (actor.kind === 'application') return undefined;
   const user = await repo.person(clientId, { id: actor.userId }, ['user']);
   if (!user) throw new InvalidRequestError('Invalid header "X-Atrium-User-Id": no HR user of this client has this id.');
@@ -28,7 +28,7 @@ export async function namedPerson(
   kinds: readonly PersonKind[],
   errors: FieldError[],
   registrations = false,
-): Promise<(Person & { registrations?: EmployeeRegistrations }) | undefined> {
+): Promise<(PersonRecord & { registrations?: EmployeeRegistrations }) | undefined> {
   if (id !== undefined && id !== '') {
     const p = await repo.person(clientId, { id }, kinds, registrations);
     if (!p) errors.push({ field: `${field}_id`, code: 'not_found', message: `No ${kinds.join(' or ')} has this id.` });

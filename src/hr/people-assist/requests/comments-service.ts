@@ -12,7 +12,7 @@ import { namedPerson } from './actors.js';
 import { consumeAll } from './consume.js';
 import { requestCommentEvents } from './events.js';
 import { type CommentView, presentComment, type RequestView } from './present.js';
-import type { CommentRow, RequestsRepository } from './repository.js';
+import type { CommentRecord, RequestsRepository } from './repository.js';
 import type { CommentCreate } from './schemas.js';
 import { type RequestsWork, viewOf } from './views.js';
 
@@ -37,14 +37,14 @@ export class RequestCommentsService {
     const page = await this.repo.commentsPage(clientId, requestId, request);
     const rows = page.items;
     const ids = new Set(rows.map((r) => r.id));
-    const files = (await this.repo.files(clientId, [requestId])).filter((f) => f.comment_id && ids.has(f.comment_id));
+    const files = (await this.repo.files(clientId, [requestId])).filter((f) => f.commentId && ids.has(f.commentId));
     const people = await this.repo.people(
       clientId,
-      rows.flatMap((r) => (r.creator_id ? [r.creator_id] : [])),
+      rows.flatMap((r) => (r.creatorId ? [r.creatorId] : [])),
     );
     return {
       ...page,
-      items: rows.map((row) => ({ row, files: files.filter((f) => f.comment_id === row.id), people })),
+      items: rows.map((row) => ({ row, files: files.filter((f) => f.commentId === row.id), people })),
     };
   }
 
@@ -56,7 +56,7 @@ export class RequestCommentsService {
     const page = await this.comments(clientId, requestId, { limit: MAX_SNAPSHOT_COMMENTS, sort: [], at: {} });
     return {
       request,
-      comments: [...page.items].sort((a, b) => a.row.created_at - b.row.created_at || a.row.pk - b.row.pk),
+      comments: [...page.items].sort((a, b) => a.row.createdAt - b.row.createdAt || a.row.pk - b.row.pk),
     };
   }
 
@@ -77,7 +77,7 @@ export class RequestCommentsService {
       ['user', 'employee'],
       errors,
     );
-    if (creator?.kind === 'employee' && creator.id !== request.employee_id) {
+    if (creator?.kind === 'employee' && creator.id !== request.employeeId) {
       errors.push({
         field: 'creator_id',
         code: 'forbidden',
@@ -106,16 +106,16 @@ export class RequestCommentsService {
       }
       const at = this.clock.now();
       await repo.insertComment({
-        client_id: clientId,
+        clientId,
         id,
-        request_id: requestId,
-        creator_id: creator?.id ?? null,
-        creator_kind: creator?.kind ?? null,
+        requestId,
+        creatorId: creator?.id ?? null,
+        creatorKind: creator?.kind ?? null,
         content: input.content,
-        is_internal: internal ? 1 : 0,
-        is_informative: 0,
-        comment_source: 'user',
-        created_at: at,
+        isInternal: internal,
+        isInformative: false,
+        commentSource: 'user',
+        createdAt: at,
       });
       const consumed = await consumeAll(
         this.uploads,
@@ -133,9 +133,9 @@ export class RequestCommentsService {
         { public: internal ? 0 : 1, internal: internal ? 1 : 0, attachments: consumed.attachments },
         at,
       );
-      if (creator?.kind === 'user') await repo.update(clientId, requestId, { read_by_employee: 0 });
-      const row = (await repo.findComment(clientId, requestId, id)) as CommentRow;
-      const files = (await repo.files(clientId, [requestId])).filter((f) => f.comment_id === id);
+      if (creator?.kind === 'user') await repo.update(clientId, requestId, { readByEmployee: false });
+      const row = (await repo.findComment(clientId, requestId, id)) as CommentRecord;
+      const files = (await repo.files(clientId, [requestId])).filter((f) => f.commentId === id);
       const view: CommentView = { row, files, people: await repo.people(clientId, creator ? [creator.id] : []) };
       // As the comment list (`GET /requests/{id}/comments`) shows it without `embed`; a comment has no name.
       await tx.audit.record(clientId, requestCommentEvents, 'created', {

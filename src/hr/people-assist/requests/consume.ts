@@ -24,17 +24,17 @@ export async function consumeAll(
     });
     const id = randomUUID();
     await repo.insertFile({
-      client_id: clientId,
+      clientId,
       id,
-      request_id: requestId,
+      requestId,
       kind: 'form_file',
-      comment_id: null,
-      field_id: f.fieldId,
+      commentId: null,
+      fieldId: f.fieldId,
       filename: upload.filename,
       sha256: upload.sha256,
       size: upload.size,
-      content_type: upload.contentType,
-      created_at: at,
+      contentType: upload.contentType,
+      createdAt: at,
     });
   }
   for (const [i, uploadId] of attachmentUploads.entries()) {
@@ -44,17 +44,17 @@ export async function consumeAll(
     const id = randomUUID();
     ids.push(id);
     await repo.insertFile({
-      client_id: clientId,
+      clientId,
       id,
-      request_id: requestId,
+      requestId,
       kind: 'attachment',
-      comment_id: commentId,
-      field_id: null,
+      commentId,
+      fieldId: null,
       filename: upload.filename,
       sha256: upload.sha256,
       size: upload.size,
-      content_type: upload.contentType,
-      created_at: at,
+      contentType: upload.contentType,
+      createdAt: at,
     });
   }
   return { attachments: attachmentUploads.length, ids };

@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
-import type { RequestFileRow, RequestsRepository } from './repository.js';
+import type { RequestFileRecord, RequestsRepository } from './repository.js';
 import { type RequestsWork, recordRequest, viewOf } from './views.js';
 
 /** A request's attachments (its own and its comments') and form-field files. */
@@ -25,7 +25,7 @@ export class RequestFilesService {
     requestId: string,
     fileId: string,
     kind: 'attachment' | 'form_file',
-  ): Promise<RequestFileRow> {
+  ): Promise<RequestFileRecord> {
     await viewOf(this.repo, clientId, requestId, false);
     const file = await this.repo.findFile(clientId, requestId, fileId);
     if (!file || file.kind !== kind) throw new NotFoundError(kind === 'attachment' ? 'attachment' : 'file', fileId);
@@ -37,10 +37,10 @@ export class RequestFilesService {
     requestId: string,
     commentId: string,
     attachmentId: string,
-  ): Promise<RequestFileRow> {
+  ): Promise<RequestFileRecord> {
     await viewOf(this.repo, clientId, requestId, false);
     const file = await this.repo.findFile(clientId, requestId, attachmentId);
-    if (!file || file.comment_id !== commentId) throw new NotFoundError('attachment', attachmentId);
+    if (!file || file.commentId !== commentId) throw new NotFoundError('attachment', attachmentId);
     return file;
   }
 
@@ -62,7 +62,7 @@ export class RequestFilesService {
       await repo.deleteFile(clientId, fileId);
       const at = this.clock.now();
       if (kind === 'attachment') await repo.bumpCounters(clientId, requestId, { attachments: -1 }, at);
-      else await repo.update(clientId, requestId, { updated_at: at });
+      else await repo.update(clientId, requestId, { updatedAt: at });
       await recordRequest(clientId, tx, requestId, 'updated');
       return file.sha256;
     });

@@ -1,6 +1,6 @@
 /** A request's lifecycle: the order of its statuses, the moves it allows, and the row changes of a move. */
 import { FieldValidationError } from '../../../platform/errors.js';
-import type { Person, RequestRow } from './repository.js';
+import type { PersonRecord, RequestChanges, RequestRecord } from './repository.js';
 import type { RequestStatus } from './tables.js';
 
 export const STATUS_RANK: Record<RequestStatus, number> = { created: 0, opened: 1, pending: 2, closed: 3, archived: 4 };
@@ -20,28 +20,28 @@ export function refusedTransition(from: RequestStatus, to: RequestStatus): strin
 
 /** The row changes of a status move, or a 422 naming `field` when the lifecycle refuses it. */
 export function statusChange(
-  row: RequestRow,
+  row: RequestRecord,
   to: RequestStatus,
-  actor: Person | undefined,
+  actor: PersonRecord | undefined,
   at: number,
   field: string,
-): Partial<RequestRow> {
+): RequestChanges {
   const refused = refusedTransition(row.status, to);
   if (refused) throw new FieldValidationError([{ field, code: 'invalid_transition', message: refused }]);
   if (to === row.status) return {};
-  const changes: Partial<RequestRow> = { status: to, status_rank: STATUS_RANK[to] };
+  const changes: RequestChanges = { status: to, statusRank: STATUS_RANK[to] };
   if (to === 'closed') {
-    changes.closed_at = at;
-    changes.closed_by_id = actor?.id ?? null;
+    changes.closedAt = at;
+    changes.closedById = actor?.id ?? null;
   } else if (to === 'archived') {
-    changes.archived_at = at;
-    if (row.closed_at === null) {
-      changes.closed_at = at;
-      changes.closed_by_id = actor?.id ?? null;
+    changes.archivedAt = at;
+    if (row.closedAt === null) {
+      changes.closedAt = at;
+      changes.closedById = actor?.id ?? null;
     }
   } else if (row.status === 'closed') {
-    changes.closed_at = null;
-    changes.closed_by_id = null;
+    changes.closedAt = null;
+    changes.closedById = null;
   }
   return changes;
 }

@@ -7,7 +7,7 @@ import { type FieldError, FieldValidationError } from '../../../platform/errors.
 import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { RequestView } from './present.js';
-import type { Person, RequestsRepository } from './repository.js';
+import type { PersonRecord, RequestsRepository } from './repository.js';
 import { type RequestsWork, recordRequest, viewOf, views } from './views.js';
 
 /** The users assigned to a request, and the requests linked to it (both ways). */
@@ -26,11 +26,11 @@ export class RequestLinksService {
     requestId: string,
     offset: number,
     length: number,
-  ): Promise<{ people: Person[]; total: number }> {
+  ): Promise<{ people: PersonRecord[]; total: number }> {
     await viewOf(this.repo, clientId, requestId, false);
     const { ids, total } = await this.repo.assignees(clientId, requestId, offset, length);
     const people = await this.repo.people(clientId, ids);
-    return { people: ids.flatMap((i) => (people.has(i) ? [people.get(i) as Person] : [])), total };
+    return { people: ids.flatMap((i) => (people.has(i) ? [people.get(i) as PersonRecord] : [])), total };
   }
 
   async linked(clientId: string, requestId: string, request: PageRequest): Promise<Page<RequestView>> {

@@ -8,10 +8,10 @@ import type { Audited } from '../../module.js';
 import { effectOf, type MacroEffect, type MacrosService, type MacroView } from '../macros/service.js';
 import { checkActor, type RequestActor } from './actors.js';
 import { statusChange } from './lifecycle.js';
-import type { Person, RequestRow, RequestsRepository } from './repository.js';
+import type { PersonRecord, RequestCustomStatusRecord, RequestRecord, RequestsRepository } from './repository.js';
 import { type RequestsWork, recordRequest } from './views.js';
 
-function person(p: Person | undefined): string | null {
+function person(p: PersonRecord | undefined): string | null {
   return p ? p.id : null;
 }
 
@@ -27,9 +27,13 @@ export class RequestMacrosService {
     this.repo = work.read.requests;
   }
 
-  private async offeredFor(clientId: string, request: RequestRow, acting: Person | undefined): Promise<MacroView[]> {
+  private async offeredFor(
+    clientId: string,
+    request: RequestRecord,
+    acting: PersonRecord | undefined,
+  ): Promise<MacroView[]> {
     const roles = acting ? await this.repo.rolesOf(clientId, acting.id) : undefined;
-    return this.macros.offered(clientId, request.form_id, request.custom_status_id, roles);
+    return this.macros.offered(clientId, request.formId, request.customStatusId, roles);
   }
 
   async availableMacros(clientId: string, requestId: string, actor: RequestActor): Promise<MacroView[]> {
@@ -58,8 +62,8 @@ export class RequestMacrosService {
       .filter((e): e is MacroEffect => e !== undefined);
     if (errors.length) throw new FieldValidationError(errors);
     // Look up what the effects name before the transaction (one SQLite connection).
-    const statuses = new Map<string, { is_active: number } | undefined>();
-    const users = new Map<string, Person | undefined>();
+    const statuses = new Map<string, RequestCustomStatusRecord | undefined>();
+    const users = new Map<string, PersonRecord | undefined>();
     for (const e of effects) {
       if (e.template === 'RequestChangeCustomState' && e.customStatus !== null) {
         statuses.set(e.customStatus, await this.repo.customStatus(clientId, e.customStatus));
@@ -85,7 +89,7 @@ export class RequestMacrosService {
           case 'RequestChangeCustomState': {
             if (effect.customStatus !== null) {
               const status = statuses.get(effect.customStatus);
-              if (status?.is_active !== 1) {
+              if (!status?.isActive) {
                 throw new FieldValidationError([
                   {
                     field,
@@ -100,8 +104,8 @@ export class RequestMacrosService {
                 { field, code: 'invalid_transition', message: 'The request is archived.' },
               ]);
             }
-            row = { ...row, custom_status_id: effect.customStatus };
-            await repo.update(clientId, requestId, { custom_status_id: effect.customStatus });
+            row = { ...row, customStatusId: effect.customStatus };
+            await repo.update(clientId, requestId, { customStatusId: effect.customStatus });
             break;
           }
           case 'RequestChangePriority':
@@ -119,23 +123,23 @@ export class RequestMacrosService {
           }
           case 'RequestAddComment': {
             await repo.insertComment({
-              client_id: clientId,
+              clientId,
               id: randomUUID(),
-              request_id: requestId,
-              creator_id: person(acting),
-              creator_kind: acting ? 'user' : null,
+              requestId,
+              creatorId: person(acting),
+              creatorKind: acting ? 'user' : null,
               content: effect.content,
-              is_internal: effect.isInternal ? 1 : 0,
-              is_informative: 1,
-              comment_source: 'macro',
-              created_at: at,
+              isInternal: effect.isInternal,
+              isInformative: true,
+              commentSource: 'macro',
+              createdAt: at,
             });
             await repo.bumpCounters(clientId, requestId, effect.isInternal ? { internal: 1 } : { public: 1 }, at);
             break;
           }
         }
       }
-      await repo.update(clientId, requestId, { updated_at: at, read_by_employee: 0 });
+      await repo.update(clientId, requestId, { updatedAt: at, readByEmployee: false });
       await recordRequest(clientId, tx, requestId, 'macro_applied');
     });
   }

@@ -1,10 +1,10 @@
 import type { ComposedDocument, ComposedSection } from '../../../platform/pdf/compose.js';
 import { formatUtcStamp } from '../../../platform/time.js';
 import type { CommentView, RequestView } from './present.js';
-import type { Person } from './repository.js';
+import type { PersonRecord } from './repository.js';
 
 const when = formatUtcStamp;
-const name = (p: Person | undefined, id: string | null) =>
+const name = (p: PersonRecord | undefined, id: string | null) =>
   id === null ? '—' : p ? `${p.firstname} ${p.lastname}${p.email ? ` <${p.email}>` : ''}` : id;
 
 /** One answer as text: strings as they are, a dataset's path by names, a file by its name. */
@@ -31,24 +31,24 @@ export function presentRequestPdf(view: RequestView, comments: CommentView[], ma
       rows: [
         ['Status', row.status + (view.customStatusName ? ` (${view.customStatusName})` : '')],
         ['Category', view.categoryName],
-        ['Form', row.form_id],
+        ['Form', row.formId],
         ['Priority', String(row.priority)],
-        ['Employee', name(people.get(row.employee_id ?? ''), row.employee_id)],
-        ['Created by', name(people.get(row.creator_id ?? ''), row.creator_id)],
-        ['Organizations', row.organization_ids.join(', ') || '—'],
-        ['Created', when(row.created_at)],
-        ['Updated', when(row.updated_at)],
-        ['Closed', row.closed_at === null ? '—' : when(row.closed_at)],
-        ['Due', row.due_date ?? '—'],
+        ['Employee', name(people.get(row.employeeId ?? ''), row.employeeId)],
+        ['Created by', name(people.get(row.creatorId ?? ''), row.creatorId)],
+        ['Organizations', row.organizationIds.join(', ') || '—'],
+        ['Created', when(row.createdAt)],
+        ['Updated', when(row.updatedAt)],
+        ['Closed', row.closedAt === null ? '—' : when(row.closedAt)],
+        ['Due', row.dueDate ?? '—'],
       ],
     },
     {
       heading: 'Answers',
       rows: [
-        ...row.form_data.map((a): [string, string] => [a.field_id, (a.values as unknown[]).map(answerText).join(', ')]),
+        ...row.formData.map((a): [string, string] => [a.field_id, (a.values as unknown[]).map(answerText).join(', ')]),
         ...view.files
           .filter((f) => f.kind === 'form_file')
-          .map((f): [string, string] => [f.field_id ?? 'file', `File: ${f.filename}`]),
+          .map((f): [string, string] => [f.fieldId ?? 'file', `File: ${f.filename}`]),
       ],
     },
   ];
@@ -62,15 +62,15 @@ export function presentRequestPdf(view: RequestView, comments: CommentView[], ma
       comments.length === 0
         ? ['No comment.']
         : comments.flatMap((c) => [
-            `${when(c.row.created_at)} - ${name(c.people.get(c.row.creator_id ?? ''), c.row.creator_id)}${c.row.is_internal === 1 ? ' - internal' : ''}`,
+            `${when(c.row.createdAt)} - ${name(c.people.get(c.row.creatorId ?? ''), c.row.creatorId)}${c.row.isInternal ? ' - internal' : ''}`,
             c.row.content,
             ...c.files.map((f) => `Attachment: ${f.filename}`),
           ]),
   });
   return {
-    title: `Request ${row.request_number}: ${row.name}`,
+    title: `Request ${row.requestNumber}: ${row.name}`,
     subtitle: `Snapshot made ${when(madeAt)} by Atrium`,
     sections,
-    footer: `Request ${row.request_number} (${row.id})`,
+    footer: `Request ${row.requestNumber} (${row.id})`,
   };
 }

@@ -117,7 +117,7 @@ function everyFileColumn<const C extends readonly (keyof PaRequestFilesTable)[]>
   return columns;
 }
 
-/** The columns of `pa_request_files`, as `RequestFileRow` has them. */
+/** Every column of `pa_request_files`: the view's file rows, mapped to `RequestFileRecord` by the repository. */
 const FILE_COLUMNS = everyFileColumn([
   'pk',
   'client_id',

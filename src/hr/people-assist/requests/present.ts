@@ -1,32 +1,32 @@
 import { formatDateTime } from '../../../platform/time.js';
-import type { CommentRow, Person, RequestFileRow, RequestRow } from './repository.js';
+import type { CommentRecord, PersonRecord, RequestFileRecord, RequestRecord } from './repository.js';
 import type { REQUEST_EMBEDS, RequestComment, RequestFull, UserSimplified } from './schemas.js';
 
 /** A request with what its presentation needs. */
 export interface RequestView {
-  row: RequestRow;
-  files: RequestFileRow[];
+  row: RequestRecord;
+  files: RequestFileRecord[];
   customStatusName: string | null;
   categoryName: string;
-  people: Map<string, Person>;
+  people: Map<string, PersonRecord>;
 }
 
 /** A comment with what its presentation needs. */
 export interface CommentView {
-  row: CommentRow;
-  files: RequestFileRow[];
-  people: Map<string, Person>;
+  row: CommentRecord;
+  files: RequestFileRecord[];
+  people: Map<string, PersonRecord>;
 }
 
 /** The `embed` values of the request views. */
 export type Embed = (typeof REQUEST_EMBEDS)[number];
 
 /** A person (user or employee) in the reference's simplified shape. */
-export function simplified(p: Person): UserSimplified {
-  return { id: p.id, firstname: p.firstname, lastname: p.lastname, email: p.email, external_id: p.external_id };
+export function simplified(p: PersonRecord): UserSimplified {
+  return { id: p.id, firstname: p.firstname, lastname: p.lastname, email: p.email, external_id: p.externalId };
 }
 
-function attachmentsOf(files: readonly RequestFileRow[]) {
+function attachmentsOf(files: readonly RequestFileRecord[]) {
   return files.filter((f) => f.kind === 'attachment').map((f) => ({ id: f.id, name: f.filename }));
 }
 
@@ -40,49 +40,49 @@ export function presentRequest(view: RequestView, embeds: ReadonlySet<Embed>): R
         [key]: !p
           ? null
           : embed === 'employee'
-            ? { id: p.id, external_id: p.external_id, firstname: p.firstname, lastname: p.lastname, email: p.email }
+            ? { id: p.id, external_id: p.externalId, firstname: p.firstname, lastname: p.lastname, email: p.email }
             : simplified(p),
       };
     return { [`${key}_id`]: id };
   };
   return {
     id: row.id,
-    request_number: String(row.request_number),
+    request_number: String(row.requestNumber),
     name: row.name,
     status: row.status,
     priority: String(row.priority) as RequestFull['priority'],
-    ...who(row.employee_id, 'employee', 'employee'),
-    ...who(row.creator_id, 'creator', 'creator'),
-    ...who(row.closed_by_id, 'closed_by', 'closed_by'),
-    organization_ids: row.organization_ids,
-    form_id: row.form_id,
-    form_data: row.form_data,
+    ...who(row.employeeId, 'employee', 'employee'),
+    ...who(row.creatorId, 'creator', 'creator'),
+    ...who(row.closedById, 'closed_by', 'closed_by'),
+    organization_ids: row.organizationIds,
+    form_id: row.formId,
+    form_data: row.formData,
     form_files: view.files
       .filter((f) => f.kind === 'form_file')
-      .map((f) => ({ id: f.id, filename: f.filename, field_id: f.field_id as string })),
-    due_date: row.due_date ?? null,
-    custom_status: row.custom_status_id
-      ? { id: row.custom_status_id, name: view.customStatusName ?? row.custom_status_id }
+      .map((f) => ({ id: f.id, filename: f.filename, field_id: f.fieldId as string })),
+    due_date: row.dueDate ?? null,
+    custom_status: row.customStatusId
+      ? { id: row.customStatusId, name: view.customStatusName ?? row.customStatusId }
       : null,
-    category: { id: row.category_id, name: view.categoryName },
+    category: { id: row.categoryId, name: view.categoryName },
     // Feedback has no client path in the reference (§3d.10), so no request has any.
     feedback: null,
     origin: row.origin as RequestFull['origin'],
-    read_by_employee: row.read_by_employee === 1,
-    public_comment_count: row.public_comment_count,
-    internal_comment_count: row.internal_comment_count,
-    total_comment_count: row.public_comment_count + row.internal_comment_count,
+    read_by_employee: row.readByEmployee,
+    public_comment_count: row.publicCommentCount,
+    internal_comment_count: row.internalCommentCount,
+    total_comment_count: row.publicCommentCount + row.internalCommentCount,
     public_deleted_comment_count: 0,
     internal_deleted_comment_count: 0,
     total_deleted_comment_count: 0,
-    attachment_count: row.attachment_count,
+    attachment_count: row.attachmentCount,
     read_only: row.status === 'archived',
-    visible_by_employee: row.visible_by_employee === 1,
+    visible_by_employee: row.visibleByEmployee,
     need_edit_by_employee: false,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-    closed_at: row.closed_at === null ? null : formatDateTime(row.closed_at),
-    archived_at: row.archived_at === null ? null : formatDateTime(row.archived_at),
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
+    closed_at: row.closedAt === null ? null : formatDateTime(row.closedAt),
+    archived_at: row.archivedAt === null ? null : formatDateTime(row.archivedAt),
   } as RequestFull;
 }
 
@@ -92,18 +92,18 @@ export function presentWithAttachments(view: RequestView, embeds: ReadonlySet<Em
 
 export function presentComment(view: CommentView, embedCreator: boolean): RequestComment {
   const { row } = view;
-  const creator = row.creator_id ? view.people.get(row.creator_id) : undefined;
+  const creator = row.creatorId ? view.people.get(row.creatorId) : undefined;
   return {
     id: row.id,
     // As on requests: `creator_id` (null for a comment nobody wrote), or `creator` with `embed=creator`.
-    ...(embedCreator && (row.creator_id === null || creator)
+    ...(embedCreator && (row.creatorId === null || creator)
       ? { creator: creator ? simplified(creator) : null }
-      : { creator_id: row.creator_id }),
-    created_at: formatDateTime(row.created_at),
+      : { creator_id: row.creatorId }),
+    created_at: formatDateTime(row.createdAt),
     content: row.content,
-    is_informative: row.is_informative === 1,
-    is_internal: row.is_internal === 1,
-    comment_source: row.comment_source,
+    is_informative: row.isInformative,
+    is_internal: row.isInternal,
+    comment_source: row.commentSource,
     is_deleted: false,
     attachments: attachmentsOf(view.files),
   };

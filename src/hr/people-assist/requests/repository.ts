@@ -1,4 +1,4 @@
-import { type Insertable, type QueryCreator, type Selectable, sql } from 'kysely';
+import { type Insertable, type QueryCreator, type Selectable, sql, type Updateable } from 'kysely';
 import { type Db, dialectOf } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import { jsonRowsText } from '../../../platform/db/json-sql.js';
@@ -20,44 +20,242 @@ import type {
 
 type StoredRequest = Selectable<PaRequestsTable>;
 
-/** A request as the domain sees it: its organizations and answers decoded. */
-export type RequestRow = Omit<StoredRequest, 'organization_ids' | 'form_data'> & {
-  organization_ids: string[];
-  form_data: FormAnswer[];
-};
+/** A request as the domain sees it: its organizations and answers decoded, its flags booleans. */
+export interface RequestRecord {
+  pk: number;
+  clientId: string;
+  id: string;
+  requestNumber: number;
+  name: string;
+  status: RequestStatus;
+  /** The status's place in the lifecycle (created 0 … archived 4). */
+  statusRank: number;
+  /** 1 low, 2 normal, 3 high. */
+  priority: number;
+  employeeId: string | null;
+  creatorId: string | null;
+  creatorKind: PersonKind | null;
+  closedById: string | null;
+  organizationIds: string[];
+  formId: string;
+  categoryId: string;
+  formData: FormAnswer[];
+  dueDate: string | null;
+  customStatusId: string | null;
+  origin: string;
+  readByEmployee: boolean;
+  visibleByEmployee: boolean;
+  publicCommentCount: number;
+  internalCommentCount: number;
+  attachmentCount: number;
+  /** Lower-case text `q` searches: the number, name, answers, employee numbers. */
+  searchText: string;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  archivedAt: number | null;
+}
 
-/** A new request's row, its organizations and answers as values. */
-export type NewRequestRow = Omit<Insertable<PaRequestsTable>, 'organization_ids' | 'form_data'> & {
-  organization_ids: string[];
-  form_data: FormAnswer[];
-};
+/** A new request: its number and searchable text are given out by `insertNext`. */
+export type NewRequest = Omit<RequestRecord, 'pk' | 'requestNumber' | 'searchText'>;
 
-function toRecord(row: StoredRequest): RequestRow {
+/** What a request's update may change. */
+export type RequestChanges = Partial<Omit<RequestRecord, 'pk' | 'clientId' | 'id' | 'requestNumber'>>;
+
+function toRecord(row: StoredRequest): RequestRecord {
   return {
-    ...row,
-    organization_ids: JSON.parse(row.organization_ids) as string[],
-    form_data: JSON.parse(row.form_data) as FormAnswer[],
+    pk: row.pk,
+    clientId: row.client_id,
+    id: row.id,
+    requestNumber: row.request_number,
+    name: row.name,
+    status: row.status,
+    statusRank: row.status_rank,
+    priority: row.priority,
+    employeeId: row.employee_id,
+    creatorId: row.creator_id,
+    creatorKind: row.creator_kind,
+    closedById: row.closed_by_id,
+    organizationIds: JSON.parse(row.organization_ids) as string[],
+    formId: row.form_id,
+    categoryId: row.category_id,
+    formData: JSON.parse(row.form_data) as FormAnswer[],
+    dueDate: row.due_date,
+    customStatusId: row.custom_status_id,
+    origin: row.origin,
+    readByEmployee: row.read_by_employee === 1,
+    visibleByEmployee: row.visible_by_employee === 1,
+    publicCommentCount: row.public_comment_count,
+    internalCommentCount: row.internal_comment_count,
+    attachmentCount: row.attachment_count,
+    searchText: row.search_text,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    closedAt: row.closed_at,
+    archivedAt: row.archived_at,
   };
 }
 
-function toColumns(changes: Partial<NewRequestRow>): Partial<Insertable<PaRequestsTable>> {
-  const { organization_ids, form_data, ...plain } = changes;
+/** The columns of a request's changes: only those `v` has. */
+function toColumns(v: RequestChanges): Updateable<PaRequestsTable> {
+  const columns: Updateable<PaRequestsTable> = {};
+  if (v.name !== undefined) columns.name = v.name;
+  if (v.status !== undefined) columns.status = v.status;
+  if (v.statusRank !== undefined) columns.status_rank = v.statusRank;
+  if (v.priority !== undefined) columns.priority = v.priority;
+  if (v.employeeId !== undefined) columns.employee_id = v.employeeId;
+  if (v.creatorId !== undefined) columns.creator_id = v.creatorId;
+  if (v.creatorKind !== undefined) columns.creator_kind = v.creatorKind;
+  if (v.closedById !== undefined) columns.closed_by_id = v.closedById;
+  if (v.organizationIds !== undefined) columns.organization_ids = JSON.stringify(v.organizationIds);
+  if (v.formId !== undefined) columns.form_id = v.formId;
+  if (v.categoryId !== undefined) columns.category_id = v.categoryId;
+  if (v.formData !== undefined) columns.form_data = JSON.stringify(v.formData);
+  if (v.dueDate !== undefined) columns.due_date = v.dueDate;
+  if (v.customStatusId !== undefined) columns.custom_status_id = v.customStatusId;
+  if (v.origin !== undefined) columns.origin = v.origin;
+  if (v.readByEmployee !== undefined) columns.read_by_employee = v.readByEmployee ? 1 : 0;
+  if (v.visibleByEmployee !== undefined) columns.visible_by_employee = v.visibleByEmployee ? 1 : 0;
+  if (v.publicCommentCount !== undefined) columns.public_comment_count = v.publicCommentCount;
+  if (v.internalCommentCount !== undefined) columns.internal_comment_count = v.internalCommentCount;
+  if (v.attachmentCount !== undefined) columns.attachment_count = v.attachmentCount;
+  if (v.searchText !== undefined) columns.search_text = v.searchText;
+  if (v.createdAt !== undefined) columns.created_at = v.createdAt;
+  if (v.updatedAt !== undefined) columns.updated_at = v.updatedAt;
+  if (v.closedAt !== undefined) columns.closed_at = v.closedAt;
+  if (v.archivedAt !== undefined) columns.archived_at = v.archivedAt;
+  return columns;
+}
+
+/** A file of a request: an attachment (maybe added with a comment) or a form-field file. */
+export interface RequestFileRecord {
+  pk: number;
+  clientId: string;
+  id: string;
+  requestId: string;
+  kind: 'attachment' | 'form_file';
+  commentId: string | null;
+  fieldId: string | null;
+  filename: string;
+  sha256: string;
+  size: number;
+  contentType: string;
+  createdAt: number;
+}
+
+export type NewRequestFile = Omit<RequestFileRecord, 'pk'>;
+
+function toFileRecord(row: Selectable<PaRequestFilesTable>): RequestFileRecord {
   return {
-    ...plain,
-    ...(organization_ids !== undefined ? { organization_ids: JSON.stringify(organization_ids) } : {}),
-    ...(form_data !== undefined ? { form_data: JSON.stringify(form_data) } : {}),
+    pk: row.pk,
+    clientId: row.client_id,
+    id: row.id,
+    requestId: row.request_id,
+    kind: row.kind,
+    commentId: row.comment_id,
+    fieldId: row.field_id,
+    filename: row.filename,
+    sha256: row.sha256,
+    size: row.size,
+    contentType: row.content_type,
+    createdAt: row.created_at,
   };
 }
-export type RequestFileRow = Selectable<PaRequestFilesTable>;
-export type CommentRow = Selectable<PaRequestCommentsTable>;
 
-export interface Person {
+function toFileColumns(file: NewRequestFile): Insertable<PaRequestFilesTable> {
+  return {
+    client_id: file.clientId,
+    id: file.id,
+    request_id: file.requestId,
+    kind: file.kind,
+    comment_id: file.commentId,
+    field_id: file.fieldId,
+    filename: file.filename,
+    sha256: file.sha256,
+    size: file.size,
+    content_type: file.contentType,
+    created_at: file.createdAt,
+  };
+}
+
+/** A comment of a request. */
+export interface CommentRecord {
+  pk: number;
+  clientId: string;
+  id: string;
+  requestId: string;
+  creatorId: string | null;
+  creatorKind: PersonKind | null;
+  content: string;
+  isInternal: boolean;
+  isInformative: boolean;
+  commentSource: string;
+  createdAt: number;
+}
+
+export type NewComment = Omit<CommentRecord, 'pk'>;
+
+function toCommentRecord(row: Selectable<PaRequestCommentsTable>): CommentRecord {
+  return {
+    pk: row.pk,
+    clientId: row.client_id,
+    id: row.id,
+    requestId: row.request_id,
+    creatorId: row.creator_id,
+    creatorKind: row.creator_kind,
+    content: row.content,
+    isInternal: row.is_internal === 1,
+    isInformative: row.is_informative === 1,
+    commentSource: row.comment_source,
+    createdAt: row.created_at,
+  };
+}
+
+function toCommentColumns(comment: NewComment): Insertable<PaRequestCommentsTable> {
+  return {
+    client_id: comment.clientId,
+    id: comment.id,
+    request_id: comment.requestId,
+    creator_id: comment.creatorId,
+    creator_kind: comment.creatorKind,
+    content: comment.content,
+    is_internal: comment.isInternal ? 1 : 0,
+    is_informative: comment.isInformative ? 1 : 0,
+    comment_source: comment.commentSource,
+    created_at: comment.createdAt,
+  };
+}
+
+/** A user or an employee, as requests name them. */
+export interface PersonRecord {
   kind: PersonKind;
   id: string;
-  external_id: string | null;
+  externalId: string | null;
   firstname: string;
   lastname: string;
   email: string | null;
+}
+
+/** A person read from `hr_users` or `hr_employees`. */
+function toPerson(
+  kind: PersonKind,
+  row: { id: string; external_id: string | null; firstname: string; lastname: string; email: string | null },
+): PersonRecord {
+  return {
+    kind,
+    id: row.id,
+    externalId: row.external_id,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    email: row.email,
+  };
+}
+
+/** A custom status as a macro's action checks it. */
+export interface RequestCustomStatusRecord {
+  id: string;
+  name: string;
+  isActive: boolean;
 }
 
 /** Filters as the repository applies them (already parsed and checked by the service). */
@@ -156,8 +354,8 @@ function registrationsOf(rows: readonly (readonly [string, string, number])[]): 
 
 /** A request with what its presentation reads besides the people: its files and the names it shows. */
 export interface StoredRequestView {
-  row: RequestRow;
-  files: RequestFileRow[];
+  row: RequestRecord;
+  files: RequestFileRecord[];
   customStatusName: string | null;
   categoryName: string;
 }
@@ -173,7 +371,7 @@ function storedView(
   const { view_files, view_custom_status_name, view_category_name, ...row } = found;
   return {
     row: toRecord(row),
-    files: JSON.parse(view_files) as RequestFileRow[],
+    files: (JSON.parse(view_files) as Selectable<PaRequestFilesTable>[]).map(toFileRecord),
     customStatusName: view_custom_status_name,
     categoryName: view_category_name,
   };
@@ -369,24 +567,25 @@ export class RequestsRepository extends HrRepository {
    * SQLite has no round trips, and no `insert` inside `with`: there it is four.
    */
   async insertNext(
-    row: Omit<NewRequestRow, 'request_number' | 'search_text'>,
+    row: NewRequest,
     searchTail: string,
     organizationIds: readonly string[],
   ): Promise<StoredRequestView> {
     const dialect = dialectOf(this.db);
+    const columns = { client_id: row.clientId, id: row.id, ...toColumns(row) };
     if (dialect === 'postgres') {
       const params: PreparedParams = { tail: ` ${searchTail}`, orgs: [...organizationIds] };
-      for (const [column, value] of Object.entries(toColumns(row))) params[`c_${column}`] = value;
+      for (const [column, value] of Object.entries(columns)) params[`c_${column}`] = value;
       const created = await createdOnPostgres.first(this.db, params);
       if (!created) throw new Error(`The request ${row.id} was not inserted.`);
       return storedView(created);
     }
-    const { last_number } = await nextNumber(this.db, row.client_id).executeTakeFirstOrThrow();
+    const { last_number } = await nextNumber(this.db, row.clientId).executeTakeFirstOrThrow();
     const number = Number(last_number);
     await this.db
       .insertInto('pa_requests')
       .values({
-        ...(toColumns(row) as Insertable<PaRequestsTable>),
+        ...(columns as Insertable<PaRequestsTable>),
         request_number: number,
         search_text: `${number} ${searchTail}`,
       })
@@ -394,15 +593,15 @@ export class RequestsRepository extends HrRepository {
     if (organizationIds.length) {
       await this.db
         .insertInto('pa_request_organizations')
-        .values(organizationIds.map((o) => ({ client_id: row.client_id, request_id: row.id, organization_id: o })))
+        .values(organizationIds.map((o) => ({ client_id: row.clientId, request_id: row.id, organization_id: o })))
         .execute();
     }
-    const found = await this.findView(row.client_id, row.id);
+    const found = await this.findView(row.clientId, row.id);
     if (!found) throw new Error(`The request ${row.id} just inserted was not found.`);
     return found;
   }
 
-  async find(clientId: string, id: string): Promise<RequestRow | undefined> {
+  async find(clientId: string, id: string): Promise<RequestRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_requests')
       .selectAll()
@@ -416,7 +615,7 @@ export class RequestsRepository extends HrRepository {
   }
 
   /** Takes the request's row lock (PostgreSQL) so concurrent changes of one request take turns. */
-  async lock(clientId: string, id: string): Promise<RequestRow | undefined> {
+  async lock(clientId: string, id: string): Promise<RequestRecord | undefined> {
     await this.tenant(clientId)
       .updateTable('pa_requests')
       .set({ updated_at: sql`updated_at` })
@@ -425,7 +624,7 @@ export class RequestsRepository extends HrRepository {
     return this.find(clientId, id);
   }
 
-  async update(clientId: string, id: string, changes: Partial<NewRequestRow>): Promise<void> {
+  async update(clientId: string, id: string, changes: RequestChanges): Promise<void> {
     await this.tenant(clientId).updateTable('pa_requests').set(toColumns(changes)).where('id', '=', id).execute();
   }
 
@@ -456,7 +655,7 @@ export class RequestsRepository extends HrRepository {
     clientId: string,
     filter: RequestFilter,
     request: PageRequest<RequestSort['field']>,
-  ): Promise<Page<RequestRow>> {
+  ): Promise<Page<RequestRecord>> {
     const page = await listPage(this.filtered(clientId, filter).selectAll('r'), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
@@ -486,7 +685,7 @@ export class RequestsRepository extends HrRepository {
   }
 
   /** Linked requests of one request, newest first. */
-  async linkedPage(clientId: string, id: string, request: PageRequest): Promise<Page<RequestRow>> {
+  async linkedPage(clientId: string, id: string, request: PageRequest): Promise<Page<RequestRecord>> {
     const base = this.filtered(clientId, {})
       .selectAll('r')
       .where((eb) =>
@@ -535,22 +734,23 @@ export class RequestsRepository extends HrRepository {
 
   // Files
 
-  async insertFile(row: Insertable<PaRequestFilesTable>): Promise<void> {
-    await this.db.insertInto('pa_request_files').values(row).execute();
+  async insertFile(file: NewRequestFile): Promise<void> {
+    await this.db.insertInto('pa_request_files').values(toFileColumns(file)).execute();
   }
 
-  files(clientId: string, requestIds: readonly string[]): Promise<RequestFileRow[]> {
-    if (!requestIds.length) return Promise.resolve([]);
-    return filesOf.all(this.db, { clientId, ids: [...requestIds] });
+  async files(clientId: string, requestIds: readonly string[]): Promise<RequestFileRecord[]> {
+    if (!requestIds.length) return [];
+    return (await filesOf.all(this.db, { clientId, ids: [...requestIds] })).map(toFileRecord);
   }
 
-  findFile(clientId: string, requestId: string, fileId: string): Promise<RequestFileRow | undefined> {
-    return this.tenant(clientId)
+  async findFile(clientId: string, requestId: string, fileId: string): Promise<RequestFileRecord | undefined> {
+    const row = await this.tenant(clientId)
       .selectFrom('pa_request_files')
       .selectAll()
       .where('request_id', '=', requestId)
       .where('id', '=', fileId)
       .executeTakeFirst();
+    return row ? toFileRecord(row) : undefined;
   }
 
   async deleteFile(clientId: string, fileId: string): Promise<void> {
@@ -559,26 +759,28 @@ export class RequestsRepository extends HrRepository {
 
   // Comments
 
-  async insertComment(row: Insertable<PaRequestCommentsTable>): Promise<void> {
-    await this.db.insertInto('pa_request_comments').values(row).execute();
+  async insertComment(comment: NewComment): Promise<void> {
+    await this.db.insertInto('pa_request_comments').values(toCommentColumns(comment)).execute();
   }
 
   /** A page of a request's comments, newest first. */
-  commentsPage(clientId: string, requestId: string, request: PageRequest): Promise<Page<CommentRow>> {
+  async commentsPage(clientId: string, requestId: string, request: PageRequest): Promise<Page<CommentRecord>> {
     const base = this.tenant(clientId)
       .selectFrom('pa_request_comments as c')
       .selectAll('c')
       .where('c.request_id', '=', requestId);
-    return listPage(base, COMMENT_ORDER, request);
+    const page = await listPage(base, COMMENT_ORDER, request);
+    return { ...page, items: page.items.map(toCommentRecord) };
   }
 
-  findComment(clientId: string, requestId: string, commentId: string): Promise<CommentRow | undefined> {
-    return this.tenant(clientId)
+  async findComment(clientId: string, requestId: string, commentId: string): Promise<CommentRecord | undefined> {
+    const row = await this.tenant(clientId)
       .selectFrom('pa_request_comments')
       .selectAll()
       .where('request_id', '=', requestId)
       .where('id', '=', commentId)
       .executeTakeFirst();
+    return row ? toCommentRecord(row) : undefined;
   }
 
   // Assignees
@@ -622,14 +824,14 @@ export class RequestsRepository extends HrRepository {
   // People
 
   /** Users and employees by id, for embeds and creators. */
-  async people(clientId: string, ids: readonly string[]): Promise<Map<string, Person>> {
-    const out = new Map<string, Person>();
+  async people(clientId: string, ids: readonly string[]): Promise<Map<string, PersonRecord>> {
+    const out = new Map<string, PersonRecord>();
     const unique = [...new Set(ids)];
     if (!unique.length) return out;
     const users = await usersNamed.all(this.db, { clientId, ids: unique });
-    for (const u of users) out.set(u.id, { kind: 'user', ...u });
+    for (const u of users) out.set(u.id, toPerson('user', u));
     const employees = await employeesNamed.all(this.db, { clientId, ids: unique });
-    for (const e of employees) if (!out.has(e.id)) out.set(e.id, { kind: 'employee', ...e });
+    for (const e of employees) if (!out.has(e.id)) out.set(e.id, toPerson('employee', e));
     return out;
   }
 
@@ -643,7 +845,7 @@ export class RequestsRepository extends HrRepository {
     by: { id?: string; externalId?: string },
     kinds: readonly PersonKind[],
     registrations = false,
-  ): Promise<(Person & { registrations?: EmployeeRegistrations }) | undefined> {
+  ): Promise<(PersonRecord & { registrations?: EmployeeRegistrations }) | undefined> {
     const dialect = dialectOf(this.db);
     for (const kind of kinds) {
       const table = kind === 'user' ? 'hr_users' : 'hr_employees';
@@ -667,8 +869,7 @@ export class RequestsRepository extends HrRepository {
       if (!found) continue;
       const { registrations: rows, ...row } = found;
       return {
-        kind,
-        ...row,
+        ...toPerson(kind, row),
         ...(rows !== null ? { registrations: registrationsOf(JSON.parse(rows) as [string, string, number][]) } : {}),
       };
     }
@@ -695,15 +896,13 @@ export class RequestsRepository extends HrRepository {
     return row !== undefined;
   }
 
-  async customStatus(
-    clientId: string,
-    id: string,
-  ): Promise<{ id: string; name: string; is_active: number } | undefined> {
-    return this.tenant(clientId)
+  async customStatus(clientId: string, id: string): Promise<RequestCustomStatusRecord | undefined> {
+    const row = await this.tenant(clientId)
       .selectFrom('pa_custom_statuses')
       .select(['id', 'name', 'is_active'])
       .where('id', '=', id)
       .executeTakeFirst();
+    return row ? { id: row.id, name: row.name, isActive: row.is_active === 1 } : undefined;
   }
 
   async customStatusNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {

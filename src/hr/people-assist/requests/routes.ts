@@ -31,7 +31,7 @@ import type { RequestLinksService } from './links-service.js';
 import type { RequestMacrosService } from './macros-service.js';
 import { presentRequestPdf } from './pdf.js';
 import { type Embed, presentComment, presentRequest, presentWithAttachments, simplified } from './present.js';
-import type { RequestFileRow } from './repository.js';
+import type { RequestFileRecord } from './repository.js';
 import {
   AssigneeQuery,
   CommentAttachmentParams,
@@ -266,11 +266,11 @@ function previewRoutes(
   base: string,
   params: TObject,
   what: string,
-  find: (request: FastifyRequest) => Promise<RequestFileRow>,
+  find: (request: FastifyRequest) => Promise<RequestFileRecord>,
 ): void {
   const { blobs, renditions } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const source = (file: RequestFileRow) => ({ sha256: file.sha256, contentType: file.content_type });
+  const source = (file: RequestFileRecord) => ({ sha256: file.sha256, contentType: file.contentType });
   api.head(
     `${base}/preview`,
     {
@@ -326,11 +326,11 @@ export async function requestFileRoutes(
 ): Promise<void> {
   const { files, blobs } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const download = (reply: FastifyReply, request: FastifyRequest, file: RequestFileRow) =>
+  const download = (reply: FastifyReply, request: FastifyRequest, file: RequestFileRecord) =>
     sendBlob(reply, request, blobs, {
       sha256: file.sha256,
       size: file.size,
-      contentType: file.content_type,
+      contentType: file.contentType,
       filename: file.filename,
     });
   const downloadResponse = {
@@ -444,7 +444,7 @@ export async function requestPdfRoutes(
       const pdf = await renditions.compose(presentRequestPdf(view, comments, clock.now()));
       return reply
         .type('application/pdf')
-        .header('Content-Disposition', formatContentDisposition(`request-${view.row.request_number}.pdf`))
+        .header('Content-Disposition', formatContentDisposition(`request-${view.row.requestNumber}.pdf`))
         .header('Cache-Control', 'no-store')
         .send(Buffer.from(pdf));
     },

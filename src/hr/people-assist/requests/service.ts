@@ -24,8 +24,8 @@ import { STATUS_RANK, statusChange } from './lifecycle.js';
 import type { Embed, RequestView } from './present.js';
 import type {
   EmployeeRegistrations,
+  RequestChanges,
   RequestFilter,
-  RequestRow,
   RequestSort,
   RequestsRepository,
 } from './repository.js';
@@ -63,11 +63,11 @@ function searchTail(name: string, answers: readonly FormAnswer[], numbers: reado
 }
 
 function searchText(
-  row: { request_number: number; name: string },
+  row: { requestNumber: number; name: string },
   answers: readonly FormAnswer[],
   numbers: readonly string[],
 ): string {
-  return `${row.request_number} ${searchTail(row.name, answers, numbers)}`;
+  return `${row.requestNumber} ${searchTail(row.name, answers, numbers)}`;
 }
 
 /**
@@ -280,32 +280,32 @@ export class RequestsService {
       );
       const stored = await repo.insertNext(
         {
-          client_id: clientId,
+          clientId,
           id,
           name: form.row.name,
           status: 'created',
-          status_rank: 0,
+          statusRank: 0,
           priority: Number(input.priority ?? '2'),
-          employee_id: employee?.id ?? null,
-          creator_id: creator?.id ?? null,
-          creator_kind: creator?.kind ?? null,
-          closed_by_id: null,
-          organization_ids: organizationIds,
-          form_id: form.row.id,
-          category_id: form.row.categoryId,
-          form_data: answers,
-          due_date: input.due_date ?? null,
-          custom_status_id: null,
+          employeeId: employee?.id ?? null,
+          creatorId: creator?.id ?? null,
+          creatorKind: creator?.kind ?? null,
+          closedById: null,
+          organizationIds,
+          formId: form.row.id,
+          categoryId: form.row.categoryId,
+          formData: answers,
+          dueDate: input.due_date ?? null,
+          customStatusId: null,
           origin: input.origin ?? 'API',
-          read_by_employee: creator !== undefined && creator.kind === 'employee' && creator.id === employee?.id ? 1 : 0,
-          visible_by_employee: input.visible_by_employee ? 1 : 0,
-          public_comment_count: 0,
-          internal_comment_count: 0,
-          attachment_count: consumed.attachments,
-          created_at: at,
-          updated_at: at,
-          closed_at: null,
-          archived_at: null,
+          readByEmployee: creator !== undefined && creator.kind === 'employee' && creator.id === employee?.id,
+          visibleByEmployee: input.visible_by_employee === true,
+          publicCommentCount: 0,
+          internalCommentCount: 0,
+          attachmentCount: consumed.attachments,
+          createdAt: at,
+          updatedAt: at,
+          closedAt: null,
+          archivedAt: null,
         },
         searchTail(form.row.name, answers, registrations.numbers),
         organizationIds,
@@ -322,15 +322,13 @@ export class RequestsService {
     const current = await this.repo.find(clientId, id);
     if (!current) throw new NotFoundError('request', id);
     const form: RequestFormView | undefined =
-      input.form_data !== undefined
-        ? await this.forms.get(clientId, current.form_id).catch(() => undefined)
-        : undefined;
+      input.form_data !== undefined ? await this.forms.get(clientId, current.formId).catch(() => undefined) : undefined;
     return this.work.run(async (tx) => {
       const repo = tx.requests;
       const locked = await repo.lock(clientId, id);
       if (!locked) throw new NotFoundError('request', id);
       const at = this.clock.now();
-      const changes: Partial<RequestRow> = {};
+      const changes: RequestChanges = {};
       if (input.form_data !== undefined) {
         if (locked.status === 'archived') {
           throw new ForbiddenError('request_read_only', 'The request is archived; its answers can no longer change.');
@@ -346,25 +344,25 @@ export class RequestsService {
         const existingFiles = (await repo.files(clientId, [id])).filter((f) => f.kind === 'form_file');
         const filesByField = new Map<string, number>();
         for (const f of existingFiles)
-          filesByField.set(f.field_id as string, (filesByField.get(f.field_id as string) ?? 0) + 1);
+          filesByField.set(f.fieldId as string, (filesByField.get(f.fieldId as string) ?? 0) + 1);
         const checked = checkAnswers(form.definition, input.form_data, {
           datasetValues: await datasetValuesOf(tx.datasets, clientId, form.definition, input.form_data),
           path: 'form_data',
-          previous: locked.form_data,
+          previous: locked.formData,
           filesByField,
           requireAll: true,
           today: dayOf(at),
         });
         await consumeAll(this.uploads, clientId, tx, id, checked.files, [], at);
-        changes.form_data = checked.answers;
-        const numbers = locked.employee_id ? (await repo.registrations(clientId, locked.employee_id)).numbers : [];
-        changes.search_text = searchText(locked, checked.answers, numbers);
+        changes.formData = checked.answers;
+        const numbers = locked.employeeId ? (await repo.registrations(clientId, locked.employeeId)).numbers : [];
+        changes.searchText = searchText(locked, checked.answers, numbers);
       }
       if (input.status !== undefined) Object.assign(changes, statusChange(locked, input.status, acting, at, 'status'));
       if (input.priority !== undefined) changes.priority = Number(input.priority);
-      if (input.due_date !== undefined) changes.due_date = input.due_date;
-      changes.updated_at = at;
-      changes.read_by_employee = 0;
+      if (input.due_date !== undefined) changes.dueDate = input.due_date;
+      changes.updatedAt = at;
+      changes.readByEmployee = false;
       await repo.update(clientId, id, changes);
       return recordRequest(clientId, tx, id, 'updated');
     });

@@ -8,7 +8,7 @@ import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { Audited } from '../../module.js';
 import { requestEvents } from './events.js';
 import { presentWithAttachments, type RequestView } from './present.js';
-import type { RequestRow, RequestsRepository, StoredRequestView } from './repository.js';
+import type { RequestRecord, RequestsRepository, StoredRequestView } from './repository.js';
 
 /** The repositories request writes touch: the request's rows and the uploads its files consume. */
 export interface RequestsWork {
@@ -19,31 +19,31 @@ export interface RequestsWork {
 }
 
 /** The people a request's presentation may embed: its employee, creator and closer, when it has them. */
-function peopleOf(row: RequestRow): string[] {
-  return [row.employee_id, row.creator_id, row.closed_by_id].filter((x): x is string => x !== null);
+function peopleOf(row: RequestRecord): string[] {
+  return [row.employeeId, row.creatorId, row.closedById].filter((x): x is string => x !== null);
 }
 
 /** What presenting `rows` needs, read through `repo` (a transaction's, to present what a write leaves). */
-export async function views(repo: RequestsRepository, clientId: string, rows: RequestRow[]): Promise<RequestView[]> {
+export async function views(repo: RequestsRepository, clientId: string, rows: RequestRecord[]): Promise<RequestView[]> {
   const files = await repo.files(
     clientId,
     rows.map((r) => r.id),
   );
   const statuses = await repo.customStatusNames(
     clientId,
-    rows.flatMap((r) => (r.custom_status_id ? [r.custom_status_id] : [])),
+    rows.flatMap((r) => (r.customStatusId ? [r.customStatusId] : [])),
   );
   const people = await repo.people(clientId, rows.flatMap(peopleOf));
   const names = await repo.categoryNames(
     clientId,
-    rows.map((r) => r.category_id),
+    rows.map((r) => r.categoryId),
     'en-us',
   );
   return rows.map((row) => ({
     row,
-    files: files.filter((f) => f.request_id === row.id),
-    customStatusName: row.custom_status_id ? (statuses.get(row.custom_status_id) ?? row.custom_status_id) : null,
-    categoryName: names.get(row.category_id) ?? row.category_id,
+    files: files.filter((f) => f.requestId === row.id),
+    customStatusName: row.customStatusId ? (statuses.get(row.customStatusId) ?? row.customStatusId) : null,
+    categoryName: names.get(row.categoryId) ?? row.categoryId,
     people,
   }));
 }
