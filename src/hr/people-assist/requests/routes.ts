@@ -20,6 +20,7 @@ import {
 import type { Renditions } from '../../../platform/renditions/renditions.js';
 import type { Clock } from '../../../platform/time.js';
 import { errorResponses } from '../../errors.js';
+import { deleteRoute } from '../../item-route.js';
 import { listCall, sendJsonItems, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentMacro } from '../macros/present.js';
@@ -190,21 +191,16 @@ export async function requestRoutes(
       ),
   );
 
-  api.delete(
-    '/requests/:id',
+  deleteRoute(
+    app,
     {
-      schema: {
-        tags: TAG,
-        summary: 'Delete a request',
-        description: 'Permanent: its comments, files, assignees and links go with it.',
-        params: RequestParams,
-        response: { 204: NoBody, ...errorResponses(401, 403, 404) },
-      },
+      path: '/requests/:id',
+      tags: TAG,
+      summary: 'Delete a request',
+      description: 'Permanent: its comments, files, assignees and links go with it.',
+      params: RequestParams,
     },
-    async (request, reply) => {
-      await requests.delete(request.hrAuth.clientId, request.params.id);
-      return reply.status(204).send();
-    },
+    (clientId, { id }) => requests.delete(clientId, id),
   );
 }
 
