@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { hrTenantId } from '../src/platform/db/tenant.js';
 import type { ServerProcess } from './lib.js';
 
 type AppModule = typeof import('../src/app.js');
@@ -179,9 +180,9 @@ export async function buildDataset(
   const dialect = database.dialect;
   const services = await createServices(database, config);
   const { client_id: clientId } = await services.tenants.createClient('Bench client');
-  const app = await services.tenants.createApplication(clientId, 'bench', false);
+  const app = await services.tenants.createApplication(hrTenantId(clientId), 'bench', false);
   const { client_id: webhookClientId } = await services.tenants.createClient('Bench client with webhooks');
-  const webhookApp = await services.tenants.createApplication(webhookClientId, 'bench', false);
+  const webhookApp = await services.tenants.createApplication(hrTenantId(webhookClientId), 'bench', false);
   const academy = await services.academies.create('Bench academy');
   const bundleAcademy = await services.academies.create('Bench bundles');
   await database.close();

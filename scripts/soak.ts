@@ -18,6 +18,7 @@ import { createServices } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import { openDatabase } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { hrTenantId } from '../src/platform/db/tenant.js';
 import { type Cluster, postgresAvailable, startCluster } from '../test/support/postgres.js';
 
 const { values } = parseArgs({
@@ -72,7 +73,7 @@ const database = openDatabase(config);
 await migrateToLatest(database);
 const services = await createServices(database, config);
 const client = await services.tenants.createClient('Soak');
-const app = await services.tenants.createApplication(client.client_id, 'soak', false);
+const app = await services.tenants.createApplication(hrTenantId(client.client_id), 'soak', false);
 const academy = await services.academies.create('Soak academy');
 await database.db
   .insertInto('academy_venues')

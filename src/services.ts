@@ -18,6 +18,7 @@ import type { BlobStore } from './platform/blobs/store.js';
 import type { Config } from './platform/config.js';
 import { type Database, sqlitePath } from './platform/db/database.js';
 import { openMasterKey, secretSettingOrCreate } from './platform/db/settings.js';
+import { academyTenantId, hrTenantId } from './platform/db/tenant.js';
 import { operationIds } from './platform/http/openapi.js';
 import { createJobRunner, type JobRunner } from './platform/jobs/index.js';
 import { PdfWorker } from './platform/pdf/runner.js';
@@ -129,12 +130,12 @@ export async function createServices(database: Database, config: Config, log?: L
       blobs,
       onTenantReplaced: (tenant, credentials) => {
         if (tenant.kind === 'academy') {
-          academy.events.forgetTotals(Number(tenant.id));
-          if (credentials) academy.academies.forgetAcademy(Number(tenant.id));
-        } else if (credentials) hr.services.auth.forgetClient(tenant.id);
+          academy.events.forgetTotals(academyTenantId(Number(tenant.id)));
+          if (credentials) academy.academies.forgetAcademy(academyTenantId(Number(tenant.id)));
+        } else if (credentials) hr.services.auth.forgetClient(hrTenantId(tenant.id));
       },
       onCredentialsChanged: async (tenant) => {
-        if (tenant.kind === 'academy') academy.academies.forgetAcademy(Number(tenant.id));
+        if (tenant.kind === 'academy') academy.academies.forgetAcademy(academyTenantId(Number(tenant.id)));
         else await hr.services.auth.refresh();
       },
     }),

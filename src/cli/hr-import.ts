@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { actingAs } from '../hr/audit/actor.js';
 import { presentImport } from '../hr/core/imports/present.js';
 import type { Import, ImportCreate } from '../hr/core/imports/schemas.js';
+import { type HrTenantId, hrTenantId } from '../platform/db/tenant.js';
 import type { Services } from '../services.js';
 import { CliError } from './failure.js';
 import { count } from './plural.js';
@@ -13,7 +14,7 @@ import type { Progress } from './progress.js';
 const POLL_MS = 200;
 
 export interface HrImportRequest {
-  clientId: string;
+  clientId: HrTenantId;
   type: ImportCreate['type'];
   file: string;
   progress?: Progress | undefined;

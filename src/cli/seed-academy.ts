@@ -1,5 +1,6 @@
 import type { AcademyContext } from '../academy/academies/service.js';
 import type { EventBody, Kind } from '../academy/events/schemas.js';
+import { academyTenantId } from '../platform/db/tenant.js';
 import type { Services } from '../services.js';
 
 export const DEMO_ACADEMY_NAME = 'Atrium demo academy';
@@ -105,8 +106,8 @@ const time = (hours: number, meridian: 'AM' | 'PM', minutes = 0) => ({ hours, mi
  */
 export async function seedAcademy(services: Services): Promise<{ acadId: number; apikey: string }> {
   const { acadId, apikey, superAdminId } = await services.academies.ensure(DEMO_ACADEMY_NAME);
-  await services.directory.import(acadId, directory());
-  const ctx: AcademyContext = { academyId: acadId, superAdminId };
+  await services.directory.import(academyTenantId(acadId), directory());
+  const ctx: AcademyContext = { academyId: academyTenantId(acadId), superAdminId };
   const existing = await services.events.list(ctx, 'ilt', { status: 'active', limit: 1 });
   const archived = await services.events.list(ctx, 'vc', { status: 'active', limit: 1 });
   if (existing.all + archived.all > 0) return { acadId, apikey };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { actingAs } from '../hr/audit/actor.js';
 import type { CreatedApplication } from '../hr/core/tenants/service.js';
+import { type HrTenantId, hrTenantId } from '../platform/db/tenant.js';
 import { withLightCommits } from '../platform/db/transaction.js';
 import type { Services } from '../services.js';
 import type { Progress } from './progress.js';
@@ -86,7 +87,7 @@ function ascii(name: string): string {
 }
 
 /** A stable UUID for the `i`-th demo thing of a kind in a tenant, so that a second run upserts the same rows. */
-function demoId(clientId: string, kind: string, i: number): string {
+function demoId(clientId: HrTenantId, kind: string, i: number): string {
   const h = createHash('sha256').update(`atrium-seed:${clientId}:${kind}:${i}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -146,22 +147,22 @@ const QUESTIONS: Record<string, string[]> = {
  */
 export async function seed(services: Services, options: SeedOptions): Promise<SeedResult> {
   return actingAs({ type: 'system', name: 'atrium seed' }, async () => {
-    const { client_id } = await services.tenants.ensureClient(DEMO_CLIENT_NAME);
+    const clientId = hrTenantId((await services.tenants.ensureClient(DEMO_CLIENT_NAME)).client_id);
     for (const org of DEMO_ORGANIZATIONS) {
-      await services.organizations.put(client_id, org.id, {
+      await services.organizations.put(clientId, org.id, {
         name: org.name,
         parent_organization_id: org.parent ?? null,
         city: org.city ?? null,
         country: org.country ?? null,
       });
     }
-    await services.organizationGroups.put(client_id, 'europe', {
+    await services.organizationGroups.put(clientId, 'europe', {
       name: 'Europe',
       organizations_ids: ['acme-fr', 'acme-fr-hr', 'acme-fr-it', 'acme-de', 'acme-de-sales'],
     });
-    const summary = await seedHr(services, client_id, options);
+    const summary = await seedHr(services, clientId, options);
     const hr = await services.tenants.createApplication(
-      client_id,
+      clientId,
       `Seed application ${new Date().toISOString()}`,
       false,
     );
@@ -175,7 +176,7 @@ type Phase = (label: string, count: number, make: (i: number) => Promise<void>) 
 /** What each part of the HR seed works with: the tenant, the fakers, the progress phases, the running summary. */
 interface HrSeed {
   services: Services;
-  clientId: string;
+  clientId: HrTenantId;
   summary: SeedSummary;
   phase: Phase;
   /** The faker of employees of a country (French, German, or English for any other). */
@@ -203,7 +204,7 @@ const ONBOARDING_STEPS = [
   { id: 'first-week', name: 'Plan the first week', assigned_to: 'users' as const },
 ];
 
-async function seedHr(services: Services, clientId: string, options: SeedOptions): Promise<SeedSummary> {
+async function seedHr(services: Services, clientId: HrTenantId, options: SeedOptions): Promise<SeedSummary> {
   const summary: SeedSummary = {
     organizations: DEMO_ORGANIZATIONS.length,
     organization_groups: 1,

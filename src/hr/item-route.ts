@@ -7,6 +7,7 @@
  */
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { HrTenantId } from '../platform/db/tenant.js';
 import { NoBody } from '../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../platform/http/types.js';
 import { errorResponses } from './errors.js';
@@ -30,7 +31,7 @@ export interface ItemRouteOptions<P extends TObject> {
 export function getRoute<P extends TObject, T>(
   app: FastifyInstance,
   options: ItemRouteOptions<P>,
-  get: (clientId: string, params: Static<P>, request: FastifyRequest) => Promise<T>,
+  get: (clientId: HrTenantId, params: Static<P>, request: FastifyRequest) => Promise<T>,
   present: (item: T) => unknown,
 ): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
@@ -58,7 +59,7 @@ export function upsertRoute<P extends TObject, B extends TSchema, K extends stri
   app: FastifyInstance,
   options: ItemRouteOptions<P> & { body: B; key: K },
   put: (
-    clientId: string,
+    clientId: HrTenantId,
     params: Static<P>,
     body: Static<B>,
     request: FastifyRequest,
@@ -95,7 +96,7 @@ export function upsertRoute<P extends TObject, B extends TSchema, K extends stri
 export function deleteRoute<P extends TObject>(
   app: FastifyInstance,
   options: Omit<ItemRouteOptions<P>, 'item'>,
-  remove: (clientId: string, params: Static<P>, request: FastifyRequest) => Promise<unknown>,
+  remove: (clientId: HrTenantId, params: Static<P>, request: FastifyRequest) => Promise<unknown>,
 ): void {
   app.withTypeProvider<TypeBoxTypeProvider>().delete(
     options.path,

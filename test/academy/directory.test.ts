@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CreatedAcademy } from '../../src/academy/academies/service.js';
 import type { DirectoryImport } from '../../src/academy/directory/import.js';
+import { academyTenantId } from '../../src/platform/db/tenant.js';
 import { FieldValidationError, NotFoundError } from '../../src/platform/errors.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 
@@ -133,9 +134,9 @@ for (const dialect of dialects()) {
       server = await startServer(dialect);
       a = await server.app.services.academies.create('Academy A');
       b = await server.app.services.academies.create('Academy B');
-      const counts = await server.app.services.directory.import(a.acadId, structuredClone(FIXTURE));
+      const counts = await server.app.services.directory.import(academyTenantId(a.acadId), structuredClone(FIXTURE));
       assert.deepEqual(counts, { users: 129, categories: 3, courses: 3, curriculums: 2, venues: 25 });
-      await server.app.services.directory.import(b.acadId, {
+      await server.app.services.directory.import(academyTenantId(b.acadId), {
         categories: [{ id: 20, name: 'B only' }],
         users: [{ id: 2, firstname: 'Bea', lastname: 'Other', email: 'bea@example.test' }, ...MANY_USERS.slice(0, 1)],
         courses: [{ id: 900, title: 'B course', categoryIds: [20] }],
@@ -372,20 +373,20 @@ for (const dialect of dialects()) {
     it('import is idempotent on ids: importing again keeps the rows and replaces every field', async () => {
       const c = await server.app.services.academies.create('Academy C');
       const directory = server.app.services.directory;
-      await directory.import(c.acadId, structuredClone(FIXTURE));
+      await directory.import(academyTenantId(c.acadId), structuredClone(FIXTURE));
       const before = await server.app.database.db
         .selectFrom('academy_users')
         .select(['id', 'created_at'])
         .where('academy_id', '=', c.acadId)
         .where('id', '=', 2)
         .executeTakeFirstOrThrow();
-      const again = await directory.import(c.acadId, structuredClone(FIXTURE));
+      const again = await directory.import(academyTenantId(c.acadId), structuredClone(FIXTURE));
       assert.deepEqual(again, { users: 129, categories: 3, courses: 3, curriculums: 2, venues: 25 });
       assert.equal(await count('academy_users', c.acadId), 130);
       assert.equal(await count('academy_categories', c.acadId), 3);
       assert.equal(await count('academy_courses', c.acadId), 3);
 
-      const changed = await directory.import(c.acadId, {
+      const changed = await directory.import(academyTenantId(c.acadId), {
         users: [{ id: 2, firstname: 'Augusta', lastname: 'King', email: 'augusta@example.test' }],
         categories: [{ id: 10, name: 'Health and safety' }],
         courses: [{ id: 500, title: 'Fire safety 2', categoryIds: [12] }],
@@ -438,7 +439,7 @@ for (const dialect of dialects()) {
         coordinates: { latitude: null, longitude: null },
       });
       // A category imported earlier may be referenced by a later file.
-      await directory.import(c.acadId, { courses: [{ id: 503, title: 'Later', categoryIds: [11] }] });
+      await directory.import(academyTenantId(c.acadId), { courses: [{ id: 503, title: 'Later', categoryIds: [11] }] });
       assert.deepEqual((await ok<{ categories: unknown }>('/courses/503', c)).categories, [
         { id: 11, name: 'Leadership' },
       ]);
@@ -448,7 +449,7 @@ for (const dialect of dialects()) {
 
     it('importing id 1 updates the super administrator’s profile', async () => {
       const d = await server.app.services.academies.create('Academy D');
-      await server.app.services.directory.import(d.acadId, {
+      await server.app.services.directory.import(academyTenantId(d.acadId), {
         users: [{ id: 1, firstname: 'Olga', lastname: 'Admin', email: 'olga@example.test', role: 'admin' }],
       });
       const admin = await ok<User>('/users/1', d);
@@ -467,7 +468,7 @@ for (const dialect of dialects()) {
         venues: [{ id: 3, name: 'Room', seats: 4 }],
       };
       const expectFields = async (data: unknown, fields: [string, string][]) => {
-        await assert.rejects(directory.import(e.acadId, data), (err: unknown) => {
+        await assert.rejects(directory.import(academyTenantId(e.acadId), data), (err: unknown) => {
           assert.ok(err instanceof FieldValidationError, String(err));
           assert.deepEqual(
             err.fields.map((f) => [f.field, f.code]),
@@ -512,10 +513,10 @@ for (const dialect of dialects()) {
       await expectFields({ ...valid, categories: [...valid.categories, { id: 1, name: 'Again' }] }, [
         ['categories.1.id', 'duplicate'],
       ]);
-      await assert.rejects(directory.importText(e.acadId, '{"users": ['), /not valid JSON/);
-      await assert.rejects(directory.import(e.acadId, []), /one JSON object/);
-      await assert.rejects(directory.import(999_999, valid), NotFoundError);
-      assert.deepEqual(await directory.import(e.acadId, {}), {
+      await assert.rejects(directory.importText(academyTenantId(e.acadId), '{"users": ['), /not valid JSON/);
+      await assert.rejects(directory.import(academyTenantId(e.acadId), []), /one JSON object/);
+      await assert.rejects(directory.import(academyTenantId(999_999), valid), NotFoundError);
+      assert.deepEqual(await directory.import(academyTenantId(e.acadId), {}), {
         users: 0,
         categories: 0,
         courses: 0,

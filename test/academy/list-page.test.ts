@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventListItem } from '../../src/academy/events/present.js';
+import { academyTenantId } from '../../src/platform/db/tenant.js';
 import { type AcademyCaller, academyCaller, type Detail, eventBody } from '../support/academy.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 
@@ -38,7 +39,7 @@ for (const dialect of dialects()) {
     /** The item of one event as the GET's view presents it (the registrations, category and venue read apart). */
     const viewed = async (kind: Kind, id: number): Promise<Item> => {
       const view = await server.app.services.events.view(
-        { academyId: a.acadId, superAdminId: a.superAdminId },
+        { academyId: academyTenantId(a.acadId), superAdminId: a.superAdminId },
         kind,
         id,
       );

@@ -6,6 +6,7 @@ import { AdminClient } from '@atrium/client';
 import { sql } from 'kysely';
 import { NOT_TENANT_DATA, planFor, readSchema } from '../../src/admin/snapshots/catalogue.js';
 import { sqlitePath } from '../../src/platform/db/database.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { type AcademyCaller, academyCaller } from '../support/academy.js';
 import { adminCaller, expectJson } from '../support/admin.js';
 import {
@@ -274,7 +275,11 @@ for (const dialect of dialects()) {
       const c = await hrCaller(server);
       const tenant = hrPath(c);
       await json(await admin('POST', `${tenant}/snapshots`, { name: 'creds' }), 201);
-      const later = await server.app.services.tenants.createApplication(c.creds.client_id, 'later app', false);
+      const later = await server.app.services.tenants.createApplication(
+        hrTenantId(c.creds.client_id),
+        'later app',
+        false,
+      );
       const laterToken = await getToken(server, later);
       await json(await admin('POST', `${tenant}/snapshots/creds/restore`), 200);
       assert.equal((await c.call('GET', '/organizations')).status, 200, 'the old token still works');

@@ -9,6 +9,7 @@ import { OutboxRepository } from '../../src/hr/core/outbox/repository.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { atrium, json } from '../support/cli.js';
 import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
 
@@ -51,10 +52,10 @@ for (const dialect of dialects()) {
         body: `Body ${id}`,
         relatedId,
       });
-      await outbox.insert(acme, [mail('a1', 'signature.invitation', 'p1')], Date.UTC(2026, 10, 1));
-      await outbox.insert(acme, [mail('a2', 'user.invitation', 'u1')], Date.UTC(2026, 10, 2));
-      await outbox.insert(acme, [mail('a3', 'signature.reminder', 'p1')], Date.UTC(2026, 10, 3));
-      await outbox.insert(other, [mail('o1', 'user.invitation', 'u9')], Date.UTC(2026, 10, 4));
+      await outbox.insert(hrTenantId(acme), [mail('a1', 'signature.invitation', 'p1')], Date.UTC(2026, 10, 1));
+      await outbox.insert(hrTenantId(acme), [mail('a2', 'user.invitation', 'u1')], Date.UTC(2026, 10, 2));
+      await outbox.insert(hrTenantId(acme), [mail('a3', 'signature.reminder', 'p1')], Date.UTC(2026, 10, 3));
+      await outbox.insert(hrTenantId(other), [mail('o1', 'user.invitation', 'u9')], Date.UTC(2026, 10, 4));
     });
     after(async () => {
       await database.close();

@@ -11,6 +11,7 @@ import { createServices, type Services } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { academyCaller, eventBody } from '../support/academy.js';
 import { type Served, serve as serveBuilt } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase, type TestServer } from '../support/harness.js';
@@ -119,7 +120,7 @@ describe('two server processes on one PostgreSQL', { skip: !dialects().includes(
     [a, b] = await Promise.all([serve(db.env), serve(db.env)]);
     local = await servicesOn(db.env);
     const { client_id } = await local.services.tenants.createClient('Scale');
-    creds = await local.services.tenants.createApplication(client_id, 'two processes', false);
+    creds = await local.services.tenants.createApplication(hrTenantId(client_id), 'two processes', false);
   });
   after(async () => {
     stop(a);
@@ -365,7 +366,7 @@ describe('atrium serve --workers 2 on SQLite', () => {
     const s = served as Served;
     assert.match(s.output(), /Atrium listening on http:\/\/127\.0\.0\.1:\d+ \(sqlite, 2 workers\)/);
     const { client_id } = await local.services.tenants.createClient('Workers');
-    const creds = await local.services.tenants.createApplication(client_id, 'workers', false);
+    const creds = await local.services.tenants.createApplication(hrTenantId(client_id), 'workers', false);
     const t = await token(s.url, creds);
     for (let i = 0; i < 8; i++) assert.equal(await getFresh(s.url, t), 200);
     const pids = new Set(

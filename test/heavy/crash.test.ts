@@ -15,6 +15,7 @@ import { createServices } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { eventBody } from '../support/academy.js';
 import { type Served, serve as serveBuilt } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
@@ -85,7 +86,7 @@ for (const dialect of dialects()) {
       await migrateToLatest(database);
       const services = await createServices(database, config);
       const client = await services.tenants.createClient('Crash test');
-      const app = await services.tenants.createApplication(client.client_id, 'load', false);
+      const app = await services.tenants.createApplication(hrTenantId(client.client_id), 'load', false);
       const created = await services.academies.create('Crash academy');
       await database.close();
 

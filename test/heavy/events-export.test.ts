@@ -12,6 +12,7 @@ import { createServices } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { serve } from '../support/cli.js';
 import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
 
@@ -55,7 +56,7 @@ for (const dialect of dialects()) {
       await migrateToLatest(database);
       const services = await createServices(database, config);
       const client = await services.tenants.createClient('Export');
-      const app = await services.tenants.createApplication(client.client_id, 'export', false);
+      const app = await services.tenants.createApplication(hrTenantId(client.client_id), 'export', false);
       // 100,000 events with names of about 1 KB (the export's bulk), written straight into the table.
       const data = JSON.stringify({ id: 'x', name: 'An organization with a name', note: 'y'.repeat(400) });
       const series =

@@ -10,6 +10,7 @@ import { createServices } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { type Served, serve as serveBuilt } from '../support/cli.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
@@ -24,7 +25,7 @@ async function tenant(env: Record<string, string>) {
   await migrateToLatest(database);
   const services = await createServices(database, config);
   const client = await services.tenants.createClient('Webhook reliability');
-  const app = await services.tenants.createApplication(client.client_id, 'sync', false);
+  const app = await services.tenants.createApplication(hrTenantId(client.client_id), 'sync', false);
   await database.close();
   let bearer = '';
   return {

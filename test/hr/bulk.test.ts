@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 
 type Body = Record<string, unknown>;
@@ -287,7 +288,7 @@ for (const dialect of dialects()) {
       const countBefore = await employeeCount(hr.creds.client_id);
       const eventsBefore = (await employeeEvents('employee.created')).length;
       // What a job taken over after a crash would do: apply the same item again.
-      await server.app.services.employees.applyBulk(hr.creds.client_id, 'create', {
+      await server.app.services.employees.applyBulk(hrTenantId(hr.creds.client_id), 'create', {
         operationId,
         index: 0,
         // Another external id and number: nothing but the settlement check stops it.

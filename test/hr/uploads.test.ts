@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { UploadsRepository } from '../../src/hr/core/uploads/repository.js';
 import { blobDirectory } from '../../src/platform/blobs/open.js';
 import type { DialectName } from '../../src/platform/db/database.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { FieldValidationError, NotFoundError } from '../../src/platform/errors.js';
 import { dialects, type HrCaller, hrCaller, sleep, startServer, type TestServer } from '../support/harness.js';
 
@@ -185,7 +186,7 @@ for (const dialect of dialects() as DialectName[]) {
       assert.deepEqual(Object.keys(body).sort(), ['file_id', 'filename']);
       assert.equal(body.filename, 'contract.pdf');
       assert.match(String(body.file_id), UUID);
-      const upload = await server.app.services.uploads.get(hr.creds.client_id, String(body.file_id));
+      const upload = await server.app.services.uploads.get(hrTenantId(hr.creds.client_id), String(body.file_id));
       assert.equal(upload.contentType, 'application/pdf');
       assert.equal(upload.size, PDF.length);
     });
@@ -284,14 +285,16 @@ for (const dialect of dialects() as DialectName[]) {
       const other = await hrCaller(server);
       const uploads = server.app.services.uploads;
       const db = server.app.database.db;
-      await assert.rejects(uploads.get(other.creds.client_id, mine.id), NotFoundError);
+      await assert.rejects(uploads.get(hrTenantId(other.creds.client_id), mine.id), NotFoundError);
       await assert.rejects(
-        db.transaction().execute((trx) => uploads.consume(new UploadsRepository(trx), other.creds.client_id, mine.id)),
+        db
+          .transaction()
+          .execute((trx) => uploads.consume(new UploadsRepository(trx), hrTenantId(other.creds.client_id), mine.id)),
         NotFoundError,
       );
       await assert.rejects(
         db.transaction().execute((trx) =>
-          uploads.consume(new UploadsRepository(trx), other.creds.client_id, mine.id, {
+          uploads.consume(new UploadsRepository(trx), hrTenantId(other.creds.client_id), mine.id, {
             field: 'uploaded_file.file_id',
           }),
         ),
@@ -303,7 +306,7 @@ for (const dialect of dialects() as DialectName[]) {
       // Still intact and usable by its owner.
       const taken = await db
         .transaction()
-        .execute((trx) => uploads.consume(new UploadsRepository(trx), hr.creds.client_id, mine.id));
+        .execute((trx) => uploads.consume(new UploadsRepository(trx), hrTenantId(hr.creds.client_id), mine.id));
       assert.equal(taken.filename, 'mine.pdf');
       assert.equal(taken.contentType, 'application/pdf');
     });
@@ -316,14 +319,14 @@ for (const dialect of dialects() as DialectName[]) {
       // A caller whose transaction fails leaves the upload usable.
       await assert.rejects(
         db.transaction().execute(async (trx) => {
-          await uploads.consume(new UploadsRepository(trx), clientId, up.id);
+          await uploads.consume(new UploadsRepository(trx), hrTenantId(clientId), up.id);
           throw new Error('document insert failed');
         }),
         /document insert failed/,
       );
       const taken = await db
         .transaction()
-        .execute((trx) => uploads.consume(new UploadsRepository(trx), clientId, up.id));
+        .execute((trx) => uploads.consume(new UploadsRepository(trx), hrTenantId(clientId), up.id));
       assert.deepEqual(taken, {
         id: up.id,
         sha256: sha(PDF),
@@ -334,15 +337,15 @@ for (const dialect of dialects() as DialectName[]) {
         pageCount: null,
       });
       await assert.rejects(
-        db
-          .transaction()
-          .execute((trx) =>
-            uploads.consume(new UploadsRepository(trx), clientId, up.id, { field: 'uploaded_file.file_id' }),
-          ),
+        db.transaction().execute((trx) =>
+          uploads.consume(new UploadsRepository(trx), hrTenantId(clientId), up.id, {
+            field: 'uploaded_file.file_id',
+          }),
+        ),
         (error: unknown) => error instanceof FieldValidationError && error.fields[0]?.code === 'already_used',
       );
       await assert.rejects(
-        db.transaction().execute((trx) => uploads.consume(new UploadsRepository(trx), clientId, up.id)),
+        db.transaction().execute((trx) => uploads.consume(new UploadsRepository(trx), hrTenantId(clientId), up.id)),
         NotFoundError,
       );
     });
@@ -495,11 +498,11 @@ for (const dialect of dialects() as DialectName[]) {
 
       clock.set(start + 61_000);
       assert.deepEqual(await uploads.sweep(), { uploads: 1, blobs: 0 }, 'the second upload still holds the bytes');
-      await assert.rejects(uploads.get(hr.creds.client_id, first.id), NotFoundError);
+      await assert.rejects(uploads.get(hrTenantId(hr.creds.client_id), first.id), NotFoundError);
       // The second upload is consumed, as a document create would in its transaction: it hands its blob over.
       const taken = await db
         .transaction()
-        .execute((trx) => uploads.consume(new UploadsRepository(trx), hr.creds.client_id, second.id));
+        .execute((trx) => uploads.consume(new UploadsRepository(trx), hrTenantId(hr.creds.client_id), second.id));
       assert.equal(taken.sha256, sha(data));
       clock.set(start + 91_000);
       // Expired and consumed: the row goes, the sweeper leaves the blob alone.
@@ -511,11 +514,11 @@ for (const dialect of dialects() as DialectName[]) {
       const third = await json<UploadDocument>(await postRaw(server, hr, data, 'c.bin'), 201);
       clock.set(start + 200_000);
       await assert.rejects(
-        db
-          .transaction()
-          .execute((trx) =>
-            uploads.consume(new UploadsRepository(trx), hr.creds.client_id, third.id, { field: 'upload_id' }),
-          ),
+        db.transaction().execute((trx) =>
+          uploads.consume(new UploadsRepository(trx), hrTenantId(hr.creds.client_id), third.id, {
+            field: 'upload_id',
+          }),
+        ),
         (error: unknown) => error instanceof FieldValidationError && error.fields[0]?.code === 'expired',
       );
       assert.deepEqual(await uploads.sweep(), { uploads: 1, blobs: 1 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { dialects, getToken, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 
 interface Perimeter {
@@ -1087,7 +1088,11 @@ for (const dialect of dialects()) {
       it('get 403 insufficient_scope on every write, but may GET and HEAD', async () => {
         const readOnly = await hrCaller(server, { readOnly: true });
         // A read-only application of the same client as `hr`.
-        const creds = await server.app.services.tenants.createApplication(hr.creds.client_id, 'reader', true);
+        const creds = await server.app.services.tenants.createApplication(
+          hrTenantId(hr.creds.client_id),
+          'reader',
+          true,
+        );
         const token = await getToken(server, creds);
         const reader = (method: string, path: string, body?: unknown) =>
           fetch(`${server.url}/api/v2/client${path}`, {
@@ -1163,7 +1168,7 @@ for (const dialect of dialects()) {
           organizationIds: string[],
           employeeCustomFields: Record<string, string> | null = null,
         ) =>
-          users.mayActOnDocuments(clientId, {
+          users.mayActOnDocuments(hrTenantId(clientId), {
             actor: { kind: 'user', userId: manager.id },
             action: action as 'view',
             userAccessPermissions: grants,
@@ -1192,7 +1197,7 @@ for (const dialect of dialects()) {
         // Nobody else, and not in another client.
         const stranger = await create(hr, { firstname: 'No', lastname: 'Profile', email: email('np') });
         assert.equal(
-          await users.mayActOnDocuments(clientId, {
+          await users.mayActOnDocuments(hrTenantId(clientId), {
             actor: { kind: 'user', userId: stranger.id },
             action: 'view',
             userAccessPermissions: grants,
@@ -1202,7 +1207,7 @@ for (const dialect of dialects()) {
           false,
         );
         assert.equal(
-          await users.mayActOnDocuments(other.creds.client_id, {
+          await users.mayActOnDocuments(hrTenantId(other.creds.client_id), {
             actor: { kind: 'user', userId: manager.id },
             action: 'view',
             userAccessPermissions: grants,
@@ -1213,7 +1218,7 @@ for (const dialect of dialects()) {
         );
         // Applications act for the whole client; read-only ones may only view.
         const app = (readOnly: boolean, action: 'view' | 'delete') =>
-          users.mayActOnDocuments(clientId, {
+          users.mayActOnDocuments(hrTenantId(clientId), {
             actor: { kind: 'application', readOnly },
             action,
             userAccessPermissions: [],

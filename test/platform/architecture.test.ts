@@ -312,7 +312,11 @@ describe('architecture', () => {
     );
   });
 
-  it("gets a repository's tenant view in one place (HrRepository, AcademyRepository)", () => {
+  it("gets a repository's tenant view in one place (HrRepository, AcademyRepository), from a branded tenant id", () => {
+    const base = text.get(path.join(ROOT, 'platform', 'db', 'repository.ts')) ?? '';
+    // A tenant view is made from the API's branded id only (platform/db/tenant.ts), never from a bare string or number.
+    assert.match(base, /protected tenant\(clientId: HrTenantId\)/);
+    assert.match(base, /protected tenant\(academyId: AcademyTenantId\)/);
     const own = files
       .filter((f) => rel(f) !== path.join('platform', 'db', 'repository.ts'))
       .filter((f) => /^\s*(?:private|protected)\s+tenant\(/m.test(text.get(f) ?? ''))

@@ -16,6 +16,7 @@ import { type App, buildApp } from '../../src/app.js';
 import { doctor } from '../../src/cli/doctor.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { sqlitePath } from '../../src/platform/db/database.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { loggerOptions } from '../../src/platform/logger.js';
 import { isSealed, MasterKeyError } from '../../src/platform/security/secret-box.js';
 import { dialects, freshDatabase, getToken, type TestDatabase } from '../support/harness.js';
@@ -87,7 +88,7 @@ for (const dialect of dialects()) {
       const s = await start(env);
       try {
         const { client_id } = await s.app.services.tenants.createClient('at rest');
-        creds = await s.app.services.tenants.createApplication(client_id, 'app', false);
+        creds = await s.app.services.tenants.createApplication(hrTenantId(client_id), 'app', false);
         token = await getToken({ url: s.url } as never, creds as never);
         const db = s.app.database.db;
         const keys = await db.selectFrom('signing_keys').selectAll().execute();

@@ -8,6 +8,7 @@ import pino from 'pino';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/platform/config.js';
 import { type DialectName, openDatabase, sqlitePath } from '../../src/platform/db/database.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { loggerOptions } from '../../src/platform/logger.js';
 import { PG_TEMPLATE, SQLITE_TEMPLATE } from './templates.js';
 
@@ -138,7 +139,7 @@ export async function createCredentials(
   options: { readOnly?: boolean } = {},
 ): Promise<Credentials> {
   const { client_id } = await server.app.services.tenants.createClient(`client ${randomBytes(3).toString('hex')}`);
-  return server.app.services.tenants.createApplication(client_id, 'test app', options.readOnly ?? false);
+  return server.app.services.tenants.createApplication(hrTenantId(client_id), 'test app', options.readOnly ?? false);
 }
 
 export function basic(creds: Pick<Credentials, 'application_id' | 'application_secret'>): string {

@@ -63,6 +63,14 @@ function propertyNames(
   }
   if (documents.has((type.aliasSymbol ?? type.getSymbol())?.getName() ?? '')) return;
   if (nested && !heldRecord(type)) return;
+  // A branded primitive (`HrTenantId`: a string and a brand) is a value, not a record.
+  if (
+    type.isIntersection() &&
+    type.types.some(
+      (part) => part.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike),
+    )
+  )
+    return;
   if (type.isIntersection()) {
     for (const part of type.types) propertyNames(checker, documents, part, false, seen, out, prefix);
     return;
@@ -77,6 +85,8 @@ function propertyNames(
   if (file.includes('/node_modules/') && !(flags & (ts.ObjectFlags.Anonymous | ts.ObjectFlags.Mapped))) return;
   for (const property of checker.getPropertiesOfType(type)) {
     const name = property.getName();
+    // A symbol-keyed member (a brand) has no name on the wire or in a record.
+    if (name.startsWith('__@')) continue;
     if (!CAMEL.test(name)) out.push(`${prefix}${name}`);
     propertyNames(checker, documents, checker.getTypeOfSymbol(property), true, seen, out, `${prefix}${name}.`);
   }

@@ -4,6 +4,7 @@ import { createServices } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { serve as serveBuilt } from './cli.js';
 import { sleep } from './harness.js';
 
@@ -26,7 +27,7 @@ export async function tenants(env: Record<string, string>, count: number) {
   const made = [];
   for (let i = 0; i < count; i++) {
     const client = await services.tenants.createClient(`Bulk reliability ${i}`);
-    const app = await services.tenants.createApplication(client.client_id, 'sync', false);
+    const app = await services.tenants.createApplication(hrTenantId(client.client_id), 'sync', false);
     made.push({ client, app });
   }
   await database.close();

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
+import { academyTenantId } from '../../platform/db/tenant.js';
 import type { AcademiesTable } from './tables.js';
 
 /** An academy as the domain sees it. */
@@ -13,7 +15,7 @@ export interface AcademyRecord {
 /** An API key of an academy, without its hash. */
 export interface AcademyKeyRecord {
   id: number;
-  academyId: number;
+  academyId: AcademyTenantId;
   createdAt: number;
   expiresAt: number | null;
 }
@@ -22,7 +24,7 @@ export interface AcademyKeyRecord {
 export interface FoundKeyRecord {
   id: number;
   keyHash: string;
-  academyId: number;
+  academyId: AcademyTenantId;
   expiresAt: number | null;
   superAdminId: number;
 }
@@ -58,7 +60,12 @@ export class AcademiesRepository extends AcademyRepository {
       .orderBy('academy_id')
       .orderBy('id')
       .execute();
-    return rows.map((k) => ({ id: k.id, academyId: k.academy_id, createdAt: k.created_at, expiresAt: k.expires_at }));
+    return rows.map((k) => ({
+      id: k.id,
+      academyId: academyTenantId(k.academy_id),
+      createdAt: k.created_at,
+      expiresAt: k.expires_at,
+    }));
   }
 
   async find(id: number): Promise<AcademyRecord | undefined> {
@@ -103,7 +110,7 @@ export class AcademiesRepository extends AcademyRepository {
   }
 
   /** Adds a key; with `retireOthersAt`, the current keys stop working at that instant (run it in one unit of work). */
-  async addKey(academyId: number, keyHash: string, at: number, retireOthersAt?: number): Promise<void> {
+  async addKey(academyId: AcademyTenantId, keyHash: string, at: number, retireOthersAt?: number): Promise<void> {
     if (retireOthersAt !== undefined) {
       await this.tenant(academyId)
         .updateTable('academy_api_keys')
@@ -128,7 +135,7 @@ export class AcademiesRepository extends AcademyRepository {
       row && {
         id: row.id,
         keyHash: row.key_hash,
-        academyId: row.academy_id,
+        academyId: academyTenantId(row.academy_id),
         expiresAt: row.expires_at,
         superAdminId: row.super_admin_id,
       }

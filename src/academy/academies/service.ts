@@ -1,4 +1,6 @@
 import type { Tables } from '../../platform/db/schema.js';
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
+import { academyTenantId } from '../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { hashSecret, newSecret, safeEqual } from '../../platform/security/secrets.js';
@@ -24,7 +26,7 @@ export interface ListedAcademy {
 }
 
 export interface AcademyContext {
-  academyId: number;
+  academyId: AcademyTenantId;
   superAdminId: number;
   /** The id of the key used (`atrium tenants list` shows it; the request log records it); none for a command's work. */
   keyId?: number;
@@ -36,7 +38,7 @@ interface CachedKey {
   keyId: number;
   /** The hash as stored in the database. */
   keyHash: string;
-  academyId: number;
+  academyId: AcademyTenantId;
   superAdminId: number;
   expiresAt: number | null;
   checkedAt: number;
@@ -109,7 +111,7 @@ export class AcademiesService {
     if (!existing) return this.create(name);
     const apikey = newSecret();
     const at = this.clock.now();
-    await this.work.run(({ academies }) => academies.addKey(existing.id, hashSecret(apikey), at));
+    await this.work.run(({ academies }) => academies.addKey(academyTenantId(existing.id), hashSecret(apikey), at));
     return { acadId: existing.id, apikey, superAdminId: existing.superAdminId };
   }
 
@@ -124,12 +126,12 @@ export class AcademiesService {
     const apikey = newSecret();
     const at = this.clock.now();
     const until = at + this.graceSeconds * 1000;
-    await this.work.run(({ academies }) => academies.addKey(acadId, hashSecret(apikey), at, until));
+    await this.work.run(({ academies }) => academies.addKey(academyTenantId(acadId), hashSecret(apikey), at, until));
     return { acadId, apikey, previousKeysExpireAt: new Date(until).toISOString() };
   }
 
   /** Forgets the academy's keys known to this process (a snapshot restored its credentials): read again. */
-  forgetAcademy(academyId: number): void {
+  forgetAcademy(academyId: AcademyTenantId): void {
     for (const [hash, entry] of this.cache) if (entry.academyId === academyId) this.cache.delete(hash);
   }
 
@@ -143,7 +145,7 @@ export class AcademiesService {
     if (!claims || !safeEqual(claims.tenant, `academy:${academyId}`)) throw refuse();
     const academy = await this.repo.find(academyId);
     if (!academy) throw refuse();
-    return { academyId, superAdminId: academy.superAdminId, viewPass: true };
+    return { academyId: academyTenantId(academyId), superAdminId: academy.superAdminId, viewPass: true };
   }
 
   /** Checks `apikey` + `acadId`; any mismatch is a 401 that says nothing about which part was wrong. */

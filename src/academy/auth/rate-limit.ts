@@ -1,3 +1,4 @@
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import { AcademyError } from '../errors.js';
 
 const WINDOW_MS = 60_000;
@@ -25,7 +26,7 @@ export class AcademyRateLimiter {
   ) {}
 
   /** Counts one request of the academy; past the limit, a 429 with an integer `Retry-After` (seconds). */
-  take(academyId: number): void {
+  take(academyId: AcademyTenantId): void {
     const at = this.now();
     let w = this.windows.get(academyId);
     if (!w || at - w.startedAt >= WINDOW_MS || at < w.startedAt) {

@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import { containsText, likePattern } from '../../platform/db/search.js';
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import type {
   AcademyCategoriesTable,
   AcademyCoursesTable,
@@ -164,14 +165,14 @@ function chunks<T>(items: T[]): T[][] {
  * venues). Every query takes the academy id first; lists are in id order.
  */
 export class DirectoryRepository extends AcademyRepository {
-  async academyExists(academyId: number): Promise<boolean> {
+  async academyExists(academyId: AcademyTenantId): Promise<boolean> {
     const row = await this.db.selectFrom('academies').select('id').where('id', '=', academyId).executeTakeFirst();
     return row !== undefined;
   }
 
   // ------------------------------------------------------------ reads
 
-  async listUsers(academyId: number, filter: UserFilter, window: Window): Promise<UserRecord[]> {
+  async listUsers(academyId: AcademyTenantId, filter: UserFilter, window: Window): Promise<UserRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_users as u').selectAll('u');
     if (filter.search !== undefined) {
       const search = filter.search;
@@ -188,7 +189,7 @@ export class DirectoryRepository extends AcademyRepository {
     return (await query.orderBy('u.id').limit(window.limit).offset(window.start).execute()).map(toUser);
   }
 
-  async findUser(academyId: number, id: number): Promise<UserRecord | undefined> {
+  async findUser(academyId: AcademyTenantId, id: number): Promise<UserRecord | undefined> {
     const row = await this.tenant(academyId)
       .selectFrom('academy_users')
       .selectAll()
@@ -197,14 +198,18 @@ export class DirectoryRepository extends AcademyRepository {
     return row ? toUser(row) : undefined;
   }
 
-  async listCategories(academyId: number, search: string | undefined, window: Window): Promise<CategoryRecord[]> {
+  async listCategories(
+    academyId: AcademyTenantId,
+    search: string | undefined,
+    window: Window,
+  ): Promise<CategoryRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_categories as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.name'], search));
     return (await query.orderBy('c.id').limit(window.limit).offset(window.start).execute()).map(toCategory);
   }
 
   /** The categories of these ids that exist in the academy. */
-  async categoriesByIds(academyId: number, ids: number[]): Promise<CategoryRecord[]> {
+  async categoriesByIds(academyId: AcademyTenantId, ids: number[]): Promise<CategoryRecord[]> {
     const out: CategoryRecord[] = [];
     for (const part of chunks([...new Set(ids)])) {
       out.push(
@@ -216,13 +221,13 @@ export class DirectoryRepository extends AcademyRepository {
     return out;
   }
 
-  async listCourses(academyId: number, search: string | undefined, window: Window): Promise<CourseRecord[]> {
+  async listCourses(academyId: AcademyTenantId, search: string | undefined, window: Window): Promise<CourseRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_courses as c').selectAll('c');
     if (search !== undefined) query = query.where(containsText(['c.title'], search));
     return (await query.orderBy('c.id').limit(window.limit).offset(window.start).execute()).map(toCourse);
   }
 
-  async findCourse(academyId: number, id: number): Promise<CourseRecord | undefined> {
+  async findCourse(academyId: AcademyTenantId, id: number): Promise<CourseRecord | undefined> {
     const row = await this.tenant(academyId)
       .selectFrom('academy_courses')
       .selectAll()
@@ -231,7 +236,7 @@ export class DirectoryRepository extends AcademyRepository {
     return row ? toCourse(row) : undefined;
   }
 
-  private curriculums(academyId: number) {
+  private curriculums(academyId: AcademyTenantId) {
     return this.tenant(academyId)
       .selectFrom('academy_curriculums as k')
       .leftJoin('academy_categories as c', (join) =>
@@ -242,18 +247,22 @@ export class DirectoryRepository extends AcademyRepository {
       .select('c.name as category_name');
   }
 
-  async listCurriculums(academyId: number, search: string | undefined, window: Window): Promise<CurriculumRecord[]> {
+  async listCurriculums(
+    academyId: AcademyTenantId,
+    search: string | undefined,
+    window: Window,
+  ): Promise<CurriculumRecord[]> {
     let query = this.curriculums(academyId);
     if (search !== undefined) query = query.where(containsText(['k.title'], search));
     return (await query.orderBy('k.id').limit(window.limit).offset(window.start).execute()).map(toCurriculum);
   }
 
-  async findCurriculum(academyId: number, id: number): Promise<CurriculumRecord | undefined> {
+  async findCurriculum(academyId: AcademyTenantId, id: number): Promise<CurriculumRecord | undefined> {
     const row = await this.curriculums(academyId).where('k.id', '=', id).executeTakeFirst();
     return row ? toCurriculum(row) : undefined;
   }
 
-  async listVenues(academyId: number, search: string | undefined, window: Window): Promise<VenueRecord[]> {
+  async listVenues(academyId: AcademyTenantId, search: string | undefined, window: Window): Promise<VenueRecord[]> {
     let query = this.tenant(academyId).selectFrom('academy_venues as v').selectAll('v');
     if (search !== undefined) query = query.where(containsText(['v.name'], search));
     return (await query.orderBy('v.id').limit(window.limit).offset(window.start).execute()).map(toVenue);
@@ -261,7 +270,7 @@ export class DirectoryRepository extends AcademyRepository {
 
   // ------------------------------------------------------------ upserts (insert, or replace every field)
 
-  async upsertUsers(academyId: number, users: UserValues[], at: number): Promise<void> {
+  async upsertUsers(academyId: AcademyTenantId, users: UserValues[], at: number): Promise<void> {
     for (const part of chunks(users)) {
       await this.db
         .insertInto('academy_users')
@@ -306,7 +315,7 @@ export class DirectoryRepository extends AcademyRepository {
     }
   }
 
-  async upsertCategories(academyId: number, categories: CategoryValues[]): Promise<void> {
+  async upsertCategories(academyId: AcademyTenantId, categories: CategoryValues[]): Promise<void> {
     for (const part of chunks(categories)) {
       await this.db
         .insertInto('academy_categories')
@@ -316,7 +325,7 @@ export class DirectoryRepository extends AcademyRepository {
     }
   }
 
-  async upsertCourses(academyId: number, courses: CourseValues[]): Promise<void> {
+  async upsertCourses(academyId: AcademyTenantId, courses: CourseValues[]): Promise<void> {
     for (const part of chunks(courses)) {
       await this.db
         .insertInto('academy_courses')
@@ -342,7 +351,7 @@ export class DirectoryRepository extends AcademyRepository {
     }
   }
 
-  async upsertCurriculums(academyId: number, curriculums: CurriculumValues[]): Promise<void> {
+  async upsertCurriculums(academyId: AcademyTenantId, curriculums: CurriculumValues[]): Promise<void> {
     for (const part of chunks(curriculums)) {
       await this.db
         .insertInto('academy_curriculums')
@@ -368,7 +377,7 @@ export class DirectoryRepository extends AcademyRepository {
     }
   }
 
-  async upsertVenues(academyId: number, venues: VenueValues[]): Promise<void> {
+  async upsertVenues(academyId: AcademyTenantId, venues: VenueValues[]): Promise<void> {
     for (const part of chunks(venues)) {
       await this.db
         .insertInto('academy_venues')

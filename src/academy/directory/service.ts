@@ -1,4 +1,5 @@
 import type { Tables } from '../../platform/db/schema.js';
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
@@ -65,7 +66,7 @@ export class DirectoryService {
 
   // ------------------------------------------------------------ reads
 
-  listUsers(academyId: number, input: ListInput & { role?: string }): Promise<UserRecord[]> {
+  listUsers(academyId: AcademyTenantId, input: ListInput & { role?: string }): Promise<UserRecord[]> {
     const filter: UserFilter = {
       ...(input.search !== undefined ? { search: input.search } : {}),
       ...(input.role !== undefined ? { role: input.role } : {}),
@@ -73,26 +74,26 @@ export class DirectoryService {
     return this.repo.listUsers(academyId, filter, listWindow(input, USERS_MAX_LIMIT));
   }
 
-  async getUser(academyId: number, id: number): Promise<UserRecord> {
+  async getUser(academyId: AcademyTenantId, id: number): Promise<UserRecord> {
     const user = await this.repo.findUser(academyId, id);
     if (!user) throw new NotFoundError('user', String(id));
     return user;
   }
 
-  async listCourses(academyId: number, input: ListInput): Promise<CourseWithCategories[]> {
+  async listCourses(academyId: AcademyTenantId, input: ListInput): Promise<CourseWithCategories[]> {
     return this.withCategories(
       academyId,
       await this.repo.listCourses(academyId, input.search, listWindow(input, COURSES_MAX_LIMIT)),
     );
   }
 
-  async getCourse(academyId: number, id: number): Promise<CourseWithCategories> {
+  async getCourse(academyId: AcademyTenantId, id: number): Promise<CourseWithCategories> {
     const course = await this.repo.findCourse(academyId, id);
     if (!course) throw new NotFoundError('course', String(id));
     return (await this.withCategories(academyId, [course]))[0] as CourseWithCategories;
   }
 
-  private async withCategories(academyId: number, courses: CourseRecord[]): Promise<CourseWithCategories[]> {
+  private async withCategories(academyId: AcademyTenantId, courses: CourseRecord[]): Promise<CourseWithCategories[]> {
     const found = await this.repo.categoriesByIds(
       academyId,
       courses.flatMap((c) => c.categoryIds),
@@ -104,21 +105,21 @@ export class DirectoryService {
     }));
   }
 
-  listCurriculums(academyId: number, input: ListInput): Promise<CurriculumRecord[]> {
+  listCurriculums(academyId: AcademyTenantId, input: ListInput): Promise<CurriculumRecord[]> {
     return this.repo.listCurriculums(academyId, input.search, listWindow(input, CURRICULUMS_MAX_LIMIT));
   }
 
-  async getCurriculum(academyId: number, id: number): Promise<CurriculumRecord> {
+  async getCurriculum(academyId: AcademyTenantId, id: number): Promise<CurriculumRecord> {
     const curriculum = await this.repo.findCurriculum(academyId, id);
     if (!curriculum) throw new NotFoundError('curriculum', String(id));
     return curriculum;
   }
 
-  listCategories(academyId: number, input: ListInput): Promise<CategoryRecord[]> {
+  listCategories(academyId: AcademyTenantId, input: ListInput): Promise<CategoryRecord[]> {
     return this.repo.listCategories(academyId, input.search, listWindow(input, CATEGORIES_MAX_LIMIT));
   }
 
-  listVenues(academyId: number, input: ListInput): Promise<VenueRecord[]> {
+  listVenues(academyId: AcademyTenantId, input: ListInput): Promise<VenueRecord[]> {
     return this.repo.listVenues(academyId, input.search, listWindow(input, VENUES_MAX_LIMIT));
   }
 
@@ -134,22 +135,22 @@ export class DirectoryService {
    * every item is inserted, or every field of the item with that id is
    * replaced. One transaction: a file with any error writes nothing.
    */
-  async import(academyId: number, data: unknown): Promise<ImportCounts> {
+  async import(academyId: AcademyTenantId, data: unknown): Promise<ImportCounts> {
     await this.requireAcademy(academyId);
     return this.apply(academyId, validateDirectoryImport(data));
   }
 
   /** The same, from the text of an import file (the CLI). */
-  async importText(academyId: number, text: string): Promise<ImportCounts> {
+  async importText(academyId: AcademyTenantId, text: string): Promise<ImportCounts> {
     await this.requireAcademy(academyId);
     return this.apply(academyId, parseDirectoryImport(text));
   }
 
-  private async requireAcademy(academyId: number): Promise<void> {
+  private async requireAcademy(academyId: AcademyTenantId): Promise<void> {
     if (!(await this.repo.academyExists(academyId))) throw new NotFoundError('academy', String(academyId));
   }
 
-  private async apply(academyId: number, doc: DirectoryImport): Promise<ImportCounts> {
+  private async apply(academyId: AcademyTenantId, doc: DirectoryImport): Promise<ImportCounts> {
     const at = this.clock.now();
     await this.work.run(async ({ directory: repo }) => {
       await this.checkCategories(repo, academyId, doc);
@@ -213,7 +214,11 @@ export class DirectoryService {
   }
 
   /** Course and curriculum categories must exist once the import is done: in the file or already stored. */
-  private async checkCategories(repo: DirectoryRepository, academyId: number, doc: DirectoryImport): Promise<void> {
+  private async checkCategories(
+    repo: DirectoryRepository,
+    academyId: AcademyTenantId,
+    doc: DirectoryImport,
+  ): Promise<void> {
     const inFile = new Set((doc.categories ?? []).map((c) => c.id));
     const refs: { field: string; id: number }[] = [];
     (doc.courses ?? []).forEach((c, i) => {

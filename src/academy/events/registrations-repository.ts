@@ -5,6 +5,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { containsText } from '../../platform/db/search.js';
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import { type PersonRecord, toPerson } from './repository.js';
 import type { AcademyRegistrationsTable } from './tables.js';
 
@@ -140,7 +141,7 @@ export class RegistrationsRepository {
 
   /** Registrations joined with their users, for the participants and attendance lists. */
   async participants(
-    academyId: number,
+    academyId: AcademyTenantId,
     eventId: number,
     filter: { states: RegistrationRecord['state'][]; search?: string },
     start: number,

@@ -5,7 +5,8 @@ import { prepared } from '../../platform/db/prepared.js';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import type { Tables } from '../../platform/db/schema.js';
 import { containsText } from '../../platform/db/search.js';
-import { Tenant } from '../../platform/db/tenant.js';
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
+import { academyTenantId, Tenant } from '../../platform/db/tenant.js';
 import type { AcademyUsersTable } from '../directory/tables.js';
 import type { Kind } from './schemas.js';
 import type { StoredSession } from './sessions.js';
@@ -16,7 +17,7 @@ type StoredEvent = Selectable<AcademyEventsTable>;
 /** An event as the domain sees it: its sessions and external instructors decoded, its flags booleans. */
 export interface EventRecord {
   id: number;
-  academyId: number;
+  academyId: AcademyTenantId;
   kind: 'ilt' | 'vc';
   title: string;
   description: string;
@@ -65,7 +66,7 @@ export type NewEventRecord = Omit<EventRecord, 'id'>;
 function toRecord(row: StoredEvent): EventRecord {
   return {
     id: row.id,
-    academyId: row.academy_id,
+    academyId: academyTenantId(row.academy_id),
     kind: row.kind,
     title: row.title,
     description: row.description,
@@ -225,14 +226,14 @@ export interface EventListFilter {
 export const SEATED = ['registered', 'completed', 'absent'] as const;
 
 // The reads of every event view, prepared once (src/platform/db/prepared.ts).
-const findEvent = prepared((db: Db, p: { academyId: number; kind: Kind; id: number }) =>
+const findEvent = prepared((db: Db, p: { academyId: AcademyTenantId; kind: Kind; id: number }) =>
   new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_events')
     .selectAll()
     .where('kind', '=', p.kind)
     .where('id', '=', p.id),
 );
-const categoryNamesOf = prepared((db: Db, p: { academyId: number; ids: number[] }) =>
+const categoryNamesOf = prepared((db: Db, p: { academyId: AcademyTenantId; ids: number[] }) =>
   new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_categories')
     .select(['id', 'name'])
@@ -404,7 +405,7 @@ export interface ViewedEvent {
 
 type ListFilterShape = Pick<EventListFilter, 'status'> & { from: boolean; to: boolean };
 type ListPageParams = {
-  academyId: number;
+  academyId: AcademyTenantId;
   kind: Kind;
   now: number;
   from: number;
@@ -462,7 +463,7 @@ function listPageQuery(shape: ListFilterShape) {
  * An event and everything its detail shows of other tables, in one statement (a GET: on PostgreSQL each statement is
  * a round trip, 35–50 µs of the server's CPU).
  */
-function eventView(db: Db, p: { academyId: number; kind: Kind; id: number }) {
+function eventView(db: Db, p: { academyId: AcademyTenantId; kind: Kind; id: number }) {
   const dialect = dialectOf(db);
   return new Tenant<Tables, 'academy_id'>(db, p.academyId, 'academy_id')
     .selectFrom('academy_events')
@@ -482,7 +483,7 @@ const findEventView = prepared(eventView);
  * event's 56 columns cost its client about 35 µs a call more than one column (docs/PERFORMANCE.md). The columns are
  * integers, doubles and text, which JSON gives as `pg` would (`int8` read as numbers: `pgTypes`).
  */
-const findEventViewJson = prepared((db: Db, p: { academyId: number; kind: Kind; id: number }) =>
+const findEventViewJson = prepared((db: Db, p: { academyId: AcademyTenantId; kind: Kind; id: number }) =>
   db.selectFrom(eventView(db, p).as('v')).select(sql<string>`row_to_json(v)::text`.as('json')),
 );
 
@@ -539,13 +540,13 @@ export class EventsRepository extends AcademyRepository {
 
   // ------------------------------------------------------------ directory look-ups
 
-  async existingUserIds(academyId: number, ids: number[]): Promise<Set<number>> {
+  async existingUserIds(academyId: AcademyTenantId, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const rows = await this.tenant(academyId).selectFrom('academy_users').select('id').where('id', 'in', ids).execute();
     return new Set(rows.map((r) => r.id));
   }
 
-  category(academyId: number, id: number): Promise<{ id: number; name: string } | undefined> {
+  category(academyId: AcademyTenantId, id: number): Promise<{ id: number; name: string } | undefined> {
     return this.tenant(academyId)
       .selectFrom('academy_categories')
       .select(['id', 'name'])
@@ -553,13 +554,13 @@ export class EventsRepository extends AcademyRepository {
       .executeTakeFirst();
   }
 
-  async categoryNames(academyId: number, ids: number[]): Promise<Map<number, string>> {
+  async categoryNames(academyId: AcademyTenantId, ids: number[]): Promise<Map<number, string>> {
     if (!ids.length) return new Map();
     const rows = await categoryNamesOf.all(this.db, { academyId, ids });
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
-  async courseCategories(academyId: number, id: number): Promise<number[] | undefined> {
+  async courseCategories(academyId: AcademyTenantId, id: number): Promise<number[] | undefined> {
     const row = await this.tenant(academyId)
       .selectFrom('academy_courses')
       .select('category_ids')
@@ -568,7 +569,7 @@ export class EventsRepository extends AcademyRepository {
     return row ? (JSON.parse(row.category_ids) as number[]) : undefined;
   }
 
-  async curriculumCategory(academyId: number, id: number): Promise<{ categoryId: number | null } | undefined> {
+  async curriculumCategory(academyId: AcademyTenantId, id: number): Promise<{ categoryId: number | null } | undefined> {
     const row = await this.tenant(academyId)
       .selectFrom('academy_curriculums')
       .select('category_id')
@@ -577,7 +578,7 @@ export class EventsRepository extends AcademyRepository {
     return row && { categoryId: row.category_id };
   }
 
-  async venues(academyId: number, ids: number[]): Promise<Map<number, VenueRecord>> {
+  async venues(academyId: AcademyTenantId, ids: number[]): Promise<Map<number, VenueRecord>> {
     if (!ids.length) return new Map();
     const rows = await this.tenant(academyId)
       .selectFrom('academy_venues')
@@ -592,7 +593,7 @@ export class EventsRepository extends AcademyRepository {
     );
   }
 
-  async people(academyId: number, ids: number[]): Promise<Map<number, PersonRecord>> {
+  async people(academyId: AcademyTenantId, ids: number[]): Promise<Map<number, PersonRecord>> {
     if (!ids.length) return new Map();
     const rows = await this.tenant(academyId)
       .selectFrom('academy_users')
@@ -604,12 +605,12 @@ export class EventsRepository extends AcademyRepository {
 
   // ------------------------------------------------------------ events
 
-  find(academyId: number, kind: Kind, id: number): Promise<EventRecord | undefined> {
+  find(academyId: AcademyTenantId, kind: Kind, id: number): Promise<EventRecord | undefined> {
     return findEvent.first(this.db, { academyId, kind, id }).then(maybeEvent);
   }
 
   /** An event with its counters, category's name, venue and instructors, in one statement ({@link findEventView}). */
-  async findView(academyId: number, kind: Kind, id: number): Promise<ViewedEvent | undefined> {
+  async findView(academyId: AcademyTenantId, kind: Kind, id: number): Promise<ViewedEvent | undefined> {
     const params = { academyId, kind, id };
     const r =
       dialectOf(this.db) === 'postgres'
@@ -633,7 +634,7 @@ export class EventsRepository extends AcademyRepository {
   }
 
   /** An event of the academy by id, of either kind (Spazz's `GET /users/{eventid}/events` names no kind). */
-  findAnyKind(academyId: number, id: number): Promise<EventRecord | undefined> {
+  findAnyKind(academyId: AcademyTenantId, id: number): Promise<EventRecord | undefined> {
     return this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
@@ -648,7 +649,7 @@ export class EventsRepository extends AcademyRepository {
   }
 
   /** The same, locking the row until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
-  findForUpdate(academyId: number, kind: Kind, id: number): Promise<EventRecord | undefined> {
+  findForUpdate(academyId: AcademyTenantId, kind: Kind, id: number): Promise<EventRecord | undefined> {
     let q = this.tenant(academyId)
       .selectFrom('academy_events')
       .selectAll()
@@ -693,13 +694,13 @@ export class EventsRepository extends AcademyRepository {
       .execute();
   }
 
-  private listBase(academyId: number, kind: Kind, filter: EventListFilter) {
+  private listBase(academyId: AcademyTenantId, kind: Kind, filter: EventListFilter) {
     const shape = { status: filter.status, from: filter.from !== undefined, to: filter.to !== undefined };
     return listed(this.tenant(academyId), kind, shape, filter);
   }
 
   /** How many events a list filter matches (every matching row is visited). */
-  async count(academyId: number, kind: Kind, filter: EventListFilter): Promise<number> {
+  async count(academyId: AcademyTenantId, kind: Kind, filter: EventListFilter): Promise<number> {
     const row = await this.listBase(academyId, kind, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirst();
@@ -708,7 +709,7 @@ export class EventsRepository extends AcademyRepository {
 
   /** One page of a list, by start date then id, in one statement ({@link listPageQuery}). */
   async listPage(
-    academyId: number,
+    academyId: AcademyTenantId,
     kind: Kind,
     filter: EventListFilter,
     start: number,
@@ -734,7 +735,7 @@ export class EventsRepository extends AcademyRepository {
     return rows.map((r) => ({
       row: {
         id: r.id,
-        academyId: r.academy_id,
+        academyId: academyTenantId(r.academy_id),
         kind: r.kind,
         title: r.title,
         description: r.description,
@@ -760,7 +761,7 @@ export class EventsRepository extends AcademyRepository {
 
   /** A bundle's events (main first, then offers by id), optionally filtered by title. */
   async bundle(
-    academyId: number,
+    academyId: AcademyTenantId,
     mainId: number,
     search: string | undefined,
     start: number,

@@ -1,4 +1,5 @@
 import type { Tables } from '../../platform/db/schema.js';
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { FieldValidationError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
@@ -36,7 +37,7 @@ export class EventsService {
   }
 
   /** Forgets the academy's list totals after a write that may change them (or a snapshot restored). */
-  forgetTotals(academyId: number): void {
+  forgetTotals(academyId: AcademyTenantId): void {
     this.totals.forget(academyId);
   }
 

@@ -2,6 +2,8 @@
  * An event's state at an instant, derived on read from its sessions, the clock and its registrations (times, state
  * flags, counters, names), and the views the events services build from it: a list item's, an event read whole.
  */
+
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
 import type { ZoneRule } from '../../platform/timezones.js';
@@ -64,7 +66,7 @@ export async function viewsWith(
   repo: EventsRepository,
   timezones: TimezoneRegistry,
   clock: Clock,
-  academyId: number,
+  academyId: AcademyTenantId,
   rows: EventRecord[],
 ): Promise<EventView[]> {
   const ids = rows.map((r) => r.id);

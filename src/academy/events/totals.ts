@@ -2,6 +2,8 @@
  * The events lists' totals (`all`), kept a moment when large: counting is the one part of a list whose cost grows
  * with the academy. One instance is shared by the services whose writes change them.
  */
+
+import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import type { Clock } from '../../platform/time.js';
 import type { EventListFilter, EventsRepository } from './repository.js';
 import type { Kind } from './schemas.js';
@@ -24,7 +26,7 @@ export class ListTotals {
   ) {}
 
   /** Forgets the academy's list totals after a write that may change them (or a snapshot restored). */
-  forget(academyId: number): void {
+  forget(academyId: AcademyTenantId): void {
     const prefix = `${academyId}:`;
     for (const key of this.totals.keys()) if (key.startsWith(prefix)) this.totals.delete(key);
   }
@@ -34,7 +36,7 @@ export class ListTotals {
    * (by the services' clock): writes in this process are seen at once, those of other processes and events
    * reaching their end (archived) within that time. Smaller totals are always counted.
    */
-  total(academyId: number, kind: Kind, filter: EventListFilter): Promise<number> {
+  total(academyId: AcademyTenantId, kind: Kind, filter: EventListFilter): Promise<number> {
     const key = `${academyId}:${kind}:${filter.status}:${filter.from ?? ''}:${filter.to ?? ''}`;
     const at = this.clock.now();
     const kept = this.totals.get(key);

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
+import type { HrTenantId } from '../../platform/db/tenant.js';
 import type { TenantTime } from '../../platform/time.js';
 
 /** The tenants' clocks, and the one write a clock moving forward makes elsewhere: the tenant's waiting jobs. */
@@ -44,7 +45,7 @@ export class TenantClocksRepository {
    * The waiting background jobs of an HR client (webhook retries, imports), brought `byMs` nearer: the client's
    * time moved forward by that much, so what was due later in its time is due sooner. Their deadlines too.
    */
-  async bringJobsForward(clientId: string, byMs: number): Promise<number> {
+  async bringJobsForward(clientId: HrTenantId, byMs: number): Promise<number> {
     const result = await this.db
       .updateTable('jobs')
       .set((eb) => ({

@@ -1,4 +1,5 @@
 import type { Tables } from '../../platform/db/schema.js';
+import { hrTenantId } from '../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError } from '../../platform/errors.js';
 import { type Clock, parseDateTime, type TenantTime } from '../../platform/time.js';
@@ -130,7 +131,8 @@ export class ClocksService {
         offsetMs === 0 && !frozen ? undefined : { offsetMs, frozenAt: frozen ? at : null };
       if (moved) await clocks.save(tenant.key, moved, wall);
       else await clocks.remove(tenant.key);
-      if (tenant.kind === 'hr' && at > current.now) await clocks.bringJobsForward(tenant.id, at - current.now);
+      if (tenant.kind === 'hr' && at > current.now)
+        await clocks.bringJobsForward(hrTenantId(tenant.id), at - current.now);
       await audit.record({ at: wall, actor, action, target: tenant.key, detail });
       return moved;
     });

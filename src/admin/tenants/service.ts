@@ -1,5 +1,6 @@
 import type { AcademiesService, CreatedAcademy, ListedAcademy } from '../../academy/academies/service.js';
 import type { CreatedApplication, ListedClient, TenantsService } from '../../hr/core/tenants/service.js';
+import { hrTenantId } from '../../platform/db/tenant.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
 import type { AdminAuditRepository } from '../audit/repository.js';
@@ -43,7 +44,7 @@ export class AdminTenantsService {
   async resolve(kind: string, id: string): Promise<TenantRef> {
     const missing = () => new NotFoundError('tenant', `${kind}/${id}`, `No tenant ${kind}/${id}.`);
     if (kind === 'hr') {
-      await this.clients.requireClient(id).catch((error: unknown) => {
+      await this.clients.requireClient(hrTenantId(id)).catch((error: unknown) => {
         throw error instanceof NotFoundError ? missing() : error;
       });
       return tenantRef('hr', id);
@@ -80,7 +81,7 @@ export class AdminTenantsService {
     readOnly: boolean,
     actor: string,
   ): Promise<CreatedApplication> {
-    const created = await this.clients.createApplication(tenant.id, name, readOnly);
+    const created = await this.clients.createApplication(hrTenantId(tenant.id), name, readOnly);
     await this.record(actor, 'application.created', tenant, {
       application_id: created.application_id,
       name,

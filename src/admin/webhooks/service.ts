@@ -1,3 +1,5 @@
+import type { HrTenantId } from '../../platform/db/tenant.js';
+import { hrTenantId } from '../../platform/db/tenant.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
 import type { AdminAuditRepository } from '../audit/repository.js';
@@ -5,7 +7,7 @@ import type { TenantRef } from '../tenant-ref.js';
 
 /** What the admin API needs of the HR API's webhooks (its WebhooksService, which the composition hands over). */
 export interface HrWebhooks {
-  redeliver(clientId: string, webhookId: string, deliveryId: string): Promise<void>;
+  redeliver(clientId: HrTenantId, webhookId: string, deliveryId: string): Promise<void>;
 }
 
 /**
@@ -23,7 +25,7 @@ export class AdminWebhooksService {
 
   async redeliver(tenant: TenantRef, webhookId: string, deliveryId: string, actor: string): Promise<void> {
     if (tenant.kind !== 'hr') throw new NotFoundError('webhook', webhookId, 'An academy has no webhooks.');
-    await this.clock.runAs(tenant.key, () => this.webhooks.redeliver(tenant.id, webhookId, deliveryId));
+    await this.clock.runAs(tenant.key, () => this.webhooks.redeliver(hrTenantId(tenant.id), webhookId, deliveryId));
     await this.audit.record({
       at: this.clock.wall(),
       actor,

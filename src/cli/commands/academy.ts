@@ -1,5 +1,6 @@
 /** `atrium academy …`: Academy API tenants: academies, their keys, their directory. */
 import type { Command } from 'commander';
+import { academyTenantId } from '../../platform/db/tenant.js';
 import { CliError } from '../failure.js';
 import { countOf } from '../plural.js';
 import { command, examples, integerIn, nonEmpty, output, withServices } from './shared.js';
@@ -64,7 +65,9 @@ export function addAcademyCommands(program: Command): void {
         throw new CliError(`cannot read ${options.file}: ${(err as Error).message}`);
       }
       const { acadId } = options;
-      const imported = await withServices(json, (services) => services.directory.importText(acadId, text));
+      const imported = await withServices(json, (services) =>
+        services.directory.importText(academyTenantId(acadId), text),
+      );
       output(
         json,
         { acadId, imported },

@@ -1,5 +1,6 @@
 /** `atrium hr …`: HR API tenants: clients, applications, their mails, signing keys, CSV imports. */
 import { type Command, InvalidArgumentError } from 'commander';
+import { hrTenantId } from '../../platform/db/tenant.js';
 import { io } from '../io.js';
 import { command, examples, integerIn, nonEmpty, output, textUpTo, withServices } from './shared.js';
 
@@ -64,7 +65,7 @@ function addHrApplicationCommands(hr: Command): void {
     .action(async (options: { clientId: string; name: string; readOnly?: boolean; json?: boolean }) => {
       const json = options.json === true;
       const result = await withServices(json, (services) =>
-        services.tenants.createApplication(options.clientId, options.name, options.readOnly === true),
+        services.tenants.createApplication(hrTenantId(options.clientId), options.name, options.readOnly === true),
       );
       output(
         json,
@@ -121,9 +122,9 @@ function addHrOutboxCommand(hr: Command): void {
       async (options: { clientId: string; kind?: string; relatedId?: string; limit?: number; json?: boolean }) => {
         const json = options.json === true;
         const page = await withServices(json, async (services) => {
-          await services.tenants.requireClient(options.clientId);
+          await services.tenants.requireClient(hrTenantId(options.clientId));
           return services.outbox.list(
-            options.clientId,
+            hrTenantId(options.clientId),
             { kind: options.kind, relatedId: options.relatedId },
             { limit: options.limit ?? 20, sort: [], at: {} },
           );
@@ -206,7 +207,7 @@ may run the import instead: either way, once).
       ]);
       const progress = progressBar(json);
       const result = await withServices(json, (services) =>
-        hrImport(services, { clientId: options.clientId, type: options.type, file, progress }),
+        hrImport(services, { clientId: hrTenantId(options.clientId), type: options.type, file, progress }),
       );
       output(json, result, formatHrImport(result));
       if (result.status !== 'success') io().exitCode = 1;

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { HrTenantId } from '../../platform/db/tenant.js';
 
 /**
  * Who a write is made by, for the audit trail: the calling application (and the HR user it names with
@@ -9,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * and the actor is the system.
  */
 export type Caller =
-  | { type: 'application'; clientId: string; applicationId: string; userId?: string | undefined }
+  | { type: 'application'; clientId: HrTenantId; applicationId: string; userId?: string | undefined }
   | { type: 'system'; name: string };
 
 interface Scope {

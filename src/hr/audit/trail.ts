@@ -9,6 +9,7 @@ import type { Clock } from '../../platform/time.js';
 import { type Caller, currentCaller } from './actor.js';
 import type { EventDeclaration } from './catalogue.js';
 import './tables.js';
+import type { HrTenantId } from '../../platform/db/tenant.js';
 
 /** The author of an event, as `GET /events` shows it (reference §4.4, `EventActor`). */
 export interface EventActor {
@@ -41,9 +42,9 @@ export interface EventOutlet {
    * when it is false, `receive` is not called. So an outlet with nothing to do for a client (no active webhook)
    * costs the write no statement of its own (issue 23: each statement is a round trip on PostgreSQL).
    */
-  wanted(clientId: string): RawBuilder<unknown>;
+  wanted(clientId: HrTenantId): RawBuilder<unknown>;
   /** Called after the event's insert, in its transaction, when `wanted` held. */
-  receive(db: Db, clientId: string, event: RecordedEvent): Promise<void>;
+  receive(db: Db, clientId: HrTenantId, event: RecordedEvent): Promise<void>;
 }
 
 /** What a write says about itself. */
@@ -69,7 +70,7 @@ export class AuditTrail {
   ) {}
 
   async record<A extends string>(
-    clientId: string,
+    clientId: HrTenantId,
     kind: EventDeclaration<A>,
     action: A,
     input: EventInput,
@@ -155,7 +156,7 @@ export class AuditTrail {
    * The author when it is the system or a known user; else the calling application's id (its name is read by the
    * event's insert).
    */
-  private async knownActor(clientId: string, caller: Caller): Promise<EventActor | string> {
+  private async knownActor(clientId: HrTenantId, caller: Caller): Promise<EventActor | string> {
     if (caller.type === 'system') return { type: 'system', id: null, name: caller.name, data: {} };
     const tenant = new Tenant<Tables>(this.db, clientId);
     if (caller.userId !== undefined) {

@@ -1,6 +1,7 @@
 import { HEADERS } from '@atrium/client/wire';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { HrTenantId } from '../../platform/db/tenant.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { errorResponses } from '../errors.js';
 
@@ -11,7 +12,7 @@ import { errorResponses } from '../errors.js';
 export function countRoute<Q extends TObject>(
   app: FastifyInstance,
   options: { path: string; tags: string[]; summary: string; querystring: Q },
-  count: (clientId: string, query: Static<Q>) => Promise<number>,
+  count: (clientId: HrTenantId, query: Static<Q>) => Promise<number>,
 ): void {
   app.withTypeProvider<TypeBoxTypeProvider>().head(
     options.path,

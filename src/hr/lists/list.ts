@@ -3,6 +3,7 @@ import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Page } from '../../platform/db/keyset.js';
 import type { PageRequest } from '../../platform/db/listing.js';
+import type { HrTenantId } from '../../platform/db/tenant.js';
 import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { errorResponses } from '../errors.js';
 import { countRoute } from './count.js';
@@ -41,7 +42,7 @@ export interface ListCall<F extends string> {
 export function listCall<F extends string>(
   paginator: Paginator,
   list: ListDeclaration<F>,
-  clientId: string,
+  clientId: HrTenantId,
   query: PageQuery,
   qualifier?: string,
 ): ListCall<F> {
@@ -102,13 +103,13 @@ export interface ListRouteOptions<Q extends TObject, F extends string> {
 
 export interface ListRouteHandlers<Q extends TObject, F extends string, T> {
   page(
-    clientId: string,
+    clientId: HrTenantId,
     query: Static<Q>,
     request: PageRequest<F>,
     http: FastifyRequest<{ Querystring: Static<Q> }>,
   ): Promise<Page<T>>;
   present(item: T, query: Static<Q>): unknown;
-  count?(clientId: string, query: Static<Q>): Promise<number>;
+  count?(clientId: HrTenantId, query: Static<Q>): Promise<number>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { HEADERS } from '@atrium/client/wire';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeysetPosition, Page } from '../../platform/db/keyset.js';
+import type { HrTenantId } from '../../platform/db/tenant.js';
 import { InvalidRequestError } from '../../platform/errors.js';
 import { type CursorCodec, MAX_CURSOR_LENGTH } from './cursor.js';
 
@@ -51,7 +52,7 @@ export interface PageParams {
  * them to one caller and one list, and how many sort keys a position holds.
  */
 export interface ListScope {
-  clientId: string;
+  clientId: HrTenantId;
   list: string;
   /** Checked when given; lists read through `hr/lists/list.ts` check it against their declared order instead. */
   keyCount?: number;
@@ -74,7 +75,7 @@ export class Paginator {
   }
 
   /** The position a cursor of this client's list scope stands for; an unknown cursor is a 400 naming it. */
-  position(cursor: string, clientId: string, list: string): KeysetPosition {
+  position(cursor: string, clientId: HrTenantId, list: string): KeysetPosition {
     const position = this.codec.decode(cursor, scopeKey({ clientId, list }));
     if (!position) throw new InvalidRequestError('Invalid query parameter "cursor": unknown cursor.');
     return position;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { KeysetPosition } from '../../platform/db/keyset.js';
+import type { HrTenantId } from '../../platform/db/tenant.js';
 import { InvalidRequestError } from '../../platform/errors.js';
 import type { CommaList } from '../../platform/lists.js';
 import type { ListScope, Paginator } from './pagination.js';
@@ -69,7 +70,7 @@ export interface SortedListParams<F extends string> {
 export function sortedListParams<F extends string>(
   paginator: Paginator,
   query: { sort?: string; per_page?: number; cursor?: string; page?: number },
-  clientId: string,
+  clientId: HrTenantId,
   list: string,
   fields: readonly F[],
   defaultSort: string,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './database.js';
 import type { Tables } from './schema.js';
+import type { HrTenantId } from './tenant.js';
 import { Tenant } from './tenant.js';
 
 /** The tables whose rows a client names by code: scoped by `client_id`, keyed by a text `id` within the client. */
@@ -15,7 +16,7 @@ export type ClientKeyedTable = {
 export async function existingIds(
   db: Db,
   table: ClientKeyedTable,
-  clientId: string,
+  clientId: HrTenantId,
   ids: readonly string[],
 ): Promise<Set<string>> {
   const unique = [...new Set(ids)];

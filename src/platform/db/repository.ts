@@ -5,13 +5,13 @@
  */
 import type { Db } from './database.js';
 import type { Tables } from './schema.js';
-import { Tenant } from './tenant.js';
+import { type AcademyTenantId, type HrTenantId, Tenant } from './tenant.js';
 
 /** A repository of the HR API's tables: `tenant(clientId)` reads and writes one client's rows. */
 export abstract class HrRepository {
   constructor(readonly db: Db) {}
 
-  protected tenant(clientId: string): Tenant<Tables> {
+  protected tenant(clientId: HrTenantId): Tenant<Tables> {
     return new Tenant<Tables>(this.db, clientId);
   }
 }
@@ -20,7 +20,7 @@ export abstract class HrRepository {
 export abstract class AcademyRepository {
   constructor(readonly db: Db) {}
 
-  protected tenant(academyId: number): Tenant<Tables, 'academy_id'> {
+  protected tenant(academyId: AcademyTenantId): Tenant<Tables, 'academy_id'> {
     return new Tenant<Tables, 'academy_id'>(this.db, academyId, 'academy_id');
   }
 }

@@ -152,3 +152,18 @@ export type TenantRow<DB, T extends keyof DB, K extends string = 'client_id'> = 
 
 /** A change of a tenant table's row; the tenant column cannot be changed. */
 export type TenantUpdate<DB, T extends keyof DB, K extends string = 'client_id'> = Omit<Updateable<DB[T]>, K>;
+
+declare const tenantBrand: unique symbol;
+/**
+ * A tenant's id, branded by its API: an HR client's id (`HrTenantId`) or an academy's number (`AcademyTenantId`).
+ * A value becomes one where the caller is known (the bearer token's client, an academy's key, a job's stored
+ * tenant, an operator naming a client), through `hrTenantId` / `academyTenantId`; from there it travels typed, so
+ * a repository's `tenant(id)` takes nothing else (an object's id or a string of another kind does not compile).
+ */
+export type TenantId<Api extends string, T> = T & { readonly [tenantBrand]: Api };
+export type HrTenantId = TenantId<'hr', string>;
+export type AcademyTenantId = TenantId<'academy', number>;
+/** An HR client's id, as a tenant: where the caller's client is known (authentication, a stored job, the CLI). */
+export const hrTenantId = (id: string): HrTenantId => id as HrTenantId;
+/** An academy's number, as a tenant: where the caller's academy is known. */
+export const academyTenantId = (id: number): AcademyTenantId => id as AcademyTenantId;

@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { ProcessTemplate, TaskSettings, TaskTemplate } from './schemas.js';
 import type { HrProcessTemplatesTable, HrTaskTemplatesTable, TaskAssignee, TaskType } from './tables.js';
 
@@ -134,18 +135,22 @@ function taskColumns(values: TaskTemplateValues) {
 
 /** Process templates and their task templates. Every query takes the client first. */
 export class ProcessTemplatesRepository extends HrRepository {
-  private scoped(clientId: string, title?: string) {
+  private scoped(clientId: HrTenantId, title?: string) {
     let q = this.tenant(clientId).selectFrom('hr_process_templates').selectAll();
     if (title !== undefined) q = q.where(containsText(['title'], title));
     return q;
   }
 
-  async page(clientId: string, title: string | undefined, request: PageRequest): Promise<Page<ProcessTemplateRecord>> {
+  async page(
+    clientId: HrTenantId,
+    title: string | undefined,
+    request: PageRequest,
+  ): Promise<Page<ProcessTemplateRecord>> {
     const page = await listPage(this.scoped(clientId, title), ORDER, request);
     return { ...page, items: page.items.map(toProcessTemplateRecord) };
   }
 
-  async count(clientId: string, title: string | undefined): Promise<number> {
+  async count(clientId: HrTenantId, title: string | undefined): Promise<number> {
     const row = await this.scoped(clientId, title)
       .clearSelect()
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -153,14 +158,14 @@ export class ProcessTemplatesRepository extends HrRepository {
     return Number(row?.n ?? 0);
   }
 
-  async find(clientId: string, id: string): Promise<ProcessTemplateRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<ProcessTemplateRecord | undefined> {
     const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
     return row ? toProcessTemplateRecord(row) : undefined;
   }
 
   /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
   async insertIfAbsent(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     values: ProcessTemplateValues & { createdBy: Actor },
     at: number,
@@ -173,7 +178,7 @@ export class ProcessTemplatesRepository extends HrRepository {
     });
   }
 
-  async update(clientId: string, id: string, values: ProcessTemplateValues): Promise<void> {
+  async update(clientId: HrTenantId, id: string, values: ProcessTemplateValues): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_process_templates')
       .set(templateColumns(values))
@@ -183,7 +188,7 @@ export class ProcessTemplatesRepository extends HrRepository {
 
   // ------------------------------------------------------------ task templates
 
-  async tasks(clientId: string, processTemplateId: string): Promise<TaskTemplateRecord[]> {
+  async tasks(clientId: HrTenantId, processTemplateId: string): Promise<TaskTemplateRecord[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
@@ -193,7 +198,7 @@ export class ProcessTemplatesRepository extends HrRepository {
     return rows.map(toTaskTemplateRecord);
   }
 
-  async task(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRecord | undefined> {
+  async task(clientId: HrTenantId, processTemplateId: string, id: string): Promise<TaskTemplateRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
@@ -204,7 +209,7 @@ export class ProcessTemplatesRepository extends HrRepository {
   }
 
   async insertTask(
-    clientId: string,
+    clientId: HrTenantId,
     processTemplateId: string,
     id: string,
     values: TaskTemplateValues,
@@ -226,7 +231,12 @@ export class ProcessTemplatesRepository extends HrRepository {
       .execute();
   }
 
-  async updateTask(clientId: string, processTemplateId: string, id: string, values: TaskTemplateValues): Promise<void> {
+  async updateTask(
+    clientId: HrTenantId,
+    processTemplateId: string,
+    id: string,
+    values: TaskTemplateValues,
+  ): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_task_templates')
       .set(taskColumns(values))
@@ -235,7 +245,7 @@ export class ProcessTemplatesRepository extends HrRepository {
       .execute();
   }
 
-  async deleteTask(clientId: string, processTemplateId: string, id: string): Promise<void> {
+  async deleteTask(clientId: HrTenantId, processTemplateId: string, id: string): Promise<void> {
     await this.tenant(clientId)
       .deleteFrom('hr_task_templates')
       .where('process_template_id', '=', processTemplateId)
@@ -243,11 +253,11 @@ export class ProcessTemplatesRepository extends HrRepository {
       .execute();
   }
 
-  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingRoles(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 
-  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingOrganizations(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 }

@@ -2,6 +2,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -46,15 +47,15 @@ export class ProcessTemplatesService {
     this.repo = work.read.processTemplates;
   }
 
-  list(clientId: string, title: string | undefined, request: PageRequest) {
+  list(clientId: HrTenantId, title: string | undefined, request: PageRequest) {
     return this.repo.page(clientId, title, request) as Promise<Page<ProcessTemplateRecord>>;
   }
 
-  count(clientId: string, title: string | undefined): Promise<number> {
+  count(clientId: HrTenantId, title: string | undefined): Promise<number> {
     return this.repo.count(clientId, title);
   }
 
-  async get(clientId: string, id: string): Promise<ProcessTemplateRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<ProcessTemplateRecord> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('process template', id);
     return row;
@@ -62,7 +63,7 @@ export class ProcessTemplatesService {
 
   /** PUT: creates (201) or replaces every attribute (200). */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: ProcessTemplatePut,
     actor: TemplateActor,
@@ -120,12 +121,12 @@ export class ProcessTemplatesService {
 
   // ------------------------------------------------------------ task templates
 
-  async taskTemplates(clientId: string, processTemplateId: string): Promise<TaskTemplateRecord[]> {
+  async taskTemplates(clientId: HrTenantId, processTemplateId: string): Promise<TaskTemplateRecord[]> {
     await this.get(clientId, processTemplateId);
     return this.repo.tasks(clientId, processTemplateId);
   }
 
-  async taskTemplate(clientId: string, processTemplateId: string, id: string): Promise<TaskTemplateRecord> {
+  async taskTemplate(clientId: HrTenantId, processTemplateId: string, id: string): Promise<TaskTemplateRecord> {
     await this.get(clientId, processTemplateId);
     const row = await this.repo.task(clientId, processTemplateId, id);
     if (!row) throw new NotFoundError('task template', id);
@@ -137,7 +138,7 @@ export class ProcessTemplatesService {
    * task template of the same process template, without a cycle; roles must exist; each type takes its own fields.
    */
   async putTaskTemplate(
-    clientId: string,
+    clientId: HrTenantId,
     processTemplateId: string,
     id: string,
     input: TaskTemplatePut,
@@ -202,7 +203,7 @@ export class ProcessTemplatesService {
   }
 
   /** DELETE: refused (422) while another task template depends on it. Existing processes keep their tasks. */
-  async deleteTaskTemplate(clientId: string, processTemplateId: string, id: string): Promise<void> {
+  async deleteTaskTemplate(clientId: HrTenantId, processTemplateId: string, id: string): Promise<void> {
     const sha256 = await this.work.run(async ({ processTemplates: repo, audit }) => {
       if (!(await repo.find(clientId, processTemplateId))) {
         throw new NotFoundError('process template', processTemplateId);

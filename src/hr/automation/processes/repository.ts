@@ -2,6 +2,7 @@ import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import {
   type ProcessTemplateRecord,
   type TaskTemplateRecord,
@@ -107,11 +108,11 @@ function toRecord(row: Selectable<HrProcessesTable>): ProcessRecord {
 
 /** Processes, their per-client counter, and the people they name. Every query takes the client first. */
 export class ProcessesRepository extends HrRepository {
-  private scoped(clientId: string) {
+  private scoped(clientId: HrTenantId) {
     return this.tenant(clientId).selectFrom('hr_processes').selectAll();
   }
 
-  async page(clientId: string, f: ProcessQuery, request: PageRequest): Promise<Page<ProcessRecord>> {
+  async page(clientId: HrTenantId, f: ProcessQuery, request: PageRequest): Promise<Page<ProcessRecord>> {
     let q = this.scoped(clientId);
     if (f.employeeId !== undefined) q = q.where('employee_id', '=', f.employeeId);
     if (f.templateId !== undefined) q = q.where('process_template_id', '=', f.templateId);
@@ -128,7 +129,7 @@ export class ProcessesRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<ProcessRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<ProcessRecord | undefined> {
     const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
@@ -137,7 +138,7 @@ export class ProcessesRepository extends HrRepository {
    * The client's next process number. One upsert of the client's counter row: inside the caller's transaction it
    * locks the row until the commit, so concurrent creates get distinct, gap-free numbers on both dialects.
    */
-  async nextNumber(clientId: string): Promise<number> {
+  async nextNumber(clientId: HrTenantId): Promise<number> {
     const row = await this.db
       .insertInto('hr_process_counters')
       .values({ client_id: clientId, last_number: 1 })
@@ -149,7 +150,7 @@ export class ProcessesRepository extends HrRepository {
     return Number(row.last_number);
   }
 
-  async insert(clientId: string, process: NewProcess): Promise<void> {
+  async insert(clientId: HrTenantId, process: NewProcess): Promise<void> {
     await this.tenant(clientId)
       .insertInto('hr_processes', {
         id: process.id,
@@ -175,15 +176,15 @@ export class ProcessesRepository extends HrRepository {
       .execute();
   }
 
-  async update(clientId: string, id: string, values: ProcessChanges): Promise<void> {
+  async update(clientId: HrTenantId, id: string, values: ProcessChanges): Promise<void> {
     await this.tenant(clientId).updateTable('hr_processes').set(toColumns(values)).where('id', '=', id).execute();
   }
 
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_processes').where('id', '=', id).execute();
   }
 
-  async processTemplate(clientId: string, id: string): Promise<ProcessTemplateRecord | undefined> {
+  async processTemplate(clientId: HrTenantId, id: string): Promise<ProcessTemplateRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_process_templates')
       .selectAll()
@@ -192,7 +193,7 @@ export class ProcessesRepository extends HrRepository {
     return row ? toProcessTemplateRecord(row) : undefined;
   }
 
-  async taskTemplates(clientId: string, processTemplateId: string): Promise<TaskTemplateRecord[]> {
+  async taskTemplates(clientId: HrTenantId, processTemplateId: string): Promise<TaskTemplateRecord[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_task_templates')
       .selectAll()
@@ -203,14 +204,14 @@ export class ProcessesRepository extends HrRepository {
   }
 
   /** The employee's id, by id or external id. */
-  async employeeId(clientId: string, by: { id: string } | { externalId: string }): Promise<string | undefined> {
+  async employeeId(clientId: HrTenantId, by: { id: string } | { externalId: string }): Promise<string | undefined> {
     let q = this.tenant(clientId).selectFrom('hr_employees').select('id');
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
     return (await q.executeTakeFirst())?.id;
   }
 
   /** The HR user's id, by id or external id. */
-  async userId(clientId: string, by: { id: string } | { externalId: string }): Promise<string | undefined> {
+  async userId(clientId: HrTenantId, by: { id: string } | { externalId: string }): Promise<string | undefined> {
     let q = this.tenant(clientId).selectFrom('hr_users').select('id');
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('external_id', '=', by.externalId);
     return (await q.executeTakeFirst())?.id;

@@ -3,6 +3,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   type FieldError,
@@ -43,7 +44,7 @@ export class ProcessesService {
     this.repo = work.read.processes;
   }
 
-  private async views(clientId: string, rows: ProcessRecord[], embed: boolean): Promise<ProcessView[]> {
+  private async views(clientId: HrTenantId, rows: ProcessRecord[], embed: boolean): Promise<ProcessView[]> {
     const tasks = await this.work.read.tasks.ofProcesses(
       clientId,
       rows.map((r) => r.id),
@@ -62,7 +63,7 @@ export class ProcessesService {
    * presents it now (with `tasks_ids`; before the deletion, for `deleted`).
    */
   private async recordProcess(
-    clientId: string,
+    clientId: HrTenantId,
     tx: Audited<ProcessesWork>,
     id: string,
     action: (typeof processEvents.actions)[number],
@@ -77,13 +78,13 @@ export class ProcessesService {
     });
   }
 
-  async get(clientId: string, id: string, embed = false): Promise<ProcessView> {
+  async get(clientId: HrTenantId, id: string, embed = false): Promise<ProcessView> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('process', id);
     return (await this.views(clientId, [row], embed))[0] as ProcessView;
   }
 
-  async list(clientId: string, query: ProcessListQuery, request: PageRequest): Promise<Page<ProcessView>> {
+  async list(clientId: HrTenantId, query: ProcessListQuery, request: PageRequest): Promise<Page<ProcessView>> {
     const instant = (name: keyof ProcessListQuery, end: boolean) => {
       const text = query[name] as string | undefined;
       if (text === undefined) return undefined;
@@ -125,7 +126,7 @@ export class ProcessesService {
    * `POST /processes`: a draft process numbered `proc-<n>`, with one `draft` task per task template; `publish`
    * publishes it in the same transaction.
    */
-  async create(clientId: string, input: ProcessCreate): Promise<ProcessView> {
+  async create(clientId: HrTenantId, input: ProcessCreate): Promise<ProcessView> {
     const id = randomUUID();
     await this.work.run(async (tx) => {
       const repo = tx.processes;
@@ -244,7 +245,7 @@ export class ProcessesService {
   private async publishIn(
     repo: ProcessesRepository,
     tasks: TasksRepository,
-    clientId: string,
+    clientId: HrTenantId,
     process: ProcessRecord,
     at: number,
   ): Promise<void> {
@@ -257,7 +258,7 @@ export class ProcessesService {
   }
 
   /** `PUT /processes/{id}/publish`: draft → pending; tasks become `to_do` or `blocked`. */
-  async publish(clientId: string, id: string): Promise<void> {
+  async publish(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async (tx) => {
       const repo = tx.processes;
       const process = await repo.find(clientId, id);
@@ -268,7 +269,7 @@ export class ProcessesService {
   }
 
   /** `DELETE /processes/{id}`: the process, its tasks, their files and events; unreferenced bytes are removed. */
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     const blobs = await this.work.run(async (tx) => {
       const repo = tx.processes;
       if (!(await repo.find(clientId, id))) throw new NotFoundError('process', id);

@@ -2,6 +2,7 @@ import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { TaskSettings } from '../process-templates/schemas.js';
 import type { TaskAssignee, TaskType } from '../process-templates/tables.js';
@@ -192,12 +193,12 @@ function fileBytesColumns(bytes: TaskFileBytes) {
 
 /** Tasks, the files they hold and their validation events. Every query takes the client first. */
 export class TasksRepository extends HrRepository {
-  private scoped(clientId: string) {
+  private scoped(clientId: HrTenantId) {
     return this.tenant(clientId).selectFrom('hr_tasks').selectAll();
   }
 
   /** A page in the given order (then by insertion, in the first key's direction, to break ties). */
-  async page(clientId: string, f: TaskQuery, request: PageRequest<TaskSortField>): Promise<Page<TaskRecord>> {
+  async page(clientId: HrTenantId, f: TaskQuery, request: PageRequest<TaskSortField>): Promise<Page<TaskRecord>> {
     let q = this.scoped(clientId);
     if (f.status !== undefined) q = q.where('status', '=', f.status);
     if (f.type !== undefined) q = q.where('type', '=', f.type);
@@ -211,18 +212,18 @@ export class TasksRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<TaskRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<TaskRecord | undefined> {
     const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
-  async ofProcesses(clientId: string, processIds: string[]): Promise<TaskRecord[]> {
+  async ofProcesses(clientId: HrTenantId, processIds: string[]): Promise<TaskRecord[]> {
     if (processIds.length === 0) return [];
     const rows = await this.scoped(clientId).where('process_id', 'in', processIds).orderBy('pk').execute();
     return rows.map(toRecord);
   }
 
-  async insert(clientId: string, tasks: NewTask[]): Promise<void> {
+  async insert(clientId: HrTenantId, tasks: NewTask[]): Promise<void> {
     if (tasks.length)
       await this.tenant(clientId)
         .insertInto(
@@ -253,12 +254,12 @@ export class TasksRepository extends HrRepository {
         .execute();
   }
 
-  async update(clientId: string, id: string, values: TaskChanges): Promise<void> {
+  async update(clientId: HrTenantId, id: string, values: TaskChanges): Promise<void> {
     await this.tenant(clientId).updateTable('hr_tasks').set(toColumns(values)).where('id', '=', id).execute();
   }
 
   /** Deletes the tasks of a process with their files and events; answers the blobs the files held. */
-  async deleteOfProcess(clientId: string, processId: string): Promise<string[]> {
+  async deleteOfProcess(clientId: HrTenantId, processId: string): Promise<string[]> {
     const ids = (
       await this.tenant(clientId).selectFrom('hr_tasks').select('id').where('process_id', '=', processId).execute()
     ).map((r) => r.id);
@@ -275,7 +276,7 @@ export class TasksRepository extends HrRepository {
 
   // ------------------------------------------------------------ files
 
-  async files(clientId: string, taskIds: string[]): Promise<TaskFileRecord[]> {
+  async files(clientId: HrTenantId, taskIds: string[]): Promise<TaskFileRecord[]> {
     if (taskIds.length === 0) return [];
     const rows = await this.tenant(clientId)
       .selectFrom('hr_task_files')
@@ -286,7 +287,7 @@ export class TasksRepository extends HrRepository {
     return rows.map(toFileRecord);
   }
 
-  async file(clientId: string, taskId: string, id: string): Promise<TaskFileRecord | undefined> {
+  async file(clientId: HrTenantId, taskId: string, id: string): Promise<TaskFileRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_task_files')
       .selectAll()
@@ -296,7 +297,7 @@ export class TasksRepository extends HrRepository {
     return row ? toFileRecord(row) : undefined;
   }
 
-  async insertFile(clientId: string, file: NewTaskFile): Promise<void> {
+  async insertFile(clientId: HrTenantId, file: NewTaskFile): Promise<void> {
     await this.tenant(clientId)
       .insertInto('hr_task_files', {
         id: file.id,
@@ -309,7 +310,7 @@ export class TasksRepository extends HrRepository {
       .execute();
   }
 
-  async updateFile(clientId: string, id: string, bytes: TaskFileBytes): Promise<void> {
+  async updateFile(clientId: HrTenantId, id: string, bytes: TaskFileBytes): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_task_files')
       .set(fileBytesColumns(bytes))
@@ -317,14 +318,14 @@ export class TasksRepository extends HrRepository {
       .execute();
   }
 
-  async deleteFile(clientId: string, id: string): Promise<void> {
+  async deleteFile(clientId: HrTenantId, id: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_task_files').where('id', '=', id).execute();
   }
 
   // ------------------------------------------------------------ validation events
 
   /** Event ids per task (as the validation task, or as the reviewed one), latest first. */
-  async eventIds(clientId: string, taskIds: string[]): Promise<Map<string, number[]>> {
+  async eventIds(clientId: HrTenantId, taskIds: string[]): Promise<Map<string, number[]>> {
     const out = new Map<string, number[]>();
     if (taskIds.length === 0) return out;
     const rows = await this.tenant(clientId)
@@ -341,7 +342,7 @@ export class TasksRepository extends HrRepository {
     return out;
   }
 
-  async insertEvent(clientId: string, event: NewValidationEvent): Promise<void> {
+  async insertEvent(clientId: HrTenantId, event: NewValidationEvent): Promise<void> {
     await this.tenant(clientId)
       .insertInto('hr_task_validation_events', {
         task_id: event.taskId,
@@ -356,7 +357,7 @@ export class TasksRepository extends HrRepository {
 
   // ------------------------------------------------------------ people
 
-  async user(clientId: string, id: string): Promise<TaskPersonRecord | undefined> {
+  async user(clientId: HrTenantId, id: string): Promise<TaskPersonRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_users')
       .select(['id', 'firstname', 'lastname', 'email', 'external_id'])
@@ -365,7 +366,7 @@ export class TasksRepository extends HrRepository {
     return row ? toPersonRecord(row) : undefined;
   }
 
-  async employee(clientId: string, id: string): Promise<TaskPersonRecord | undefined> {
+  async employee(clientId: HrTenantId, id: string): Promise<TaskPersonRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_employees')
       .select(['id', 'firstname', 'lastname', 'email', 'external_id'])

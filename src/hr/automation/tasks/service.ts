@@ -3,6 +3,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   type FieldError,
@@ -100,7 +101,7 @@ export class TasksService {
 
   /** Presentation data for tasks (files, validation events, and who completed them with `completed_by`). */
   async views(
-    clientId: string,
+    clientId: HrTenantId,
     rows: TaskRecord[],
     embed: ReadonlySet<TaskEmbed> = new Set(),
     repo = this.repo,
@@ -121,7 +122,7 @@ export class TasksService {
     return out;
   }
 
-  private async person(clientId: string, row: TaskRecord, repo = this.repo): Promise<PersonView | null> {
+  private async person(clientId: HrTenantId, row: TaskRecord, repo = this.repo): Promise<PersonView | null> {
     if (row.completedById === null) return null;
     const found =
       row.assignedTo === 'employee'
@@ -138,13 +139,13 @@ export class TasksService {
       : null;
   }
 
-  private async row(clientId: string, id: string, repo = this.repo): Promise<TaskRecord> {
+  private async row(clientId: HrTenantId, id: string, repo = this.repo): Promise<TaskRecord> {
     const row = await repo.find(clientId, id);
     if (!row) throw new NotFoundError('task', id);
     return row;
   }
 
-  async list(clientId: string, query: TaskListQuery, request: PageRequest<TaskSortField>) {
+  async list(clientId: HrTenantId, query: TaskListQuery, request: PageRequest<TaskSortField>) {
     const q: TaskQuery = {};
     if (query.status !== undefined) q.status = query.status;
     if (query.type !== undefined) q.type = query.type;
@@ -165,7 +166,7 @@ export class TasksService {
    * now (without `embed`); answers its view.
    */
   private async recordTask(
-    clientId: string,
+    clientId: HrTenantId,
     tx: Audited<TasksWork>,
     id: string,
     action: (typeof taskEvents.actions)[number],
@@ -178,7 +179,7 @@ export class TasksService {
 
   /** Records `action` on the task file `fileId` in the transaction of `tx`, as its GET presents it now. */
   private async recordFile(
-    clientId: string,
+    clientId: HrTenantId,
     tx: Audited<TasksWork>,
     taskId: string,
     fileId: string,
@@ -194,14 +195,14 @@ export class TasksService {
     return file;
   }
 
-  async get(clientId: string, id: string, embedText?: string): Promise<{ view: TaskView; embed: Set<TaskEmbed> }> {
+  async get(clientId: HrTenantId, id: string, embedText?: string): Promise<{ view: TaskView; embed: Set<TaskEmbed> }> {
     const embed = parseEmbed(embedText);
     const [view] = await this.views(clientId, [await this.row(clientId, id)], embed);
     return { view: view as TaskView, embed };
   }
 
   /** PATCH: the due date and the reminder offset (any status). */
-  async patch(clientId: string, id: string, input: TaskPatch): Promise<TaskView> {
+  async patch(clientId: HrTenantId, id: string, input: TaskPatch): Promise<TaskView> {
     return this.work.run(async (tx) => {
       await this.row(clientId, id, tx.tasks);
       const values: TaskChanges = { updatedAt: this.clock.now() };
@@ -225,7 +226,7 @@ export class TasksService {
    */
   private async saveAnswers(
     tx: TasksWork,
-    clientId: string,
+    clientId: HrTenantId,
     task: TaskRecord,
     answers: readonly FormAnswer[],
     requireAll: boolean,
@@ -267,7 +268,7 @@ export class TasksService {
   }
 
   /** `POST /tasks/{id}/fill`: saves a draft of answers (checked, but required fields may stay empty). */
-  async fill(clientId: string, id: string, answers: readonly FormAnswer[]): Promise<TaskView> {
+  async fill(clientId: HrTenantId, id: string, answers: readonly FormAnswer[]): Promise<TaskView> {
     return this.work.run(async (tx) => {
       const task = await this.row(clientId, id, tx.tasks);
       TasksService.mustFill(task, 'fill');
@@ -283,7 +284,7 @@ export class TasksService {
    * Atrium extension `POST /tasks/{id}/complete`: completes a `to_do` task (a refused validation instead sends the
    * reviewed task back), then unblocks its dependants and recounts the process, all in one transaction.
    */
-  async complete(clientId: string, id: string, input: TaskComplete): Promise<TaskView> {
+  async complete(clientId: HrTenantId, id: string, input: TaskComplete): Promise<TaskView> {
     return this.work.run(async (tx) => {
       const repo = tx.tasks;
       const processes = tx.processes;
@@ -379,7 +380,7 @@ export class TasksService {
 
   // ------------------------------------------------------------ files
 
-  async file(clientId: string, taskId: string, fileId: string): Promise<TaskFileRecord> {
+  async file(clientId: HrTenantId, taskId: string, fileId: string): Promise<TaskFileRecord> {
     await this.row(clientId, taskId);
     const file = await this.repo.file(clientId, taskId, fileId);
     if (!file) throw new NotFoundError('task file', fileId);
@@ -387,7 +388,7 @@ export class TasksService {
   }
 
   /** `POST /tasks/{id}/files`: an upload answers a `file` field of a to_do form task. */
-  async addFile(clientId: string, taskId: string, input: TaskFilePost): Promise<TaskFileRecord> {
+  async addFile(clientId: HrTenantId, taskId: string, input: TaskFilePost): Promise<TaskFileRecord> {
     const fileId = randomUUID();
     return this.work.run(async (tx) => {
       const repo = tx.tasks;
@@ -431,7 +432,13 @@ export class TasksService {
   }
 
   /** A form file of a to_do task, in the unit of work's transaction, for a change. */
-  private async changeable(repo: TasksRepository, clientId: string, taskId: string, fileId: string, action: string) {
+  private async changeable(
+    repo: TasksRepository,
+    clientId: HrTenantId,
+    taskId: string,
+    fileId: string,
+    action: string,
+  ) {
     const task = await this.row(clientId, taskId, repo);
     const file = await repo.file(clientId, taskId, fileId);
     if (!file) throw new NotFoundError('task file', fileId);
@@ -443,7 +450,7 @@ export class TasksService {
   }
 
   /** `PATCH /tasks/{id}/files/{file_id}`: replaces the file with another upload (task `to_do`). */
-  async replaceFile(clientId: string, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRecord> {
+  async replaceFile(clientId: HrTenantId, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRecord> {
     const { old, file } = await this.work.run(async (tx) => {
       const repo = tx.tasks;
       const file = await this.changeable(repo, clientId, taskId, fileId, 'replace');
@@ -456,7 +463,7 @@ export class TasksService {
   }
 
   /** `DELETE /tasks/{id}/files/{file_id}` (task `to_do`); the bytes go once nothing else refers to them. */
-  async deleteFile(clientId: string, taskId: string, fileId: string): Promise<void> {
+  async deleteFile(clientId: HrTenantId, taskId: string, fileId: string): Promise<void> {
     const old = await this.work.run(async (tx) => {
       const repo = tx.tasks;
       const file = await this.changeable(repo, clientId, taskId, fileId, 'delete');

@@ -1,4 +1,5 @@
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
 import type { TaskChanges, TaskRecord, TasksRepository } from './repository.js';
 
@@ -26,8 +27,8 @@ export interface ProcessCounts {
  * interface, so tasks never import processes (processes import tasks).
  */
 export interface ProcessStore {
-  find(clientId: string, id: string): Promise<ProcessFacts | undefined>;
-  update(clientId: string, id: string, values: ProcessCounts): Promise<void>;
+  find(clientId: HrTenantId, id: string): Promise<ProcessFacts | undefined>;
+  update(clientId: HrTenantId, id: string, values: ProcessCounts): Promise<void>;
 }
 
 /**
@@ -50,7 +51,7 @@ export function formOf(task: Pick<TaskRecord, 'settings'>): FormDefinition {
 /** Publication: draft tasks become `to_do`, or `blocked` while their dependency is not completed. */
 export async function startTasks(
   tasks: TasksRepository,
-  clientId: string,
+  clientId: HrTenantId,
   rows: TaskRecord[],
   at: number,
 ): Promise<void> {
@@ -69,7 +70,7 @@ export async function startTasks(
  */
 export async function unblockDependants(
   tasks: TasksRepository,
-  clientId: string,
+  clientId: HrTenantId,
   completed: TaskRecord,
   siblings: TaskRecord[],
   at: number,
@@ -92,7 +93,7 @@ export async function unblockDependants(
 export async function refreshProcess(
   processes: ProcessStore,
   tasks: TasksRepository,
-  clientId: string,
+  clientId: HrTenantId,
   process: ProcessFacts,
   at: number,
 ): Promise<void> {

@@ -2,6 +2,8 @@ import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:cr
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { Logger } from 'pino';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { hrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { isSealed, type SecretBox } from '../../../platform/security/secret-box.js';
 import { newId, newSecret, verifySecret } from '../../../platform/security/secrets.js';
@@ -24,7 +26,7 @@ const KID_FORM = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Who is calling, once a bearer token has been accepted. */
 export interface AuthContext {
-  clientId: string;
+  clientId: HrTenantId;
   applicationId: string;
   readOnly: boolean;
   jti: string;
@@ -54,7 +56,7 @@ interface Claims {
 
 interface AppInfo {
   id: string;
-  clientId: string;
+  clientId: HrTenantId;
   name: string;
   secretHash: string;
   readOnly: boolean;
@@ -146,7 +148,7 @@ export class AuthService {
   }
 
   /** A client's own time (the admin API can move it): what its tokens are issued and checked against. */
-  private nowOf(clientId: string): number {
+  private nowOf(clientId: HrTenantId): number {
     return this.clock.nowOf(`hr:${clientId}`);
   }
 
@@ -157,7 +159,7 @@ export class AuthService {
   private tokenNow(token: string): number {
     try {
       const { cid } = decodeJwt(token);
-      if (typeof cid === 'string') return this.nowOf(cid);
+      if (typeof cid === 'string') return this.nowOf(hrTenantId(cid));
     } catch {
       // Malformed: the verification refuses it.
     }
@@ -258,7 +260,7 @@ export class AuthService {
   }
 
   /** Forgets the client's applications known to this process (a snapshot restored its credentials): read again. */
-  forgetClient(clientId: string): void {
+  forgetClient(clientId: HrTenantId): void {
     for (const [id, app] of this.apps) if (app.clientId === clientId) this.apps.delete(id);
   }
 
@@ -416,7 +418,7 @@ export class AuthService {
   async authenticate(token: string): Promise<AuthContext> {
     if (isViewPass(token)) return this.viewPass(token);
     const claims = await this.verify(token);
-    const at = this.nowOf(claims.cid);
+    const at = this.nowOf(hrTenantId(claims.cid));
     if (claims.exp * 1000 <= at) {
       this.verified.delete(token);
       throw invalidToken('The access token has expired.');
@@ -431,7 +433,7 @@ export class AuthService {
     if (!app || app.revoked || app.clientId !== claims.cid) {
       throw invalidToken('The application of this access token no longer exists or was revoked.');
     }
-    return { clientId: claims.cid, applicationId: app.id, readOnly: app.readOnly, jti: claims.jti };
+    return { clientId: hrTenantId(claims.cid), applicationId: app.id, readOnly: app.readOnly, jti: claims.jti };
   }
 
   /**
@@ -444,7 +446,13 @@ export class AuthService {
       throw invalidToken('The view pass is malformed, expired or not for this API.');
     }
     const clientId = claims.tenant.slice('hr:'.length);
-    return { clientId, applicationId: `view-pass:${clientId}`, readOnly: true, jti: 'view-pass', viewPass: true };
+    return {
+      clientId: hrTenantId(clientId),
+      applicationId: `view-pass:${clientId}`,
+      readOnly: true,
+      jti: 'view-pass',
+      viewPass: true,
+    };
   }
 
   /**
@@ -461,7 +469,7 @@ export class AuthService {
     if (claims.sub !== app.id) {
       throw new HrError(400, 'invalid_request', 'This token was not issued to this application.');
     }
-    const at = this.nowOf(claims.cid);
+    const at = this.nowOf(hrTenantId(claims.cid));
     if (claims.exp * 1000 <= at) return;
     await this.repo.recordTokenRevocation(claims.jti, claims.exp * 1000, at);
     this.revokedJtis.set(claims.jti, claims.exp * 1000);

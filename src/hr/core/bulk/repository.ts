@@ -1,4 +1,6 @@
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { hrTenantId } from '../../../platform/db/tenant.js';
 import type { Caller } from '../../audit/actor.js';
 
 /** The resources with a bulk path, and what each call does to its items. */
@@ -49,7 +51,7 @@ const INSERT_BATCH = 500;
 export class BulkRepository extends HrRepository {
   /** A call and its items, each pending. */
   async insert(
-    clientId: string,
+    clientId: HrTenantId,
     op: Omit<BulkOperation, 'status' | 'startedAt' | 'finishedAt' | 'total'>,
     inputs: readonly unknown[],
   ): Promise<void> {
@@ -64,7 +66,7 @@ export class BulkRepository extends HrRepository {
 
   /** A call without its items (an import adds them as it reads its file). */
   async insertOperation(
-    clientId: string,
+    clientId: HrTenantId,
     op: Omit<BulkOperation, 'status' | 'startedAt' | 'finishedAt' | 'total'>,
     total: number,
   ): Promise<void> {
@@ -89,7 +91,7 @@ export class BulkRepository extends HrRepository {
    * `index`.
    */
   async insertItems(
-    clientId: string,
+    clientId: HrTenantId,
     operationId: string,
     items: readonly { index: number; input: unknown; failure?: { code: string; message: string } }[],
     at: number,
@@ -111,7 +113,7 @@ export class BulkRepository extends HrRepository {
   }
 
   /** Deletes a call's items and their counts (an import reading its file again after a crash). */
-  async resetItems(clientId: string, operationId: string): Promise<void> {
+  async resetItems(clientId: HrTenantId, operationId: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_bulk_items as i').where('i.operation_id', '=', operationId).execute();
     await this.tenant(clientId)
       .updateTable('hr_bulk_operations as o')
@@ -121,7 +123,7 @@ export class BulkRepository extends HrRepository {
   }
 
   /** Sets a call's total once its items are stored, with those stored already failed (`insertItems`' `failure`). */
-  async setTotal(clientId: string, id: string, total: number, failed = 0): Promise<void> {
+  async setTotal(clientId: HrTenantId, id: string, total: number, failed = 0): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_bulk_operations as o')
       .set({ total, failed_count: failed })
@@ -133,7 +135,10 @@ export class BulkRepository extends HrRepository {
    * Items settled so far, by outcome: the counts kept on the call (`settle`), one row read however many items
    * it has.
    */
-  async counts(clientId: string, id: string): Promise<Record<'created' | 'updated' | 'failed' | 'pending', number>> {
+  async counts(
+    clientId: HrTenantId,
+    id: string,
+  ): Promise<Record<'created' | 'updated' | 'failed' | 'pending', number>> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_bulk_operations as o')
       .select(['o.total', 'o.created_count', 'o.updated_count', 'o.failed_count'])
@@ -152,7 +157,7 @@ export class BulkRepository extends HrRepository {
 
   /** Settled items from `afterIndex` on, in order, `limit` at a time (an import's report, streamed). */
   async settledPage(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     afterIndex: number,
     limit: number,
@@ -176,7 +181,7 @@ export class BulkRepository extends HrRepository {
     }));
   }
 
-  async find(clientId: string, id: string): Promise<BulkOperation | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<BulkOperation | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_bulk_operations as o')
       .select([
@@ -209,7 +214,7 @@ export class BulkRepository extends HrRepository {
   }
 
   /** Moves a call on: `in_progress` when its job starts, `completed` when no item is pending. */
-  async mark(clientId: string, id: string, status: 'in_progress' | 'completed', at: number): Promise<void> {
+  async mark(clientId: HrTenantId, id: string, status: 'in_progress' | 'completed', at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_bulk_operations as o')
       .set(status === 'in_progress' ? { status, started_at: at } : { status, finished_at: at })
@@ -219,7 +224,7 @@ export class BulkRepository extends HrRepository {
   }
 
   /** The next items to apply, in the call's order. */
-  async pending(clientId: string, id: string, limit: number): Promise<PendingBulkItem[]> {
+  async pending(clientId: HrTenantId, id: string, limit: number): Promise<PendingBulkItem[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_bulk_items as i')
       .select(['i.item_index', 'i.input'])
@@ -235,7 +240,7 @@ export class BulkRepository extends HrRepository {
    * Writes how an item ended, if it is still pending: false when it was settled already (the call's job ran it
    * before being taken over), in which case the caller rolls its write back.
    */
-  async settle(clientId: string, item: PendingBulkItem, settlement: BulkSettlement, at: number): Promise<boolean> {
+  async settle(clientId: HrTenantId, item: PendingBulkItem, settlement: BulkSettlement, at: number): Promise<boolean> {
     const result = await this.tenant(clientId)
       .updateTable('hr_bulk_items as i')
       .set({
@@ -276,7 +281,7 @@ export class BulkRepository extends HrRepository {
         .limit(batch)
         .execute();
       for (const op of done) {
-        const tenant = this.tenant(op.client_id);
+        const tenant = this.tenant(hrTenantId(op.client_id));
         await tenant.deleteFrom('hr_bulk_items as i').where('i.operation_id', '=', op.id).execute();
         await tenant.deleteFrom('hr_bulk_operations as o').where('o.id', '=', op.id).execute();
       }
@@ -286,7 +291,7 @@ export class BulkRepository extends HrRepository {
   }
 
   /** The items settled so far, in the call's order. */
-  async settled(clientId: string, id: string): Promise<SettledBulkItem[]> {
+  async settled(clientId: HrTenantId, id: string): Promise<SettledBulkItem[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_bulk_items as i')
       .select(['i.item_index', 'i.status', 'i.outcome', 'i.message', 'i.result', 'i.resource_id'])

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { withLightCommits } from '../../../platform/db/transaction.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
@@ -38,7 +39,7 @@ export const MANY_ROWS_MAX_ATTEMPTS = 100;
 
 /** What a bulk call's job carries: where to find the call. Its items are rows of their own. */
 export interface BulkPayload {
-  clientId: string;
+  clientId: HrTenantId;
   operationId: string;
 }
 
@@ -49,7 +50,7 @@ export interface BulkWork {
 
 /** A resource with a bulk path: it applies one item, settling it in the transaction of its write. */
 export interface BulkTarget {
-  apply(clientId: string, action: BulkAction, item: PendingBulkItem): Promise<void>;
+  apply(clientId: HrTenantId, action: BulkAction, item: PendingBulkItem): Promise<void>;
 }
 
 /** A bulk call and the items settled so far, for its status. */
@@ -101,7 +102,7 @@ export async function applyBulkItem<W extends BulkWork>(options: {
   work: UnitOfWork<Tables, W>;
   /** The clock the write stamps its rows with: the item's result is settled at the same time. */
   clock: Clock;
-  clientId: string;
+  clientId: HrTenantId;
   item: PendingBulkItem;
   /** `Employee`, `User`: the start of each success message. */
   noun: string;
@@ -149,7 +150,7 @@ export class BulkService {
    * they were made (their jobs share an ordering key), so a PUT sent after a POST finds what the POST created.
    */
   async submit(
-    clientId: string,
+    clientId: HrTenantId,
     resource: BulkResource,
     action: BulkAction,
     items: readonly unknown[],
@@ -171,7 +172,7 @@ export class BulkService {
   }
 
   /** A call's progress and settled items; a call made at another resource's path is not found here. */
-  async report(clientId: string, resource: BulkResource, id: string): Promise<BulkReport> {
+  async report(clientId: HrTenantId, resource: BulkResource, id: string): Promise<BulkReport> {
     const operation = await this.work.read.bulk.find(clientId, id);
     if (!operation || operation.resource !== resource) throw new NotFoundError('bulk request', id);
     return { operation, items: await this.work.read.bulk.settled(clientId, id) };
@@ -198,7 +199,7 @@ export class BulkService {
    * Applies the pending items of a call, in order, as the caller who made it, then marks it completed. A job runs
    * it: a bulk call's, or an import's once it has read its file into items.
    */
-  async applyPending(clientId: string, operationId: string, context: JobContext): Promise<boolean> {
+  async applyPending(clientId: HrTenantId, operationId: string, context: JobContext): Promise<boolean> {
     const repo = this.work.read.bulk;
     const operation = await repo.find(clientId, operationId);
     if (!operation) return false;

@@ -5,6 +5,7 @@ import { type ListOrder, listPage, type PageRequest } from '../../../platform/db
 import { prepared } from '../../../platform/db/prepared.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrCustomFieldsTable } from './tables.js';
 
@@ -80,7 +81,7 @@ function toColumns(values: CustomFieldValues) {
 }
 
 /** Read on every employee view, so prepared once (src/platform/db/prepared.ts). */
-const allFields = prepared((db: Db, p: { clientId: string }) =>
+const allFields = prepared((db: Db, p: { clientId: HrTenantId }) =>
   new Tenant<Tables>(db, p.clientId).selectFrom('hr_custom_fields').selectAll().orderBy('pk'),
 );
 
@@ -88,13 +89,13 @@ const allFields = prepared((db: Db, p: { clientId: string }) =>
 const ORDER: ListOrder = { tiebreak: 'f.pk' };
 
 export class CustomFieldsRepository extends HrRepository {
-  async page(clientId: string, request: PageRequest): Promise<Page<CustomFieldRecord>> {
+  async page(clientId: HrTenantId, request: PageRequest): Promise<Page<CustomFieldRecord>> {
     const base = this.tenant(clientId).selectFrom('hr_custom_fields as f').selectAll('f');
     const page = await listPage(base, ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<CustomFieldRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<CustomFieldRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_custom_fields')
       .selectAll()
@@ -103,15 +104,15 @@ export class CustomFieldsRepository extends HrRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  async all(clientId: string): Promise<CustomFieldRecord[]> {
+  async all(clientId: HrTenantId): Promise<CustomFieldRecord[]> {
     return (await allFields.all(this.db, { clientId })).map(toRecord);
   }
 
-  insertIfAbsent(clientId: string, id: string, values: CustomFieldValues, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, values: CustomFieldValues, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('hr_custom_fields', { ...toColumns(values), id, created_at: at });
   }
 
-  async update(clientId: string, id: string, values: CustomFieldValues): Promise<void> {
+  async update(clientId: HrTenantId, id: string, values: CustomFieldValues): Promise<void> {
     await this.tenant(clientId).updateTable('hr_custom_fields').set(toColumns(values)).where('id', '=', id).execute();
   }
 }

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -65,17 +66,17 @@ export class CustomFieldsService {
     this.repo = work.read.customFields;
   }
 
-  list(clientId: string, request: PageRequest): Promise<Page<CustomFieldRecord>> {
+  list(clientId: HrTenantId, request: PageRequest): Promise<Page<CustomFieldRecord>> {
     return this.repo.page(clientId, request);
   }
 
-  async get(clientId: string, id: string): Promise<CustomFieldRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<CustomFieldRecord> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('custom field', id);
     return row;
   }
 
-  async definitions(clientId: string): Promise<Map<string, CustomFieldDef>> {
+  async definitions(clientId: HrTenantId): Promise<Map<string, CustomFieldDef>> {
     return new Map((await this.repo.all(clientId)).map((r) => [r.id, customFieldDef(r)]));
   }
 
@@ -167,7 +168,7 @@ export class CustomFieldsService {
 
   /** PUT: create (201) or replace (200). Updates apply at once (the real API may answer 202). */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: Required<Pick<CustomFieldPatch, 'label' | 'type'>> & CustomFieldPatch,
   ): Promise<{ row: CustomFieldRecord; created: boolean }> {
@@ -197,7 +198,7 @@ export class CustomFieldsService {
     });
   }
 
-  async patch(clientId: string, id: string, input: CustomFieldPatch): Promise<CustomFieldRecord> {
+  async patch(clientId: HrTenantId, id: string, input: CustomFieldPatch): Promise<CustomFieldRecord> {
     return this.work.run(async ({ customFields: repo, audit }) => {
       const existing = await repo.find(clientId, id);
       if (!existing) throw new NotFoundError('custom field', id);

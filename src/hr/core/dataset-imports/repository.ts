@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { DatasetImportStats } from './schemas.js';
 import type { HrDatasetImportsTable } from './tables.js';
 
@@ -113,12 +114,12 @@ function toRecord(row: Selectable<HrDatasetImportsTable>): DatasetImportRecord {
 }
 
 export class DatasetImportsRepository extends HrRepository {
-  private imports(clientId: string) {
+  private imports(clientId: HrTenantId) {
     return this.tenant(clientId).selectFrom('hr_dataset_imports as i').selectAll('i');
   }
 
   async insert(
-    clientId: string,
+    clientId: HrTenantId,
     row: { id: string; datasetId: string; filename: string; sha256: string; size: number; creatorId: string | null },
     jobId: number,
     at: number,
@@ -146,13 +147,13 @@ export class DatasetImportsRepository extends HrRepository {
       .execute();
   }
 
-  async find(clientId: string, id: string): Promise<DatasetImportRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<DatasetImportRecord | undefined> {
     const row = await this.imports(clientId).where('i.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: { datasetId?: string },
     request: PageRequest,
   ): Promise<Page<DatasetImportRecord>> {
@@ -162,7 +163,7 @@ export class DatasetImportsRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async start(clientId: string, id: string, at: number): Promise<void> {
+  async start(clientId: HrTenantId, id: string, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_dataset_imports as i')
       .set({ status: 'in_progress', started_at: at, updated_at: at })
@@ -173,7 +174,7 @@ export class DatasetImportsRepository extends HrRepository {
 
   /** Writes how the import ended, unless it had (answers whether it wrote). */
   async finish(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     outcome: {
       result: 'success' | 'error';

@@ -4,6 +4,7 @@ import { CsvFormatError, csvRecords } from '../../../platform/csv.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
@@ -25,7 +26,7 @@ import type { DatasetImportCreate } from './schemas.js';
 export const DATASET_IMPORT_QUEUE = 'hr.dataset_import';
 
 export interface DatasetImportPayload {
-  clientId: string;
+  clientId: HrTenantId;
   importId: string;
 }
 
@@ -49,7 +50,7 @@ export class DatasetImportsService {
     private readonly wake: () => void,
   ) {}
 
-  async create(clientId: string, input: DatasetImportCreate): Promise<DatasetImportRecord> {
+  async create(clientId: HrTenantId, input: DatasetImportCreate): Promise<DatasetImportRecord> {
     const id = randomUUID();
     const caller = currentCaller();
     const creatorId = caller.type === 'application' ? (caller.userId ?? null) : null;
@@ -98,18 +99,18 @@ export class DatasetImportsService {
     return created;
   }
 
-  async get(clientId: string, id: string): Promise<DatasetImportRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<DatasetImportRecord> {
     const found = await this.work.read.datasetImports.find(clientId, id);
     if (!found) throw new NotFoundError('dataset import', id);
     return found;
   }
 
-  list(clientId: string, filter: { datasetId?: string }, request: PageRequest): Promise<Page<DatasetImportRecord>> {
+  list(clientId: HrTenantId, filter: { datasetId?: string }, request: PageRequest): Promise<Page<DatasetImportRecord>> {
     return this.work.read.datasetImports.page(clientId, filter, request);
   }
 
   /** The report's entries, once the import has finished (403 `report_file_not_ready` before). */
-  async report(clientId: string, id: string): Promise<ImportReportEntry[]> {
+  async report(clientId: HrTenantId, id: string): Promise<ImportReportEntry[]> {
     const found = await this.get(clientId, id);
     if (found.status !== 'finished') {
       throw new ForbiddenError('report_file_not_ready', 'The import has not finished: its report is not ready yet.');

@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { DatasetLocalizedString, DatasetSortField, DatasetValueSortField } from './schemas.js';
 import type { HrDatasetsTable, HrDatasetValuesTable } from './tables.js';
 
@@ -143,7 +144,7 @@ export interface NewDatasetValue {
 const INSERT_BATCH = 1000;
 
 export class DatasetsRepository extends HrRepository {
-  private datasets(clientId: string, filter: DatasetFilter) {
+  private datasets(clientId: HrTenantId, filter: DatasetFilter) {
     let q = this.tenant(clientId).selectFrom('hr_datasets as d').selectAll('d');
     if (filter.q !== undefined) q = q.where(containsText(['d.name'], filter.q));
     if (filter.lastImportStatus !== undefined) {
@@ -158,7 +159,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: DatasetFilter,
     request: PageRequest<DatasetSortField>,
   ): Promise<Page<DatasetRecord>> {
@@ -166,13 +167,13 @@ export class DatasetsRepository extends HrRepository {
     return { ...page, items: page.items.map(toDataset) };
   }
 
-  async find(clientId: string, id: string): Promise<DatasetRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<DatasetRecord | undefined> {
     const row = await this.datasets(clientId, {}).where('d.id', '=', id).executeTakeFirst();
     return row ? toDataset(row) : undefined;
   }
 
   /** The dataset, its row locked until the transaction ends (PostgreSQL; SQLite writes one at a time anyway). */
-  async lock(clientId: string, id: string): Promise<DatasetRecord | undefined> {
+  async lock(clientId: HrTenantId, id: string): Promise<DatasetRecord | undefined> {
     let q = this.datasets(clientId, {}).where('d.id', '=', id);
     if (dialectOf(this.db) === 'postgres') q = q.forUpdate();
     const row = await q.executeTakeFirst();
@@ -181,7 +182,7 @@ export class DatasetsRepository extends HrRepository {
 
   /** Inserts a dataset unless the client has one with this id; answers whether it inserted. */
   insertIfAbsent(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     attrs: { localizedNames: DatasetName[]; dimensions: DatasetDimension[] },
     at: number,
@@ -199,7 +200,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   async update(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     attrs: { localizedNames: DatasetName[]; dimensions: DatasetDimension[] },
     at: number,
@@ -216,7 +217,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   /** Adds `delta` to the dataset's value count. */
-  async countValues(clientId: string, id: string, delta: number, at: number): Promise<void> {
+  async countValues(clientId: HrTenantId, id: string, delta: number, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_datasets as d')
       .set((eb) => ({ values_count: eb('d.values_count', '+', delta), updated_at: at }))
@@ -225,7 +226,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   /** Every value id of the dataset (an import compares the old values with the new). */
-  async valueIds(clientId: string, datasetId: string): Promise<Set<string>> {
+  async valueIds(clientId: HrTenantId, datasetId: string): Promise<Set<string>> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_dataset_values as v')
       .select('v.id')
@@ -235,7 +236,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   /** Sets the dataset's value count (an import that replaced them all). */
-  async setValuesCount(clientId: string, id: string, count: number, at: number): Promise<void> {
+  async setValuesCount(clientId: HrTenantId, id: string, count: number, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_datasets as d')
       .set({ values_count: count, updated_at: at })
@@ -245,7 +246,7 @@ export class DatasetsRepository extends HrRepository {
 
   /** Sets the outcome of the dataset's last import. */
   async markImport(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     status: 'queued' | 'in_progress' | 'finished',
     result: 'error' | 'success' | null,
@@ -257,7 +258,7 @@ export class DatasetsRepository extends HrRepository {
       .execute();
   }
 
-  private values(clientId: string, datasetId: string, filter: DatasetValueFilter) {
+  private values(clientId: HrTenantId, datasetId: string, filter: DatasetValueFilter) {
     let q = this.tenant(clientId)
       .selectFrom('hr_dataset_values as v')
       .selectAll('v')
@@ -269,7 +270,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   async valuePage(
-    clientId: string,
+    clientId: HrTenantId,
     datasetId: string,
     filter: DatasetValueFilter,
     request: PageRequest<DatasetValueSortField>,
@@ -278,13 +279,13 @@ export class DatasetsRepository extends HrRepository {
     return { ...page, items: page.items.map(toValue) };
   }
 
-  async findValue(clientId: string, datasetId: string, id: string): Promise<DatasetValueRecord | undefined> {
+  async findValue(clientId: HrTenantId, datasetId: string, id: string): Promise<DatasetValueRecord | undefined> {
     const row = await this.values(clientId, datasetId, {}).where('v.id', '=', id).executeTakeFirst();
     return row ? toValue(row) : undefined;
   }
 
   /** Which of these value ids the dataset holds. */
-  async existingValues(clientId: string, datasetId: string, ids: readonly string[]): Promise<Set<string>> {
+  async existingValues(clientId: HrTenantId, datasetId: string, ids: readonly string[]): Promise<Set<string>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Set();
     const rows = await this.tenant(clientId)
@@ -296,12 +297,12 @@ export class DatasetsRepository extends HrRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  async hasChildren(clientId: string, datasetId: string, id: string): Promise<boolean> {
+  async hasChildren(clientId: HrTenantId, datasetId: string, id: string): Promise<boolean> {
     const row = await this.values(clientId, datasetId, { parentId: id }).select('v.pk').limit(1).executeTakeFirst();
     return row !== undefined;
   }
 
-  async insertValues(clientId: string, datasetId: string, values: readonly NewDatasetValue[], at: number) {
+  async insertValues(clientId: HrTenantId, datasetId: string, values: readonly NewDatasetValue[], at: number) {
     for (let start = 0; start < values.length; start += INSERT_BATCH) {
       const rows = values.slice(start, start + INSERT_BATCH).map((v) => ({
         dataset_id: datasetId,
@@ -320,7 +321,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   async updateValue(
-    clientId: string,
+    clientId: HrTenantId,
     datasetId: string,
     value: { id: string; code: string; localizedNames: DatasetName[] },
     at: number,
@@ -338,7 +339,7 @@ export class DatasetsRepository extends HrRepository {
       .execute();
   }
 
-  async deleteValue(clientId: string, datasetId: string, id: string): Promise<boolean> {
+  async deleteValue(clientId: HrTenantId, datasetId: string, id: string): Promise<boolean> {
     const result = await this.tenant(clientId)
       .deleteFrom('hr_dataset_values as v')
       .where('v.dataset_id', '=', datasetId)
@@ -348,7 +349,7 @@ export class DatasetsRepository extends HrRepository {
   }
 
   /** Deletes every value of the dataset (a dataset import replaces them all); answers how many. */
-  async deleteAllValues(clientId: string, datasetId: string): Promise<number> {
+  async deleteAllValues(clientId: HrTenantId, datasetId: string): Promise<number> {
     const result = await this.tenant(clientId)
       .deleteFrom('hr_dataset_values as v')
       .where('v.dataset_id', '=', datasetId)

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError, StateError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -56,7 +57,7 @@ export class DatasetsService {
   ) {}
 
   list(
-    clientId: string,
+    clientId: HrTenantId,
     query: DatasetListQuery,
     request: PageRequest<DatasetSortField>,
   ): Promise<Page<DatasetRecord>> {
@@ -71,7 +72,7 @@ export class DatasetsService {
     return this.work.read.datasets.page(clientId, filter, request);
   }
 
-  async get(clientId: string, id: string): Promise<DatasetRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<DatasetRecord> {
     const dataset = await this.work.read.datasets.find(clientId, id);
     if (!dataset) throw new NotFoundError('dataset', id);
     return dataset;
@@ -81,7 +82,11 @@ export class DatasetsService {
    * PUT: creates the dataset, or replaces its names and dimensions. Existing dimensions stay where they are, with
    * their ids (their names may change); new ones come after them.
    */
-  async put(clientId: string, id: string, input: DatasetPut): Promise<{ dataset: DatasetRecord; created: boolean }> {
+  async put(
+    clientId: HrTenantId,
+    id: string,
+    input: DatasetPut,
+  ): Promise<{ dataset: DatasetRecord; created: boolean }> {
     const dimensions = input.dimensions.map((d) => ({ id: d.id, localizedNames: datasetNames(d.localized_names) }));
     const ids = dimensions.map((d) => d.id);
     const twice = ids.findIndex((d, i) => ids.indexOf(d) !== i);
@@ -123,7 +128,7 @@ export class DatasetsService {
   }
 
   async listValues(
-    clientId: string,
+    clientId: HrTenantId,
     datasetId: string,
     query: DatasetValueListQuery,
     request: PageRequest<DatasetValueSortField>,
@@ -145,7 +150,7 @@ export class DatasetsService {
   }
 
   async getValue(
-    clientId: string,
+    clientId: HrTenantId,
     datasetId: string,
     valueId: string,
   ): Promise<{ dataset: DatasetRecord; value: DatasetValueRecord }> {
@@ -157,7 +162,7 @@ export class DatasetsService {
 
   /** PUT: creates the value at its path (under an existing parent, within the dimensions), or renames it. */
   async putValue(
-    clientId: string,
+    clientId: HrTenantId,
     datasetId: string,
     valueId: string,
     input: DatasetValuePut,
@@ -215,7 +220,7 @@ export class DatasetsService {
   }
 
   /** DELETE: removes a value that holds none (422 `has_children` otherwise). */
-  async deleteValue(clientId: string, datasetId: string, valueId: string): Promise<void> {
+  async deleteValue(clientId: HrTenantId, datasetId: string, valueId: string): Promise<void> {
     await this.work.run(async ({ datasets, audit }) => {
       const at = this.clock.now();
       const dataset = await datasets.lock(clientId, datasetId);
@@ -239,7 +244,7 @@ export class DatasetsService {
   }
 
   /** Which of these value ids the client's dataset holds (none when it has no such dataset): form answers. */
-  existingValues(clientId: string, datasetId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingValues(clientId: HrTenantId, datasetId: string, ids: readonly string[]): Promise<Set<string>> {
     return this.work.read.datasets.existingValues(clientId, datasetId, ids);
   }
 }

@@ -8,6 +8,7 @@ import { prepared } from '../../../platform/db/prepared.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import { organizationSubtree } from '../organizations/repository.js';
 import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
@@ -188,10 +189,10 @@ const ORDER: ListOrder<SortField> = {
 };
 
 // The reads of every employee view, prepared once (src/platform/db/prepared.ts).
-const findById = prepared((db: Db, p: { clientId: string; id: string }) =>
+const findById = prepared((db: Db, p: { clientId: HrTenantId; id: string }) =>
   new Tenant<Tables>(db, p.clientId).selectFrom('hr_employees').selectAll().where('id', '=', p.id),
 );
-const registrationsOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+const registrationsOf = prepared((db: Db, p: { clientId: HrTenantId; ids: string[] }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_employee_registrations')
     .selectAll()
@@ -199,7 +200,7 @@ const registrationsOf = prepared((db: Db, p: { clientId: string; ids: string[] }
     .orderBy('employee_id')
     .orderBy('position'),
 );
-const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+const customValuesOf = prepared((db: Db, p: { clientId: HrTenantId; ids: string[] }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_employee_custom_values')
     .selectAll()
@@ -214,7 +215,7 @@ const customValuesOf = prepared((db: Db, p: { clientId: string; ids: string[] })
  * SQL: its field's authorized value's label, else the field's label, else the field's id.
  * `test/hr/employee-get.test.ts` compares the two.
  */
-const findWithDetails = prepared((db: Db, p: { clientId: string; id: string }) => {
+const findWithDetails = prepared((db: Db, p: { clientId: HrTenantId; id: string }) => {
   const dialect = dialectOf(db);
   const refs = (...columns: string[]) => columns.map((c) => sql.ref(c));
   // tenant-by-hand: the registrations are tied to the row `e`, read through `Tenant`, by `client_id = e.client_id`.
@@ -265,13 +266,13 @@ export interface EmployeeWithDetails {
 }
 
 export class EmployeesRepository extends HrRepository {
-  async find(clientId: string, id: string): Promise<EmployeeRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<EmployeeRecord | undefined> {
     const row = await findById.first(this.db, { clientId, id });
     return row ? toRecord(row) : undefined;
   }
 
   /** The employee with its registrations and custom values, in one statement ({@link findWithDetails}). */
-  async findWithDetails(clientId: string, id: string): Promise<EmployeeWithDetails | undefined> {
+  async findWithDetails(clientId: HrTenantId, id: string): Promise<EmployeeWithDetails | undefined> {
     const found = await findWithDetails.first(this.db, { clientId, id });
     if (!found) return undefined;
     const { registrations_json, custom_values_json, ...row } = found;
@@ -295,7 +296,7 @@ export class EmployeesRepository extends HrRepository {
     return { row: toRecord(row), registrations, customFields };
   }
 
-  async findByExternalId(clientId: string, externalId: string): Promise<EmployeeRecord | undefined> {
+  async findByExternalId(clientId: HrTenantId, externalId: string): Promise<EmployeeRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_employees')
       .selectAll()
@@ -304,7 +305,7 @@ export class EmployeesRepository extends HrRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  async insert(clientId: string, employee: Omit<EmployeeRecord, 'pk'>): Promise<void> {
+  async insert(clientId: HrTenantId, employee: Omit<EmployeeRecord, 'pk'>): Promise<void> {
     await this.db
       .insertInto('hr_employees')
       .values({
@@ -319,19 +320,19 @@ export class EmployeesRepository extends HrRepository {
       .execute();
   }
 
-  async update(clientId: string, id: string, changes: Partial<EmployeeAttributes>): Promise<void> {
+  async update(clientId: HrTenantId, id: string, changes: Partial<EmployeeAttributes>): Promise<void> {
     await this.tenant(clientId).updateTable('hr_employees').set(toColumns(changes)).where('id', '=', id).execute();
   }
 
-  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingOrganizations(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
-  async organizationExists(clientId: string, id: string): Promise<boolean> {
+  async organizationExists(clientId: HrTenantId, id: string): Promise<boolean> {
     return (await this.existingOrganizations(clientId, [id])).has(id);
   }
 
-  async groupExists(clientId: string, id: string): Promise<boolean> {
+  async groupExists(clientId: HrTenantId, id: string): Promise<boolean> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_organization_groups')
       .select('pk')
@@ -342,7 +343,7 @@ export class EmployeesRepository extends HrRepository {
 
   /** Employee numbers already used in an organization by another employee. */
   async takenNumbers(
-    clientId: string,
+    clientId: HrTenantId,
     pairs: { organizationId: string; employeeNumber: string }[],
     exceptEmployee?: string,
   ): Promise<Set<string>> {
@@ -362,7 +363,7 @@ export class EmployeesRepository extends HrRepository {
     return new Set(rows.map((r) => `${r.organization_id}\n${r.employee_number}`));
   }
 
-  async registrations(clientId: string, employeeIds: string[]): Promise<Map<string, RegistrationRecord[]>> {
+  async registrations(clientId: HrTenantId, employeeIds: string[]): Promise<Map<string, RegistrationRecord[]>> {
     const out = new Map<string, RegistrationRecord[]>();
     if (!employeeIds.length) return out;
     const rows = await registrationsOf.all(this.db, { clientId, ids: employeeIds });
@@ -370,7 +371,11 @@ export class EmployeesRepository extends HrRepository {
     return out;
   }
 
-  async replaceRegistrations(clientId: string, employeeId: string, registrations: RegistrationRecord[]): Promise<void> {
+  async replaceRegistrations(
+    clientId: HrTenantId,
+    employeeId: string,
+    registrations: RegistrationRecord[],
+  ): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_employee_registrations').where('employee_id', '=', employeeId).execute();
     if (registrations.length) {
       await this.db
@@ -392,7 +397,7 @@ export class EmployeesRepository extends HrRepository {
     }
   }
 
-  async customValues(clientId: string, employeeIds: string[]): Promise<Map<string, Map<string, string>>> {
+  async customValues(clientId: HrTenantId, employeeIds: string[]): Promise<Map<string, Map<string, string>>> {
     const out = new Map<string, Map<string, string>>();
     if (!employeeIds.length) return out;
     const rows = await customValuesOf.all(this.db, { clientId, ids: employeeIds });
@@ -406,7 +411,7 @@ export class EmployeesRepository extends HrRepository {
 
   /** Sets the given values; with `replaceAll`, values not given are removed first. */
   async setCustomValues(
-    clientId: string,
+    clientId: HrTenantId,
     employeeId: string,
     values: Map<string, string>,
     replaceAll: boolean,
@@ -432,7 +437,7 @@ export class EmployeesRepository extends HrRepository {
     }
   }
 
-  private filtered(clientId: string, f: EmployeeQuery) {
+  private filtered(clientId: HrTenantId, f: EmployeeQuery) {
     let q = this.tenant(clientId).selectFrom('hr_employees as e');
     const regs = () =>
       this.tenant(clientId)
@@ -513,7 +518,7 @@ export class EmployeesRepository extends HrRepository {
    * The employee's value of a custom field compared with `value`: `=` (text), `!=` (no value, or another one),
    * `<`, `<=`, `>`, `>=` (as integers: only hierarchical int fields take them).
    */
-  private customValueIs(clientId: string, fieldId: string, operator: string, value: string) {
+  private customValueIs(clientId: HrTenantId, fieldId: string, operator: string, value: string) {
     const values = (op: string) =>
       this.tenant(clientId)
         .selectFrom('hr_employee_custom_values as v')
@@ -534,7 +539,7 @@ export class EmployeesRepository extends HrRepository {
    * registration of theirs): `=` the organization, `<=` it or below it, a group holding one of theirs, or no
    * organization nor group (everyone); and the custom field rules, OR-ed on one field and AND-ed across fields.
    */
-  private inPerimeter(clientId: string, p: EmployeesPerimeter) {
+  private inPerimeter(clientId: HrTenantId, p: EmployeesPerimeter) {
     const regs = () =>
       this.tenant(clientId)
         .selectFrom('hr_employee_registrations as r')
@@ -564,7 +569,7 @@ export class EmployeesRepository extends HrRepository {
     };
   }
 
-  async page(clientId: string, f: EmployeeQuery, request: PageRequest<SortField>): Promise<Page<EmployeeRecord>> {
+  async page(clientId: HrTenantId, f: EmployeeQuery, request: PageRequest<SortField>): Promise<Page<EmployeeRecord>> {
     const page = await listPage(this.filtered(clientId, f).selectAll('e'), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }

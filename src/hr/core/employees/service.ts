@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
@@ -43,7 +44,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The user profiles whose perimeters the search's `profile_ids` names (the users service answers it). */
 export interface ProfilePerimeters {
-  profilePerimeters(clientId: string, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>>;
+  profilePerimeters(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>>;
 }
 
 /** The repositories employee writes touch (registrations and custom values included). */
@@ -83,11 +84,11 @@ export class EmployeesService {
 
   // ------------------------------------------------------------ reading
 
-  async views(clientId: string, rows: EmployeeRecord[]): Promise<EmployeeView[]> {
+  async views(clientId: HrTenantId, rows: EmployeeRecord[]): Promise<EmployeeView[]> {
     return viewsOf(this.repo, clientId, rows, await this.customFields.definitions(clientId), this.clock);
   }
 
-  async get(clientId: string, id: string, synchronization?: { application: string }): Promise<EmployeeView> {
+  async get(clientId: HrTenantId, id: string, synchronization?: { application: string }): Promise<EmployeeView> {
     if (!synchronization) {
       // A plain GET reads the employee, its registrations and labelled custom values in one statement.
       const found = await this.repo.findWithDetails(clientId, id);
@@ -107,7 +108,7 @@ export class EmployeesService {
   }
 
   /** Parses and checks the search filters; `where` names the input (query or body) for errors. */
-  private async query(clientId: string, f: EmployeeFilters, inBody: boolean): Promise<EmployeeQuery> {
+  private async query(clientId: HrTenantId, f: EmployeeFilters, inBody: boolean): Promise<EmployeeQuery> {
     const errors: FieldError[] = [];
     const bad = (field: string, message: string, code = 'invalid') => {
       if (!inBody) throw new InvalidRequestError(`Invalid query parameter "${field}": ${message}`);
@@ -182,7 +183,7 @@ export class EmployeesService {
   }
 
   async search(
-    clientId: string,
+    clientId: HrTenantId,
     filters: EmployeeFilters,
     inBody: boolean,
     request: PageRequest<SortField>,
@@ -201,7 +202,7 @@ export class EmployeesService {
 
   private async write(
     repo: EmployeesRepository,
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     prepared: PreparedEmployee,
   ): Promise<void> {
@@ -217,7 +218,7 @@ export class EmployeesService {
   private async recorded(
     repo: EmployeesRepository,
     audit: AuditTrail,
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     defs: Map<string, CustomFieldDef>,
     action: 'created' | 'updated',
@@ -248,7 +249,7 @@ export class EmployeesService {
   }
 
   /** A new employee: its id is generated, or the one a PUT named (see {@link put}). */
-  async create(clientId: string, input: Input, chosenId?: string, also?: AlsoInTransaction): Promise<EmployeeView> {
+  async create(clientId: HrTenantId, input: Input, chosenId?: string, also?: AlsoInTransaction): Promise<EmployeeView> {
     // Read before the transaction: on SQLite a query outside an open transaction would wait for it forever.
     const defs = await this.customFields.definitions(clientId);
     return this.guarded(() =>
@@ -276,7 +277,7 @@ export class EmployeesService {
    * one id at once: the loser replaces what the winner created.
    */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: Input,
     also?: AlsoInTransaction,
@@ -295,18 +296,18 @@ export class EmployeesService {
     }
   }
 
-  replace(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
+  replace(clientId: HrTenantId, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
     return this.change('replace', clientId, id, input, also);
   }
 
-  patch(clientId: string, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
+  patch(clientId: HrTenantId, id: string, input: Input, also?: AlsoInTransaction): Promise<EmployeeView> {
     return this.change('patch', clientId, id, input, also);
   }
 
   /** A `PUT` of an existing employee (`replace`) or a `PATCH`: the same checks and writes, as their mode says. */
   private async change(
     mode: 'replace' | 'patch',
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: Input,
     also?: AlsoInTransaction,
@@ -330,7 +331,7 @@ export class EmployeesService {
 
   /** The idempotent upsert HRIS syncs rely on: 201 when created, 200 when updated. */
   async upsertByExternalId(
-    clientId: string,
+    clientId: HrTenantId,
     externalId: string,
     input: Input,
     also?: AlsoInTransaction,
@@ -355,7 +356,7 @@ export class EmployeesService {
    * /employees, PUT /employees/{id}, PATCH /employees/{id}; a PUT item naming `external_id` instead of
    * `employee_id`, PUT /employees/by_external_id/{external_id}), and settled in the same transaction.
    */
-  async applyBulk(clientId: string, action: BulkAction, item: PendingBulkItem): Promise<void> {
+  async applyBulk(clientId: HrTenantId, action: BulkAction, item: PendingBulkItem): Promise<void> {
     await applyBulkItem({
       clock: this.clock,
       work: this.work,

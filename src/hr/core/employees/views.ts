@@ -1,4 +1,6 @@
 /** Employees as their responses show them: registrations, labelled custom values, status (read by the service). */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { type Clock, dayOf } from '../../../platform/time.js';
 import type { CustomFieldDef } from '../custom-fields/service.js';
 import type { EmployeeRecord, EmployeesRepository, EmployeeView, RegistrationRecord } from './repository.js';
@@ -13,7 +15,7 @@ export function today(clock: Clock): string {
  */
 export async function viewsOf(
   repo: EmployeesRepository,
-  clientId: string,
+  clientId: HrTenantId,
   rows: EmployeeRecord[],
   defs: Map<string, CustomFieldDef>,
   clock: Clock,

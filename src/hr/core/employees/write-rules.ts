@@ -2,6 +2,8 @@
  * The rules of an employee write (reference §3a): the profile fields, the email/address rules, the uniqueness of
  * external ids and employee numbers, registration references and custom field values.
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { FieldError } from '../../../platform/errors.js';
 import { FieldValidationError } from '../../../platform/errors.js';
 import { hashSecret } from '../../../platform/security/secrets.js';
@@ -58,7 +60,7 @@ export interface PreparedEmployee {
 export async function prepareEmployee(
   clock: Clock,
   repo: EmployeesRepository,
-  clientId: string,
+  clientId: HrTenantId,
   input: Input,
   mode: 'create' | 'replace' | 'patch',
   defs: Map<string, CustomFieldDef>,
@@ -144,7 +146,7 @@ function profileChanges(
 async function registrationsOf(
   clock: Clock,
   repo: EmployeesRepository,
-  clientId: string,
+  clientId: HrTenantId,
   refs: NonNullable<Input['registration_references']>,
   at: number,
   existing: EmployeeRecord | undefined,

@@ -1,3 +1,4 @@
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { type FieldError, FieldValidationError } from '../../../platform/errors.js';
 import { parseDate, parseDateTime } from '../../../platform/time.js';
 import { type FieldValidation, type FormAnswer, type FormDefinition, type FormField, LAYOUT_TYPES } from './schemas.js';
@@ -146,7 +147,7 @@ export interface AnswerOptions {
 
 /** Which of a dataset's values exist: the datasets service answers it. */
 export interface DatasetValueLookup {
-  existingValues(clientId: string, datasetId: string, ids: readonly string[]): Promise<Set<string>>;
+  existingValues(clientId: HrTenantId, datasetId: string, ids: readonly string[]): Promise<Set<string>>;
 }
 
 /**
@@ -155,7 +156,7 @@ export interface DatasetValueLookup {
  */
 export async function datasetValuesOf(
   lookup: DatasetValueLookup,
-  clientId: string,
+  clientId: HrTenantId,
   definition: FormDefinition,
   answers: readonly FormAnswer[],
 ): Promise<Map<string, Set<string>>> {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { ImportType } from './schemas.js';
 import type { HrImportsTable } from './tables.js';
 
@@ -62,7 +63,7 @@ function toRecord(row: Selectable<HrImportsTable>): ImportRecord {
 
 export class ImportsRepository extends HrRepository {
   async insert(
-    clientId: string,
+    clientId: HrTenantId,
     row: {
       id: string;
       type: ImportType;
@@ -100,7 +101,7 @@ export class ImportsRepository extends HrRepository {
       .execute();
   }
 
-  async find(clientId: string, id: string): Promise<ImportRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<ImportRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_imports as i')
       .selectAll('i')
@@ -109,7 +110,7 @@ export class ImportsRepository extends HrRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  async page(clientId: string, filter: ImportFilter, request: PageRequest): Promise<Page<ImportRecord>> {
+  async page(clientId: HrTenantId, filter: ImportFilter, request: PageRequest): Promise<Page<ImportRecord>> {
     let q = this.tenant(clientId).selectFrom('hr_imports as i').selectAll('i');
     if (filter.type !== undefined) q = q.where('i.type', '=', filter.type);
     if (filter.createdSince !== undefined) q = q.where('i.created_at', '>=', filter.createdSince);
@@ -119,7 +120,7 @@ export class ImportsRepository extends HrRepository {
   }
 
   /** The job has started reading the file. */
-  async start(clientId: string, id: string, at: number): Promise<void> {
+  async start(clientId: HrTenantId, id: string, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_imports as i')
       .set({ status: 'in_progress', started_at: at, updated_at: at })
@@ -129,7 +130,7 @@ export class ImportsRepository extends HrRepository {
   }
 
   /** Every row of the file is an item now: the rows count, and what the header left aside. */
-  async loaded(clientId: string, id: string, rows: number, message: string | null, at: number): Promise<void> {
+  async loaded(clientId: HrTenantId, id: string, rows: number, message: string | null, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_imports as i')
       .set({ loaded: 1, rows_count: rows, message, updated_at: at })
@@ -139,7 +140,7 @@ export class ImportsRepository extends HrRepository {
 
   /** How the import ended. */
   async finish(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     outcome: {
       status: 'success' | 'partial_success' | 'failed';

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
@@ -98,7 +99,7 @@ export async function importRoutes(
     },
   );
 
-  const report = async (reply: FastifyReply, clientId: string, id: string, onlyFailed: boolean) => {
+  const report = async (reply: FastifyReply, clientId: HrTenantId, id: string, onlyFailed: boolean) => {
     const { record, rows } = await imports.finished(clientId, id, onlyFailed);
     return reply.type('text/xml; charset=utf-8').send(Readable.from(xmlReport(record, rows)));
   };

@@ -4,6 +4,7 @@ import { CsvFormatError, csvRecords } from '../../../platform/csv.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
@@ -25,7 +26,7 @@ import type { ImportCreate, ImportListQuery, ImportType } from './schemas.js';
 export const IMPORT_QUEUE = 'hr.import';
 
 export interface ImportPayload {
-  clientId: string;
+  clientId: HrTenantId;
   importId: string;
 }
 
@@ -64,7 +65,7 @@ export class ImportsService {
     private readonly wake: () => void,
   ) {}
 
-  async create(clientId: string, input: ImportCreate): Promise<ImportRecord> {
+  async create(clientId: HrTenantId, input: ImportCreate): Promise<ImportRecord> {
     const id = randomUUID();
     const operationId = randomUUID();
     const caller = currentCaller();
@@ -112,20 +113,20 @@ export class ImportsService {
     return created;
   }
 
-  async get(clientId: string, id: string): Promise<ImportRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<ImportRecord> {
     const found = await this.work.read.imports.find(clientId, id);
     if (!found) throw new NotFoundError('import', id);
     return this.withProgress(clientId, found);
   }
 
   /** While it runs, the counts of an import are those of its rows settled so far. */
-  private async withProgress(clientId: string, record: ImportRecord): Promise<ImportRecord> {
+  private async withProgress(clientId: HrTenantId, record: ImportRecord): Promise<ImportRecord> {
     if (record.status !== 'in_progress' || !record.loaded) return record;
     const counts = await this.work.read.bulk.counts(clientId, record.operationId);
     return { ...record, createdCount: counts.created, updatedCount: counts.updated, errorsCount: counts.failed };
   }
 
-  async list(clientId: string, query: ImportListQuery, request: PageRequest): Promise<Page<ImportRecord>> {
+  async list(clientId: HrTenantId, query: ImportListQuery, request: PageRequest): Promise<Page<ImportRecord>> {
     const filter: ImportFilter = {};
     if (query.type !== undefined) filter.type = query.type;
     const since = query.created_at_since === undefined ? undefined : parseDateOrDateTime(query.created_at_since);
@@ -141,7 +142,7 @@ export class ImportsService {
    * row, or only the failed ones. 403 before the import ends, with the reference's code for each report.
    */
   async finished(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     onlyFailed: boolean,
   ): Promise<{
@@ -204,7 +205,7 @@ export class ImportsService {
    * cannot be read (not UTF-8, an unclosed quote, no key column) fails the import before any row is applied.
    * Answers whether the rows are ready to apply.
    */
-  private async load(clientId: string, record: ImportRecord, context: JobContext): Promise<boolean> {
+  private async load(clientId: HrTenantId, record: ImportRecord, context: JobContext): Promise<boolean> {
     const bulk = this.work.read.bulk;
     // A crash while reading left some rows stored: start over (none was applied yet).
     await bulk.resetItems(clientId, record.operationId);

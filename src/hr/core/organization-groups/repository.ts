@@ -3,6 +3,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 
 interface OrganizationGroupRow {
   pk: number;
@@ -42,7 +43,7 @@ export interface OrganizationGroupFilter {
 const ORDER: ListOrder = { tiebreak: 'g.pk' };
 
 export class OrganizationGroupsRepository extends HrRepository {
-  private filtered(clientId: string, filter: OrganizationGroupFilter) {
+  private filtered(clientId: HrTenantId, filter: OrganizationGroupFilter) {
     const t = this.tenant(clientId);
     let query = t
       .selectFrom('hr_organization_groups as g')
@@ -65,7 +66,7 @@ export class OrganizationGroupsRepository extends HrRepository {
   }
 
   /** Members of several groups in one query, in their stored order. */
-  private async withMembers(clientId: string, rows: OrganizationGroupRow[]): Promise<OrganizationGroupRecord[]> {
+  private async withMembers(clientId: HrTenantId, rows: OrganizationGroupRow[]): Promise<OrganizationGroupRecord[]> {
     if (rows.length === 0) return [];
     const members = await this.tenant(clientId)
       .selectFrom('hr_organization_group_members')
@@ -88,7 +89,7 @@ export class OrganizationGroupsRepository extends HrRepository {
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: OrganizationGroupFilter,
     request: PageRequest,
   ): Promise<Page<OrganizationGroupRecord>> {
@@ -96,16 +97,16 @@ export class OrganizationGroupsRepository extends HrRepository {
     return { ...page, items: await this.withMembers(clientId, page.items) };
   }
 
-  async find(clientId: string, id: string): Promise<OrganizationGroupRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<OrganizationGroupRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('g.id', '=', id).executeTakeFirst();
     return row ? (await this.withMembers(clientId, [row]))[0] : undefined;
   }
 
-  existingOrganizationIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingOrganizationIds(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
-  insertIfAbsent(clientId: string, id: string, name: string, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, name: string, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('hr_organization_groups', {
       id,
       name,
@@ -114,7 +115,7 @@ export class OrganizationGroupsRepository extends HrRepository {
     });
   }
 
-  async update(clientId: string, id: string, changes: { name?: string }, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, changes: { name?: string }, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_organization_groups')
       .set({ ...changes, updated_at: at })
@@ -122,7 +123,7 @@ export class OrganizationGroupsRepository extends HrRepository {
       .execute();
   }
 
-  async replaceMembers(clientId: string, groupId: string, organizationIds: string[]): Promise<void> {
+  async replaceMembers(clientId: HrTenantId, groupId: string, organizationIds: string[]): Promise<void> {
     const t = this.tenant(clientId);
     await t.deleteFrom('hr_organization_group_members').where('group_id', '=', groupId).execute();
     if (organizationIds.length === 0) return;

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -31,7 +32,7 @@ export class OrganizationGroupsService {
   }
 
   list(
-    clientId: string,
+    clientId: HrTenantId,
     filter: { organization_id?: string; q?: string },
     request: PageRequest,
   ): Promise<Page<OrganizationGroupRecord>> {
@@ -45,7 +46,7 @@ export class OrganizationGroupsService {
     );
   }
 
-  async get(clientId: string, id: string): Promise<OrganizationGroupRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<OrganizationGroupRecord> {
     const group = await this.repo.find(clientId, id);
     if (!group) throw new NotFoundError('organization group', id);
     return group;
@@ -53,7 +54,7 @@ export class OrganizationGroupsService {
 
   /** PUT: creates the group, or replaces its name and members. */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: { name: string; organizations_ids?: string[] },
   ): Promise<{ group: OrganizationGroupRecord; created: boolean }> {
@@ -74,7 +75,7 @@ export class OrganizationGroupsService {
     });
   }
 
-  async patch(clientId: string, id: string, input: OrganizationGroupInput): Promise<OrganizationGroupRecord> {
+  async patch(clientId: HrTenantId, id: string, input: OrganizationGroupInput): Promise<OrganizationGroupRecord> {
     return this.work.run(async ({ organizationGroups: repo, audit }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('organization group', id);
       if (input.organizations_ids !== undefined) {
@@ -92,7 +93,7 @@ export class OrganizationGroupsService {
     });
   }
 
-  private async checkMembers(repo: OrganizationGroupsRepository, clientId: string, ids: string[]): Promise<void> {
+  private async checkMembers(repo: OrganizationGroupsRepository, clientId: HrTenantId, ids: string[]): Promise<void> {
     const known = await repo.existingOrganizationIds(clientId, ids);
     const errors = ids.flatMap((orgId, i) =>
       known.has(orgId)

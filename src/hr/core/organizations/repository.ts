@@ -4,6 +4,7 @@ import { type ListOrder, listCount, listPage, type PageRequest } from '../../../
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { ownedBy } from '../../../platform/db/tenant.js';
 import type { HrOrganizationsTable } from './tables.js';
 
@@ -14,7 +15,7 @@ type OrganizationRow = Selectable<HrOrganizationsTable>;
  * other lists (`column in (…)`).
  */
 // tenant-by-hand: a raw recursive query (Kysely's `Tenant` has no `with recursive`), bound to the client at each step.
-export function organizationSubtree(clientId: string, root: string): RawBuilder<unknown> {
+export function organizationSubtree(clientId: HrTenantId, root: string): RawBuilder<unknown> {
   return sql`(
     with recursive below(id) as (
       select x.id from hr_organizations x where x.client_id = ${clientId} and x.id = ${root}
@@ -71,7 +72,7 @@ type OrgDb = Tables & { o: HrOrganizationsTable; tree: { id: string } };
 type OrgQuery = SelectQueryBuilder<OrgDb, 'o', OrganizationRow & { has_children: boolean | number }>;
 
 export class OrganizationsRepository extends HrRepository {
-  private filtered(clientId: string, filter: OrganizationFilter): OrgQuery {
+  private filtered(clientId: HrTenantId, filter: OrganizationFilter): OrgQuery {
     const { scope } = filter;
     const t = this.tenant(clientId);
     let from = t.selectFrom('hr_organizations as o') as unknown as SelectQueryBuilder<OrgDb, 'o', object>;
@@ -152,23 +153,27 @@ export class OrganizationsRepository extends HrRepository {
     return query;
   }
 
-  async page(clientId: string, filter: OrganizationFilter, request: PageRequest): Promise<Page<OrganizationRecord>> {
+  async page(
+    clientId: HrTenantId,
+    filter: OrganizationFilter,
+    request: PageRequest,
+  ): Promise<Page<OrganizationRecord>> {
     const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  count(clientId: string, filter: OrganizationFilter): Promise<number> {
+  count(clientId: HrTenantId, filter: OrganizationFilter): Promise<number> {
     return listCount(this.filtered(clientId, filter));
   }
 
-  async find(clientId: string, id: string): Promise<OrganizationRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<OrganizationRecord | undefined> {
     const row = await this.filtered(clientId, { scope: { kind: 'all' } })
       .where('o.id', '=', id)
       .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
-  async exists(clientId: string, id: string): Promise<boolean> {
+  async exists(clientId: HrTenantId, id: string): Promise<boolean> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_organizations')
       .select('pk')
@@ -177,7 +182,7 @@ export class OrganizationsRepository extends HrRepository {
     return row !== undefined;
   }
 
-  async groupExists(clientId: string, groupId: string): Promise<boolean> {
+  async groupExists(clientId: HrTenantId, groupId: string): Promise<boolean> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_organization_groups')
       .select('pk')
@@ -187,7 +192,7 @@ export class OrganizationsRepository extends HrRepository {
   }
 
   /** Codes of every ancestor of `id`, nearest first (a cycle cannot loop: UNION drops repeats). */
-  async ancestorIds(clientId: string, id: string): Promise<string[]> {
+  async ancestorIds(clientId: HrTenantId, id: string): Promise<string[]> {
     const rows = await this.filtered(clientId, { scope: { kind: 'ancestors', of: id } })
       .clearSelect()
       .select('o.id')
@@ -196,7 +201,7 @@ export class OrganizationsRepository extends HrRepository {
   }
 
   /** Inserts unless the code exists; returns whether it inserted. Concurrent creates of one code cannot both win. */
-  insertIfAbsent(clientId: string, id: string, attrs: OrganizationAttributes, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, attrs: OrganizationAttributes, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('hr_organizations', {
       id,
       ...toColumns(attrs),
@@ -206,7 +211,7 @@ export class OrganizationsRepository extends HrRepository {
     });
   }
 
-  async update(clientId: string, id: string, attrs: Partial<OrganizationAttributes>, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, attrs: Partial<OrganizationAttributes>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_organizations')
       .set({ ...toColumns(attrs), updated_at: at })

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -88,7 +89,7 @@ export class OrganizationsService {
     this.repo = work.read.organizations;
   }
 
-  private async filter(clientId: string, input: OrganizationFilterInput): Promise<OrganizationFilter> {
+  private async filter(clientId: HrTenantId, input: OrganizationFilterInput): Promise<OrganizationFilter> {
     const { parent_organization_id: parent, child_organization_id: child } = input;
     if (parent !== undefined && child !== undefined) {
       throw new InvalidRequestError('Use parent_organization_id or child_organization_id, not both.');
@@ -119,18 +120,18 @@ export class OrganizationsService {
   }
 
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     input: OrganizationFilterInput,
     request: PageRequest,
   ): Promise<Page<OrganizationRecord>> {
     return this.repo.page(clientId, await this.filter(clientId, input), request);
   }
 
-  async count(clientId: string, input: OrganizationFilterInput): Promise<number> {
+  async count(clientId: HrTenantId, input: OrganizationFilterInput): Promise<number> {
     return this.repo.count(clientId, await this.filter(clientId, input));
   }
 
-  async get(clientId: string, id: string): Promise<OrganizationRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<OrganizationRecord> {
     const org = await this.repo.find(clientId, id);
     if (!org) throw new NotFoundError('organization', id);
     return org;
@@ -138,7 +139,7 @@ export class OrganizationsService {
 
   /** PUT: creates the organization, or replaces every attribute of an existing one. */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: OrganizationInput,
     also?: AlsoInTransaction,
@@ -162,7 +163,7 @@ export class OrganizationsService {
   }
 
   /** One item `{id, data}` of an organization import, applied as PUT /organizations/{id} applies its body. */
-  async applyBulk(clientId: string, _action: BulkAction, item: PendingBulkItem): Promise<void> {
+  async applyBulk(clientId: HrTenantId, _action: BulkAction, item: PendingBulkItem): Promise<void> {
     await applyBulkItem({
       clock: this.clock,
       work: this.work,
@@ -181,7 +182,7 @@ export class OrganizationsService {
   }
 
   /** PATCH: changes only the attributes sent. */
-  async patch(clientId: string, id: string, input: OrganizationInput): Promise<OrganizationRecord> {
+  async patch(clientId: HrTenantId, id: string, input: OrganizationInput): Promise<OrganizationRecord> {
     return this.work.run(async ({ organizations: repo, audit }) => {
       if (!(await repo.exists(clientId, id))) throw new NotFoundError('organization', id);
       const changes = attributes(input, false);
@@ -205,7 +206,7 @@ export class OrganizationsService {
   /** A parent must exist in the same client and must not be the organization itself or one of its descendants. */
   private async checkParent(
     repo: OrganizationsRepository,
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     parent: string | null,
   ): Promise<void> {

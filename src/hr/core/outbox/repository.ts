@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { HrOutboxTable } from './tables.js';
 
 /** A mail as the domain sees it. */
@@ -44,7 +45,7 @@ function toMail(row: Selectable<HrOutboxTable>): OutboxMail {
 
 /** The outbox (docs/hr-api.md, "Outbox"): written in the transaction of what sends the mail. */
 export class OutboxRepository extends HrRepository {
-  async insert(clientId: string, mails: readonly NewMail[], at: number): Promise<void> {
+  async insert(clientId: HrTenantId, mails: readonly NewMail[], at: number): Promise<void> {
     if (mails.length === 0) return;
     await this.tenant(clientId)
       .insertInto(
@@ -63,7 +64,7 @@ export class OutboxRepository extends HrRepository {
       .execute();
   }
 
-  async page(clientId: string, filter: OutboxFilter, request: PageRequest): Promise<Page<OutboxMail>> {
+  async page(clientId: HrTenantId, filter: OutboxFilter, request: PageRequest): Promise<Page<OutboxMail>> {
     let query = this.tenant(clientId).selectFrom('hr_outbox as m').selectAll('m');
     if (filter.kind !== undefined) query = query.where('m.kind', '=', filter.kind);
     if (filter.relatedId !== undefined) query = query.where('m.related_id', '=', filter.relatedId);

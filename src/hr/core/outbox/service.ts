@@ -1,5 +1,6 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { OutboxFilter, OutboxMail, OutboxRepository } from './repository.js';
 
 /**
@@ -10,7 +11,7 @@ import type { OutboxFilter, OutboxMail, OutboxRepository } from './repository.js
 export class OutboxService {
   constructor(private readonly repo: OutboxRepository) {}
 
-  list(clientId: string, filter: OutboxFilter, request: PageRequest): Promise<Page<OutboxMail>> {
+  list(clientId: HrTenantId, filter: OutboxFilter, request: PageRequest): Promise<Page<OutboxMail>> {
     return this.repo.page(clientId, filter, request);
   }
 }

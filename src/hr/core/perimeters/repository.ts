@@ -1,6 +1,7 @@
 import type { Db } from '../../../platform/db/database.js';
 import { existingIds } from '../../../platform/db/existing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { CustomFieldFacts, EmployeeFacts } from './rules.js';
 
@@ -12,16 +13,16 @@ import type { CustomFieldFacts, EmployeeFacts } from './rules.js';
 export class PerimetersRepository {
   constructor(private readonly db: Db) {}
 
-  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingOrganizations(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 
-  existingGroups(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingGroups(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organization_groups', clientId, ids);
   }
 
   /** The client's custom fields among `ids`, as the perimeter rules read them. */
-  async customFields(clientId: string, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>> {
+  async customFields(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>> {
     if (!ids.length) return new Map();
     const rows = await new Tenant<Tables>(this.db, clientId)
       .selectFrom('hr_custom_fields')
@@ -47,7 +48,7 @@ export class PerimetersRepository {
    * organizations are those of their active registration references (all of them for an employee with none
    * active, a terminated one), as for the organizations of their documents.
    */
-  async employeeFacts(clientId: string, employeeId: string): Promise<EmployeeFacts | undefined> {
+  async employeeFacts(clientId: HrTenantId, employeeId: string): Promise<EmployeeFacts | undefined> {
     if (!(await existingIds(this.db, 'hr_employees', clientId, [employeeId])).size) return undefined;
     const registrations = await new Tenant<Tables>(this.db, clientId)
       .selectFrom('hr_employee_registrations')
@@ -74,7 +75,7 @@ export class PerimetersRepository {
   }
 
   /** The organizations and every ancestor of them (a cycle cannot loop: UNION drops repeats). */
-  async selfAndAncestors(clientId: string, organizationIds: readonly string[]): Promise<Set<string>> {
+  async selfAndAncestors(clientId: HrTenantId, organizationIds: readonly string[]): Promise<Set<string>> {
     if (!organizationIds.length) return new Set();
     const rows = await this.db
       .withRecursive('chain(id, parent)', (qb) => {
@@ -98,7 +99,7 @@ export class PerimetersRepository {
   }
 
   /** The groups that contain any of these organizations. */
-  async groupsContaining(clientId: string, organizationIds: readonly string[]): Promise<Set<string>> {
+  async groupsContaining(clientId: HrTenantId, organizationIds: readonly string[]): Promise<Set<string>> {
     if (!organizationIds.length) return new Set();
     const rows = await new Tenant<Tables>(this.db, clientId)
       .selectFrom('hr_organization_group_members')

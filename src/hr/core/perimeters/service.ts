@@ -1,3 +1,4 @@
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { FieldError } from '../../../platform/errors.js';
 import {
   type CustomFieldFacts,
@@ -12,10 +13,10 @@ import {
 
 /** The facts perimeter rules read: which objects exist, and what decides an employee's coverage. */
 export interface PerimeterFacts {
-  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>>;
-  existingGroups(clientId: string, ids: readonly string[]): Promise<Set<string>>;
-  customFields(clientId: string, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>>;
-  employeeFacts(clientId: string, employeeId: string): Promise<EmployeeFacts | undefined>;
+  existingOrganizations(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>>;
+  existingGroups(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>>;
+  customFields(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, CustomFieldFacts>>;
+  employeeFacts(clientId: HrTenantId, employeeId: string): Promise<EmployeeFacts | undefined>;
 }
 
 /** Employee perimeters for resources that restrict something to some employees (request forms, …). */
@@ -24,7 +25,7 @@ export class PerimetersService {
 
   /** Checks perimeters as sent; answers them as stored, with field errors under `path`. */
   async check(
-    clientId: string,
+    clientId: HrTenantId,
     path: string,
     list: readonly PerimeterInput[],
   ): Promise<{ perimeters: EmployeesPerimeter[]; errors: FieldError[] }> {
@@ -42,7 +43,7 @@ export class PerimetersService {
 
   /** Whether any perimeter covers the employee (an empty list covers everyone); undefined: no such employee. */
   async covers(
-    clientId: string,
+    clientId: HrTenantId,
     employeeId: string,
     perimeters: readonly EmployeesPerimeter[],
   ): Promise<boolean | undefined> {

@@ -3,13 +3,15 @@ import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { hrTenantId } from '../../../platform/db/tenant.js';
 import type { PermissionModule } from './permissions.js';
 import type { HrRolesTable } from './tables.js';
 
 /** A role of a client. */
 export interface RoleRecord {
   pk: number;
-  clientId: string;
+  clientId: HrTenantId;
   id: string;
   name: string;
   description: string | null;
@@ -20,7 +22,7 @@ export interface RoleRecord {
 function toRecord(row: Selectable<HrRolesTable>): RoleRecord {
   return {
     pk: Number(row.pk),
-    clientId: row.client_id,
+    clientId: hrTenantId(row.client_id),
     id: row.id,
     name: row.name,
     description: row.description,
@@ -38,31 +40,31 @@ export interface RoleAttributes {
 const ORDER: ListOrder = { tiebreak: 'r.pk' };
 
 export class RolesRepository extends HrRepository {
-  private all(clientId: string) {
+  private all(clientId: HrTenantId) {
     return this.tenant(clientId).selectFrom('hr_roles as r').selectAll('r');
   }
 
-  async page(clientId: string, request: PageRequest): Promise<Page<RoleRecord>> {
+  async page(clientId: HrTenantId, request: PageRequest): Promise<Page<RoleRecord>> {
     const page = await listPage(this.all(clientId), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<RoleRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<RoleRecord | undefined> {
     const row = await this.all(clientId).where('r.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Which of these codes are roles of the client. */
-  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingIds(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 
   /** Inserts unless the code exists; returns whether it inserted. Concurrent creates of one code cannot both win. */
-  insertIfAbsent(clientId: string, id: string, attrs: RoleAttributes, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, attrs: RoleAttributes, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('hr_roles', { id, ...attrs, created_at: at, updated_at: at });
   }
 
-  async update(clientId: string, id: string, attrs: RoleAttributes, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, attrs: RoleAttributes, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_roles')
       .set({ ...attrs, updated_at: at })
@@ -70,12 +72,12 @@ export class RolesRepository extends HrRepository {
       .execute();
   }
 
-  async touch(clientId: string, id: string, at: number): Promise<void> {
+  async touch(clientId: HrTenantId, id: string, at: number): Promise<void> {
     await this.tenant(clientId).updateTable('hr_roles').set({ updated_at: at }).where('id', '=', id).execute();
   }
 
   /** The permissions of one module the role is granted. */
-  async granted(clientId: string, roleId: string, module: PermissionModule): Promise<Set<string>> {
+  async granted(clientId: HrTenantId, roleId: string, module: PermissionModule): Promise<Set<string>> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_role_permissions')
       .select('permission')
@@ -87,7 +89,7 @@ export class RolesRepository extends HrRepository {
 
   /** Of these roles, those granted a permission. */
   async rolesGranted(
-    clientId: string,
+    clientId: HrTenantId,
     roleIds: readonly string[],
     module: PermissionModule,
     permission: string,
@@ -105,7 +107,7 @@ export class RolesRepository extends HrRepository {
 
   /** Replaces the granted permissions of one module. */
   async replaceGranted(
-    clientId: string,
+    clientId: HrTenantId,
     roleId: string,
     module: PermissionModule,
     permissions: readonly string[],

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -35,18 +36,18 @@ export class RolesService {
     this.repo = work.read.roles;
   }
 
-  list(clientId: string, request: PageRequest): Promise<Page<RoleRecord>> {
+  list(clientId: HrTenantId, request: PageRequest): Promise<Page<RoleRecord>> {
     return this.repo.page(clientId, request);
   }
 
-  async get(clientId: string, id: string): Promise<RoleRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<RoleRecord> {
     const role = await this.repo.find(clientId, id);
     if (!role) throw new NotFoundError('role', id);
     return role;
   }
 
   /** PUT: creates the role at the client's code, or replaces its name and description. */
-  async put(clientId: string, id: string, input: RoleInput): Promise<{ role: RoleRecord; created: boolean }> {
+  async put(clientId: HrTenantId, id: string, input: RoleInput): Promise<{ role: RoleRecord; created: boolean }> {
     if (input.id !== id) {
       throw new FieldValidationError([
         { field: 'id', code: 'mismatch', message: 'The id in the body must be the id in the path.' },
@@ -68,7 +69,7 @@ export class RolesService {
   }
 
   /** One module's permission document of a role; permissions never granted are false. */
-  async permissions(clientId: string, roleId: string, module: PermissionModule): Promise<PermissionDocument> {
+  async permissions(clientId: HrTenantId, roleId: string, module: PermissionModule): Promise<PermissionDocument> {
     await this.get(clientId, roleId);
     return document(module, await this.repo.granted(clientId, roleId, module));
   }
@@ -78,7 +79,7 @@ export class RolesService {
    * false. A permission that needs another one is refused without it (422).
    */
   async putPermissions(
-    clientId: string,
+    clientId: HrTenantId,
     roleId: string,
     module: PermissionModule,
     input: Partial<Record<string, boolean>>,
@@ -107,7 +108,7 @@ export class RolesService {
 
   /** Of these roles (of the client), those granted one permission. For other services' access checks. */
   rolesGranted(
-    clientId: string,
+    clientId: HrTenantId,
     roleIds: readonly string[],
     module: PermissionModule,
     permission: string,

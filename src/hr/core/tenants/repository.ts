@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/database.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { hrTenantId } from '../../../platform/db/tenant.js';
 import type { HrApplicationsTable, HrClientsTable } from './tables.js';
 
 /** A client (tenant). */
@@ -12,7 +14,7 @@ export interface ClientRecord {
 /** An OAuth application of a client. */
 export interface ApplicationRecord {
   id: string;
-  clientId: string;
+  clientId: HrTenantId;
   name: string;
   secretHash: string;
   readOnly: boolean;
@@ -30,7 +32,7 @@ function toClientRecord(row: Selectable<HrClientsTable>): ClientRecord {
 function toListedApplicationRecord(row: Omit<Selectable<HrApplicationsTable>, 'secret_hash'>): ListedApplicationRecord {
   return {
     id: row.id,
-    clientId: row.client_id,
+    clientId: hrTenantId(row.client_id),
     name: row.name,
     readOnly: row.read_only === 1,
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),

@@ -1,4 +1,5 @@
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../../platform/security/secrets.js';
@@ -49,7 +50,7 @@ export class TenantsService {
   }
 
   /** Throws NotFoundError unless the client exists (a CLI command's `--client-id`). */
-  async requireClient(clientId: string): Promise<void> {
+  async requireClient(clientId: HrTenantId): Promise<void> {
     if (!(await this.repo.findClient(clientId))) throw new NotFoundError('client', clientId);
   }
 
@@ -79,7 +80,7 @@ export class TenantsService {
     }));
   }
 
-  async createApplication(clientId: string, name: string, readOnly: boolean): Promise<CreatedApplication> {
+  async createApplication(clientId: HrTenantId, name: string, readOnly: boolean): Promise<CreatedApplication> {
     const client = await this.repo.findClient(clientId);
     if (!client) throw new NotFoundError('client', clientId);
     const id = newId();

@@ -1,11 +1,13 @@
 import type { Selectable } from 'kysely';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { hrTenantId } from '../../../platform/db/tenant.js';
 import type { HrUploadsTable } from './tables.js';
 
 /** A temporary file of one client. */
 export interface UploadRecord {
   id: string;
-  clientId: string;
+  clientId: HrTenantId;
   /** Sanitized: no path, no control characters. */
   filename: string;
   sha256: string;
@@ -22,7 +24,7 @@ export interface UploadRecord {
 function toRecord(row: Selectable<HrUploadsTable>): UploadRecord {
   return {
     id: row.id,
-    clientId: row.client_id,
+    clientId: hrTenantId(row.client_id),
     filename: row.filename,
     sha256: row.sha256,
     size: Number(row.size),
@@ -55,11 +57,11 @@ export class UploadsRepository extends HrRepository {
   }
 
   /** Records the page count of the client's upload (counted after its bytes were stored). */
-  async setPageCount(clientId: string, id: string, pageCount: number | null): Promise<void> {
+  async setPageCount(clientId: HrTenantId, id: string, pageCount: number | null): Promise<void> {
     await this.tenant(clientId).updateTable('hr_uploads').set({ page_count: pageCount }).where('id', '=', id).execute();
   }
 
-  async find(clientId: string, id: string): Promise<UploadRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<UploadRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_uploads')
       .selectAll()
@@ -69,7 +71,7 @@ export class UploadsRepository extends HrRepository {
   }
 
   /** Marks the upload consumed if it is unconsumed and unexpired at `at`; returns it, or undefined. */
-  async consume(clientId: string, id: string, at: number): Promise<UploadRecord | undefined> {
+  async consume(clientId: HrTenantId, id: string, at: number): Promise<UploadRecord | undefined> {
     const row = await this.tenant(clientId)
       .updateTable('hr_uploads')
       .set({ consumed_at: at })

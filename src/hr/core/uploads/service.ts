@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   FieldValidationError,
@@ -108,7 +109,7 @@ export class UploadsService {
    * for an empty file; either way nothing is left behind. The client's name
    * is kept as data only, sanitized.
    */
-  async create(clientId: string, filename: string | undefined, source: Readable): Promise<UploadRecord> {
+  async create(clientId: HrTenantId, filename: string | undefined, source: Readable): Promise<UploadRecord> {
     const name = sanitizeFilename(filename);
     const id = randomUUID();
     const { attached } = await this.blobs.put(source, {
@@ -186,7 +187,7 @@ export class UploadsService {
   }
 
   /** The client's upload (consumed or not, until it expires); `NotFoundError` otherwise, another client's included. */
-  async get(clientId: string, id: string): Promise<UploadRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<UploadRecord> {
     const row = await this.repo.find(clientId, id);
     if (!row || row.expiresAt <= this.options.clock.now()) throw new NotFoundError('Upload', id);
     return row;
@@ -197,7 +198,7 @@ export class UploadsService {
    * the page's bottom-left corner. 404 for an unknown upload (another client's included); 422 for a file that is not
    * a readable PDF.
    */
-  async textOccurrences(clientId: string, id: string, keyword: string): Promise<TextOccurrence[]> {
+  async textOccurrences(clientId: HrTenantId, id: string, keyword: string): Promise<TextOccurrence[]> {
     const upload = await this.get(clientId, id);
     if (!this.options.renditions) throw new ServiceUnavailableError('Reading the text of PDFs is not available.');
     return this.options.renditions.findText({ sha256: upload.sha256, contentType: upload.contentType }, keyword);
@@ -225,7 +226,7 @@ export class UploadsService {
    */
   async consume(
     repo: UploadsRepository,
-    clientId: string,
+    clientId: HrTenantId,
     fileId: string,
     options: { field?: string } = {},
   ): Promise<ConsumedUpload> {

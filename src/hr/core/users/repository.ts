@@ -5,6 +5,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../perimeters/repository.js';
 import type { CustomFieldFilter, EmployeesPerimeter } from '../perimeters/rules.js';
 import type { HrUserProfilesTable, HrUsersTable } from './tables.js';
@@ -119,7 +120,7 @@ export class UsersRepository extends HrRepository {
     this.perimeters = new PerimetersRepository(db);
   }
 
-  private filtered(clientId: string, f: UserFilter) {
+  private filtered(clientId: HrTenantId, f: UserFilter) {
     let q = this.tenant(clientId).selectFrom('hr_users as u').selectAll('u');
     if (f.q !== undefined) q = q.where(containsText(['u.firstname', 'u.lastname', 'u.email'], f.q));
     if (f.firstname !== undefined) q = q.where('u.firstname', '=', f.firstname);
@@ -149,12 +150,12 @@ export class UsersRepository extends HrRepository {
     return q;
   }
 
-  async page(clientId: string, filter: UserFilter, request: PageRequest): Promise<Page<UserRecord>> {
+  async page(clientId: HrTenantId, filter: UserFilter, request: PageRequest): Promise<Page<UserRecord>> {
     const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: await this.withProfiles(clientId, page.items) };
   }
 
-  async count(clientId: string, filter: UserFilter): Promise<number> {
+  async count(clientId: HrTenantId, filter: UserFilter): Promise<number> {
     const row = await this.filtered(clientId, filter)
       .clearSelect()
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -162,13 +163,13 @@ export class UsersRepository extends HrRepository {
     return Number(row?.n ?? 0);
   }
 
-  async find(clientId: string, id: string): Promise<UserRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<UserRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('u.id', '=', id).executeTakeFirst();
     return row ? (await this.withProfiles(clientId, [row]))[0] : undefined;
   }
 
   /** The profiles of several users in one query, in their stored order. */
-  private async withProfiles(clientId: string, rows: Selectable<HrUsersTable>[]): Promise<UserRecord[]> {
+  private async withProfiles(clientId: HrTenantId, rows: Selectable<HrUsersTable>[]): Promise<UserRecord[]> {
     if (rows.length === 0) return [];
     const profiles = await this.profilesOf(
       clientId,
@@ -178,7 +179,7 @@ export class UsersRepository extends HrRepository {
   }
 
   /** The perimeters of the client's profiles among `ids`, by profile id (unknown ids are absent). */
-  async profilePerimeters(clientId: string, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>> {
+  async profilePerimeters(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>> {
     if (!ids.length) return new Map();
     const rows = await this.tenant(clientId)
       .selectFrom('hr_user_profiles')
@@ -188,7 +189,7 @@ export class UsersRepository extends HrRepository {
     return new Map(rows.map((r) => [r.id, perimeterOf(r)]));
   }
 
-  async profilesOf(clientId: string, userIds: string[]): Promise<Map<string, ProfileRecord[]>> {
+  async profilesOf(clientId: HrTenantId, userIds: string[]): Promise<Map<string, ProfileRecord[]>> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_user_profiles')
       .selectAll()
@@ -210,7 +211,7 @@ export class UsersRepository extends HrRepository {
   }
 
   /** Whether another user of the client has this email (ignoring case). */
-  async emailTaken(clientId: string, email: string, exceptId?: string): Promise<boolean> {
+  async emailTaken(clientId: HrTenantId, email: string, exceptId?: string): Promise<boolean> {
     let q = this.tenant(clientId)
       .selectFrom('hr_users')
       .select('pk')
@@ -220,7 +221,7 @@ export class UsersRepository extends HrRepository {
   }
 
   /** The id of the client's user with this email (ignoring case). */
-  async idByEmail(clientId: string, email: string): Promise<string | undefined> {
+  async idByEmail(clientId: HrTenantId, email: string): Promise<string | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_users')
       .select('id')
@@ -230,13 +231,13 @@ export class UsersRepository extends HrRepository {
   }
 
   /** Whether another user of the client has this external id. */
-  async externalIdTaken(clientId: string, externalId: string, exceptId?: string): Promise<boolean> {
+  async externalIdTaken(clientId: HrTenantId, externalId: string, exceptId?: string): Promise<boolean> {
     let q = this.tenant(clientId).selectFrom('hr_users').select('pk').where('external_id', '=', externalId);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
   }
 
-  async insert(clientId: string, id: string, attrs: UserAttributes, at: number): Promise<void> {
+  async insert(clientId: HrTenantId, id: string, attrs: UserAttributes, at: number): Promise<void> {
     await this.db
       .insertInto('hr_users')
       .values({
@@ -253,7 +254,7 @@ export class UsersRepository extends HrRepository {
       .execute();
   }
 
-  async update(clientId: string, id: string, attrs: Partial<UserAttributes>, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, attrs: Partial<UserAttributes>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_users')
       .set({ ...toColumns(attrs), updated_at: at })
@@ -262,7 +263,7 @@ export class UsersRepository extends HrRepository {
   }
 
   /** Replaces every profile of a user with these, in this order. */
-  async replaceProfiles(clientId: string, userId: string, profiles: ProfileRecord[]): Promise<void> {
+  async replaceProfiles(clientId: HrTenantId, userId: string, profiles: ProfileRecord[]): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_user_profiles').where('user_id', '=', userId).execute();
     if (profiles.length === 0) return;
     await this.db
@@ -283,7 +284,7 @@ export class UsersRepository extends HrRepository {
       .execute();
   }
 
-  existingRoleIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingRoleIds(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 }

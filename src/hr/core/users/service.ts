@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { hashSecret, newId } from '../../../platform/security/secrets.js';
@@ -148,7 +149,7 @@ export class UsersService {
     this.repo = work.read.users;
   }
 
-  private async filter(clientId: string, input: UserFilterInput): Promise<UserFilter> {
+  private async filter(clientId: HrTenantId, input: UserFilterInput): Promise<UserFilter> {
     const errors: FieldError[] = [];
     if (input.role_id !== undefined && !(await this.repo.existingRoleIds(clientId, [input.role_id])).size) {
       errors.push(notFound('role_id', 'role'));
@@ -172,20 +173,20 @@ export class UsersService {
     return filter;
   }
 
-  async list(clientId: string, input: UserFilterInput, request: PageRequest): Promise<Page<UserRecord>> {
+  async list(clientId: HrTenantId, input: UserFilterInput, request: PageRequest): Promise<Page<UserRecord>> {
     return this.repo.page(clientId, await this.filter(clientId, input), request);
   }
 
-  async count(clientId: string, input: UserFilterInput): Promise<number> {
+  async count(clientId: HrTenantId, input: UserFilterInput): Promise<number> {
     return this.repo.count(clientId, await this.filter(clientId, input));
   }
 
   /** The perimeters of the client's profiles among `ids`, by profile id (the employee search's `profile_ids`). */
-  profilePerimeters(clientId: string, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>> {
+  profilePerimeters(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, EmployeesPerimeter>> {
     return this.repo.profilePerimeters(clientId, ids);
   }
 
-  async get(clientId: string, id: string): Promise<UserRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<UserRecord> {
     const user = await this.repo.find(clientId, id);
     if (!user) throw new NotFoundError('user', id);
     return user;
@@ -196,7 +197,7 @@ export class UsersService {
    * "Outbox") in the transaction that finds the user; `NotFoundError` for an unknown user, another client's
    * included. Each call records one more mail (a resend). Atrium has no sign-in for HR users: the mail has no link.
    */
-  async invite(clientId: string, id: string): Promise<void> {
+  async invite(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async (tx) => {
       const user = await tx.users.find(clientId, id);
       if (!user) throw new NotFoundError('user', id);
@@ -221,7 +222,7 @@ export class UsersService {
 
   /** POST: a new user with a server-generated UUID. */
   async create(
-    clientId: string,
+    clientId: HrTenantId,
     input: UserInput & { firstname: string; lastname: string; email: string },
     also?: AlsoInTransaction,
   ): Promise<UserRecord> {
@@ -252,7 +253,7 @@ export class UsersService {
 
   /** PUT: replaces every attribute (one left out becomes null) and the whole list of profiles. */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: UserInput & { firstname: string; lastname: string; email: string; profiles: ProfileInput[] },
     also?: AlsoInTransaction,
@@ -261,12 +262,12 @@ export class UsersService {
   }
 
   /** PATCH: changes only the attributes sent; `profiles`, when sent, is the complete new list. */
-  patch(clientId: string, id: string, input: UserInput, also?: AlsoInTransaction): Promise<UserRecord> {
+  patch(clientId: HrTenantId, id: string, input: UserInput, also?: AlsoInTransaction): Promise<UserRecord> {
     return this.update(clientId, id, input, 'merge', also);
   }
 
   private update(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: UserInput,
     mode: 'replace' | 'merge',
@@ -300,7 +301,7 @@ export class UsersService {
    * One item of `POST|PUT|PATCH /users/bulk`, applied as POST /users, PUT /users/{id} or PATCH /users/{id} applies
    * its body (a PUT or PATCH item is `{manager_id, data}`), and settled in the same transaction.
    */
-  async applyBulk(clientId: string, action: BulkAction, item: PendingBulkItem): Promise<void> {
+  async applyBulk(clientId: HrTenantId, action: BulkAction, item: PendingBulkItem): Promise<void> {
     await applyBulkItem({
       clock: this.clock,
       work: this.work,
@@ -359,7 +360,7 @@ export class UsersService {
   /** Every rule the schema cannot express; all broken rules are reported at once. */
   private async check(
     repo: UsersRepository,
-    clientId: string,
+    clientId: HrTenantId,
     userId: string | undefined,
     attrs: Partial<UserAttributes>,
     profiles: ProfileInput[],
@@ -394,7 +395,7 @@ export class UsersService {
 
   private async checkProfiles(
     repo: UsersRepository,
-    clientId: string,
+    clientId: HrTenantId,
     profiles: ProfileInput[],
     knownProfileIds: Set<string>,
   ): Promise<FieldError[]> {
@@ -460,7 +461,7 @@ export class UsersService {
    * the document's organizations (and, for an employee document, the
    * employee's custom field values).
    */
-  async mayActOnDocuments(clientId: string, query: DocumentAccessQuery): Promise<boolean> {
+  async mayActOnDocuments(clientId: HrTenantId, query: DocumentAccessQuery): Promise<boolean> {
     // An action name wins over the permission value of the same spelling (`update`, `share`, `delete`).
     const needed: readonly string[] = Object.hasOwn(DOCUMENT_ACTION_PERMISSIONS, query.action)
       ? DOCUMENT_ACTION_PERMISSIONS[query.action as DocumentAction]
@@ -483,7 +484,11 @@ export class UsersService {
     return false;
   }
 
-  private async covers(clientId: string, perimeter: EmployeesPerimeter, query: DocumentAccessQuery): Promise<boolean> {
+  private async covers(
+    clientId: HrTenantId,
+    perimeter: EmployeesPerimeter,
+    query: DocumentAccessQuery,
+  ): Promise<boolean> {
     if (
       query.employeeCustomFields !== null &&
       !matchesFilters(perimeter.custom_field_filters, query.employeeCustomFields)

@@ -3,6 +3,8 @@
  * records by id, the job that runs a distribution's steps, and the moves from one status to the next (with their
  * events and the project's status).
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { enqueue } from '../../../platform/jobs/index.js';
 import type { Clock } from '../../../platform/time.js';
@@ -29,7 +31,7 @@ export interface DistributionsWork {
 export const DISTRIBUTION_QUEUE = 'distribution';
 
 export interface DistributionJob {
-  clientId: string;
+  clientId: HrTenantId;
   distributionId: number;
 }
 
@@ -71,7 +73,7 @@ export function parseId(text: string): number | undefined {
 
 export async function projectById(
   repo: DistributionsRepository,
-  clientId: string,
+  clientId: HrTenantId,
   idText: string | number,
 ): Promise<ProjectRecord> {
   const id = typeof idText === 'number' ? idText : parseId(idText);
@@ -82,7 +84,7 @@ export async function projectById(
 
 export async function distributionById(
   repo: DistributionsRepository,
-  clientId: string,
+  clientId: HrTenantId,
   idText: string | number,
 ): Promise<DistributionRecord> {
   const id = typeof idText === 'number' ? idText : parseId(idText);
@@ -95,7 +97,7 @@ export async function distributionById(
 export async function enqueueRun(
   tx: Audited<DistributionsWork>,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   distributionId: number,
 ): Promise<void> {
   await enqueue(
@@ -114,7 +116,7 @@ export async function enqueueRun(
 export async function moveDistribution(
   tx: Audited<DistributionsWork>,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   id: number,
   from: readonly DistributionStatus[],
   to: DistributionStatus,
@@ -138,7 +140,7 @@ export async function moveDistribution(
 export async function refreshProject(
   tx: Audited<DistributionsWork>,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   projectId: number,
 ): Promise<void> {
   const project = await tx.distributions.findProject(clientId, projectId);

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { DistributionStatus, ProjectStatus } from './schemas.js';
 import type { HrDistributionItemsTable, HrDistributionProjectsTable, HrDistributionsTable } from './tables.js';
 
@@ -191,7 +192,7 @@ const LOOKUP_CHUNK = 500;
 export class DistributionsRepository extends HrRepository {
   // --- projects ---------------------------------------------------------------------------------------------------
 
-  async insertProject(clientId: string, p: NewProject, at: number): Promise<number> {
+  async insertProject(clientId: HrTenantId, p: NewProject, at: number): Promise<number> {
     const row = await this.tenant(clientId)
       .insertInto('hr_distribution_projects', {
         name: p.name,
@@ -215,7 +216,7 @@ export class DistributionsRepository extends HrRepository {
     return Number(row.pk);
   }
 
-  async findProject(clientId: string, id: number): Promise<ProjectRecord | undefined> {
+  async findProject(clientId: HrTenantId, id: number): Promise<ProjectRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_distribution_projects as p')
       .selectAll('p')
@@ -225,7 +226,7 @@ export class DistributionsRepository extends HrRepository {
   }
 
   async projectPage(
-    clientId: string,
+    clientId: HrTenantId,
     filter: { status?: string | undefined },
     request: PageRequest,
   ): Promise<Page<ProjectRecord>> {
@@ -239,7 +240,7 @@ export class DistributionsRepository extends HrRepository {
    * Locks the project's row for the rest of the transaction (an update that changes nothing): the writes that
    * change its distributions' statuses and its own then follow one another.
    */
-  async lockProject(clientId: string, id: number): Promise<boolean> {
+  async lockProject(clientId: HrTenantId, id: number): Promise<boolean> {
     const result = await this.tenant(clientId)
       .updateTable('hr_distribution_projects')
       .set((eb) => ({ updated_at: eb.ref('updated_at') }))
@@ -249,7 +250,7 @@ export class DistributionsRepository extends HrRepository {
   }
 
   async updateProject(
-    clientId: string,
+    clientId: HrTenantId,
     id: number,
     values: { status?: ProjectStatus; validatedAt?: number; canceledAt?: number },
     at: number,
@@ -267,13 +268,13 @@ export class DistributionsRepository extends HrRepository {
   }
 
   /** Whether the client has this HR user. */
-  async userExists(clientId: string, id: string): Promise<boolean> {
+  async userExists(clientId: HrTenantId, id: string): Promise<boolean> {
     const row = await this.tenant(clientId).selectFrom('hr_users').select('id').where('id', '=', id).executeTakeFirst();
     return row !== undefined;
   }
 
   /** Whether the client has this employee document type. */
-  async employeeDocumentTypeExists(clientId: string, id: string): Promise<boolean> {
+  async employeeDocumentTypeExists(clientId: HrTenantId, id: string): Promise<boolean> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_document_types')
       .select('id')
@@ -285,7 +286,7 @@ export class DistributionsRepository extends HrRepository {
 
   // --- distributions ----------------------------------------------------------------------------------------------
 
-  async insertDistribution(clientId: string, d: NewDistribution, at: number): Promise<number> {
+  async insertDistribution(clientId: HrTenantId, d: NewDistribution, at: number): Promise<number> {
     const row = await this.tenant(clientId)
       .insertInto('hr_distributions', {
         project_pk: d.projectId,
@@ -309,7 +310,7 @@ export class DistributionsRepository extends HrRepository {
     return Number(row.pk);
   }
 
-  async findDistribution(clientId: string, id: number): Promise<DistributionRecord | undefined> {
+  async findDistribution(clientId: HrTenantId, id: number): Promise<DistributionRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_distributions as d')
       .selectAll('d')
@@ -319,7 +320,7 @@ export class DistributionsRepository extends HrRepository {
   }
 
   async distributionPage(
-    clientId: string,
+    clientId: HrTenantId,
     filter: { projectId?: number | undefined },
     request: PageRequest,
   ): Promise<Page<DistributionRecord>> {
@@ -330,7 +331,10 @@ export class DistributionsRepository extends HrRepository {
   }
 
   /** The project's distributions (their ids and statuses). */
-  async distributionsOf(clientId: string, projectId: number): Promise<{ id: number; status: DistributionStatus }[]> {
+  async distributionsOf(
+    clientId: HrTenantId,
+    projectId: number,
+  ): Promise<{ id: number; status: DistributionStatus }[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_distributions as d')
       .select(['d.pk', 'd.status'])
@@ -342,7 +346,7 @@ export class DistributionsRepository extends HrRepository {
 
   /** Moves a distribution from one of `from` to `to` (with its error); false when it was in none of them. */
   async transition(
-    clientId: string,
+    clientId: HrTenantId,
     id: number,
     from: readonly DistributionStatus[],
     to: DistributionStatus,
@@ -372,7 +376,7 @@ export class DistributionsRepository extends HrRepository {
 
   // --- report rows ------------------------------------------------------------------------------------------------
 
-  async insertItems(clientId: string, distributionId: number, items: readonly NewItem[]): Promise<void> {
+  async insertItems(clientId: HrTenantId, distributionId: number, items: readonly NewItem[]): Promise<void> {
     for (let i = 0; i < items.length; i += 200) {
       await this.tenant(clientId)
         .insertInto(
@@ -395,7 +399,7 @@ export class DistributionsRepository extends HrRepository {
     }
   }
 
-  async items(clientId: string, distributionId: number): Promise<ItemRecord[]> {
+  async items(clientId: HrTenantId, distributionId: number): Promise<ItemRecord[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_distribution_items')
       .selectAll()
@@ -407,7 +411,7 @@ export class DistributionsRepository extends HrRepository {
 
   /** Pending rows, in order, from `after` (a position): those still to split, or to deliver. */
   async pendingItems(
-    clientId: string,
+    clientId: HrTenantId,
     distributionId: number,
     stage: 'split' | 'deliver',
     limit: number,
@@ -424,7 +428,7 @@ export class DistributionsRepository extends HrRepository {
 
   /** Records a pending row's split PDF; false when it has one already (or is no longer pending). */
   async setItemFile(
-    clientId: string,
+    clientId: HrTenantId,
     distributionId: number,
     position: number,
     blob: { sha256: string; size: number },
@@ -442,7 +446,7 @@ export class DistributionsRepository extends HrRepository {
 
   /** Settles a pending row: delivered with its document, or an error; false when it was no longer pending. */
   async settleItem(
-    clientId: string,
+    clientId: HrTenantId,
     distributionId: number,
     position: number,
     outcome: { documentId: string } | { code: string; message: string },
@@ -462,7 +466,7 @@ export class DistributionsRepository extends HrRepository {
   }
 
   /** External id → employee id, for those of `externalIds` that are employees of the client. */
-  async employeesByExternalId(clientId: string, externalIds: readonly string[]): Promise<Map<string, string>> {
+  async employeesByExternalId(clientId: HrTenantId, externalIds: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     const unique = [...new Set(externalIds)];
     for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) {

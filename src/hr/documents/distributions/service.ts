@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -56,15 +57,15 @@ export class DistributionsService {
 
   // --- projects ---------------------------------------------------------------------------------------------------
 
-  listProjects(clientId: string, filter: { status?: string | undefined }, request: PageRequest) {
+  listProjects(clientId: HrTenantId, filter: { status?: string | undefined }, request: PageRequest) {
     return this.repo.projectPage(clientId, filter, request);
   }
 
-  getProject(clientId: string, idText: string | number): Promise<ProjectRecord> {
+  getProject(clientId: HrTenantId, idText: string | number): Promise<ProjectRecord> {
     return projectById(this.repo, clientId, idText);
   }
 
-  async createProject(clientId: string, input: DistributionProjectCreate): Promise<ProjectRecord> {
+  async createProject(clientId: HrTenantId, input: DistributionProjectCreate): Promise<ProjectRecord> {
     const errors: FieldError[] = [];
     if (input.package_country && !COUNTRY_CODES.has(input.package_country)) {
       errors.push({
@@ -119,7 +120,7 @@ export class DistributionsService {
    * `POST /distribution_projects/{id}/validate` (an Atrium extension): the distributions waiting for validation
    * go on. Only a project `waiting_for_validation` (every distribution under way has reached it) can be.
    */
-  async validate(clientId: string, idText: string): Promise<ProjectRecord> {
+  async validate(clientId: HrTenantId, idText: string): Promise<ProjectRecord> {
     const project = await this.work.run(async (tx) => {
       const project = await projectById(tx.distributions, clientId, idText);
       await tx.distributions.lockProject(clientId, project.id);
@@ -151,7 +152,7 @@ export class DistributionsService {
    * `POST /distribution_projects/{id}/cancel` (an Atrium extension): every distribution not ended is `canceled`
    * (the documents already filed stay), and so is the project. A project that has ended cannot be.
    */
-  async cancel(clientId: string, idText: string): Promise<ProjectRecord> {
+  async cancel(clientId: HrTenantId, idText: string): Promise<ProjectRecord> {
     return this.work.run(async (tx) => {
       const project = await projectById(tx.distributions, clientId, idText);
       await tx.distributions.lockProject(clientId, project.id);
@@ -178,21 +179,21 @@ export class DistributionsService {
 
   // --- distributions ----------------------------------------------------------------------------------------------
 
-  listDistributions(clientId: string, filter: { projectId?: number | undefined }, request: PageRequest) {
+  listDistributions(clientId: HrTenantId, filter: { projectId?: number | undefined }, request: PageRequest) {
     return this.repo.distributionPage(clientId, filter, request);
   }
 
-  getDistribution(clientId: string, idText: string | number): Promise<DistributionRecord> {
+  getDistribution(clientId: HrTenantId, idText: string | number): Promise<DistributionRecord> {
     return distributionById(this.repo, clientId, idText);
   }
 
   /** The report's rows (none before the file is read). */
-  async report(clientId: string, idText: string): Promise<ItemRecord[]> {
+  async report(clientId: HrTenantId, idText: string): Promise<ItemRecord[]> {
     const d = await this.getDistribution(clientId, idText);
     return this.repo.items(clientId, d.id);
   }
 
-  async createDistribution(clientId: string, input: DistributionCreate): Promise<DistributionRecord> {
+  async createDistribution(clientId: HrTenantId, input: DistributionCreate): Promise<DistributionRecord> {
     const created = await this.work.run(async (tx) => {
       const errors: FieldError[] = [];
       const project = await tx.distributions.findProject(clientId, input.distribution_project_id);

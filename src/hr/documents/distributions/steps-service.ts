@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { type BlobStore, readBlob } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type Job, type JobContext, type QueueOptions, RetryJobError } from '../../../platform/jobs/index.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
@@ -71,11 +72,11 @@ export class DistributionStepsService {
     return this.deps.clock.now();
   }
 
-  private step(id: number, clientId: string, from: DistributionStatus, to: DistributionStatus): Promise<boolean> {
+  private step(id: number, clientId: HrTenantId, from: DistributionStatus, to: DistributionStatus): Promise<boolean> {
     return this.work.run((tx) => moveDistribution(tx, this.deps.clock, clientId, id, [from], to));
   }
 
-  private fail(clientId: string, id: number, from: DistributionStatus, code: ErrorCode): Promise<boolean> {
+  private fail(clientId: HrTenantId, id: number, from: DistributionStatus, code: ErrorCode): Promise<boolean> {
     const error: DistributionErrorRecord = { id: randomUUID(), code, ...ERRORS[code], at: this.now() };
     return this.work.run((tx) => moveDistribution(tx, this.deps.clock, clientId, id, [from], 'error', error));
   }
@@ -136,7 +137,7 @@ export class DistributionStepsService {
   }
 
   /** A PDF task past the worker's limits: tried again a few times, then the distribution is `error`. */
-  private async overLimits(clientId: string, d: DistributionRecord, job: Job<DistributionJob>): Promise<void> {
+  private async overLimits(clientId: HrTenantId, d: DistributionRecord, job: Job<DistributionJob>): Promise<void> {
     if (job.attempts < LIMIT_ATTEMPTS) {
       throw new RetryJobError('the PDF worker was past its limits', this.deps.clock.wall() + 5_000);
     }
@@ -190,7 +191,7 @@ export class DistributionStepsService {
    * automatically.
    */
   private async integrate(
-    clientId: string,
+    clientId: HrTenantId,
     d: DistributionRecord,
     job: Job<DistributionJob>,
     context: JobContext,
@@ -243,7 +244,7 @@ export class DistributionStepsService {
    * `sending_to_mypeopledoc`: each row's PDF is filed as a document of its employee (origin `distribution`), a
    * batch of rows per transaction, each row settled with its document in it; then the distribution is `completed`.
    */
-  private async deliver(clientId: string, d: DistributionRecord, context: JobContext): Promise<void> {
+  private async deliver(clientId: HrTenantId, d: DistributionRecord, context: JobContext): Promise<void> {
     const settledElsewhere = new Error('a row was settled by another attempt');
     for (;;) {
       const done = await this.work

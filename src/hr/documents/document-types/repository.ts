@@ -3,6 +3,7 @@ import { existingIds } from '../../../platform/db/existing.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { LocalizedLabel } from '../folders/repository.js';
 import type { DocumentKind } from '../folders/tables.js';
 import type { DocumentTypeAttributes } from './schemas.js';
@@ -53,13 +54,13 @@ function toColumns(values: Omit<DocumentTypeValues, 'label'>) {
 const ORDER: ListOrder = { tiebreak: 'pk' };
 
 export class DocumentTypesRepository extends HrRepository {
-  private scoped(clientId: string, kind: DocumentKind) {
+  private scoped(clientId: HrTenantId, kind: DocumentKind) {
     return this.tenant(clientId).selectFrom('hr_document_types').selectAll().where('kind', '=', kind);
   }
 
   /** A page of the types whose ids are given (undefined: every type of the kind). */
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     ids: string[] | undefined,
     request: PageRequest,
@@ -71,18 +72,18 @@ export class DocumentTypesRepository extends HrRepository {
   }
 
   /** Every type of the kind (a client has tens of them): list filters over JSON settings are applied in memory. */
-  async all(clientId: string, kind: DocumentKind): Promise<DocumentTypeRecord[]> {
+  async all(clientId: HrTenantId, kind: DocumentKind): Promise<DocumentTypeRecord[]> {
     return (await this.scoped(clientId, kind).orderBy('pk').execute()).map(toDocumentTypeRecord);
   }
 
-  async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
+  async find(clientId: HrTenantId, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
     const row = await this.scoped(clientId, kind).where('id', '=', id).executeTakeFirst();
     return row ? toDocumentTypeRecord(row) : undefined;
   }
 
   /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
   insertIfAbsent(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     values: DocumentTypeValues,
@@ -103,7 +104,7 @@ export class DocumentTypesRepository extends HrRepository {
   }
 
   async update(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     values: Omit<DocumentTypeValues, 'label'>,
@@ -117,7 +118,7 @@ export class DocumentTypesRepository extends HrRepository {
       .execute();
   }
 
-  async folderExists(clientId: string, kind: DocumentKind, id: string): Promise<boolean> {
+  async folderExists(clientId: HrTenantId, kind: DocumentKind, id: string): Promise<boolean> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_folders')
       .select('pk')
@@ -127,11 +128,11 @@ export class DocumentTypesRepository extends HrRepository {
     return row !== undefined;
   }
 
-  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingRoles(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 
-  existingCustomFields(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingCustomFields(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_custom_fields', clientId, ids);
   }
 }

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
@@ -80,14 +81,14 @@ export class DocumentTypesService {
     this.repo = work.read.documentTypes;
   }
 
-  async get(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeView> {
+  async get(clientId: HrTenantId, kind: DocumentKind, id: string): Promise<DocumentTypeView> {
     const row = await this.repo.find(clientId, kind, id);
     if (!row) throw new NotFoundError('document type', id);
     return typeView(row);
   }
 
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     query: DocumentTypeListQuery,
     request: PageRequest,
@@ -134,7 +135,7 @@ export class DocumentTypesService {
 
   /** PUT: creates (201) or replaces every attribute but the label (200). */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     input: DocumentTypeInput,
@@ -172,7 +173,12 @@ export class DocumentTypesService {
   }
 
   /** PATCH: only the attributes sent; the label never changes; templates can be added or removed. */
-  async patch(clientId: string, kind: DocumentKind, id: string, input: DocumentTypeInput): Promise<DocumentTypeView> {
+  async patch(
+    clientId: HrTenantId,
+    kind: DocumentKind,
+    id: string,
+    input: DocumentTypeInput,
+  ): Promise<DocumentTypeView> {
     await this.folders.ensureDefaults(clientId, kind);
     return this.work.run(async ({ documentTypes: repo, audit }) => {
       const row = await repo.find(clientId, kind, id);
@@ -215,7 +221,7 @@ export class DocumentTypesService {
    */
   private async check(
     repo: DocumentTypesRepository,
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     folderId: string,
     settings: DocumentTypeSettings,

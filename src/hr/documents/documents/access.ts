@@ -2,6 +2,8 @@
  * Who may do what with a document: the actor of a call (the application, or an HR user it acts for) and the
  * permission decisions the documents' services share (`DocumentPermissions`).
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
 import type { DocumentAccessQuery } from '../../core/users/service.js';
@@ -20,8 +22,8 @@ export const APPLICATION: DocumentActor = { kind: 'application' };
 /** The decisions the documents need from the HR users (UsersService). */
 export interface DocumentAccess {
   /** Throws NotFoundError when the client has no such user. */
-  get(clientId: string, userId: string): Promise<unknown>;
-  mayActOnDocuments(clientId: string, query: DocumentAccessQuery): Promise<boolean>;
+  get(clientId: HrTenantId, userId: string): Promise<unknown>;
+  mayActOnDocuments(clientId: HrTenantId, query: DocumentAccessQuery): Promise<boolean>;
 }
 
 export type Action = 'view' | 'upload' | 'update' | 'delete';
@@ -44,7 +46,7 @@ export class DocumentPermissions {
   ) {}
 
   /** Checks that the acting user exists in the client (an unknown one is a 400 naming the header). */
-  async checkActor(clientId: string, actor: DocumentActor): Promise<void> {
+  async checkActor(clientId: HrTenantId, actor: DocumentActor): Promise<void> {
     if (actor.kind === 'application') return;
     try {
       await this.access.get(clientId, actor.userId);
@@ -61,7 +63,7 @@ export class DocumentPermissions {
    * guard); a user needs a role the type grants the action to, on a perimeter covering one of the document's
    * organizations (and the employee's custom fields), plus `view_expired` to see an expired document.
    */
-  async may(clientId: string, actor: DocumentActor, action: Action, subject: AccessSubject): Promise<boolean> {
+  async may(clientId: HrTenantId, actor: DocumentActor, action: Action, subject: AccessSubject): Promise<boolean> {
     if (actor.kind === 'application') return true;
     const type = await this.repo.documentType(clientId, subject.kind, subject.documentTypeId);
     const grants = type ? (typeView(type).settings.user_access_permissions ?? []) : [];
@@ -80,7 +82,7 @@ export class DocumentPermissions {
     return !subject.expired || (await this.access.mayActOnDocuments(clientId, query('view_expired')));
   }
 
-  async mustMay(clientId: string, actor: DocumentActor, action: Action, view: DocumentView): Promise<void> {
+  async mustMay(clientId: HrTenantId, actor: DocumentActor, action: Action, view: DocumentView): Promise<void> {
     if (!(await this.may(clientId, actor, action, subjectOf(view)))) {
       throw new ForbiddenError('forbidden', `This user may not ${action} this document.`);
     }
@@ -88,7 +90,7 @@ export class DocumentPermissions {
 
   /** The document, after checking that the actor may do `action` with it. */
   async authorized(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     actor: DocumentActor,

@@ -2,6 +2,7 @@
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { KeysetPosition } from '../../../platform/db/keyset.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type Clock, dayOf } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
@@ -30,7 +31,7 @@ export class DocumentLifecycleService {
   }
 
   async trash(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     trashed: boolean,
@@ -51,7 +52,12 @@ export class DocumentLifecycleService {
   }
 
   /** Hard delete, bypassing the trash; the bytes go once nothing else refers to them. */
-  async delete(clientId: string, kind: DocumentKind, id: string, actor: DocumentActor = APPLICATION): Promise<void> {
+  async delete(
+    clientId: HrTenantId,
+    kind: DocumentKind,
+    id: string,
+    actor: DocumentActor = APPLICATION,
+  ): Promise<void> {
     await this.permissions.authorized(clientId, kind, id, actor, 'delete');
     const blobs = await this.work.run(async (tx) => {
       const row = await documentRow(tx.documents, clientId, kind, id);
@@ -65,7 +71,7 @@ export class DocumentLifecycleService {
    * Deletes those of the documents that are still in the trash, each with its `deleted` event, in one
    * transaction; answers the blobs they held (released by the caller once it is committed).
    */
-  private deleteTrashed(clientId: string, kind: DocumentKind, ids: string[]): Promise<string[]> {
+  private deleteTrashed(clientId: HrTenantId, kind: DocumentKind, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.work.run(async (tx) => {
       const rows = (await tx.documents.findMany(clientId, kind, ids)).filter((r) => r.trashedAt !== null);
@@ -79,7 +85,7 @@ export class DocumentLifecycleService {
   }
 
   /** Permanently deletes every trashed document of the kind; answers how many. */
-  async emptyTrash(clientId: string, kind: DocumentKind, actor: DocumentActor = APPLICATION): Promise<number> {
+  async emptyTrash(clientId: HrTenantId, kind: DocumentKind, actor: DocumentActor = APPLICATION): Promise<number> {
     await this.permissions.checkActor(clientId, actor);
     if (actor.kind === 'user') {
       // Only the trashed documents this user may delete.
@@ -123,7 +129,7 @@ export class DocumentLifecycleService {
    * current type and metadata.
    */
   async expire(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     expiryDate: string | null,
@@ -149,7 +155,7 @@ export class DocumentLifecycleService {
 
   /** `PUT …/expiration/update`: the end of validity. */
   async setExpiration(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     expirationDate: string | null,

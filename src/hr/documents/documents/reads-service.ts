@@ -2,6 +2,7 @@
 import type { KeysetPosition, Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
@@ -29,7 +30,7 @@ export class DocumentReadsService {
   }
 
   async get(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     actor: DocumentActor = APPLICATION,
@@ -39,7 +40,7 @@ export class DocumentReadsService {
 
   /** What a download needs: the blob and the name to offer. */
   async file(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     actor: DocumentActor = APPLICATION,
@@ -93,7 +94,7 @@ export class DocumentReadsService {
    * parameter) starts the page at that offset when no cursor is given.
    */
   async search(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     filters: DocumentFilters,
     options: { inBody: boolean; request: PageRequest; page?: number; actor?: DocumentActor },
@@ -120,7 +121,7 @@ export class DocumentReadsService {
    * reached from a cursor.
    */
   private async visiblePage(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     query: DocumentQuery,
     actor: DocumentActor,

@@ -4,6 +4,7 @@
  */
 import type { KeysetPosition } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import { type Clock, dayOf } from '../../../platform/time.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
@@ -27,7 +28,7 @@ export function pageAt(limit: number, position?: KeysetPosition): PageRequest {
 export async function documentViews(
   clock: Clock,
   repo: DocumentsRepository,
-  clientId: string,
+  clientId: HrTenantId,
   rows: DocumentRecord[],
 ): Promise<DocumentView[]> {
   const orgs = await repo.organizations(
@@ -44,7 +45,7 @@ export async function documentViews(
 
 export async function documentRow(
   repo: DocumentsRepository,
-  clientId: string,
+  clientId: HrTenantId,
   kind: DocumentKind,
   id: string,
 ): Promise<DocumentRecord> {
@@ -60,7 +61,7 @@ export async function documentRow(
 export async function recordDocuments(
   clock: Clock,
   { documents: repo, audit }: Audited<DocumentsWork>,
-  clientId: string,
+  clientId: HrTenantId,
   kind: DocumentKind,
   action: (typeof documentEvents)[DocumentKind]['actions'][number],
   rows: DocumentRecord[],

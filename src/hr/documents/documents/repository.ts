@@ -5,6 +5,7 @@ import { type ListOrder, listPage, type PageRequest } from '../../../platform/db
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { HrEmployeesTable } from '../../core/employees/tables.js';
 import { organizationSubtree } from '../../core/organizations/repository.js';
 import { type DocumentTypeRecord, toDocumentTypeRecord } from '../document-types/repository.js';
@@ -146,7 +147,7 @@ type DocQuery = SelectQueryBuilder<DocDb, 'd' | 'e', DocumentWithOwnerRow>;
 const ORDER: ListOrder = { tiebreak: 'd.pk' };
 
 export class DocumentsRepository extends HrRepository {
-  private scoped(clientId: string, kind: DocumentKind): DocQuery {
+  private scoped(clientId: HrTenantId, kind: DocumentKind): DocQuery {
     return this.tenant(clientId)
       .selectFrom('hr_documents as d')
       .leftJoin('hr_employees as e', (j) =>
@@ -158,7 +159,7 @@ export class DocumentsRepository extends HrRepository {
       .where('d.kind', '=', kind) as unknown as DocQuery;
   }
 
-  private filtered(clientId: string, kind: DocumentKind, f: DocumentQuery): DocQuery {
+  private filtered(clientId: HrTenantId, kind: DocumentKind, f: DocumentQuery): DocQuery {
     let q = this.scoped(clientId, kind);
     const orgs = () =>
       this.tenant(clientId)
@@ -219,7 +220,7 @@ export class DocumentsRepository extends HrRepository {
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     filter: DocumentQuery,
     request: PageRequest,
@@ -233,7 +234,7 @@ export class DocumentsRepository extends HrRepository {
    * parameter; a position past the end when there are fewer rows.
    */
   async positionAt(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     filter: DocumentQuery,
     offset: number,
@@ -248,19 +249,19 @@ export class DocumentsRepository extends HrRepository {
     return { keys: [row ? row.pk : Number.MAX_SAFE_INTEGER], direction: 'after', inclusive: false };
   }
 
-  async find(clientId: string, kind: DocumentKind, id: string): Promise<DocumentRecord | undefined> {
+  async find(clientId: HrTenantId, kind: DocumentKind, id: string): Promise<DocumentRecord | undefined> {
     const row = await this.scoped(clientId, kind).where('d.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** The documents of the kind among `ids` (those that exist), in creation order. */
-  async findMany(clientId: string, kind: DocumentKind, ids: string[]): Promise<DocumentRecord[]> {
+  async findMany(clientId: HrTenantId, kind: DocumentKind, ids: string[]): Promise<DocumentRecord[]> {
     if (ids.length === 0) return [];
     const rows = await this.scoped(clientId, kind).where('d.id', 'in', ids).orderBy('d.pk').execute();
     return rows.map(toRecord);
   }
 
-  async organizations(clientId: string, ids: string[]): Promise<Map<string, string[]>> {
+  async organizations(clientId: HrTenantId, ids: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (ids.length === 0) return out;
     const rows = await this.tenant(clientId)
@@ -273,7 +274,7 @@ export class DocumentsRepository extends HrRepository {
     return out;
   }
 
-  async insert(clientId: string, kind: DocumentKind, doc: NewDocument, organizationIds: string[]): Promise<void> {
+  async insert(clientId: HrTenantId, kind: DocumentKind, doc: NewDocument, organizationIds: string[]): Promise<void> {
     await this.db
       .insertInto('hr_documents')
       .values({
@@ -297,7 +298,7 @@ export class DocumentsRepository extends HrRepository {
     await this.setOrganizations(clientId, doc.id, organizationIds);
   }
 
-  async update(clientId: string, kind: DocumentKind, id: string, values: Partial<NewDocument>): Promise<void> {
+  async update(clientId: HrTenantId, kind: DocumentKind, id: string, values: Partial<NewDocument>): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_documents')
       .set(toColumns(values))
@@ -306,7 +307,7 @@ export class DocumentsRepository extends HrRepository {
       .execute();
   }
 
-  async setOrganizations(clientId: string, documentId: string, organizationIds: string[]): Promise<void> {
+  async setOrganizations(clientId: HrTenantId, documentId: string, organizationIds: string[]): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_document_organizations').where('document_id', '=', documentId).execute();
     if (organizationIds.length) {
       await this.db
@@ -319,7 +320,7 @@ export class DocumentsRepository extends HrRepository {
   }
 
   /** Deletes the documents (their organization links go with them); answers the blobs they held. */
-  async delete(clientId: string, kind: DocumentKind, ids: string[]): Promise<string[]> {
+  async delete(clientId: HrTenantId, kind: DocumentKind, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows = await this.tenant(clientId)
       .deleteFrom('hr_documents')
@@ -330,7 +331,7 @@ export class DocumentsRepository extends HrRepository {
     return rows.map((r) => r.sha256);
   }
 
-  async trashedIds(clientId: string, kind: DocumentKind, limit: number): Promise<string[]> {
+  async trashedIds(clientId: HrTenantId, kind: DocumentKind, limit: number): Promise<string[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_documents')
       .select('id')
@@ -347,7 +348,7 @@ export class DocumentsRepository extends HrRepository {
    * only reference the client are not held back). Without it two transactions could both find a reference free
    * and both take it. SQLite runs one writing transaction at a time already.
    */
-  async lockExternalReferences(clientId: string): Promise<void> {
+  async lockExternalReferences(clientId: HrTenantId): Promise<void> {
     await this.db
       .updateTable('hr_clients')
       .set((eb) => ({ name: eb.ref('name') }))
@@ -356,7 +357,7 @@ export class DocumentsRepository extends HrRepository {
   }
 
   async externalReferenceTaken(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     reference: string,
     exceptId?: string,
@@ -372,7 +373,7 @@ export class DocumentsRepository extends HrRepository {
 
   /** The employee (by id, else by external id) with its registrations, or undefined. */
   async employee(
-    clientId: string,
+    clientId: HrTenantId,
     by: { id: string } | { externalId: string },
   ): Promise<{ id: string; registrations: { organizationId: string; active: boolean }[] } | undefined> {
     let q = this.tenant(clientId).selectFrom('hr_employees').select('id');
@@ -390,7 +391,7 @@ export class DocumentsRepository extends HrRepository {
     };
   }
 
-  async documentType(clientId: string, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
+  async documentType(clientId: HrTenantId, kind: DocumentKind, id: string): Promise<DocumentTypeRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_document_types')
       .selectAll()
@@ -401,7 +402,7 @@ export class DocumentsRepository extends HrRepository {
   }
 
   /** The employee's custom field values (code → value), for perimeter filters. */
-  async employeeCustomValues(clientId: string, employeeId: string): Promise<Record<string, string>> {
+  async employeeCustomValues(clientId: HrTenantId, employeeId: string): Promise<Record<string, string>> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_employee_custom_values')
       .select(['custom_field_id', 'value'])
@@ -410,7 +411,7 @@ export class DocumentsRepository extends HrRepository {
     return Object.fromEntries(rows.map((r) => [r.custom_field_id, r.value]));
   }
 
-  existingOrganizations(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingOrganizations(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_organizations', clientId, ids);
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { contentMatchesExtension } from '../../../platform/blobs/sniff.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { ConflictError, type FieldError, FieldValidationError, ForbiddenError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
@@ -39,7 +40,7 @@ export class DocumentsService {
   /** Checks every field against the type and the client's data; returns what to write. */
   private async prepare(
     repo: DocumentsRepository,
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     input: DocumentInput,
     current?: DocumentRecord,
@@ -129,7 +130,7 @@ export class DocumentsService {
 
   private async checkUniqueReference(
     repo: DocumentsRepository,
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     input: DocumentInput,
     exceptId?: string,
@@ -144,7 +145,7 @@ export class DocumentsService {
   }
 
   async create(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     input: DocumentInput,
     actor: DocumentActor = APPLICATION,
@@ -241,7 +242,7 @@ export class DocumentsService {
    */
   async fileGenerated(
     tx: Audited<DocumentsWork>,
-    clientId: string,
+    clientId: HrTenantId,
     file: {
       employeeId: string;
       documentTypeId: string;
@@ -300,7 +301,7 @@ export class DocumentsService {
 
   /** PUT replaces the attributes (absent ones are cleared); PATCH changes only those sent. */
   async update(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     id: string,
     input: DocumentInput,

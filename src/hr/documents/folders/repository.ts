@@ -3,6 +3,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { DocumentKind, HrFoldersTable } from './tables.js';
 
 type FolderRow = Selectable<HrFoldersTable>;
@@ -45,7 +46,7 @@ const ORDER: ListOrder = { tiebreak: 'pk' };
 export type NewFolder = Pick<FolderRecord, 'id' | 'parentFolderId' | 'label' | 'localizedLabels'>;
 
 export class FoldersRepository extends HrRepository {
-  private filtered(clientId: string, kind: DocumentKind, filter: FolderFilter) {
+  private filtered(clientId: HrTenantId, kind: DocumentKind, filter: FolderFilter) {
     let q = this.tenant(clientId).selectFrom('hr_folders').selectAll().where('kind', '=', kind);
     if (filter.ids) q = filter.ids.length ? q.where('id', 'in', filter.ids) : q.where('pk', '<', 0);
     if (filter.q !== undefined) q = q.where(containsText(['label', 'id'], filter.q));
@@ -53,7 +54,7 @@ export class FoldersRepository extends HrRepository {
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     filter: FolderFilter,
     request: PageRequest,
@@ -62,18 +63,18 @@ export class FoldersRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, kind: DocumentKind, id: string): Promise<FolderRecord | undefined> {
+  async find(clientId: HrTenantId, kind: DocumentKind, id: string): Promise<FolderRecord | undefined> {
     const row = await this.filtered(clientId, kind, {}).where('id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Every folder of the kind (a client has tens of them): the tree is walked in memory. */
-  async all(clientId: string, kind: DocumentKind): Promise<FolderRecord[]> {
+  async all(clientId: HrTenantId, kind: DocumentKind): Promise<FolderRecord[]> {
     return (await this.filtered(clientId, kind, {}).orderBy('pk').execute()).map(toRecord);
   }
 
   /** Inserts the folders that do not exist yet (idempotent, safe under concurrency). */
-  async insertMissing(clientId: string, kind: DocumentKind, folders: NewFolder[], at: number): Promise<void> {
+  async insertMissing(clientId: HrTenantId, kind: DocumentKind, folders: NewFolder[], at: number): Promise<void> {
     if (folders.length === 0) return;
     await this.tenant(clientId)
       .insertInto(

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -69,7 +70,7 @@ export class FoldersService {
   }
 
   /** Creates the client's default folders of the kind if they are missing (once per process and client). */
-  async ensureDefaults(clientId: string, kind: DocumentKind): Promise<void> {
+  async ensureDefaults(clientId: HrTenantId, kind: DocumentKind): Promise<void> {
     const key = `${kind}:${clientId}`;
     if (this.ready.has(key)) return;
     await this.repo.insertMissing(clientId, kind, DEFAULT_FOLDERS[kind], this.clock.now());
@@ -77,7 +78,7 @@ export class FoldersService {
   }
 
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     kind: DocumentKind,
     input: FolderFilterInput,
     request: PageRequest,
@@ -138,7 +139,7 @@ export class FoldersService {
     );
   }
 
-  async get(clientId: string, kind: DocumentKind, id: string): Promise<FolderRecord> {
+  async get(clientId: HrTenantId, kind: DocumentKind, id: string): Promise<FolderRecord> {
     await this.ensureDefaults(clientId, kind);
     const row = await this.repo.find(clientId, kind, id);
     if (!row) throw new NotFoundError('folder', id);

@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { HrInboxItemsTable } from './tables.js';
 
 /** An inbox item as the domain sees it. */
@@ -68,7 +69,7 @@ function toRecord(row: Row): InboxItemRecord {
 
 /** Inbox items and their files (reference §3c.7). */
 export class InboxRepository extends HrRepository {
-  private filtered(clientId: string, filter: InboxFilter) {
+  private filtered(clientId: HrTenantId, filter: InboxFilter) {
     const files = () =>
       this.tenant(clientId)
         .selectFrom('hr_inbox_item_files as f')
@@ -93,17 +94,17 @@ export class InboxRepository extends HrRepository {
     return q;
   }
 
-  async page(clientId: string, filter: InboxFilter, request: PageRequest): Promise<Page<InboxItemRecord>> {
+  async page(clientId: HrTenantId, filter: InboxFilter, request: PageRequest): Promise<Page<InboxItemRecord>> {
     const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: (page.items as Row[]).map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<InboxItemRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<InboxItemRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('i.id', '=', id).executeTakeFirst();
     return row ? toRecord(row as Row) : undefined;
   }
 
-  async insert(clientId: string, item: NewInboxItem, files: readonly InboxFile[], at: number): Promise<void> {
+  async insert(clientId: HrTenantId, item: NewInboxItem, files: readonly InboxFile[], at: number): Promise<void> {
     await this.tenant(clientId)
       .insertInto('hr_inbox_items', {
         id: item.id,
@@ -137,7 +138,7 @@ export class InboxRepository extends HrRepository {
   }
 
   /** Which of these ids are HR users of the client, with their names and addresses. */
-  async users(clientId: string, ids: readonly string[]): Promise<Map<string, { name: string; email: string }>> {
+  async users(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, { name: string; email: string }>> {
     const found = await existingIds(this.db, 'hr_users', clientId, ids);
     const result = new Map<string, { name: string; email: string }>();
     if (found.size === 0) return result;

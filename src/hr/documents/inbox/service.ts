@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -33,17 +34,17 @@ export class InboxService {
     private readonly clock: Clock,
   ) {}
 
-  list(clientId: string, filter: InboxFilter, request: PageRequest): Promise<Page<InboxItemRecord>> {
+  list(clientId: HrTenantId, filter: InboxFilter, request: PageRequest): Promise<Page<InboxItemRecord>> {
     return this.work.read.inbox.page(clientId, filter, request);
   }
 
-  async get(clientId: string, id: string): Promise<InboxItemRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<InboxItemRecord> {
     const item = await this.work.read.inbox.find(clientId, id);
     if (!item) throw new NotFoundError('inbox item', id);
     return item;
   }
 
-  async create(clientId: string, input: InboxItemCreate): Promise<InboxItemRecord> {
+  async create(clientId: HrTenantId, input: InboxItemCreate): Promise<InboxItemRecord> {
     const id = randomUUID();
     return this.work.run(async (tx) => {
       const errors: FieldError[] = [];

@@ -1,3 +1,4 @@
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { EmployeesService } from '../../core/employees/service.js';
 import type { DocumentTypesService } from '../document-types/service.js';
@@ -28,7 +29,7 @@ async function exists(lookup: Promise<unknown>): Promise<boolean> {
 export class RedirectionUrlsService {
   constructor(private readonly deps: { employees: EmployeesService; documentTypes: DocumentTypesService }) {}
 
-  async targets(clientId: string, query: { employeeId?: string; doctypeId?: string }): Promise<RedirectionTargets> {
+  async targets(clientId: HrTenantId, query: { employeeId?: string; doctypeId?: string }): Promise<RedirectionTargets> {
     const errors: FieldError[] = [];
     const { employeeId, doctypeId } = query;
     if (employeeId !== undefined && !(await exists(this.deps.employees.get(clientId, employeeId)))) {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { HrScansTable } from './tables.js';
 
 export const SCAN_STATUSES = ['pending', 'clean', 'infected', 'failed'] as const;
@@ -45,7 +46,7 @@ function toRecord(row: Selectable<HrScansTable>): ScanRecord {
 
 /** Antivirus scans. Every query takes the client first. */
 export class ScansRepository extends HrRepository {
-  async insert(clientId: string, scan: ScanRecord): Promise<void> {
+  async insert(clientId: HrTenantId, scan: ScanRecord): Promise<void> {
     await this.tenant(clientId)
       .insertInto('hr_scans', {
         id: scan.id,
@@ -65,14 +66,14 @@ export class ScansRepository extends HrRepository {
       .execute();
   }
 
-  async find(clientId: string, id: string): Promise<ScanRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<ScanRecord | undefined> {
     const row = await this.tenant(clientId).selectFrom('hr_scans').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Records the verdict of a pending scan; false when it is no longer pending (another run settled it). */
   async settle(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     verdict: { status: Exclude<ScanStatus, 'pending'>; message: string },
     at: number,

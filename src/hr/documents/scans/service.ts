@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
@@ -67,12 +68,12 @@ export interface ScanResult {
 }
 
 interface ScanJob {
-  clientId: string;
+  clientId: HrTenantId;
   scanId: string;
 }
 
 interface CallbackJob {
-  clientId: string;
+  clientId: HrTenantId;
   scanId: string;
   url: string;
   body: string;
@@ -122,7 +123,7 @@ export class ScansService {
    * `InvalidRequestError` for an empty file; either way nothing is left behind.
    */
   async upload(
-    clientId: string,
+    clientId: HrTenantId,
     filename: string | undefined,
     source: Readable,
     request: ScanRequest,
@@ -173,13 +174,13 @@ export class ScansService {
   }
 
   /** The client's scan; `NotFoundError` otherwise (another client's included). */
-  async get(clientId: string, id: string): Promise<ScanRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<ScanRecord> {
     const scan = await this.work.read.scans.find(clientId, id);
     if (!scan) throw new NotFoundError('scan', id);
     return scan;
   }
 
-  private async result(clientId: string, id: string): Promise<ScanResult> {
+  private async result(clientId: HrTenantId, id: string): Promise<ScanResult> {
     const scan = await this.get(clientId, id);
     const upload = scan.status === 'clean' ? await this.work.read.uploads.find(clientId, scan.fileId) : undefined;
     return { scan, pageCount: upload?.pageCount ?? null };

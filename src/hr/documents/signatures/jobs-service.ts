@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { type BlobStore, readBlob } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import type { Job, JobHandler, QueueOptions, RetryHint } from '../../../platform/jobs/index.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
@@ -53,7 +54,7 @@ export class SignatureJobs {
   /** The queues of the runner: stamping and completion, expiry, callbacks. */
   queues(): Record<string, QueueOptions> {
     const inClientTime =
-      <P extends { clientId: string }>(handle: (job: Job<P>) => Promise<RetryHint | undefined>): JobHandler<P> =>
+      <P extends { clientId: HrTenantId }>(handle: (job: Job<P>) => Promise<RetryHint | undefined>): JobHandler<P> =>
       (job) =>
         this.deps.clock.runAs(`hr:${job.payload.clientId}`, () => handle(job));
     return {

@@ -3,6 +3,7 @@
  * next signing order, and the signed document.
  */
 import { randomUUID } from 'node:crypto';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { SigningLinks } from './links.js';
@@ -16,12 +17,12 @@ export interface CallOrigin {
 }
 
 /** The path of a signer's page (under the HR API's prefix, where its routes are served). */
-export function signingPath(links: SigningLinks, clientId: string, signerId: string): string {
+export function signingPath(links: SigningLinks, clientId: HrTenantId, signerId: string): string {
   return `/api/v2/client/signing/${links.token(clientId, signerId)}`;
 }
 
 /** A signer's link, as mail gives it. */
-export function signingUrl(links: SigningLinks, call: CallOrigin, clientId: string, signerId: string): string {
+export function signingUrl(links: SigningLinks, call: CallOrigin, clientId: HrTenantId, signerId: string): string {
   return `${call.origin}${signingPath(links, clientId, signerId)}`;
 }
 
@@ -29,7 +30,7 @@ export function signingUrl(links: SigningLinks, call: CallOrigin, clientId: stri
 export async function inviteNext(
   tx: Audited<SignaturesWork>,
   deps: { links: SigningLinks; clock: Clock },
-  clientId: string,
+  clientId: HrTenantId,
   process: ProcessRecord,
   signers: SignerRecord[],
   call: CallOrigin,
@@ -67,7 +68,7 @@ export async function inviteNext(
 export async function mailSignedDocument(
   tx: Audited<SignaturesWork>,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   view: ProcessView,
   to: SignerRecord[],
 ): Promise<void> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { DomainError, FieldValidationError } from '../../../platform/errors.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
@@ -205,7 +206,7 @@ export async function signingPageRoutes(
   const action = (
     path: 'sign' | 'refuse',
     body: typeof SignForm | typeof RefuseForm,
-    act: (clientId: string, signerId: string, form: Form, request: FastifyRequest) => Promise<unknown>,
+    act: (clientId: HrTenantId, signerId: string, form: Form, request: FastifyRequest) => Promise<unknown>,
   ) =>
     api.post(
       `/signing/:token/${path}`,

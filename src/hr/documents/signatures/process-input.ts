@@ -2,6 +2,8 @@
  * A signature process's input, as `POST` and `PUT` / `PATCH` send it: checked and turned into the process's
  * attributes, and a process turned back into an update's input (to merge a PATCH over, and to compare).
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { type FieldError, FieldValidationError } from '../../../platform/errors.js';
 import { type Clock, dayOf, parseDate } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
@@ -13,7 +15,7 @@ import { findSignatureType } from './types.js';
 export async function processAttributes(
   tx: Audited<SignaturesWork>,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   input: SignatureProcessPut | SignatureProcessCreate,
   current?: ProcessRecord,
 ): Promise<{ attrs: ProcessAttributes; organizationIds?: string[] }> {

@@ -2,6 +2,8 @@
  * The runner's signature queues (stamping and completion, expiry, callbacks), what their jobs carry, and the
  * queuing of a callback, which more than one change does.
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { enqueue } from '../../../platform/jobs/index.js';
 import type { Clock } from '../../../platform/time.js';
 import { afterWork } from '../../audit/actor.js';
@@ -16,14 +18,14 @@ export const SIGNATURE_CALLBACK_QUEUE = 'signature_callback';
 
 /** What a callback carries: the process as `GET` shows it, without the signers' links. */
 export interface CallbackPayload {
-  clientId: string;
+  clientId: HrTenantId;
   processId: string;
   url: string;
   body: string;
 }
 
 export interface ProcessJob {
-  clientId: string;
+  clientId: HrTenantId;
   processId: string;
 }
 
@@ -31,7 +33,7 @@ export interface ProcessJob {
 export async function queueCallback(
   tx: Audited<SignaturesWork>,
   deps: { clock: Clock; wakeJobs: () => void; callbacks: { retryForMs: number } },
-  clientId: string,
+  clientId: HrTenantId,
   view: ProcessView,
 ): Promise<void> {
   const url = view.process.callbackUrl;

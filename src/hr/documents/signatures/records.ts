@@ -2,6 +2,8 @@
  * What the signature services' writes share: the repositories their unit of work binds, and the audit record of a
  * process's or a signer's change (its view as the change left it).
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { InvalidRequestError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
 import type { OutboxRepository } from '../../core/outbox/repository.js';
@@ -33,7 +35,7 @@ export const NO_LINKS: NoLinks = { urlOf: () => null };
 export async function recordProcess(
   tx: Audited<SignaturesWork>,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   id: string,
   action: (typeof signatureEvents)['actions'][number],
 ): Promise<ProcessView> {
@@ -49,7 +51,7 @@ export async function recordProcess(
 export async function recordSigner(
   tx: Audited<SignaturesWork>,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   id: string,
   action: (typeof signerEvents)['actions'][number],
 ): Promise<SignerView> {

@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { organizationSubtree } from '../../core/organizations/repository.js';
 import type { ProcessSortField } from './schemas.js';
 import type { HrSignatureProcessesTable, HrSignersTable } from './tables.js';
@@ -259,7 +260,7 @@ function signerColumns(attrs: SignerAttributes) {
 
 /** Signature processes, their organizations and their signers (reference §5.4). */
 export class SignaturesRepository extends HrRepository {
-  private filtered(clientId: string, filter: ProcessFilter) {
+  private filtered(clientId: HrTenantId, filter: ProcessFilter) {
     let q = this.tenant(clientId).selectFrom('hr_signature_processes as p').selectAll('p');
     const signers = () =>
       this.tenant(clientId)
@@ -311,7 +312,7 @@ export class SignaturesRepository extends HrRepository {
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: ProcessFilter,
     request: PageRequest<ProcessSortField>,
   ): Promise<Page<ProcessRecord>> {
@@ -319,11 +320,11 @@ export class SignaturesRepository extends HrRepository {
     return { ...page, items: page.items.map(toProcess) };
   }
 
-  count(clientId: string, filter: ProcessFilter): Promise<number> {
+  count(clientId: HrTenantId, filter: ProcessFilter): Promise<number> {
     return listCount(this.filtered(clientId, filter));
   }
 
-  async find(clientId: string, id: string): Promise<ProcessRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<ProcessRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_signature_processes as p')
       .selectAll('p')
@@ -333,7 +334,7 @@ export class SignaturesRepository extends HrRepository {
   }
 
   /** The processes of these ids that exist, locked for the transaction on PostgreSQL. */
-  async findMany(clientId: string, ids: readonly string[]): Promise<ProcessRecord[]> {
+  async findMany(clientId: HrTenantId, ids: readonly string[]): Promise<ProcessRecord[]> {
     if (ids.length === 0) return [];
     const rows = await this.tenant(clientId)
       .selectFrom('hr_signature_processes as p')
@@ -344,7 +345,7 @@ export class SignaturesRepository extends HrRepository {
   }
 
   async insert(
-    clientId: string,
+    clientId: HrTenantId,
     process: {
       id: string;
       fileNumber: string;
@@ -376,7 +377,7 @@ export class SignaturesRepository extends HrRepository {
     await this.setOrganizations(clientId, process.id, organizationIds);
   }
 
-  async update(clientId: string, id: string, attrs: ProcessAttributes, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, attrs: ProcessAttributes, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_signature_processes')
       .set({ ...processColumns(attrs), updated_at: at })
@@ -389,7 +390,7 @@ export class SignaturesRepository extends HrRepository {
    * (another call moved it first), so that each transition happens once.
    */
   async transition(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     from: readonly string[],
     change: ProcessStateChange,
@@ -414,7 +415,7 @@ export class SignaturesRepository extends HrRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_signers').where('signature_process_id', '=', id).execute();
     await this.tenant(clientId)
       .deleteFrom('hr_signature_process_organizations')
@@ -423,7 +424,7 @@ export class SignaturesRepository extends HrRepository {
     await this.tenant(clientId).deleteFrom('hr_signature_processes').where('id', '=', id).execute();
   }
 
-  async setOrganizations(clientId: string, processId: string, organizationIds: readonly string[]): Promise<void> {
+  async setOrganizations(clientId: HrTenantId, processId: string, organizationIds: readonly string[]): Promise<void> {
     await this.tenant(clientId)
       .deleteFrom('hr_signature_process_organizations')
       .where('signature_process_id', '=', processId)
@@ -439,7 +440,7 @@ export class SignaturesRepository extends HrRepository {
 
   /** The organizations of these processes, with their names, by process id. */
   async organizationsOf(
-    clientId: string,
+    clientId: HrTenantId,
     processIds: readonly string[],
   ): Promise<Map<string, { id: string; name: string }[]>> {
     const result = new Map<string, { id: string; name: string }[]>();
@@ -463,7 +464,7 @@ export class SignaturesRepository extends HrRepository {
   }
 
   /** The signers of these processes, in signing order, by process id. */
-  async signersOf(clientId: string, processIds: readonly string[]): Promise<Map<string, SignerRecord[]>> {
+  async signersOf(clientId: HrTenantId, processIds: readonly string[]): Promise<Map<string, SignerRecord[]>> {
     const result = new Map<string, SignerRecord[]>();
     if (processIds.length === 0) return result;
     const rows = await this.tenant(clientId)
@@ -483,7 +484,7 @@ export class SignaturesRepository extends HrRepository {
 
   /** The HR users of these ids, with their names. */
   async usersNamed(
-    clientId: string,
+    clientId: HrTenantId,
     ids: readonly string[],
   ): Promise<Map<string, { firstName: string; lastName: string }>> {
     const result = new Map<string, { firstName: string; lastName: string }>();
@@ -497,7 +498,7 @@ export class SignaturesRepository extends HrRepository {
     return result;
   }
 
-  async findSigner(clientId: string, id: string): Promise<SignerRecord | undefined> {
+  async findSigner(clientId: HrTenantId, id: string): Promise<SignerRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_signers as s')
       .selectAll('s')
@@ -506,7 +507,7 @@ export class SignaturesRepository extends HrRepository {
     return row ? toSigner(row) : undefined;
   }
 
-  async findSigners(clientId: string, ids: readonly string[]): Promise<SignerRecord[]> {
+  async findSigners(clientId: HrTenantId, ids: readonly string[]): Promise<SignerRecord[]> {
     if (ids.length === 0) return [];
     const rows = await this.tenant(clientId)
       .selectFrom('hr_signers as s')
@@ -517,7 +518,7 @@ export class SignaturesRepository extends HrRepository {
   }
 
   async insertSigner(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     processId: string,
     attrs: SignerAttributes,
@@ -538,7 +539,7 @@ export class SignaturesRepository extends HrRepository {
       .execute();
   }
 
-  async updateSigner(clientId: string, id: string, attrs: SignerAttributes, at: number): Promise<void> {
+  async updateSigner(clientId: HrTenantId, id: string, attrs: SignerAttributes, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_signers')
       .set({ ...signerColumns(attrs), updated_at: at })
@@ -551,7 +552,7 @@ export class SignaturesRepository extends HrRepository {
    * call moved it first).
    */
   async signerTransition(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     from: string,
     change: { state: string; signedAt?: number; signatureName?: string; refusalComment?: string },
@@ -574,7 +575,7 @@ export class SignaturesRepository extends HrRepository {
 
   /** Sets the state of every signer of a process in one of `from`. */
   async setSignersState(
-    clientId: string,
+    clientId: HrTenantId,
     processId: string,
     from: readonly string[],
     state: string,
@@ -590,18 +591,18 @@ export class SignaturesRepository extends HrRepository {
     await q.execute();
   }
 
-  async deleteSigner(clientId: string, id: string): Promise<void> {
+  async deleteSigner(clientId: HrTenantId, id: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('hr_signers').where('id', '=', id).execute();
   }
 
   /** Which of these ids name a row of the client's table. */
-  existing(clientId: string, table: ClientKeyedTable, ids: readonly string[]): Promise<Set<string>> {
+  existing(clientId: HrTenantId, table: ClientKeyedTable, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, table, clientId, ids);
   }
 
   /** An HR user's name and address (mail to a process's sender). */
   async userContact(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
   ): Promise<{ firstName: string; lastName: string; email: string } | undefined> {
     const row = await this.tenant(clientId)
@@ -613,7 +614,7 @@ export class SignaturesRepository extends HrRepository {
   }
 
   /** Makes a stamped PDF (a blob) the process's current file; false when the process is gone. */
-  async setSignedFile(clientId: string, id: string, sha256: string, size: number, at: number): Promise<boolean> {
+  async setSignedFile(clientId: HrTenantId, id: string, sha256: string, size: number, at: number): Promise<boolean> {
     const result = await this.tenant(clientId)
       .updateTable('hr_signature_processes')
       .set({ signed_sha256: sha256, signed_size: size, updated_at: at })

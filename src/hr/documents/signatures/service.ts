@@ -7,6 +7,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue } from '../../../platform/jobs/index.js';
@@ -75,7 +76,7 @@ export class SignaturesService {
   // --- reads -------------------------------------------------------------------------------------------------
 
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     filter: Omit<ProcessFilter, 'now'>,
     request: PageRequest<ProcessSortField>,
   ): Promise<Page<ProcessView>> {
@@ -83,16 +84,16 @@ export class SignaturesService {
     return { ...page, items: await processViews(this.repo, this.deps.clock, clientId, page.items) };
   }
 
-  count(clientId: string, filter: Omit<ProcessFilter, 'now'>): Promise<number> {
+  count(clientId: HrTenantId, filter: Omit<ProcessFilter, 'now'>): Promise<number> {
     return this.repo.count(clientId, { ...filter, now: this.now() });
   }
 
-  get(clientId: string, id: string): Promise<ProcessView> {
+  get(clientId: HrTenantId, id: string): Promise<ProcessView> {
     return processView(this.repo, this.deps.clock, clientId, id);
   }
 
   /** The current PDF: signed, once someone has signed and the runner has stamped it; else as uploaded. */
-  async file(clientId: string, id: string): Promise<{ sha256: string; size: number; filename: string }> {
+  async file(clientId: HrTenantId, id: string): Promise<{ sha256: string; size: number; filename: string }> {
     const { process } = await this.get(clientId, id);
     return process.signedSha256 !== null
       ? { sha256: process.signedSha256, size: process.signedSize ?? 0, filename: process.filename }
@@ -101,7 +102,7 @@ export class SignaturesService {
 
   // --- processes -------------------------------------------------------------------------------------------------
 
-  async create(clientId: string, input: SignatureProcessCreate): Promise<ProcessView> {
+  async create(clientId: HrTenantId, input: SignatureProcessCreate): Promise<ProcessView> {
     const id = randomUUID();
     return this.work.run(async (tx) => {
       const { attrs, organizationIds } = await processAttributes(tx, this.deps.clock, clientId, input);
@@ -134,7 +135,7 @@ export class SignaturesService {
 
   /** PUT replaces the attributes (absent ones take their defaults); PATCH changes only those sent. */
   async update(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: SignatureProcessPut | SignatureProcessPatch,
     mode: 'put' | 'patch',
@@ -183,7 +184,7 @@ export class SignaturesService {
   /** Draft → signing: the first signers are invited, the expiry is set and its job queued. */
   private async startSigning(
     tx: Audited<SignaturesWork>,
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     call: CallOrigin,
   ): Promise<void> {
@@ -224,7 +225,7 @@ export class SignaturesService {
 
   private async cancelIn(
     tx: Audited<SignaturesWork>,
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     comment: string | null,
   ): Promise<void> {
@@ -241,7 +242,7 @@ export class SignaturesService {
   }
 
   /** `POST /signature_processes/cancel`: all or nothing. */
-  async cancelMany(clientId: string, ids: readonly string[], comment: string | null): Promise<ProcessView[]> {
+  async cancelMany(clientId: HrTenantId, ids: readonly string[], comment: string | null): Promise<ProcessView[]> {
     return this.work.run(async (tx) => {
       const found = await tx.signatures.findMany(clientId, ids);
       const byId = new Map(found.map((p) => [p.id, p]));
@@ -266,7 +267,7 @@ export class SignaturesService {
     });
   }
 
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     const blobs = await this.work.run(async (tx) => {
       const view = await processView(tx.signatures, this.deps.clock, clientId, id);
       if (!DELETABLE.includes(view.state)) {
@@ -286,7 +287,7 @@ export class SignaturesService {
   }
 
   /** `POST /signature_processes/{id}/send`: mails the signed document to every signer. */
-  async send(clientId: string, id: string): Promise<void> {
+  async send(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async (tx) => {
       const view = await processView(tx.signatures, this.deps.clock, clientId, id);
       if (view.state !== 'done') {
@@ -297,7 +298,7 @@ export class SignaturesService {
   }
 
   /** `POST /signature_processes/{id}/archive`: files the signed PDF as a document of the employee who signed it. */
-  async archive(clientId: string, id: string): Promise<void> {
+  async archive(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async (tx) => {
       const view = await processView(tx.signatures, this.deps.clock, clientId, id);
       const { process } = view;

@@ -4,6 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { hrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { hashSecret } from '../../../platform/security/secrets.js';
@@ -34,7 +36,7 @@ export class SignersService {
 
   // --- reads -------------------------------------------------------------------------------------------------
 
-  async signers(clientId: string, processId: string): Promise<SignerView[]> {
+  async signers(clientId: HrTenantId, processId: string): Promise<SignerView[]> {
     const process = await this.repo.find(clientId, processId);
     if (!process) throw new NotFoundError('signature process', processId);
     const state = stateOf(process, this.now());
@@ -45,7 +47,7 @@ export class SignersService {
     }));
   }
 
-  signer(clientId: string, id: string): Promise<SignerView> {
+  signer(clientId: HrTenantId, id: string): Promise<SignerView> {
     return signerView(this.repo, this.deps.clock, clientId, id);
   }
 
@@ -76,7 +78,7 @@ export class SignersService {
     };
   }
 
-  private async checkSigner(tx: Audited<SignaturesWork>, clientId: string, attrs: SignerAttributes): Promise<void> {
+  private async checkSigner(tx: Audited<SignaturesWork>, clientId: HrTenantId, attrs: SignerAttributes): Promise<void> {
     const errors: FieldError[] = [];
     if (attrs.userId !== null && !(await tx.signatures.existing(clientId, 'hr_users', [attrs.userId])).size) {
       errors.push({ field: 'user_id', code: 'not_found', message: 'No HR user has this id.' });
@@ -97,7 +99,7 @@ export class SignersService {
   }
 
   /** The process a signer change belongs to, which must be a draft. */
-  private async draftOf(tx: Audited<SignaturesWork>, clientId: string, processId: string, field?: string) {
+  private async draftOf(tx: Audited<SignaturesWork>, clientId: HrTenantId, processId: string, field?: string) {
     const process = await tx.signatures.find(clientId, processId);
     if (!process) {
       if (field) {
@@ -110,7 +112,7 @@ export class SignersService {
     return process;
   }
 
-  async createSigner(clientId: string, input: SignerCreate): Promise<SignerView> {
+  async createSigner(clientId: HrTenantId, input: SignerCreate): Promise<SignerView> {
     const id = randomUUID();
     return this.work.run(async (tx) => {
       await this.draftOf(tx, clientId, input.signature_process_id, 'signature_process_id');
@@ -122,7 +124,7 @@ export class SignersService {
   }
 
   async updateSigner(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: SignerPut | SignerPatch,
     mode: 'put' | 'patch',
@@ -149,11 +151,11 @@ export class SignersService {
       signed_at: _at,
       state: _state,
       ...settable
-    } = presentSigner({ signer, processState: 'draft', clientId: '' }, NO_LINKS);
+    } = presentSigner({ signer, processState: 'draft', clientId: hrTenantId('') }, NO_LINKS);
     return settable;
   }
 
-  async deleteSigner(clientId: string, id: string): Promise<void> {
+  async deleteSigner(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async (tx) => {
       const current = await tx.signatures.findSigner(clientId, id);
       if (!current) throw new NotFoundError('signer', id);
@@ -164,7 +166,7 @@ export class SignersService {
   }
 
   /** `POST /signers/remind` and `/signers/{id}/remind`: each signer must be `in_progress`; all or nothing. */
-  async remind(clientId: string, ids: readonly string[], call: CallOrigin): Promise<void> {
+  async remind(clientId: HrTenantId, ids: readonly string[], call: CallOrigin): Promise<void> {
     await this.work.run(async (tx) => {
       const found = await tx.signatures.findSigners(clientId, ids);
       const byId = new Map(found.map((s) => [s.id, s]));

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue } from '../../../platform/jobs/index.js';
@@ -44,7 +45,9 @@ export class SigningService {
    * What a signer's link opens (the signing page): the signer and their process, in the client's time, or
    * undefined for a link that is malformed, altered, or whose signer is gone.
    */
-  async openLink(token: string): Promise<{ clientId: string; signer: SignerView; process: ProcessView } | undefined> {
+  async openLink(
+    token: string,
+  ): Promise<{ clientId: HrTenantId; signer: SignerView; process: ProcessView } | undefined> {
     const opened = this.deps.links.open(token);
     if (!opened) return undefined;
     const { clientId, signerId } = opened;
@@ -60,12 +63,12 @@ export class SigningService {
   }
 
   /** Runs `work` in the time of the client a signer's link names. */
-  inClientTime<T>(clientId: string, work: () => Promise<T>): Promise<T> {
+  inClientTime<T>(clientId: HrTenantId, work: () => Promise<T>): Promise<T> {
     return this.deps.clock.runAs(`hr:${clientId}`, work);
   }
 
   /** The path of a signer's page (under the HR API's prefix, where its routes are served). */
-  signingPath(clientId: string, signerId: string): string {
+  signingPath(clientId: HrTenantId, signerId: string): string {
     return signingPath(this.deps.links, clientId, signerId);
   }
 
@@ -75,7 +78,7 @@ export class SigningService {
    * the last signature the process is `signed` and the runner makes the signed PDF.
    */
   async sign(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: { name: string; access_code?: string | undefined },
     call: CallOrigin,
@@ -118,7 +121,7 @@ export class SigningService {
 
   /** A signer refuses, with a comment: the process is `rejected`, and its callback called. */
   async refuse(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: { comment: string; access_code?: string | undefined },
   ): Promise<SignerView> {
@@ -155,7 +158,7 @@ export class SigningService {
   /** The signer, if it is their turn in a process that is signing; else a 400 that says why. */
   private async turnOf(
     tx: Audited<SignaturesWork>,
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     accessCode: string | undefined,
   ): Promise<{ signer: SignerRecord; process: ProcessRecord }> {
@@ -179,7 +182,7 @@ export class SigningService {
 
   private async mailSender(
     tx: Audited<SignaturesWork>,
-    clientId: string,
+    clientId: HrTenantId,
     process: ProcessRecord,
     kind: string,
     what: string,

@@ -3,6 +3,8 @@
  * services: a process's state as of an instant, a process with its signers, organizations and sender, a signer with
  * its process's state.
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
 import type { ProcessRecord, SignaturesRepository, SignerRecord } from './repository.js';
@@ -21,7 +23,7 @@ export interface ProcessView {
 export interface SignerView {
   signer: SignerRecord;
   processState: string;
-  clientId: string;
+  clientId: HrTenantId;
 }
 
 /** A process's state as of `at`. */
@@ -35,7 +37,7 @@ export function stateOf(process: ProcessRecord, at: number): string {
 export async function processView(
   repo: SignaturesRepository,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   id: string,
 ): Promise<ProcessView> {
   const process = await repo.find(clientId, id);
@@ -46,7 +48,7 @@ export async function processView(
 export async function processViews(
   repo: SignaturesRepository,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   processes: ProcessRecord[],
 ): Promise<ProcessView[]> {
   const ids = processes.map((p) => p.id);
@@ -75,7 +77,7 @@ export async function processViews(
 export async function signerView(
   repo: SignaturesRepository,
   clock: Clock,
-  clientId: string,
+  clientId: HrTenantId,
   id: string,
 ): Promise<SignerView> {
   const signer = await repo.findSigner(clientId, id);

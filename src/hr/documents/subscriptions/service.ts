@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import type { DocumentTypeRecord, DocumentTypesRepository } from '../document-types/repository.js';
@@ -25,7 +26,7 @@ export class SubscriptionsService {
   }
 
   /** Every employee document type, or the one named (400 when the client has none of that id). */
-  private async types(clientId: string, typeId: string | undefined): Promise<DocumentTypeRecord[]> {
+  private async types(clientId: HrTenantId, typeId: string | undefined): Promise<DocumentTypeRecord[]> {
     if (typeId === undefined) return this.read.documentTypes.all(clientId, 'employee');
     const type = await this.read.documentTypes.find(clientId, 'employee', typeId);
     if (!type) {
@@ -37,7 +38,7 @@ export class SubscriptionsService {
   }
 
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     filter: VaultFilter,
     documentTypeId: string | undefined,
     request: PageRequest,
@@ -47,7 +48,7 @@ export class SubscriptionsService {
     return { ...page, items: page.items.map((vault) => ({ vault, types })) };
   }
 
-  async get(clientId: string, employeeId: string, documentTypeId: string | undefined): Promise<SubscriptionsView> {
+  async get(clientId: HrTenantId, employeeId: string, documentTypeId: string | undefined): Promise<SubscriptionsView> {
     const vault = await this.read.vaults.find(clientId, employeeId);
     if (!vault) throw new NotFoundError('employee', employeeId);
     return { vault, types: await this.types(clientId, documentTypeId) };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { VaultState } from './schemas.js';
 
 /** The states a vault row stores (`not_available` is derived from the subscription option). */
@@ -122,7 +123,7 @@ function toRecord(row: Row): VaultRecord {
  * is written; reads join the employees to their rows.
  */
 export class VaultsRepository extends HrRepository {
-  private filtered(clientId: string, filter: VaultFilter) {
+  private filtered(clientId: HrTenantId, filter: VaultFilter) {
     let q = this.tenant(clientId)
       .selectFrom('hr_employees as e')
       .leftJoin('hr_electronic_vaults as v', (j) =>
@@ -159,18 +160,18 @@ export class VaultsRepository extends HrRepository {
     return q;
   }
 
-  async page(clientId: string, filter: VaultFilter, request: PageRequest): Promise<Page<VaultRecord>> {
+  async page(clientId: HrTenantId, filter: VaultFilter, request: PageRequest): Promise<Page<VaultRecord>> {
     const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: (page.items as Row[]).map(toRecord) };
   }
 
-  async find(clientId: string, employeeId: string): Promise<VaultRecord | undefined> {
+  async find(clientId: HrTenantId, employeeId: string): Promise<VaultRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('e.id', '=', employeeId).executeTakeFirst();
     return row ? toRecord(row as Row) : undefined;
   }
 
   /** Writes the employee's row with the defaults unless it exists. */
-  private async ensure(clientId: string, employeeId: string, at: number): Promise<void> {
+  private async ensure(clientId: HrTenantId, employeeId: string, at: number): Promise<void> {
     await this.tenant(clientId).insertIfAbsent(
       'hr_electronic_vaults',
       {
@@ -193,7 +194,7 @@ export class VaultsRepository extends HrRepository {
   }
 
   /** Sets columns of the employee's row (written with the defaults first when absent). */
-  async update(clientId: string, employeeId: string, changes: VaultChanges, at: number): Promise<void> {
+  async update(clientId: HrTenantId, employeeId: string, changes: VaultChanges, at: number): Promise<void> {
     await this.ensure(clientId, employeeId, at);
     await this.tenant(clientId)
       .updateTable('hr_electronic_vaults as v')
@@ -204,7 +205,7 @@ export class VaultsRepository extends HrRepository {
 
   /** Moves the stored state from one of `from` to `changes.state`; false when it was in none of them. */
   async transition(
-    clientId: string,
+    clientId: HrTenantId,
     employeeId: string,
     from: readonly StoredVaultState[],
     changes: VaultChanges,
@@ -225,7 +226,7 @@ export class VaultsRepository extends HrRepository {
    * last cleared (else the mail is a follow-up). Two calls at once cannot both be the first.
    */
   async markInvited(
-    clientId: string,
+    clientId: HrTenantId,
     employeeId: string,
     invitation: 'vault' | 'portal',
     at: number,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, InvalidRequestError, NotFoundError, StateError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
@@ -39,7 +40,7 @@ export const VAULT_MAILS = {
 /** The runner's queue that completes an unlinked vault's deletion. */
 export const VAULT_DELETION_QUEUE = 'electronic_vault.delete';
 interface DeletionJob {
-  clientId: string;
+  clientId: HrTenantId;
   employeeId: string;
 }
 
@@ -66,7 +67,7 @@ export class VaultsService {
     },
   ) {}
 
-  list(clientId: string, filter: VaultFilter, request: PageRequest): Promise<Page<VaultRecord>> {
+  list(clientId: HrTenantId, filter: VaultFilter, request: PageRequest): Promise<Page<VaultRecord>> {
     return this.work.read.vaults.page(clientId, filter, request);
   }
 
@@ -82,7 +83,7 @@ export class VaultsService {
     return ids;
   }
 
-  async get(clientId: string, employeeId: string, repo = this.work.read.vaults): Promise<VaultRecord> {
+  async get(clientId: HrTenantId, employeeId: string, repo = this.work.read.vaults): Promise<VaultRecord> {
     const vault = await repo.find(clientId, employeeId);
     if (!vault) throw new NotFoundError('employee', employeeId);
     return vault;
@@ -90,7 +91,7 @@ export class VaultsService {
 
   private async record(
     tx: Audited<VaultsWork>,
-    clientId: string,
+    clientId: HrTenantId,
     employeeId: string,
     action: (typeof vaultEvents)['actions'][number],
   ): Promise<VaultRecord> {
@@ -104,7 +105,7 @@ export class VaultsService {
   }
 
   /** `PATCH /electronic_vault_options/{id}`: the options sent; a change of the payslips choice is dated. */
-  async patch(clientId: string, employeeId: string, input: ElectronicVaultOptionsUpdate): Promise<VaultRecord> {
+  async patch(clientId: HrTenantId, employeeId: string, input: ElectronicVaultOptionsUpdate): Promise<VaultRecord> {
     return this.work.run(async (tx) => {
       const current = await this.get(clientId, employeeId, tx.vaults);
       const at = this.deps.clock.now();
@@ -129,7 +130,7 @@ export class VaultsService {
    * vault was last deleted. 400 when the employee cannot be invited: no e-mail address, the subscription disabled,
    * or a vault already activated or being deleted.
    */
-  async invite(clientId: string, employeeId: string): Promise<void> {
+  async invite(clientId: HrTenantId, employeeId: string): Promise<void> {
     await this.work.run(async (tx) => {
       const vault = await this.get(clientId, employeeId, tx.vaults);
       if (vault.state !== 'not_activated' && vault.state !== 'deleted') {
@@ -158,7 +159,7 @@ export class VaultsService {
    */
   private async mailInvitation(
     tx: Audited<VaultsWork>,
-    clientId: string,
+    clientId: HrTenantId,
     vault: VaultRecord,
     invitation: 'vault' | 'portal',
     text: { kinds: [string, string]; subjects: [string, string]; openings: [string, string]; ending: string },
@@ -188,7 +189,7 @@ export class VaultsService {
    * the invitation. The vault gets its id and becomes `activated`. 400 unless the employee was invited (since the
    * last deletion) and the vault is `not_activated` or `deleted`.
    */
-  async activate(clientId: string, employeeId: string): Promise<VaultRecord> {
+  async activate(clientId: HrTenantId, employeeId: string): Promise<VaultRecord> {
     return this.work.run(async (tx) => {
       const vault = await this.get(clientId, employeeId, tx.vaults);
       if (vault.state !== 'not_activated' && vault.state !== 'deleted') {
@@ -212,7 +213,7 @@ export class VaultsService {
    * `DELETE /employees/{id}/electronic_vault_link`: an activated vault becomes `pending_deletion`; the job runner
    * deletes it (`deleted`) right after. 400 when the employee has no linked vault.
    */
-  async unlink(clientId: string, employeeId: string): Promise<void> {
+  async unlink(clientId: HrTenantId, employeeId: string): Promise<void> {
     await this.work.run(async (tx) => {
       const vault = await this.get(clientId, employeeId, tx.vaults);
       const at = this.deps.clock.now();
@@ -272,7 +273,7 @@ export class VaultsService {
    * `send_notification` is false. 400 when the vault is not `activated`, when electronic distribution is disabled
    * for the employee, or for a payslip type when the employee opted out of electronic payslips.
    */
-  async addDocument(clientId: string, employeeId: string, input: ElectronicVaultDocument): Promise<string> {
+  async addDocument(clientId: HrTenantId, employeeId: string, input: ElectronicVaultDocument): Promise<string> {
     return this.work.run(async (tx) => {
       const vault = await this.get(clientId, employeeId, tx.vaults);
       if (vault.state !== 'activated') {
@@ -335,7 +336,7 @@ export class VaultsService {
    * `POST /employees/{id}/portal_invite`: the portal invitation mail, or a follow-up when one was sent before.
    * 422 (`no_email`) when the employee has no e-mail address.
    */
-  async invitePortal(clientId: string, employeeId: string): Promise<void> {
+  async invitePortal(clientId: HrTenantId, employeeId: string): Promise<void> {
     await this.work.run(async (tx) => {
       const vault = await this.get(clientId, employeeId, tx.vaults);
       const email = vault.employee.email;

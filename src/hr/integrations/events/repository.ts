@@ -6,6 +6,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrEventsTable } from '../../audit/tables.js';
 import '../../audit/tables.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 
 type EventRow = Selectable<HrEventsTable>;
 
@@ -61,7 +62,7 @@ function toRecord(row: EventRow): EventRecord {
 export class EventsRepository {
   constructor(private readonly db: Db) {}
 
-  private filtered(clientId: string, filter: EventFilter): EventQuery {
+  private filtered(clientId: HrTenantId, filter: EventFilter): EventQuery {
     let query = new Tenant<Tables>(this.db, clientId).selectFrom('hr_events as e').selectAll('e') as EventQuery;
     if (filter.resourceType !== undefined) query = query.where('e.resource_type', '=', filter.resourceType);
     if (filter.action !== undefined) query = query.where('e.action', '=', filter.action);
@@ -73,18 +74,18 @@ export class EventsRepository {
     return query;
   }
 
-  async page(clientId: string, filter: EventFilter, request: PageRequest): Promise<Page<EventRecord>> {
+  async page(clientId: HrTenantId, filter: EventFilter, request: PageRequest): Promise<Page<EventRecord>> {
     const page = await listPage(this.filtered(clientId, filter), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<EventRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<EventRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('e.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Every matching event, newest first, read a batch at a time (an export holds one batch in memory). */
-  async *all(clientId: string, filter: EventFilter, batch = 500): AsyncGenerator<EventRecord[]> {
+  async *all(clientId: HrTenantId, filter: EventFilter, batch = 500): AsyncGenerator<EventRecord[]> {
     let at: PageRequest['at'] = {};
     for (;;) {
       const page = await this.page(clientId, filter, { limit: batch, sort: [], at });

@@ -1,5 +1,6 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { parseDate, parseDateOrDateTime } from '../../../platform/time.js';
 import type { EventCatalogue } from '../../audit/catalogue.js';
@@ -38,18 +39,18 @@ export class EventsService {
     return filter;
   }
 
-  list(clientId: string, query: EventExportQuery, request: PageRequest): Promise<Page<EventRecord>> {
+  list(clientId: HrTenantId, query: EventExportQuery, request: PageRequest): Promise<Page<EventRecord>> {
     return this.repo.page(clientId, this.filter(query), request);
   }
 
-  async get(clientId: string, id: string): Promise<EventRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<EventRecord> {
     const event = await this.repo.find(clientId, id);
     if (!event) throw new NotFoundError('event', id);
     return event;
   }
 
   /** Every matching event, newest first, a batch at a time. The filters are checked before the first batch. */
-  export(clientId: string, query: EventExportQuery): AsyncGenerator<EventRecord[]> {
+  export(clientId: HrTenantId, query: EventExportQuery): AsyncGenerator<EventRecord[]> {
     return this.repo.all(clientId, this.filter(query));
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../platform/db/database.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { enqueue } from '../../../platform/jobs/index.js';
 import { afterWork } from '../../audit/actor.js';
 import { matchesPattern } from '../../audit/catalogue.js';
@@ -13,7 +14,7 @@ export const DELIVERY_QUEUE = 'webhook.delivery';
 
 /** What a delivery's job carries: where to find the delivery. The body and the key are read when it runs. */
 export interface DeliveryPayload {
-  clientId: string;
+  clientId: HrTenantId;
   deliveryId: string;
   webhookId: string;
   /** Asked for by name (a test callback, a redelivery): sent even while the webhook is inactive. */

@@ -5,6 +5,7 @@ import { type ListOrder, listPage, type PageRequest } from '../../../platform/db
 import { prepared } from '../../../platform/db/prepared.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrWebhookDeliveriesTable, HrWebhooksTable } from './tables.js';
 
@@ -72,24 +73,24 @@ export interface AttemptRecord {
 }
 
 // The outbox (every write with an active webhook) and the deliverer (every delivery) run these: built once.
-const webhooksOf = (db: Db, clientId: string) =>
+const webhooksOf = (db: Db, clientId: HrTenantId) =>
   new Tenant<Tables>(db, clientId).selectFrom('hr_webhooks as w').selectAll('w');
 /**
  * Whether the client has an active webhook, as an expression: the audit trail's insert of an event returns it, so a
  * write of a client without one reads no webhooks (`webhookOutlet`).
  */
 // tenant-by-hand: the subquery is tied to the client by `client_id`.
-export function anyActiveWebhook(clientId: string): RawBuilder<boolean> {
+export function anyActiveWebhook(clientId: HrTenantId): RawBuilder<boolean> {
   return sql<boolean>`exists (select 1 from hr_webhooks w where w.client_id = ${clientId} and w.is_active = 1)`;
 }
 
-const activeOf = prepared((db: Db, p: { clientId: string }) =>
+const activeOf = prepared((db: Db, p: { clientId: HrTenantId }) =>
   webhooksOf(db, p.clientId).where('w.is_active', '=', 1).orderBy('w.pk'),
 );
-const webhookById = prepared((db: Db, p: { clientId: string; id: string }) =>
+const webhookById = prepared((db: Db, p: { clientId: HrTenantId; id: string }) =>
   webhooksOf(db, p.clientId).where('w.id', '=', p.id),
 );
-const deliveryById = prepared((db: Db, p: { clientId: string; webhookId: string; id: string }) =>
+const deliveryById = prepared((db: Db, p: { clientId: HrTenantId; webhookId: string; id: string }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_webhook_deliveries as d')
     .selectAll('d')
@@ -100,7 +101,7 @@ const insertDeliveryRow = prepared(
   (
     db: Db,
     p: {
-      clientId: string;
+      clientId: HrTenantId;
       id: string;
       webhookId: string;
       eventId: string;
@@ -124,7 +125,7 @@ const insertDeliveryRow = prepared(
     }),
 );
 const insertAttemptRow = prepared(
-  (db: Db, p: AttemptFields & { clientId: string; deliveryId: string; webhookId: string; attempt: number }) =>
+  (db: Db, p: AttemptFields & { clientId: HrTenantId; deliveryId: string; webhookId: string; attempt: number }) =>
     new Tenant<Tables>(db, p.clientId).insertInto('hr_webhook_attempts', {
       status: p.status,
       response_code: p.responseCode,
@@ -138,7 +139,7 @@ const insertAttemptRow = prepared(
     }),
 );
 /** Counts an attempt on its delivery, and gives the count: the attempt's number. */
-const countAttempt = prepared((db: Db, p: { clientId: string; deliveryId: string; status: string; at: number }) =>
+const countAttempt = prepared((db: Db, p: { clientId: HrTenantId; deliveryId: string; status: string; at: number }) =>
   new Tenant<Tables>(db, p.clientId)
     .updateTable('hr_webhook_deliveries')
     .set((eb) => ({ attempts: eb('attempts', '+', 1), status: p.status, updated_at: p.at }))
@@ -180,26 +181,32 @@ function toDelivery(row: Selectable<HrWebhookDeliveriesTable>): DeliveryRecord {
 }
 
 export class WebhooksRepository extends HrRepository {
-  private all(clientId: string) {
+  private all(clientId: HrTenantId) {
     return this.tenant(clientId).selectFrom('hr_webhooks as w').selectAll('w');
   }
 
-  async page(clientId: string, request: PageRequest): Promise<Page<WebhookRecord>> {
+  async page(clientId: HrTenantId, request: PageRequest): Promise<Page<WebhookRecord>> {
     const page = await listPage(this.all(clientId), ORDER, request);
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<WebhookRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<WebhookRecord | undefined> {
     const row = await webhookById.first(this.db, { clientId, id });
     return row ? toRecord(row) : undefined;
   }
 
   /** The client's active webhooks, for the outbox. */
-  async active(clientId: string): Promise<WebhookRecord[]> {
+  async active(clientId: HrTenantId): Promise<WebhookRecord[]> {
     return (await activeOf.all(this.db, { clientId })).map(toRecord);
   }
 
-  async insert(clientId: string, id: string, attrs: WebhookAttributes, sealedKey: string, at: number): Promise<void> {
+  async insert(
+    clientId: HrTenantId,
+    id: string,
+    attrs: WebhookAttributes,
+    sealedKey: string,
+    at: number,
+  ): Promise<void> {
     await this.tenant(clientId)
       .insertInto('hr_webhooks', {
         id,
@@ -214,7 +221,7 @@ export class WebhooksRepository extends HrRepository {
       .execute();
   }
 
-  async update(clientId: string, id: string, attrs: WebhookAttributes, at: number): Promise<boolean> {
+  async update(clientId: HrTenantId, id: string, attrs: WebhookAttributes, at: number): Promise<boolean> {
     const result = await this.tenant(clientId)
       .updateTable('hr_webhooks')
       .set({
@@ -229,7 +236,7 @@ export class WebhooksRepository extends HrRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async setKey(clientId: string, id: string, sealedKey: string, at: number): Promise<boolean> {
+  async setKey(clientId: HrTenantId, id: string, sealedKey: string, at: number): Promise<boolean> {
     const result = await this.tenant(clientId)
       .updateTable('hr_webhooks')
       .set({ signature_key: sealedKey, updated_at: at })
@@ -239,7 +246,7 @@ export class WebhooksRepository extends HrRepository {
   }
 
   /** Deletes the webhook; its pending deliveries are dropped with it (their jobs find nothing and end). */
-  async delete(clientId: string, id: string): Promise<boolean> {
+  async delete(clientId: HrTenantId, id: string): Promise<boolean> {
     const t = this.tenant(clientId);
     await t.deleteFrom('hr_webhook_attempts').where('webhook_id', '=', id).execute();
     await t.deleteFrom('hr_webhook_deliveries').where('webhook_id', '=', id).execute();
@@ -248,19 +255,19 @@ export class WebhooksRepository extends HrRepository {
   }
 
   async insertDelivery(
-    clientId: string,
+    clientId: HrTenantId,
     delivery: { id: string; webhookId: string; eventId: string; eventType: string; body: string; jobId: number },
     at: number,
   ): Promise<void> {
     await insertDeliveryRow.execute(this.db, { clientId, ...delivery, at });
   }
 
-  async findDelivery(clientId: string, webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
+  async findDelivery(clientId: HrTenantId, webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
     const row = await deliveryById.first(this.db, { clientId, webhookId, id });
     return row ? toDelivery(row) : undefined;
   }
 
-  async setDeliveryStatus(clientId: string, id: string, status: string, at: number): Promise<void> {
+  async setDeliveryStatus(clientId: HrTenantId, id: string, status: string, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_webhook_deliveries')
       .set({ status, updated_at: at })
@@ -270,7 +277,7 @@ export class WebhooksRepository extends HrRepository {
 
   /** Counts one attempt on its delivery and records it; returns its number. */
   async recordAttempt(
-    clientId: string,
+    clientId: HrTenantId,
     delivery: DeliveryRecord,
     attempt: AttemptFields,
     deliveryStatus: string,
@@ -282,7 +289,7 @@ export class WebhooksRepository extends HrRepository {
     return number;
   }
 
-  async attempts(clientId: string, webhookId: string, request: PageRequest): Promise<Page<AttemptRecord>> {
+  async attempts(clientId: HrTenantId, webhookId: string, request: PageRequest): Promise<Page<AttemptRecord>> {
     const query = this.tenant(clientId)
       .selectFrom('hr_webhook_attempts as a')
       .innerJoin('hr_webhook_deliveries as d', (j) =>

@@ -3,6 +3,7 @@ import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { SecretBox } from '../../../platform/security/secret-box.js';
@@ -26,7 +27,11 @@ export interface WebhooksWork {
 /** Queues a delivery's job in the caller's transaction, and wakes the runner once it commits. */
 export interface DeliveryQueue {
   /** Answers the job's id. */
-  enqueue(db: Db, clientId: string, delivery: { id: string; webhookId: string; explicit?: boolean }): Promise<number>;
+  enqueue(
+    db: Db,
+    clientId: HrTenantId,
+    delivery: { id: string; webhookId: string; explicit?: boolean },
+  ): Promise<number>;
   wake(): void;
 }
 
@@ -96,18 +101,18 @@ export class WebhooksService {
     };
   }
 
-  async list(clientId: string, request: PageRequest): Promise<Page<WebhookView>> {
+  async list(clientId: HrTenantId, request: PageRequest): Promise<Page<WebhookView>> {
     const page = await this.repo.page(clientId, request);
     return { ...page, items: page.items.map((w) => this.view(w)) };
   }
 
-  async get(clientId: string, id: string): Promise<WebhookView> {
+  async get(clientId: HrTenantId, id: string): Promise<WebhookView> {
     const webhook = await this.repo.find(clientId, id);
     if (!webhook) throw new NotFoundError('webhook', id);
     return this.view(webhook);
   }
 
-  async create(clientId: string, input: WebhookCreate): Promise<WebhookView> {
+  async create(clientId: HrTenantId, input: WebhookCreate): Promise<WebhookView> {
     const attrs = this.attributes(input);
     const id = randomUUID();
     const sealed = this.secrets.seal(SIGNATURE_KEY_PURPOSE, newSecret(32));
@@ -125,7 +130,7 @@ export class WebhooksService {
   }
 
   /** PUT: replaces every attribute of an existing webhook (it never creates one). */
-  async update(clientId: string, id: string, input: WebhookCreate): Promise<WebhookView> {
+  async update(clientId: HrTenantId, id: string, input: WebhookCreate): Promise<WebhookView> {
     const attrs = this.attributes(input);
     const webhook = await this.work.run(async ({ webhooks, audit }) => {
       if (!(await webhooks.update(clientId, id, attrs, this.clock.now()))) throw new NotFoundError('webhook', id);
@@ -140,7 +145,7 @@ export class WebhooksService {
     return this.view(webhook);
   }
 
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async ({ webhooks, audit }) => {
       const webhook = await webhooks.find(clientId, id);
       if (!webhook) throw new NotFoundError('webhook', id);
@@ -153,7 +158,7 @@ export class WebhooksService {
     });
   }
 
-  async refreshKey(clientId: string, id: string): Promise<WebhookView> {
+  async refreshKey(clientId: HrTenantId, id: string): Promise<WebhookView> {
     const sealed = this.secrets.seal(SIGNATURE_KEY_PURPOSE, newSecret(32));
     const webhook = await this.work.run(async ({ webhooks, audit }) => {
       if (!(await webhooks.setKey(clientId, id, sealed, this.clock.now()))) throw new NotFoundError('webhook', id);
@@ -172,7 +177,7 @@ export class WebhooksService {
    * Queues a test callback to the webhook, active or not, whatever it subscribes to: an event of type
    * `webhook.test` whose data is the webhook (without its key). It goes out at once, through the same outbox.
    */
-  async test(clientId: string, id: string): Promise<void> {
+  async test(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async ({ webhooks }) => {
       const webhook = await webhooks.find(clientId, id);
       if (!webhook) throw new NotFoundError('webhook', id);
@@ -207,13 +212,13 @@ export class WebhooksService {
     return this.repo.sweep(now - retentionDays * 86_400_000);
   }
 
-  async attempts(clientId: string, id: string, request: PageRequest): Promise<Page<AttemptRecord>> {
+  async attempts(clientId: HrTenantId, id: string, request: PageRequest): Promise<Page<AttemptRecord>> {
     if (!(await this.repo.find(clientId, id))) throw new NotFoundError('webhook', id);
     return this.repo.attempts(clientId, id, request);
   }
 
   /** Sends a delivery again, as a new delivery of the same event (same body, same `X-Event-Id`). */
-  async redeliver(clientId: string, id: string, deliveryId: string): Promise<void> {
+  async redeliver(clientId: HrTenantId, id: string, deliveryId: string): Promise<void> {
     await this.work.run(async ({ webhooks }) => {
       const previous = await webhooks.findDelivery(clientId, id, deliveryId);
       if (!previous) throw new NotFoundError('delivery', deliveryId);

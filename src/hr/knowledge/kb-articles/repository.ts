@@ -6,7 +6,7 @@ import { type ListOrder, listPage, type PageRequest } from '../../../platform/db
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { containsText, fts5Query, pgTsquery, pgTsvector } from '../../../platform/db/search.js';
-import type { TenantRow } from '../../../platform/db/tenant.js';
+import type { HrTenantId, TenantRow } from '../../../platform/db/tenant.js';
 import { PerimetersRepository } from '../../core/perimeters/repository.js';
 import type { CustomFieldFilter, EmployeeFacts, EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import { filteredArticles, type KbArticleFilter } from './filter.js';
@@ -206,7 +206,7 @@ export class KbArticlesRepository extends HrRepository {
   // ------------------------------------------------------------ reads
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: KbArticleFilter,
     request: PageRequest<SortField>,
   ): Promise<Page<KbArticleRecord>> {
@@ -215,13 +215,13 @@ export class KbArticlesRepository extends HrRepository {
   }
 
   /** The internal keys of every article the filter keeps (to order full-text matches by relevance). */
-  async matchingPks(clientId: string, filter: KbArticleFilter): Promise<number[]> {
+  async matchingPks(clientId: HrTenantId, filter: KbArticleFilter): Promise<number[]> {
     const rows = await filteredArticles(this.tenant(clientId), filter).clearSelect().select('a.pk').execute();
     return rows.map((r) => Number(r.pk));
   }
 
   /** The oldest article the filter keeps (`once_on_employee_homepage`). */
-  async oldest(clientId: string, filter: KbArticleFilter): Promise<KbArticleRecord | undefined> {
+  async oldest(clientId: HrTenantId, filter: KbArticleFilter): Promise<KbArticleRecord | undefined> {
     const row = await filteredArticles(this.tenant(clientId), filter)
       .orderBy('a.created_at')
       .orderBy('a.pk')
@@ -230,14 +230,14 @@ export class KbArticlesRepository extends HrRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  async rowsByPk(clientId: string, pks: number[]): Promise<KbArticleRecord[]> {
+  async rowsByPk(clientId: HrTenantId, pks: number[]): Promise<KbArticleRecord[]> {
     if (!pks.length) return [];
     const rows = await this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('pk', 'in', pks).execute();
     const byPk = new Map(rows.map((r) => [Number(r.pk), toRecord(r)]));
     return pks.flatMap((pk) => byPk.get(pk) ?? []);
   }
 
-  async find(clientId: string, id: string): Promise<KbArticleRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<KbArticleRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_kb_articles')
       .selectAll()
@@ -247,7 +247,7 @@ export class KbArticlesRepository extends HrRepository {
   }
 
   /** Versions, categories, tags, perimeters and role names of several articles, in a few queries. */
-  async details(clientId: string, rows: KbArticleRecord[]): Promise<KbArticleData[]> {
+  async details(clientId: HrTenantId, rows: KbArticleRecord[]): Promise<KbArticleData[]> {
     if (!rows.length) return [];
     const pks = rows.map((r) => r.pk);
     const [versions, categories, tags, perimeters] = await Promise.all([
@@ -307,7 +307,7 @@ export class KbArticlesRepository extends HrRepository {
 
   /** Distinct tags (one per lower-case label and language), alphabetical. */
   async tagPage(
-    clientId: string,
+    clientId: HrTenantId,
     filter: { languageCode?: string; q?: string },
     request: PageRequest,
   ): Promise<Page<KbTagRecord>> {
@@ -331,7 +331,7 @@ export class KbArticlesRepository extends HrRepository {
    * The categories among `ids` that exist in the client, each locked until the transaction ends (a category
    * being deleted at the same time either waits for this write, and then sees its link, or is gone).
    */
-  async lockCategories(clientId: string, ids: string[]): Promise<Set<string>> {
+  async lockCategories(clientId: HrTenantId, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const rows = await this.tenant(clientId)
       .updateTable('pa_kb_categories')
@@ -342,11 +342,11 @@ export class KbArticlesRepository extends HrRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  existingUsers(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingUsers(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_users', clientId, ids);
   }
 
-  async roleNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  async roleNames(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
     const rows = await this.tenant(clientId)
       .selectFrom('hr_roles')
@@ -362,7 +362,7 @@ export class KbArticlesRepository extends HrRepository {
    * are left to the caller.
    */
   async candidatePerimeters(
-    clientId: string,
+    clientId: HrTenantId,
     employee: EmployeeFacts,
   ): Promise<{ articlePk: number; perimeter: EmployeesPerimeter }[]> {
     const orgs = [...employee.organizationIds];
@@ -388,7 +388,7 @@ export class KbArticlesRepository extends HrRepository {
   }
 
   /** Relevance of the client's articles matching every word (higher is better); the formula is the dialect's. */
-  async searchScores(clientId: string, words: string[]): Promise<Map<number, number>> {
+  async searchScores(clientId: HrTenantId, words: string[]): Promise<Map<number, number>> {
     // tenant-by-hand: raw full-text statements (an FTS5 table, a tsvector), which `Tenant` cannot write; the
     // articles they join are bound to the client.
     const rows =
@@ -407,7 +407,12 @@ export class KbArticlesRepository extends HrRepository {
   // ------------------------------------------------------------ writes
 
   /** Inserts unless the id exists; the new internal key, or undefined when another write created it first. */
-  async insertIfAbsent(clientId: string, id: string, values: KbArticleValues, at: number): Promise<number | undefined> {
+  async insertIfAbsent(
+    clientId: HrTenantId,
+    id: string,
+    values: KbArticleValues,
+    at: number,
+  ): Promise<number | undefined> {
     return this.tenant(clientId).insertIfAbsentPk('pa_kb_articles', {
       id,
       ...toColumns(values),
@@ -416,7 +421,7 @@ export class KbArticlesRepository extends HrRepository {
     } as TenantRow<Tables, 'pa_kb_articles'>);
   }
 
-  async update(clientId: string, pk: number, values: Partial<KbArticleValues>, at: number): Promise<void> {
+  async update(clientId: HrTenantId, pk: number, values: Partial<KbArticleValues>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_kb_articles')
       .set({ ...toColumns(values), updated_at: at })
@@ -442,7 +447,7 @@ export class KbArticlesRepository extends HrRepository {
         .execute();
   }
 
-  replaceVersions(clientId: string, pk: number, versions: KbVersionRecord[]): Promise<void> {
+  replaceVersions(clientId: HrTenantId, pk: number, versions: KbVersionRecord[]): Promise<void> {
     return this.replaceChildren(
       'pa_kb_article_versions',
       pk,
@@ -462,7 +467,7 @@ export class KbArticlesRepository extends HrRepository {
     );
   }
 
-  replaceCategories(clientId: string, pk: number, categoryIds: string[]): Promise<void> {
+  replaceCategories(clientId: HrTenantId, pk: number, categoryIds: string[]): Promise<void> {
     return this.replaceChildren(
       'pa_kb_article_categories',
       pk,
@@ -470,7 +475,7 @@ export class KbArticlesRepository extends HrRepository {
     );
   }
 
-  replaceTags(clientId: string, pk: number, tags: { languageCode: string; label: string }[]): Promise<void> {
+  replaceTags(clientId: HrTenantId, pk: number, tags: { languageCode: string; label: string }[]): Promise<void> {
     return this.replaceChildren(
       'pa_kb_article_tags',
       pk,
@@ -485,7 +490,7 @@ export class KbArticlesRepository extends HrRepository {
     );
   }
 
-  replacePerimeters(clientId: string, pk: number, perimeters: EmployeesPerimeter[]): Promise<void> {
+  replacePerimeters(clientId: HrTenantId, pk: number, perimeters: EmployeesPerimeter[]): Promise<void> {
     return this.replaceChildren(
       'pa_kb_article_perimeters',
       pk,
@@ -519,7 +524,7 @@ export class KbArticlesRepository extends HrRepository {
   }
 
   /** Deletes the article, its versions, links and full-text row. */
-  async delete(clientId: string, pk: number): Promise<void> {
+  async delete(clientId: HrTenantId, pk: number): Promise<void> {
     if (this.dialect === 'sqlite') await sql`delete from pa_kb_article_fts where rowid = ${pk}`.execute(this.db);
     await this.tenant(clientId).deleteFrom('pa_kb_articles').where('pk', '=', pk).execute();
   }

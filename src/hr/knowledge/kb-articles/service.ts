@@ -2,6 +2,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import { htmlText, searchWords } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
@@ -102,19 +103,23 @@ export class KbArticlesService {
 
   // ------------------------------------------------------------ reads
 
-  async get(clientId: string, id: string): Promise<KbArticleView> {
+  async get(clientId: HrTenantId, id: string): Promise<KbArticleView> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('article', id);
     return (await this.views(this.repo, clientId, [row]))[0] as KbArticleView;
   }
 
-  private async views(repo: KbArticlesRepository, clientId: string, rows: KbArticleRecord[]): Promise<KbArticleView[]> {
+  private async views(
+    repo: KbArticlesRepository,
+    clientId: HrTenantId,
+    rows: KbArticleRecord[],
+  ): Promise<KbArticleView[]> {
     const today = dayOf(this.clock.now());
     return (await repo.details(clientId, rows)).map((d) => ({ ...d, status: statusOf(d.row, today) }));
   }
 
   /** The internal keys of the articles whose perimeters cover the employee (422 when no such employee). */
-  private async coveredPks(clientId: string, employeeId: string): Promise<number[]> {
+  private async coveredPks(clientId: HrTenantId, employeeId: string): Promise<number[]> {
     const facts = await this.repo.perimeters.employeeFacts(clientId, employeeId);
     if (!facts) throw new FieldValidationError([notFound('employee_id', 'employee')]);
     const covered = new Set<number>();
@@ -124,7 +129,7 @@ export class KbArticlesService {
     return [...covered];
   }
 
-  private async filter(clientId: string, query: KbArticleListQuery): Promise<KbArticleFilter> {
+  private async filter(clientId: HrTenantId, query: KbArticleListQuery): Promise<KbArticleFilter> {
     const f: KbArticleFilter = { today: dayOf(this.clock.now()) };
     const errors: FieldError[] = [];
     if (query.organization_id !== undefined) {
@@ -161,7 +166,7 @@ export class KbArticlesService {
    * article and ignores every other filter but `employee_id`.
    */
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     query: KbArticleListQuery,
     request: PageRequest<SortField>,
   ): Promise<Page<KbArticleView>> {
@@ -195,7 +200,7 @@ export class KbArticlesService {
     return page;
   }
 
-  tags(clientId: string, query: KbTagListQuery, request: PageRequest): Promise<Page<KbTagRecord>> {
+  tags(clientId: HrTenantId, query: KbTagListQuery, request: PageRequest): Promise<Page<KbTagRecord>> {
     return this.repo.tagPage(
       clientId,
       {
@@ -211,7 +216,7 @@ export class KbArticlesService {
   /** The rules shared by PUT and PATCH that need the database: users, roles, perimeters. */
   private async referenceErrors(
     repo: KbArticlesRepository,
-    clientId: string,
+    clientId: HrTenantId,
     input: {
       users?: [field: string, id: string | null | undefined][];
       roles?: { role_id: string }[];
@@ -238,7 +243,11 @@ export class KbArticlesService {
   }
 
   /** PUT: creates (`created`) or replaces the article; left-out attributes return to their defaults. */
-  async put(clientId: string, id: string, input: KbArticlePut): Promise<{ article: KbArticleView; created: boolean }> {
+  async put(
+    clientId: HrTenantId,
+    id: string,
+    input: KbArticlePut,
+  ): Promise<{ article: KbArticleView; created: boolean }> {
     const errors: FieldError[] = [
       ...duplicateLanguages('versions', input.versions),
       ...duplicateLanguages('localized_search_keywords', input.localized_search_keywords ?? []),
@@ -331,7 +340,7 @@ export class KbArticlesService {
   }
 
   /** PATCH: publish or unpublish, and the other attributes the reference lists; only what is sent changes. */
-  async patch(clientId: string, id: string, input: KbArticlePatch): Promise<KbArticleView> {
+  async patch(clientId: HrTenantId, id: string, input: KbArticlePatch): Promise<KbArticleView> {
     if (input.employee_perimeters !== undefined && input.employees_perimeters !== undefined) {
       throw new FieldValidationError([
         {
@@ -390,7 +399,7 @@ export class KbArticlesService {
   }
 
   /** DELETE: the article, its versions and links, and its full-text row, for good. */
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async ({ kbArticles: repo, audit }) => {
       const row = await repo.find(clientId, id);
       if (!row) throw new NotFoundError('article', id);

@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { PaKbCategoriesTable } from './tables.js';
 
@@ -85,7 +86,7 @@ export interface CategoryLinkCheck {
   /** The reference's error code (`category_has_linked_articles`, …). */
   code: string;
   message: string;
-  linked(db: Db, clientId: string, categoryId: string): Promise<boolean>;
+  linked(db: Db, clientId: HrTenantId, categoryId: string): Promise<boolean>;
 }
 
 /** Whether a query finds a row (it reads one at most). */
@@ -157,11 +158,11 @@ export const CATEGORY_LINK_CHECKS: CategoryLinkCheck[] = [
 ];
 
 export class KbCategoriesRepository extends HrRepository {
-  private scoped(clientId: string) {
+  private scoped(clientId: HrTenantId) {
     return this.tenant(clientId).selectFrom('pa_kb_categories').selectAll();
   }
 
-  async page(clientId: string, filter: KbCategoryFilter, request: PageRequest): Promise<Page<KbCategoryRecord>> {
+  async page(clientId: HrTenantId, filter: KbCategoryFilter, request: PageRequest): Promise<Page<KbCategoryRecord>> {
     let q = this.scoped(clientId);
     if (filter.originalLanguageCode !== undefined)
       q = q.where('original_language_code', '=', filter.originalLanguageCode);
@@ -169,13 +170,13 @@ export class KbCategoriesRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async find(clientId: string, id: string): Promise<KbCategoryRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<KbCategoryRecord | undefined> {
     const row = await this.scoped(clientId).where('id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** The highest `order` of the client's categories, or undefined when it has none. */
-  async maxOrder(clientId: string): Promise<number | undefined> {
+  async maxOrder(clientId: HrTenantId): Promise<number | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_kb_categories')
       .select((eb) => eb.fn.max('sort_order').as('m'))
@@ -184,7 +185,7 @@ export class KbCategoriesRepository extends HrRepository {
   }
 
   /** Inserts unless the id exists; returns whether it inserted (concurrent creates of one id cannot both win). */
-  insertIfAbsent(clientId: string, id: string, values: KbCategoryValues, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, values: KbCategoryValues, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('pa_kb_categories', {
       ...toColumns(values),
       id,
@@ -193,7 +194,7 @@ export class KbCategoriesRepository extends HrRepository {
     });
   }
 
-  async update(clientId: string, id: string, values: KbCategoryValues, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, values: KbCategoryValues, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_kb_categories')
       .set({ ...toColumns(values), updated_at: at })
@@ -202,7 +203,7 @@ export class KbCategoriesRepository extends HrRepository {
   }
 
   /** Moves the category to `order` (its `order_key` follows). */
-  async reorder(clientId: string, id: string, order: number, key: string, at: number): Promise<void> {
+  async reorder(clientId: HrTenantId, id: string, order: number, key: string, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_kb_categories')
       .set({ sort_order: order, order_key: key, updated_at: at })
@@ -210,12 +211,12 @@ export class KbCategoriesRepository extends HrRepository {
       .execute();
   }
 
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('pa_kb_categories').where('id', '=', id).execute();
   }
 
   /** The codes of every link that keeps the category from being deleted. */
-  async links(clientId: string, id: string): Promise<CategoryLinkCheck[]> {
+  async links(clientId: HrTenantId, id: string): Promise<CategoryLinkCheck[]> {
     const found: CategoryLinkCheck[] = [];
     for (const check of CATEGORY_LINK_CHECKS) if (await check.linked(this.db, clientId, id)) found.push(check);
     return found;

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -68,7 +69,7 @@ export class KbCategoriesService {
     this.repo = work.read.kbCategories;
   }
 
-  list(clientId: string, query: KbCategoryListQuery, request: PageRequest): Promise<Page<KbCategoryRecord>> {
+  list(clientId: HrTenantId, query: KbCategoryListQuery, request: PageRequest): Promise<Page<KbCategoryRecord>> {
     return this.repo.page(
       clientId,
       query.original_language_code !== undefined ? { originalLanguageCode: query.original_language_code } : {},
@@ -76,7 +77,7 @@ export class KbCategoriesService {
     );
   }
 
-  async get(clientId: string, id: string): Promise<KbCategoryRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<KbCategoryRecord> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('category', id);
     return row;
@@ -87,7 +88,7 @@ export class KbCategoriesService {
    * except `order` and `slug`, which keep their values (a new category goes after every other one).
    */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: KbCategoryPut,
   ): Promise<{ category: KbCategoryRecord; created: boolean }> {
@@ -127,7 +128,7 @@ export class KbCategoriesService {
   }
 
   /** PATCH: changes the `order` only. */
-  async patch(clientId: string, id: string, input: KbCategoryPatch): Promise<KbCategoryRecord> {
+  async patch(clientId: HrTenantId, id: string, input: KbCategoryPatch): Promise<KbCategoryRecord> {
     return this.work.run(async ({ kbCategories: repo, audit }) => {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('category', id);
       await repo.reorder(clientId, id, input.order, orderKey(input.order), this.clock.now());
@@ -142,7 +143,7 @@ export class KbCategoriesService {
    * deleted first, then the links are checked in the same transaction: a write linking the category at the same
    * time either waits for this one (and then finds no category) or is seen by the check.
    */
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     await this.work.run(async ({ kbCategories: repo, audit }) => {
       const category = await repo.find(clientId, id);
       if (!category) throw new NotFoundError('category', id);

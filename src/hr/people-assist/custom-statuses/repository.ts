@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { WorkflowSortField } from './schemas.js';
 import type { PaCustomStatusesTable } from './tables.js';
 
@@ -46,14 +47,14 @@ function toRecord(row: Selectable<PaCustomStatusesTable>): CustomStatusRecord {
 }
 
 export class CustomStatusesRepository extends HrRepository {
-  private filtered(clientId: string, filter: CustomStatusFilter) {
+  private filtered(clientId: HrTenantId, filter: CustomStatusFilter) {
     let q = this.tenant(clientId).selectFrom('pa_custom_statuses as s').selectAll('s');
     if (filter.q) q = q.where(containsText(['s.name'], filter.q));
     return q;
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: CustomStatusFilter,
     request: PageRequest<WorkflowSortField>,
   ): Promise<Page<CustomStatusRecord>> {
@@ -61,21 +62,21 @@ export class CustomStatusesRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  count(clientId: string, filter: CustomStatusFilter): Promise<number> {
+  count(clientId: HrTenantId, filter: CustomStatusFilter): Promise<number> {
     return listCount(this.filtered(clientId, filter));
   }
 
-  async find(clientId: string, id: string): Promise<CustomStatusRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<CustomStatusRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('s.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Which of these ids are custom statuses of the client. */
-  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingIds(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'pa_custom_statuses', clientId, ids);
   }
 
-  insertIfAbsent(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, attrs: CustomStatusAttributes, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('pa_custom_statuses', {
       id,
       name: attrs.name,
@@ -85,7 +86,7 @@ export class CustomStatusesRepository extends HrRepository {
     });
   }
 
-  async update(clientId: string, id: string, attrs: CustomStatusAttributes, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, attrs: CustomStatusAttributes, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_custom_statuses')
       .set({ name: attrs.name, is_active: attrs.isActive ? 1 : 0, updated_at: at })

@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -23,18 +24,18 @@ export class CustomStatusesService {
   ) {}
 
   list(
-    clientId: string,
+    clientId: HrTenantId,
     filter: CustomStatusFilter,
     request: PageRequest<WorkflowSortField>,
   ): Promise<Page<CustomStatusRecord>> {
     return this.work.read.customStatuses.page(clientId, filter, request);
   }
 
-  count(clientId: string, filter: CustomStatusFilter): Promise<number> {
+  count(clientId: HrTenantId, filter: CustomStatusFilter): Promise<number> {
     return this.work.read.customStatuses.count(clientId, filter);
   }
 
-  async get(clientId: string, id: string): Promise<CustomStatusRecord> {
+  async get(clientId: HrTenantId, id: string): Promise<CustomStatusRecord> {
     const row = await this.work.read.customStatuses.find(clientId, id);
     if (!row) throw new NotFoundError('custom status', id);
     return row;
@@ -42,7 +43,7 @@ export class CustomStatusesService {
 
   /** PUT: creates the status at `id` or replaces its name and activity. */
   async put(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     input: CustomStatusPut,
   ): Promise<{ status: CustomStatusRecord; created: boolean }> {
@@ -61,7 +62,7 @@ export class CustomStatusesService {
     });
   }
 
-  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingIds(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return this.work.read.customStatuses.existingIds(clientId, ids);
   }
 }

@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { WORKFLOW_ORDER } from '../custom-statuses/repository.js';
 import type { WorkflowSortField } from '../custom-statuses/schemas.js';
 import type { MacroAction } from './schemas.js';
@@ -67,14 +68,14 @@ function toColumns(attrs: MacroAttributes) {
 }
 
 export class MacrosRepository extends HrRepository {
-  private filtered(clientId: string, filter: MacroFilter) {
+  private filtered(clientId: HrTenantId, filter: MacroFilter) {
     let q = this.tenant(clientId).selectFrom('pa_macros as m').selectAll('m');
     if (filter.q) q = q.where(containsText(['m.name', 'm.label', 'm.description'], filter.q));
     return q;
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: MacroFilter,
     request: PageRequest<WorkflowSortField>,
   ): Promise<Page<MacroRecord>> {
@@ -82,27 +83,27 @@ export class MacrosRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  count(clientId: string, filter: MacroFilter): Promise<number> {
+  count(clientId: HrTenantId, filter: MacroFilter): Promise<number> {
     return listCount(this.filtered(clientId, filter));
   }
 
-  async find(clientId: string, id: string): Promise<MacroRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<MacroRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('m.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Every active macro of the client, oldest first (the candidates offered on a request). */
-  async active(clientId: string): Promise<MacroRecord[]> {
+  async active(clientId: HrTenantId): Promise<MacroRecord[]> {
     const rows = await this.filtered(clientId, {}).where('m.active', '=', 1).orderBy('m.pk').execute();
     return rows.map(toRecord);
   }
 
   /** Which of these ids exist in the client's table (request forms, roles, custom statuses or users). */
-  existing(clientId: string, table: IdTable, ids: readonly string[]): Promise<Set<string>> {
+  existing(clientId: HrTenantId, table: IdTable, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, table, clientId, ids);
   }
 
-  insertIfAbsent(clientId: string, id: string, attrs: MacroAttributes, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, attrs: MacroAttributes, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('pa_macros', {
       id,
       ...toColumns(attrs),
@@ -111,7 +112,7 @@ export class MacrosRepository extends HrRepository {
     });
   }
 
-  async update(clientId: string, id: string, attrs: MacroAttributes, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, attrs: MacroAttributes, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_macros')
       .set({ ...toColumns(attrs), updated_at: at })

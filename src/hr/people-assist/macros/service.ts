@@ -9,6 +9,7 @@ import type { Audited } from '../../module.js';
 /** A request's status (the requests' table declares it; macros set it without importing requests). */
 type RequestStatus = Tables['pa_requests']['status'];
 
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { WorkflowSortField } from '../custom-statuses/schemas.js';
 import { macroEvents } from './events.js';
 import { presentMacroDetail } from './present.js';
@@ -93,15 +94,15 @@ export class MacrosService {
     this.repo = work.read.macros;
   }
 
-  list(clientId: string, filter: MacroFilter, request: PageRequest<WorkflowSortField>): Promise<Page<MacroRecord>> {
+  list(clientId: HrTenantId, filter: MacroFilter, request: PageRequest<WorkflowSortField>): Promise<Page<MacroRecord>> {
     return this.repo.page(clientId, filter, request);
   }
 
-  count(clientId: string, filter: MacroFilter): Promise<number> {
+  count(clientId: HrTenantId, filter: MacroFilter): Promise<number> {
     return this.repo.count(clientId, filter);
   }
 
-  async get(clientId: string, id: string): Promise<MacroView> {
+  async get(clientId: HrTenantId, id: string): Promise<MacroView> {
     const macro = await this.repo.find(clientId, id);
     if (!macro) throw new NotFoundError('macro', id);
     return macro;
@@ -109,7 +110,7 @@ export class MacrosService {
 
   /** Active macros offered on a request of `formId` in `customStatus`, to a caller with `roles` (undefined: the application, any role). */
   async offered(
-    clientId: string,
+    clientId: HrTenantId,
     formId: string,
     customStatus: string | null,
     roles?: readonly string[],
@@ -124,7 +125,7 @@ export class MacrosService {
   }
 
   /** PUT: creates the macro at `id` or replaces it; every id it names must exist (422 otherwise). */
-  async put(clientId: string, id: string, input: MacroPut): Promise<{ macro: MacroView; created: boolean }> {
+  async put(clientId: HrTenantId, id: string, input: MacroPut): Promise<{ macro: MacroView; created: boolean }> {
     const errors: FieldError[] = [];
     const effects = input.actions.map((a, i) => effectOf(a, `actions.${i}`, errors));
     const missing = async (

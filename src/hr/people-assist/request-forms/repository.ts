@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import { type ListOrder, listCount, listPage, type PageRequest } from '../../../platform/db/listing.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import { containsText } from '../../../platform/db/search.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { FormDefinition } from '../../core/forms/schemas.js';
 import type { EmployeesPerimeter } from '../../core/perimeters/rules.js';
 import type { PaRequestFormsTable } from './tables.js';
@@ -103,7 +104,7 @@ const ORDER: ListOrder<RequestFormSort['field']> = {
 };
 
 export class RequestFormsRepository extends HrRepository {
-  private filtered(clientId: string, f: RequestFormFilter) {
+  private filtered(clientId: HrTenantId, f: RequestFormFilter) {
     let q = this.tenant(clientId).selectFrom('pa_request_forms as f').selectAll('f');
     if (f.categoryId !== undefined) q = q.where('f.category_id', '=', f.categoryId);
     if (f.isDefault !== undefined) q = q.where('f.is_default', '=', f.isDefault ? 1 : 0);
@@ -115,7 +116,7 @@ export class RequestFormsRepository extends HrRepository {
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: RequestFormFilter,
     request: PageRequest<RequestFormSort['field']>,
   ): Promise<Page<RequestFormRecord>> {
@@ -123,21 +124,21 @@ export class RequestFormsRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  count(clientId: string, filter: RequestFormFilter): Promise<number> {
+  count(clientId: HrTenantId, filter: RequestFormFilter): Promise<number> {
     return listCount(this.filtered(clientId, filter));
   }
 
-  async find(clientId: string, id: string): Promise<RequestFormRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<RequestFormRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('f.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Every form of the client with employee restrictions read from its settings (for the employee filter). */
-  async all(clientId: string): Promise<RequestFormRecord[]> {
+  async all(clientId: HrTenantId): Promise<RequestFormRecord[]> {
     return (await this.filtered(clientId, {}).orderBy('f.pk').execute()).map(toRecord);
   }
 
-  insertIfAbsent(clientId: string, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
+  insertIfAbsent(clientId: HrTenantId, id: string, attrs: RequestFormAttributes, at: number): Promise<boolean> {
     return this.tenant(clientId).insertIfAbsent('pa_request_forms', {
       id,
       name: attrs.name,
@@ -154,7 +155,7 @@ export class RequestFormsRepository extends HrRepository {
     });
   }
 
-  async update(clientId: string, id: string, attrs: Partial<RequestFormAttributes>, at: number): Promise<void> {
+  async update(clientId: HrTenantId, id: string, attrs: Partial<RequestFormAttributes>, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_request_forms')
       .set({ ...toColumns(attrs), updated_at: at })
@@ -163,7 +164,7 @@ export class RequestFormsRepository extends HrRepository {
   }
 
   /** Makes `id` the only default form of its category. */
-  async clearOtherDefaults(clientId: string, categoryId: string, id: string): Promise<void> {
+  async clearOtherDefaults(clientId: HrTenantId, categoryId: string, id: string): Promise<void> {
     await this.tenant(clientId)
       .updateTable('pa_request_forms')
       .set({ is_default: 0 })
@@ -173,11 +174,11 @@ export class RequestFormsRepository extends HrRepository {
   }
 
   /** Which of these ids are knowledge-base categories of the client. */
-  existingCategories(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingCategories(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'pa_kb_categories', clientId, ids);
   }
 
-  existingRoles(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingRoles(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'hr_roles', clientId, ids);
   }
 }

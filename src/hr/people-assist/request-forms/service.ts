@@ -1,6 +1,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -46,7 +47,7 @@ export class RequestFormsService {
   }
 
   private async filter(
-    clientId: string,
+    clientId: HrTenantId,
     input: {
       category_id?: string;
       is_default?: boolean;
@@ -84,7 +85,7 @@ export class RequestFormsService {
   }
 
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     input: Parameters<RequestFormsService['filter']>[1],
     request: PageRequest<'title' | 'last_hits'>,
   ): Promise<Page<RequestFormView>> {
@@ -92,18 +93,18 @@ export class RequestFormsService {
     return { ...page, items: page.items.map(viewOf) };
   }
 
-  async count(clientId: string, input: Parameters<RequestFormsService['filter']>[1]): Promise<number> {
+  async count(clientId: HrTenantId, input: Parameters<RequestFormsService['filter']>[1]): Promise<number> {
     return this.repo.count(clientId, await this.filter(clientId, input));
   }
 
-  async get(clientId: string, id: string): Promise<RequestFormView> {
+  async get(clientId: HrTenantId, id: string): Promise<RequestFormView> {
     const row = await this.repo.find(clientId, id);
     if (!row) throw new NotFoundError('request form', id);
     return viewOf(row);
   }
 
   /** The form a request names; an unknown one is a field error on `form_id`. */
-  async forRequest(clientId: string, id: string): Promise<RequestFormView> {
+  async forRequest(clientId: HrTenantId, id: string): Promise<RequestFormView> {
     const row = await this.repo.find(clientId, id);
     if (!row)
       throw new FieldValidationError([{ field: 'form_id', code: 'not_found', message: `No request form "${id}".` }]);
@@ -111,7 +112,7 @@ export class RequestFormsService {
   }
 
   private async checkReferences(
-    clientId: string,
+    clientId: HrTenantId,
     input: {
       category_id?: string;
       employee_restrictions?: PerimeterInput[];
@@ -138,7 +139,11 @@ export class RequestFormsService {
   }
 
   /** PUT: replaces the form, or creates it at the slug (201). */
-  async put(clientId: string, id: string, input: RequestFormPut): Promise<{ form: RequestFormView; created: boolean }> {
+  async put(
+    clientId: HrTenantId,
+    id: string,
+    input: RequestFormPut,
+  ): Promise<{ form: RequestFormView; created: boolean }> {
     const errors: FieldError[] = [];
     let definition: FormDefinition | undefined;
     try {
@@ -196,7 +201,7 @@ export class RequestFormsService {
   }
 
   /** PATCH: changes only the settings sent (and the category). */
-  async patch(clientId: string, id: string, input: RequestFormPatch): Promise<RequestFormView> {
+  async patch(clientId: HrTenantId, id: string, input: RequestFormPatch): Promise<RequestFormView> {
     const errors: FieldError[] = [];
     await this.checkReferences(clientId, input, errors);
     if (errors.length) throw new FieldValidationError(errors);

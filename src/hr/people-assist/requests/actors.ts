@@ -1,4 +1,6 @@
 /** Who acts on a request: the caller named by `X-Atrium-User-Id`, and the people a request's fields name. */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { type FieldError, InvalidRequestError } from '../../../platform/errors.js';
 import type { EmployeeRegistrations, PersonRecord, RequestsRepository } from './repository.js';
 import type { PersonKind } from './tables.js';
@@ -9,7 +11,7 @@ export type RequestActor = { kind: 'application' } | { kind: 'user'; userId: str
 /** The HR user `actor` names, checked; undefined when the application acts. */
 export async function checkActor(
   repo: RequestsRepository,
-  clientId: string,
+  clientId: HrTenantId,
   actor: RequestActor,
 ): Promise<PersonRecord | undefined> {
   if (actor.kind === 'application') return undefined;
@@ -21,7 +23,7 @@ export async function checkActor(
 /** The person named by `<field>_id` or `<field>_external_id`; unknown is a field error. */
 export async function namedPerson(
   repo: RequestsRepository,
-  clientId: string,
+  clientId: HrTenantId,
   field: string,
   id: string | undefined,
   externalId: string | undefined,

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -32,7 +33,7 @@ export class RequestCommentsService {
   }
 
   /** A page of a request's comments, newest first, each with its attachments and creator. */
-  async comments(clientId: string, requestId: string, request: PageRequest): Promise<Page<CommentView>> {
+  async comments(clientId: HrTenantId, requestId: string, request: PageRequest): Promise<Page<CommentView>> {
     await viewOf(this.repo, clientId, requestId, false);
     const page = await this.repo.commentsPage(clientId, requestId, request);
     const rows = page.items;
@@ -51,7 +52,7 @@ export class RequestCommentsService {
   /**
    * A request with its comments, oldest first (the newest `MAX_SNAPSHOT_COMMENTS` of them): what its PDF shows.
    */
-  async snapshot(clientId: string, requestId: string): Promise<{ request: RequestView; comments: CommentView[] }> {
+  async snapshot(clientId: HrTenantId, requestId: string): Promise<{ request: RequestView; comments: CommentView[] }> {
     const request = await viewOf(this.repo, clientId, requestId, true);
     const page = await this.comments(clientId, requestId, { limit: MAX_SNAPSHOT_COMMENTS, sort: [], at: {} });
     return {
@@ -61,7 +62,7 @@ export class RequestCommentsService {
   }
 
   /** POST a comment: by a user or the request's employee; its attachments become request attachments. */
-  async comment(clientId: string, requestId: string, input: CommentCreate): Promise<CommentView> {
+  async comment(clientId: HrTenantId, requestId: string, input: CommentCreate): Promise<CommentView> {
     const request = await this.repo.find(clientId, requestId);
     if (!request) throw new NotFoundError('request', requestId);
     const errors: FieldError[] = [];

@@ -1,5 +1,6 @@
 /** A request's files made from uploads: form-field files and attachments, consumed in the write's transaction. */
 import { randomUUID } from 'node:crypto';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { FileAnswer } from '../../core/forms/rules.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { RequestsWork } from './views.js';
@@ -7,7 +8,7 @@ import type { RequestsWork } from './views.js';
 /** Consumes form-field files and attachments into the request's files; returns how many attachments. */
 export async function consumeAll(
   uploads: UploadsService,
-  clientId: string,
+  clientId: HrTenantId,
   tx: RequestsWork,
   requestId: string,
   files: readonly FileAnswer[],

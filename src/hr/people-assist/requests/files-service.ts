@@ -1,6 +1,7 @@
 /** A request's stored files: attachments and form-field files, read (for downloads and previews) and deleted. */
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -21,7 +22,7 @@ export class RequestFilesService {
   }
 
   async file(
-    clientId: string,
+    clientId: HrTenantId,
     requestId: string,
     fileId: string,
     kind: 'attachment' | 'form_file',
@@ -33,7 +34,7 @@ export class RequestFilesService {
   }
 
   async commentAttachment(
-    clientId: string,
+    clientId: HrTenantId,
     requestId: string,
     commentId: string,
     attachmentId: string,
@@ -45,7 +46,7 @@ export class RequestFilesService {
   }
 
   async deleteFile(
-    clientId: string,
+    clientId: HrTenantId,
     requestId: string,
     fileId: string,
     kind: 'attachment' | 'form_file',

@@ -2,6 +2,7 @@
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -22,7 +23,7 @@ export class RequestLinksService {
   }
 
   async assignees(
-    clientId: string,
+    clientId: HrTenantId,
     requestId: string,
     offset: number,
     length: number,
@@ -33,13 +34,13 @@ export class RequestLinksService {
     return { people: ids.flatMap((i) => (people.has(i) ? [people.get(i) as PersonRecord] : [])), total };
   }
 
-  async linked(clientId: string, requestId: string, request: PageRequest): Promise<Page<RequestView>> {
+  async linked(clientId: HrTenantId, requestId: string, request: PageRequest): Promise<Page<RequestView>> {
     await viewOf(this.repo, clientId, requestId, false);
     const page = await this.repo.linkedPage(clientId, requestId, request);
     return { ...page, items: await views(this.repo, clientId, page.items) };
   }
 
-  async link(clientId: string, requestId: string, others: readonly string[]): Promise<void> {
+  async link(clientId: HrTenantId, requestId: string, others: readonly string[]): Promise<void> {
     await viewOf(this.repo, clientId, requestId, false);
     const errors: FieldError[] = [];
     const known = await this.repo.existingIds(clientId, others);

@@ -1,6 +1,7 @@
 /** Macros on a request: those offered to the caller, and a macro's actions run on the request. */
 import { randomUUID } from 'node:crypto';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/time.js';
@@ -28,7 +29,7 @@ export class RequestMacrosService {
   }
 
   private async offeredFor(
-    clientId: string,
+    clientId: HrTenantId,
     request: RequestRecord,
     acting: PersonRecord | undefined,
   ): Promise<MacroView[]> {
@@ -36,7 +37,7 @@ export class RequestMacrosService {
     return this.macros.offered(clientId, request.formId, request.customStatusId, roles);
   }
 
-  async availableMacros(clientId: string, requestId: string, actor: RequestActor): Promise<MacroView[]> {
+  async availableMacros(clientId: HrTenantId, requestId: string, actor: RequestActor): Promise<MacroView[]> {
     const acting = await checkActor(this.repo, clientId, actor);
     const request = await this.repo.find(clientId, requestId);
     if (!request) throw new NotFoundError('request', requestId);
@@ -44,7 +45,7 @@ export class RequestMacrosService {
   }
 
   /** Runs a macro's actions on the request, in order, all or nothing. */
-  async runMacro(clientId: string, requestId: string, macroId: string, actor: RequestActor): Promise<void> {
+  async runMacro(clientId: HrTenantId, requestId: string, macroId: string, actor: RequestActor): Promise<void> {
     const acting = await checkActor(this.repo, clientId, actor);
     const request = await this.repo.find(clientId, requestId);
     if (!request) throw new NotFoundError('request', requestId);

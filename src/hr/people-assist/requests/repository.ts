@@ -7,7 +7,8 @@ import { type ListOrder, listPage, type PageRequest, PreparedPages } from '../..
 import { type PreparedParams, prepared } from '../../../platform/db/prepared.js';
 import { HrRepository } from '../../../platform/db/repository.js';
 import type { Tables } from '../../../platform/db/schema.js';
-import { Tenant } from '../../../platform/db/tenant.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { hrTenantId, Tenant } from '../../../platform/db/tenant.js';
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import { requestItemJson, requestViewColumns } from './present-sql.js';
 import type {
@@ -23,7 +24,7 @@ type StoredRequest = Selectable<PaRequestsTable>;
 /** A request as the domain sees it: its organizations and answers decoded, its flags booleans. */
 export interface RequestRecord {
   pk: number;
-  clientId: string;
+  clientId: HrTenantId;
   id: string;
   requestNumber: number;
   name: string;
@@ -65,7 +66,7 @@ export type RequestChanges = Partial<Omit<RequestRecord, 'pk' | 'clientId' | 'id
 function toRecord(row: StoredRequest): RequestRecord {
   return {
     pk: row.pk,
-    clientId: row.client_id,
+    clientId: hrTenantId(row.client_id),
     id: row.id,
     requestNumber: row.request_number,
     name: row.name,
@@ -130,7 +131,7 @@ function toColumns(v: RequestChanges): Updateable<PaRequestsTable> {
 /** A file of a request: an attachment (maybe added with a comment) or a form-field file. */
 export interface RequestFileRecord {
   pk: number;
-  clientId: string;
+  clientId: HrTenantId;
   id: string;
   requestId: string;
   kind: 'attachment' | 'form_file';
@@ -148,7 +149,7 @@ export type NewRequestFile = Omit<RequestFileRecord, 'pk'>;
 function toFileRecord(row: Selectable<PaRequestFilesTable>): RequestFileRecord {
   return {
     pk: row.pk,
-    clientId: row.client_id,
+    clientId: hrTenantId(row.client_id),
     id: row.id,
     requestId: row.request_id,
     kind: row.kind,
@@ -181,7 +182,7 @@ function toFileColumns(file: NewRequestFile): Insertable<PaRequestFilesTable> {
 /** A comment of a request. */
 export interface CommentRecord {
   pk: number;
-  clientId: string;
+  clientId: HrTenantId;
   id: string;
   requestId: string;
   creatorId: string | null;
@@ -198,7 +199,7 @@ export type NewComment = Omit<CommentRecord, 'pk'>;
 function toCommentRecord(row: Selectable<PaRequestCommentsTable>): CommentRecord {
   return {
     pk: row.pk,
-    clientId: row.client_id,
+    clientId: hrTenantId(row.client_id),
     id: row.id,
     requestId: row.request_id,
     creatorId: row.creator_id,
@@ -307,29 +308,29 @@ function escapeLike(text: string): string {
 }
 
 // The reads of every request view, prepared once (src/platform/db/prepared.ts).
-const filesOf = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+const filesOf = prepared((db: Db, p: { clientId: HrTenantId; ids: string[] }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('pa_request_files')
     .selectAll()
     .where('request_id', 'in', p.ids)
     .orderBy('pk'),
 );
-const usersNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+const usersNamed = prepared((db: Db, p: { clientId: HrTenantId; ids: string[] }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_users')
     .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
     .where('id', 'in', p.ids),
 );
-const employeesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+const employeesNamed = prepared((db: Db, p: { clientId: HrTenantId; ids: string[] }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('hr_employees')
     .select(['id', 'external_id', 'firstname', 'lastname', 'email'])
     .where('id', 'in', p.ids),
 );
-const customStatusesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+const customStatusesNamed = prepared((db: Db, p: { clientId: HrTenantId; ids: string[] }) =>
   new Tenant<Tables>(db, p.clientId).selectFrom('pa_custom_statuses').select(['id', 'name']).where('id', 'in', p.ids),
 );
-const categoriesNamed = prepared((db: Db, p: { clientId: string; ids: string[] }) =>
+const categoriesNamed = prepared((db: Db, p: { clientId: HrTenantId; ids: string[] }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('pa_kb_categories')
     .select(['id', 'localized_name', 'original_language_code'])
@@ -429,7 +430,7 @@ const createdOnPostgres = prepared((db: Db, p: PreparedParams) => {
 });
 
 /** One request with its files and names, in one statement (`requestViewColumns`). */
-const viewOf = prepared((db: Db, p: { clientId: string; id: string }) =>
+const viewOf = prepared((db: Db, p: { clientId: HrTenantId; id: string }) =>
   new Tenant<Tables>(db, p.clientId)
     .selectFrom('pa_requests as r')
     .selectAll('r')
@@ -441,7 +442,7 @@ const viewOf = prepared((db: Db, p: { clientId: string; id: string }) =>
  * The requests a filter keeps, of one client. `patterns` are the search's words as LIKE patterns
  * ({@link searchPatterns}): apart from the filter, so that a prepared page passes them on as values.
  */
-function filteredRequests(db: Db, clientId: string, f: Omit<RequestFilter, 'q'>, patterns: string[] | undefined) {
+function filteredRequests(db: Db, clientId: HrTenantId, f: Omit<RequestFilter, 'q'>, patterns: string[] | undefined) {
   let q = new Tenant<Tables>(db, clientId).selectFrom('pa_requests as r');
   if (f.statuses) q = q.where('r.status', 'in', f.statuses);
   if (f.priorities) q = q.where('r.priority', 'in', f.priorities);
@@ -500,7 +501,7 @@ type RequestPageParams = Pick<
   | 'employeeId'
   | 'creatorId'
   | 'assigneeId'
-> & { clientId: string; bounds?: number[]; patterns?: string[] };
+> & { clientId: HrTenantId; bounds?: number[]; patterns?: string[] };
 
 const PAGE_FILTERS = [
   'statuses',
@@ -518,7 +519,7 @@ const PAGE_FILTERS = [
  * A filter as a prepared page's values, and its shape: which filters it has, and each range's column and bounds.
  * A filter it does not have is left out of the values (a prepared query's builder sees every value it is given).
  */
-function pageParams(clientId: string, f: RequestFilter): { shape: string; params: RequestPageParams } {
+function pageParams(clientId: HrTenantId, f: RequestFilter): { shape: string; params: RequestPageParams } {
   const params: RequestPageParams = { clientId };
   const shape: string[] = [];
   for (const name of PAGE_FILTERS) {
@@ -601,7 +602,7 @@ export class RequestsRepository extends HrRepository {
     return found;
   }
 
-  async find(clientId: string, id: string): Promise<RequestRecord | undefined> {
+  async find(clientId: HrTenantId, id: string): Promise<RequestRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_requests')
       .selectAll()
@@ -610,12 +611,12 @@ export class RequestsRepository extends HrRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  existingIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  existingIds(clientId: HrTenantId, ids: readonly string[]): Promise<Set<string>> {
     return existingIds(this.db, 'pa_requests', clientId, ids);
   }
 
   /** Takes the request's row lock (PostgreSQL) so concurrent changes of one request take turns. */
-  async lock(clientId: string, id: string): Promise<RequestRecord | undefined> {
+  async lock(clientId: HrTenantId, id: string): Promise<RequestRecord | undefined> {
     await this.tenant(clientId)
       .updateTable('pa_requests')
       .set({ updated_at: sql`updated_at` })
@@ -624,13 +625,13 @@ export class RequestsRepository extends HrRepository {
     return this.find(clientId, id);
   }
 
-  async update(clientId: string, id: string, changes: RequestChanges): Promise<void> {
+  async update(clientId: HrTenantId, id: string, changes: RequestChanges): Promise<void> {
     await this.tenant(clientId).updateTable('pa_requests').set(toColumns(changes)).where('id', '=', id).execute();
   }
 
   /** Adds to the comment and attachment counters in one statement. */
   async bumpCounters(
-    clientId: string,
+    clientId: HrTenantId,
     id: string,
     delta: { public?: number; internal?: number; attachments?: number },
     at: number,
@@ -647,12 +648,12 @@ export class RequestsRepository extends HrRepository {
       .execute();
   }
 
-  private filtered(clientId: string, f: RequestFilter) {
+  private filtered(clientId: HrTenantId, f: RequestFilter) {
     return filteredRequests(this.db, clientId, f, searchPatterns(f.q));
   }
 
   async page(
-    clientId: string,
+    clientId: HrTenantId,
     filter: RequestFilter,
     request: PageRequest<RequestSort['field']>,
   ): Promise<Page<RequestRecord>> {
@@ -665,7 +666,7 @@ export class RequestsRepository extends HrRepository {
    * twin in SQL): one statement, and only the order's keys and one string a row made into JavaScript values.
    */
   async jsonPage(
-    clientId: string,
+    clientId: HrTenantId,
     filter: RequestFilter,
     request: PageRequest<RequestSort['field']>,
   ): Promise<Page<string>> {
@@ -685,7 +686,7 @@ export class RequestsRepository extends HrRepository {
   }
 
   /** Linked requests of one request, newest first. */
-  async linkedPage(clientId: string, id: string, request: PageRequest): Promise<Page<RequestRecord>> {
+  async linkedPage(clientId: HrTenantId, id: string, request: PageRequest): Promise<Page<RequestRecord>> {
     const base = this.filtered(clientId, {})
       .selectAll('r')
       .where((eb) =>
@@ -701,7 +702,7 @@ export class RequestsRepository extends HrRepository {
     return { ...page, items: page.items.map(toRecord) };
   }
 
-  async link(clientId: string, id: string, others: readonly string[], at: number): Promise<void> {
+  async link(clientId: HrTenantId, id: string, others: readonly string[], at: number): Promise<void> {
     const rows = others.flatMap((o) => [
       { client_id: clientId, request_id: id, linked_id: o, created_at: at },
       { client_id: clientId, request_id: o, linked_id: id, created_at: at },
@@ -715,7 +716,7 @@ export class RequestsRepository extends HrRepository {
   }
 
   /** Deletes the request and everything hanging from it; returns the blobs its files held. */
-  async delete(clientId: string, id: string): Promise<string[]> {
+  async delete(clientId: HrTenantId, id: string): Promise<string[]> {
     const files = await this.tenant(clientId)
       .deleteFrom('pa_request_files')
       .where('request_id', '=', id)
@@ -738,12 +739,12 @@ export class RequestsRepository extends HrRepository {
     await this.db.insertInto('pa_request_files').values(toFileColumns(file)).execute();
   }
 
-  async files(clientId: string, requestIds: readonly string[]): Promise<RequestFileRecord[]> {
+  async files(clientId: HrTenantId, requestIds: readonly string[]): Promise<RequestFileRecord[]> {
     if (!requestIds.length) return [];
     return (await filesOf.all(this.db, { clientId, ids: [...requestIds] })).map(toFileRecord);
   }
 
-  async findFile(clientId: string, requestId: string, fileId: string): Promise<RequestFileRecord | undefined> {
+  async findFile(clientId: HrTenantId, requestId: string, fileId: string): Promise<RequestFileRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_request_files')
       .selectAll()
@@ -753,7 +754,7 @@ export class RequestsRepository extends HrRepository {
     return row ? toFileRecord(row) : undefined;
   }
 
-  async deleteFile(clientId: string, fileId: string): Promise<void> {
+  async deleteFile(clientId: HrTenantId, fileId: string): Promise<void> {
     await this.tenant(clientId).deleteFrom('pa_request_files').where('id', '=', fileId).execute();
   }
 
@@ -764,7 +765,7 @@ export class RequestsRepository extends HrRepository {
   }
 
   /** A page of a request's comments, newest first. */
-  async commentsPage(clientId: string, requestId: string, request: PageRequest): Promise<Page<CommentRecord>> {
+  async commentsPage(clientId: HrTenantId, requestId: string, request: PageRequest): Promise<Page<CommentRecord>> {
     const base = this.tenant(clientId)
       .selectFrom('pa_request_comments as c')
       .selectAll('c')
@@ -773,7 +774,7 @@ export class RequestsRepository extends HrRepository {
     return { ...page, items: page.items.map(toCommentRecord) };
   }
 
-  async findComment(clientId: string, requestId: string, commentId: string): Promise<CommentRecord | undefined> {
+  async findComment(clientId: HrTenantId, requestId: string, commentId: string): Promise<CommentRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_request_comments')
       .selectAll()
@@ -786,7 +787,7 @@ export class RequestsRepository extends HrRepository {
   // Assignees
 
   async assignees(
-    clientId: string,
+    clientId: HrTenantId,
     requestId: string,
     offset: number,
     length: number,
@@ -797,7 +798,7 @@ export class RequestsRepository extends HrRepository {
     return { ids: rows.map((r) => r.user_id), total: Number(total.n) };
   }
 
-  async assign(clientId: string, requestId: string, userId: string, at: number, only: boolean): Promise<void> {
+  async assign(clientId: HrTenantId, requestId: string, userId: string, at: number, only: boolean): Promise<void> {
     if (only) {
       await this.tenant(clientId)
         .deleteFrom('pa_request_assignees')
@@ -816,7 +817,7 @@ export class RequestsRepository extends HrRepository {
    * The request `id` with its files, its custom status's name and its category's name, read in one statement: what
    * `files`, `customStatusNames` and `categoryNames` read in three (a GET's and a write's reread, issue 23).
    */
-  async findView(clientId: string, id: string): Promise<StoredRequestView | undefined> {
+  async findView(clientId: HrTenantId, id: string): Promise<StoredRequestView | undefined> {
     const found = await viewOf.first(this.db, { clientId, id });
     return found ? storedView(found) : undefined;
   }
@@ -824,7 +825,7 @@ export class RequestsRepository extends HrRepository {
   // People
 
   /** Users and employees by id, for embeds and creators. */
-  async people(clientId: string, ids: readonly string[]): Promise<Map<string, PersonRecord>> {
+  async people(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, PersonRecord>> {
     const out = new Map<string, PersonRecord>();
     const unique = [...new Set(ids)];
     if (!unique.length) return out;
@@ -841,7 +842,7 @@ export class RequestsRepository extends HrRepository {
    * them, read by the same statement (one round trip, not two: issue 23's writes).
    */
   async person(
-    clientId: string,
+    clientId: HrTenantId,
     by: { id?: string; externalId?: string },
     kinds: readonly PersonKind[],
     registrations = false,
@@ -877,7 +878,7 @@ export class RequestsRepository extends HrRepository {
   }
 
   /** An employee's organizations and employee numbers (active registrations first). */
-  async registrations(clientId: string, employeeId: string): Promise<EmployeeRegistrations> {
+  async registrations(clientId: HrTenantId, employeeId: string): Promise<EmployeeRegistrations> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_employee_registrations')
       .select(['organization_id', 'employee_number', 'active'])
@@ -887,7 +888,7 @@ export class RequestsRepository extends HrRepository {
     return registrationsOf(rows.map((r) => [r.organization_id, r.employee_number, r.active]));
   }
 
-  async organizationExists(clientId: string, id: string): Promise<boolean> {
+  async organizationExists(clientId: HrTenantId, id: string): Promise<boolean> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_organizations')
       .select('id')
@@ -896,7 +897,7 @@ export class RequestsRepository extends HrRepository {
     return row !== undefined;
   }
 
-  async customStatus(clientId: string, id: string): Promise<RequestCustomStatusRecord | undefined> {
+  async customStatus(clientId: HrTenantId, id: string): Promise<RequestCustomStatusRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('pa_custom_statuses')
       .select(['id', 'name', 'is_active'])
@@ -905,14 +906,18 @@ export class RequestsRepository extends HrRepository {
     return row ? { id: row.id, name: row.name, isActive: row.is_active === 1 } : undefined;
   }
 
-  async customStatusNames(clientId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  async customStatusNames(clientId: HrTenantId, ids: readonly string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
     const rows = await customStatusesNamed.all(this.db, { clientId, ids: [...new Set(ids)] });
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   /** Category names: the value in `languageCode`, else in the category's original language, else the first. */
-  async categoryNames(clientId: string, ids: readonly string[], languageCode: string): Promise<Map<string, string>> {
+  async categoryNames(
+    clientId: HrTenantId,
+    ids: readonly string[],
+    languageCode: string,
+  ): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
     const rows = await categoriesNamed.all(this.db, { clientId, ids: [...new Set(ids)] });
     return new Map(
@@ -928,7 +933,7 @@ export class RequestsRepository extends HrRepository {
   }
 
   /** The roles of a user (through their profiles). */
-  async rolesOf(clientId: string, userId: string): Promise<string[]> {
+  async rolesOf(clientId: HrTenantId, userId: string): Promise<string[]> {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_user_profiles')
       .select('role_id')

@@ -4,6 +4,7 @@ import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import {
   type FieldError,
@@ -93,11 +94,11 @@ export class RequestsService {
   // ------------------------------------------------------------ reading
 
   /** The request `id`; with its people when `embeds` names any (`presentRequest` embeds them). */
-  async get(clientId: string, id: string, embeds: ReadonlySet<Embed> = new Set()): Promise<RequestView> {
+  async get(clientId: HrTenantId, id: string, embeds: ReadonlySet<Embed> = new Set()): Promise<RequestView> {
     return viewOf(this.repo, clientId, id, embeds.size > 0);
   }
 
-  private async filter(clientId: string, q: RequestListQuery): Promise<RequestFilter | 'empty'> {
+  private async filter(clientId: HrTenantId, q: RequestListQuery): Promise<RequestFilter | 'empty'> {
     const f: RequestFilter = {};
     const statuses = csv(q.status);
     if (statuses) {
@@ -152,7 +153,7 @@ export class RequestsService {
   }
 
   async list(
-    clientId: string,
+    clientId: HrTenantId,
     query: RequestListQuery,
     request: PageRequest<RequestSort['field']>,
   ): Promise<Page<RequestView>> {
@@ -167,7 +168,7 @@ export class RequestsService {
    * by the database in the statement that reads the page: the list's read path when no `embed` is asked for.
    */
   async listJson(
-    clientId: string,
+    clientId: HrTenantId,
     query: RequestListQuery,
     request: PageRequest<RequestSort['field']>,
   ): Promise<Page<string>> {
@@ -178,7 +179,7 @@ export class RequestsService {
 
   // ------------------------------------------------------------ create
 
-  async create(clientId: string, input: RequestCreate, actor: RequestActor): Promise<RequestView> {
+  async create(clientId: HrTenantId, input: RequestCreate, actor: RequestActor): Promise<RequestView> {
     const acting = await checkActor(this.repo, clientId, actor);
     const form = await this.forms.forRequest(clientId, input.form_id);
     const { settings } = form;
@@ -317,7 +318,7 @@ export class RequestsService {
   // ------------------------------------------------------------ change
 
   /** PATCH: form answers (merged field by field; file answers add form files), status, priority and due date. */
-  async patch(clientId: string, id: string, input: RequestPatch, actor: RequestActor): Promise<RequestView> {
+  async patch(clientId: HrTenantId, id: string, input: RequestPatch, actor: RequestActor): Promise<RequestView> {
     const acting = await checkActor(this.repo, clientId, actor);
     const current = await this.repo.find(clientId, id);
     if (!current) throw new NotFoundError('request', id);
@@ -369,7 +370,7 @@ export class RequestsService {
   }
 
   /** DELETE: the request with its comments, files, assignees and links; blobs nothing else holds are removed. */
-  async delete(clientId: string, id: string): Promise<void> {
+  async delete(clientId: HrTenantId, id: string): Promise<void> {
     const blobs = await this.work.run(async (tx) => {
       const repo = tx.requests;
       if (!(await repo.lock(clientId, id))) throw new NotFoundError('request', id);

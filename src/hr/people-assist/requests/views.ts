@@ -2,6 +2,8 @@
  * What the request services share: the repositories their units of work bind, a request as its presentation needs
  * it, and the audit record of a request write.
  */
+
+import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { NotFoundError } from '../../../platform/errors.js';
 import type { DatasetValueLookup } from '../../core/forms/rules.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
@@ -24,7 +26,11 @@ function peopleOf(row: RequestRecord): string[] {
 }
 
 /** What presenting `rows` needs, read through `repo` (a transaction's, to present what a write leaves). */
-export async function views(repo: RequestsRepository, clientId: string, rows: RequestRecord[]): Promise<RequestView[]> {
+export async function views(
+  repo: RequestsRepository,
+  clientId: HrTenantId,
+  rows: RequestRecord[],
+): Promise<RequestView[]> {
   const files = await repo.files(
     clientId,
     rows.map((r) => r.id),
@@ -53,7 +59,7 @@ export async function views(repo: RequestsRepository, clientId: string, rows: Re
  * presents it now (before the deletion, for `deleted`); answers its view.
  */
 export async function recordRequest(
-  clientId: string,
+  clientId: HrTenantId,
   tx: Audited<RequestsWork>,
   id: string,
   action: (typeof requestEvents.actions)[number],
@@ -75,7 +81,7 @@ export async function recordRequest(
  */
 export async function viewOf(
   repo: RequestsRepository,
-  clientId: string,
+  clientId: HrTenantId,
   id: string,
   people: boolean,
 ): Promise<RequestView> {
