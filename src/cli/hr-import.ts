@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { actingAs } from '../hr/audit/actor.js';
 import { presentImport } from '../hr/core/imports/present.js';
 import type { Import, ImportCreate } from '../hr/core/imports/schemas.js';
-import { type HrTenantId, hrTenantId } from '../platform/db/tenant.js';
+import type { HrTenantId } from '../platform/db/tenant.js';
 import type { Services } from '../services.js';
 import { CliError } from './failure.js';
 import { count } from './plural.js';
