@@ -27,6 +27,23 @@ export interface ItemRouteOptions<P extends TObject> {
   errors?: number[];
 }
 
+/** The route's schema: its options, the body (an upsert's) and its responses, success first. */
+function routeSchema<P extends TObject>(
+  options: Omit<ItemRouteOptions<P>, 'item'> & { body?: TSchema },
+  success: Record<number, unknown>,
+  errors: number[],
+) {
+  return {
+    tags: options.tags,
+    summary: options.summary,
+    ...(options.description ? { description: options.description } : {}),
+    params: options.params,
+    ...(options.querystring ? { querystring: options.querystring } : {}),
+    ...(options.body ? { body: options.body } : {}),
+    response: { ...success, ...errorResponses(...(options.errors ?? errors)) },
+  };
+}
+
 /** Registers `GET <path>`: `get` reads the item (throwing not-found), `present` maps it to the wire. */
 export function getRoute<P extends TObject, T>(
   app: FastifyInstance,
@@ -34,20 +51,11 @@ export function getRoute<P extends TObject, T>(
   get: (clientId: HrTenantId, params: Static<P>, request: FastifyRequest) => Promise<T>,
   present: (item: T) => unknown,
 ): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
-    options.path,
-    {
-      schema: {
-        tags: options.tags,
-        summary: options.summary,
-        ...(options.description ? { description: options.description } : {}),
-        params: options.params,
-        ...(options.querystring ? { querystring: options.querystring } : {}),
-        response: { 200: options.item, ...errorResponses(...(options.errors ?? [401, 403, 404])) },
-      },
-    },
-    async (request) => present(await get(request.hrAuth.clientId, request.params as Static<P>, request)),
-  );
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .get(options.path, { schema: routeSchema(options, { 200: options.item }, [401, 403, 404]) }, async (request) =>
+      present(await get(request.hrAuth.clientId, request.params as Static<P>, request)),
+    );
 }
 
 /**
@@ -66,30 +74,26 @@ export function upsertRoute<P extends TObject, B extends TSchema, K extends stri
   ) => Promise<{ created: boolean } & { [_ in K]: T }>,
   present: (item: T) => unknown,
 ): void {
-  const item = options.item;
-  app.withTypeProvider<TypeBoxTypeProvider>().put(
-    options.path,
-    {
-      schema: {
-        tags: options.tags,
-        summary: options.summary,
-        description: options.description ?? 'An upsert at the id: 201 when created, 200 when updated.',
-        params: options.params,
-        ...(options.querystring ? { querystring: options.querystring } : {}),
-        body: options.body,
-        response: { 200: item, 201: item, ...errorResponses(...(options.errors ?? [400, 401, 403, 422])) },
+  const { item } = options;
+  const described = {
+    ...options,
+    description: options.description ?? 'An upsert at the id: 201 when created, 200 when updated.',
+  };
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .put(
+      options.path,
+      { schema: routeSchema(described, { 200: item, 201: item }, [400, 401, 403, 422]) },
+      async (request, reply) => {
+        const result = await put(
+          request.hrAuth.clientId,
+          request.params as Static<P>,
+          request.body as Static<B>,
+          request,
+        );
+        return reply.status(result.created ? 201 : 200).send(present(result[options.key]));
       },
-    },
-    async (request, reply) => {
-      const result = await put(
-        request.hrAuth.clientId,
-        request.params as Static<P>,
-        request.body as Static<B>,
-        request,
-      );
-      return reply.status(result.created ? 201 : 200).send(present(result[options.key]));
-    },
-  );
+    );
 }
 
 /** Registers `DELETE <path>`: `remove` deletes the item (throwing not-found); the route answers 204. */
@@ -98,21 +102,14 @@ export function deleteRoute<P extends TObject>(
   options: Omit<ItemRouteOptions<P>, 'item'>,
   remove: (clientId: HrTenantId, params: Static<P>, request: FastifyRequest) => Promise<unknown>,
 ): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().delete(
-    options.path,
-    {
-      schema: {
-        tags: options.tags,
-        summary: options.summary,
-        ...(options.description ? { description: options.description } : {}),
-        params: options.params,
-        ...(options.querystring ? { querystring: options.querystring } : {}),
-        response: { 204: NoBody, ...errorResponses(...(options.errors ?? [401, 403, 404])) },
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .delete(
+      options.path,
+      { schema: routeSchema(options, { 204: NoBody }, [401, 403, 404]) },
+      async (request, reply) => {
+        await remove(request.hrAuth.clientId, request.params as Static<P>, request);
+        return reply.status(204).send();
       },
-    },
-    async (request, reply) => {
-      await remove(request.hrAuth.clientId, request.params as Static<P>, request);
-      return reply.status(204).send();
-    },
-  );
+    );
 }
