@@ -1,5 +1,5 @@
-import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { BoundedWorker } from '../workers/bounded-worker.js';
 import type { ComposedDocument } from './compose.js';
 import type { RenderKind, RenderOptions, RenderResult } from './render.js';
 import type { DuplicateStamp, SignatureStamp } from './stamp.js';
@@ -37,25 +37,6 @@ const DEFAULTS = {
   preload: false,
 };
 
-/**
- * Starts worker.js, or worker.ts when running from the sources (under tsx): a worker thread
- * does not inherit `--import tsx` on every supported Node.js, so that worker registers tsx itself before loading the file.
- */
-function startWorker(options: WorkerOptions): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), options);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
-  const code = `import(${tsx}).then(({ register }) => { register(); return import(${entry}); });`;
-  return new Worker(code, { ...options, eval: true });
-}
-
-/** A started worker, ready for a PDF: what it answers next is the answer to the task sent to it. */
-interface Running {
-  worker: Worker;
-  /** Set while a task is out: receives the worker's answer, or null when it failed. */
-  pending?: (answer: unknown, reason?: string) => void;
-}
-
 /** How long stamping signatures may take (ms): a larger document than a count reads, and written again. */
 const STAMP_TIMEOUT_MS = 15_000;
 
@@ -69,28 +50,30 @@ const STAMP_TIMEOUT_MS = 15_000;
  * library is loaded in it only, never in the server's own thread.
  */
 export class PdfWorker {
-  private readonly options: Required<Omit<PdfWorkerOptions, 'log'>>;
-  private busy = false;
-  private readonly queue: (() => void)[] = [];
-  private current: Running | undefined;
-  private idle: NodeJS.Timeout | undefined;
+  private readonly options: { timeoutMs: number; renderTimeoutMs: number };
+  private readonly worker: BoundedWorker;
 
-  constructor(private readonly settings: PdfWorkerOptions = {}) {
+  constructor(settings: PdfWorkerOptions = {}) {
     this.options = {
       timeoutMs: settings.timeoutMs ?? DEFAULTS.timeoutMs,
-      startTimeoutMs: settings.startTimeoutMs ?? DEFAULTS.startTimeoutMs,
-      idleMs: settings.idleMs ?? DEFAULTS.idleMs,
-      maxQueued: settings.maxQueued ?? DEFAULTS.maxQueued,
-      heapMb: settings.heapMb ?? DEFAULTS.heapMb,
       renderTimeoutMs: settings.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
-      preload: settings.preload ?? DEFAULTS.preload,
     };
+    this.worker = new BoundedWorker(
+      { name: 'PDF', base: import.meta.url, file: 'worker', data: { preload: settings.preload ?? DEFAULTS.preload } },
+      {
+        startTimeoutMs: settings.startTimeoutMs ?? DEFAULTS.startTimeoutMs,
+        idleMs: settings.idleMs ?? DEFAULTS.idleMs,
+        maxQueued: settings.maxQueued ?? DEFAULTS.maxQueued,
+        heapMb: settings.heapMb ?? DEFAULTS.heapMb,
+        log: settings.log,
+      },
+    );
   }
 
   /** The number of pages, or null (not a readable PDF, too slow, too big, too busy). Never rejects. */
   async count(bytes: Uint8Array): Promise<number | null> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() => this.runIn({ task: 'count', bytes: own }, this.options.timeoutMs));
+    const answer = await this.runIn({ task: 'count', bytes: own }, this.options.timeoutMs);
     return typeof answer === 'number' && Number.isSafeInteger(answer) && answer >= 0 ? answer : null;
   }
 
@@ -100,7 +83,7 @@ export class PdfWorker {
    */
   async stamp(bytes: Uint8Array, stamp: SignatureStamp): Promise<Uint8Array | null> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() => this.runIn({ task: 'stamp', bytes: own, stamp }, STAMP_TIMEOUT_MS));
+    const answer = await this.runIn({ task: 'stamp', bytes: own, stamp }, STAMP_TIMEOUT_MS);
     return answer instanceof Uint8Array ? answer : null;
   }
 
@@ -110,18 +93,14 @@ export class PdfWorker {
    */
   async render(bytes: Uint8Array, kind: RenderKind, options: RenderOptions): Promise<RenderOutcome> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() =>
-      this.runIn({ task: 'render', bytes: own, kind, options }, this.options.renderTimeoutMs),
-    );
+    const answer = await this.runIn({ task: 'render', bytes: own, kind, options }, this.options.renderTimeoutMs);
     return isRenderResult(answer) ? answer : { ok: false, reason: 'limits' };
   }
 
   /** The page count as the renderer reads the file (an image: 1), null when unreadable, `limits` past them. */
   async renderable(bytes: Uint8Array, kind: RenderKind): Promise<number | null | 'limits'> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() =>
-      this.runIn({ task: 'renderable', bytes: own, kind }, this.options.renderTimeoutMs),
-    );
+    const answer = await this.runIn({ task: 'renderable', bytes: own, kind }, this.options.renderTimeoutMs);
     if (typeof answer !== 'object' || answer === null) return 'limits';
     const { pages } = answer as { pages?: unknown };
     return typeof pages === 'number' && Number.isSafeInteger(pages) && pages > 0 ? pages : null;
@@ -130,9 +109,7 @@ export class PdfWorker {
   /** Where a keyword appears in a PDF's text (text.ts), null when unreadable, `limits` past them. Never rejects. */
   async find(bytes: Uint8Array, keyword: string): Promise<TextOccurrence[] | null | 'limits'> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() =>
-      this.runIn({ task: 'find', bytes: own, keyword }, this.options.renderTimeoutMs),
-    );
+    const answer = await this.runIn({ task: 'find', bytes: own, keyword }, this.options.renderTimeoutMs);
     if (typeof answer !== 'object' || answer === null) return 'limits';
     const { found } = answer as { found?: unknown };
     return Array.isArray(found) ? (found as TextOccurrence[]) : null;
@@ -144,16 +121,14 @@ export class PdfWorker {
    */
   async duplicate(bytes: Uint8Array, stamp: DuplicateStamp): Promise<Uint8Array | 'unreadable' | 'limits'> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() => this.runIn({ task: 'duplicate', bytes: own, stamp }, STAMP_TIMEOUT_MS));
+    const answer = await this.runIn({ task: 'duplicate', bytes: own, stamp }, STAMP_TIMEOUT_MS);
     if (answer instanceof Uint8Array) return answer;
     return typeof answer === 'object' && answer !== null ? 'unreadable' : 'limits';
   }
 
   /** A document of text written as a PDF (compose.ts), or null past the limits. Never rejects. */
   async compose(content: ComposedDocument): Promise<Uint8Array | null> {
-    const answer = await this.queued(() =>
-      this.runIn({ task: 'compose', bytes: new Uint8Array(0), content }, STAMP_TIMEOUT_MS),
-    );
+    const answer = await this.runIn({ task: 'compose', bytes: new Uint8Array(0), content }, STAMP_TIMEOUT_MS);
     return answer instanceof Uint8Array ? answer : null;
   }
 
@@ -163,7 +138,7 @@ export class PdfWorker {
    */
   async texts(bytes: Uint8Array): Promise<string[] | null | 'limits'> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() => this.runIn({ task: 'texts', bytes: own }, this.options.renderTimeoutMs));
+    const answer = await this.runIn({ task: 'texts', bytes: own }, this.options.renderTimeoutMs);
     if (typeof answer !== 'object' || answer === null) return 'limits';
     const { texts } = answer as { texts?: unknown };
     return Array.isArray(texts) ? (texts as string[]) : null;
@@ -175,105 +150,23 @@ export class PdfWorker {
    */
   async split(bytes: Uint8Array, groups: number[][]): Promise<Uint8Array[] | null | 'limits'> {
     const own = new Uint8Array(bytes);
-    const answer = await this.queued(() => this.runIn({ task: 'split', bytes: own, groups }, STAMP_TIMEOUT_MS));
+    const answer = await this.runIn({ task: 'split', bytes: own, groups }, STAMP_TIMEOUT_MS);
     if (typeof answer !== 'object' || answer === null) return 'limits';
     const { parts } = answer as { parts?: unknown };
     return Array.isArray(parts) && parts.every((p) => p instanceof Uint8Array) ? (parts as Uint8Array[]) : null;
   }
 
-  /** Runs one task at a time: a task waits for the ones before it, up to `maxQueued` (past that: null at once). */
-  private async queued(run: () => Promise<unknown>): Promise<unknown> {
-    if (this.busy) {
-      if (this.queue.length >= this.options.maxQueued) {
-        this.settings.log?.warn({ queued: this.queue.length }, 'PDF task skipped: too many waiting');
-        return null;
-      }
-      await new Promise<void>((resolve) => this.queue.push(resolve));
-    }
-    this.busy = true;
-    clearTimeout(this.idle);
-    try {
-      return await run();
-    } finally {
-      this.busy = false;
-      const next = this.queue.shift();
-      if (next) next();
-      else this.idle = setTimeout(() => void this.stop(), this.options.idleMs).unref();
-    }
-  }
-
   /** Stops the worker, if one runs (the next count starts another). */
-  async stop(): Promise<void> {
-    const running = this.current;
-    this.current = undefined;
-    await running?.worker.terminate();
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
-  private async runIn(task: PdfTask, timeoutMs: number): Promise<unknown> {
-    // Tasks run one at a time, so no other task is starting a worker meanwhile.
-    this.current ??= await this.start();
-    const running = this.current;
-    if (!running) return null;
-    const started = performance.now();
-    const { answer, reason } = await new Promise<{ answer: unknown; reason?: string }>((resolve) => {
-      const timer = setTimeout(() => running.pending?.(null, 'timeout'), timeoutMs).unref();
-      running.pending = (answer, reason) => {
-        clearTimeout(timer);
-        running.pending = undefined;
-        resolve(reason === undefined ? { answer } : { answer, reason });
-      };
-      // The bytes are a copy of the task's own (`bytes` may be a view on a shared buffer): moved to the worker.
-      running.worker.postMessage(task, [task.bytes.buffer as ArrayBuffer]);
-    });
-    if (reason !== undefined) {
-      // The worker may still be busy or broken: stop it; the next task starts a fresh one.
-      this.settings.log?.info(
-        { task: task.task, reason, ms: Math.round(performance.now() - started), size: task.bytes.length },
-        'PDF task unavailable',
-      );
-      if (this.current === running) void this.stop();
-    }
-    return answer;
-  }
-
-  /** A worker that has loaded the PDF library, or undefined when it could not start. */
-  private start(): Promise<Running | undefined> {
-    return new Promise((resolve) => {
-      const worker = startWorker({
-        resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, maxYoungGenerationSizeMb: 32 },
-        workerData: { preload: this.options.preload },
-        stdout: true,
-        stderr: true,
-      });
-      worker.unref();
-      const running: Running = { worker };
-      let ready = false;
-      const failed = (reason: string) => {
-        if (!ready) {
-          ready = true;
-          clearTimeout(timer);
-          this.settings.log?.warn({ reason }, 'the PDF page counter could not start');
-          void worker.terminate();
-          resolve(undefined);
-        }
-        running.pending?.(null, reason);
-      };
-      const timer = setTimeout(() => failed('start timeout'), this.options.startTimeoutMs).unref();
-      worker.on('message', (message: unknown) => {
-        if (!ready) {
-          ready = message === 'ready';
-          clearTimeout(timer);
-          resolve(ready ? running : undefined);
-          return;
-        }
-        running.pending?.(message);
-      });
-      worker.on('error', (err) => failed(err instanceof Error ? err.message : String(err)));
-      worker.on('exit', (code) => {
-        if (this.current === running) this.current = undefined;
-        failed(`worker exited (${code})`);
-      });
-    });
+  /**
+   * Runs a task in the worker (platform/workers/bounded-worker.ts): its answer, or null past the limits. The
+   * task's bytes are a copy of the caller's own (`bytes` may be a view on a shared buffer): moved to the worker.
+   */
+  private runIn(task: PdfTask, timeoutMs: number): Promise<unknown> {
+    return this.worker.run(task, [task.bytes.buffer as ArrayBuffer], timeoutMs, task.bytes.length);
   }
 }
 

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { serveTasks, type TaskAnswer } from '../workers/bounded-worker.js';
 import { type ComposedDocument, composeDocument } from './compose.js';
 import { countPdfPages, splitPdf } from './pages.js';
 import { countRenderable, loadRenderer, type RenderKind, type RenderOptions, renderPage } from './render.js';
@@ -18,7 +18,7 @@ export type PdfTask =
   | { task: 'split'; bytes: Uint8Array; groups: number[][] };
 
 /** What a task answers: its result, and the buffers moved (not copied) back to the server's thread. */
-async function answer(task: PdfTask): Promise<{ value: unknown; moved?: ArrayBuffer[] }> {
+async function answer(task: PdfTask): Promise<TaskAnswer> {
   switch (task.task) {
     case 'count':
       return { value: await countPdfPages(task.bytes) };
@@ -54,21 +54,11 @@ async function answer(task: PdfTask): Promise<{ value: unknown; moved?: ArrayBuf
 }
 
 /**
- * The worker thread of runner.ts: says `ready` once started, then answers each task it is sent, one at a time
- * (a page count or null; the stamped PDF or null; a rendered page or why not; the places of a word or null).
+ * The worker thread of runner.ts (platform/workers/bounded-worker.ts): says `ready` once started, then answers each
+ * task it is sent, one at a time (a page count or null; the stamped PDF or null; a rendered page or why not; the
+ * places of a word or null). A renderer's worker loads pdf.js before it says ready: the start has its own timeout,
+ * a task's clock is for it.
  */
-const port = parentPort;
-if (port) {
-  port.on('message', (task: PdfTask) => {
-    answer(task).then(
-      ({ value, moved }) => port.postMessage(value, moved ?? []),
-      () => port.postMessage(null),
-    );
-  });
-  // A renderer's worker loads pdf.js before it says ready: the start has its own timeout, a task's clock is for it.
-  const preload = (workerData as { preload?: boolean } | null)?.preload === true;
-  void (preload ? loadRenderer() : Promise.resolve()).then(
-    () => port.postMessage('ready'),
-    () => port.postMessage('ready'),
-  );
-}
+serveTasks(answer, (data) =>
+  (data as { preload?: boolean } | null)?.preload === true ? loadRenderer() : Promise.resolve(),
+);
