@@ -4,6 +4,7 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConflictError,
+  DependencyFailedError,
   FieldValidationError,
   ForbiddenError,
   InvalidRequestError,
@@ -154,6 +155,9 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
   }
   if (error instanceof ConflictError) {
     return { status: 409, body: { code: error.code, message: error.message }, headers: {} };
+  }
+  if (error instanceof DependencyFailedError) {
+    return { status: 424, body: { code: error.code, message: error.message }, headers: {} };
   }
   if (error instanceof ServiceUnavailableError) {
     return { status: 503, body: { code: 'service_unavailable', message: error.message }, headers: {} };

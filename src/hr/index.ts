@@ -1,6 +1,7 @@
 import { EventCatalogue } from './audit/catalogue.js';
 import { createAutomation } from './automation/index.js';
 import { createCore } from './core/index.js';
+import { createDocumentGeneration } from './document-generation/index.js';
 import { createDocuments } from './documents/index.js';
 import { createIntegrations } from './integrations/index.js';
 import { createKnowledge } from './knowledge/index.js';
@@ -15,6 +16,7 @@ export function createHr(context: Omit<HrContext, 'eventOutlets'>) {
   const ctx: HrContext = { ...context, eventOutlets: [] };
   const core = createCore(ctx);
   const documents = createDocuments(ctx, core.services);
+  const generation = createDocumentGeneration(ctx, documents.services);
   const knowledge = createKnowledge(ctx);
   const peopleAssist = createPeopleAssist(ctx, core.services);
   const automation = createAutomation(ctx, core.services);
@@ -27,6 +29,7 @@ export function createHr(context: Omit<HrContext, 'eventOutlets'>) {
   const modules: HrModule[] = [
     ...core.modules,
     ...documents.modules,
+    ...generation.modules,
     ...knowledge.modules,
     ...peopleAssist.modules,
     ...automation.modules,
@@ -36,6 +39,7 @@ export function createHr(context: Omit<HrContext, 'eventOutlets'>) {
     services: {
       ...core.services,
       ...documents.services,
+      ...generation.services,
       ...knowledge.services,
       ...peopleAssist.services,
       ...automation.services,
@@ -43,7 +47,7 @@ export function createHr(context: Omit<HrContext, 'eventOutlets'>) {
     },
     modules,
     /** The background job queues of the API, by name. */
-    jobs: { ...core.jobs, ...documents.jobs, ...integrations.jobs },
+    jobs: { ...core.jobs, ...documents.jobs, ...generation.jobs, ...integrations.jobs },
   };
 }
 

@@ -253,6 +253,58 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /distributions': 'distributions.create',
   'GET /distributions/{id}': 'distributions.retrieve',
   'GET /distributions/{id}/report': 'distributions.report',
+  'GET /document_generation_templates': 'documentGenerationTemplates.list',
+  'POST /document_generation_templates': 'documentGenerationTemplates.create',
+  'GET /document_generation_templates/{id}': 'documentGenerationTemplates.retrieve',
+  'PUT /document_generation_templates/{id}': 'documentGenerationTemplates.upsert',
+  'PATCH /document_generation_templates/{id}': 'documentGenerationTemplates.update',
+  'DELETE /document_generation_templates/{id}': 'documentGenerationTemplates.del',
+  'POST /document_generation_templates/{id}/file': 'documentGenerationTemplates.upload',
+  'GET /document_generation_templates/{id}/fragment_usages': 'documentGenerationTemplates.fragmentUsages',
+  'GET /document_generation_templates/{id}/versions': 'documentGenerationTemplates.versions.list',
+  'GET /document_generation_templates/{id}/versions/{number}': 'documentGenerationTemplates.versions.retrieve',
+  'PUT /document_generation_templates/{id}/versions/{number}': 'documentGenerationTemplates.versions.upsert',
+  'PATCH /document_generation_templates/{id}/versions/{number}': 'documentGenerationTemplates.versions.update',
+  'DELETE /document_generation_templates/{id}/versions/{number}': 'documentGenerationTemplates.versions.del',
+  'GET /document_generation_templates/{id}/versions/{number}/doc_fields':
+    'documentGenerationTemplates.versions.docFields',
+  'PUT /document_generation_templates/{id}/versions/{number}/doc_fields':
+    'documentGenerationTemplates.versions.setDocFields',
+  'HEAD /document_generation_templates/{id}/versions/{number}/file': 'documentGenerationTemplates.versions.fileInfo',
+  'GET /document_generation_templates/{id}/versions/{number}/file': 'documentGenerationTemplates.versions.download',
+  'HEAD /document_generation_templates/{id}/versions/active/file':
+    'documentGenerationTemplates.versions.activeFileInfo',
+  'GET /document_generation_templates/{id}/versions/active/file': 'documentGenerationTemplates.versions.downloadActive',
+  'HEAD /document_generation_templates/{id}/versions/latest/file':
+    'documentGenerationTemplates.versions.latestFileInfo',
+  'GET /document_generation_templates/{id}/versions/latest/file': 'documentGenerationTemplates.versions.downloadLatest',
+  'GET /document_generation_templates/{id}/versions/{number}/fields': 'documentGenerationTemplates.versions.fields',
+  'GET /document_generation_templates/{id}/versions/active/fields': 'documentGenerationTemplates.versions.activeFields',
+  'GET /document_generation_templates/{id}/versions/latest/fields': 'documentGenerationTemplates.versions.latestFields',
+  'GET /document_generation_templates/{id}/versions/{number}/preview': 'documentGenerationTemplates.versions.preview',
+  'GET /document_generation_templates/{id}/versions/{number}/preview/{page}':
+    'documentGenerationTemplates.versions.previewPage',
+  'GET /document_generation_templates/{id}/versions/active/preview':
+    'documentGenerationTemplates.versions.previewActive',
+  'GET /document_generation_templates/{id}/versions/active/preview/{page}':
+    'documentGenerationTemplates.versions.previewActivePage',
+  'GET /document_generation_templates/{id}/versions/latest/preview':
+    'documentGenerationTemplates.versions.previewLatest',
+  'GET /document_generation_templates/{id}/versions/latest/preview/{page}':
+    'documentGenerationTemplates.versions.previewLatestPage',
+  'POST /document_generations': 'documentGenerations.create',
+  'POST /document_generations/async': 'documentGenerations.createAsync',
+  'GET /document_generations/{id}': 'documentGenerations.retrieve',
+  'DELETE /document_generations/{id}': 'documentGenerations.del',
+  'HEAD /document_generations/{id}/file': 'documentGenerations.fileInfo',
+  'GET /document_generations/{id}/file': 'documentGenerations.download',
+  'GET /document_generations/{id}/preview': 'documentGenerations.preview',
+  'GET /document_generations/{id}/preview/{page}': 'documentGenerations.previewPage',
+  'POST /document_generations/{id}/archive': 'documentGenerations.archive',
+  'POST /document_generations/{id}/email': 'documentGenerations.email',
+  'POST /document_generations/{id}/vault': 'documentGenerations.vault',
+  'GET /document_generation_requests': 'documentGenerations.requests.list',
+  'GET /document_generation_requests/{id}/status': 'documentGenerations.requests.status',
   'GET /webhooks': 'webhooks.list',
   'POST /webhooks': 'webhooks.create',
   'GET /webhooks/{id}': 'webhooks.retrieve',
@@ -314,6 +366,10 @@ const NOUNS: Record<string, readonly [string, string]> = {
   scan: ['scan', 'scans'],
   redirection_urls: ['redirection URL', 'redirection URLs'],
   deliveries: ['delivery', 'deliveries'],
+  document_generation_templates: ['document generation template', 'document generation templates'],
+  versions: ['template version', 'template versions'],
+  document_generations: ['generated document', 'generated documents'],
+  document_generation_requests: ['document generation request', 'document generation requests'],
 };
 
 /** The two kinds of documents share their routes, hence their descriptions. */
@@ -404,6 +460,36 @@ const scanResponses: Record<string, Record<number, string>> = {
 
 const RESPONSES: Record<string, Record<number, string>> = {
   ...permissions,
+  'HEAD /document_generation_templates/{id}/versions/{number}/file': {
+    200: 'The version’s document exists: its headers; no body.',
+  },
+  'HEAD /document_generation_templates/{id}/versions/active/file': {
+    200: 'The active version’s document: its headers; no body.',
+  },
+  'HEAD /document_generation_templates/{id}/versions/latest/file': {
+    200: 'The latest version’s document: its headers; no body.',
+  },
+  'HEAD /document_generations/{id}/file': { 200: 'The generated file: its headers (`Crc-32`, `Page-Count`); no body.' },
+  'GET /document_generation_templates/{id}/versions/{number}/fields': {
+    200: 'The placeholders and their kinds (deprecated).',
+  },
+  'GET /document_generation_templates/{id}/versions/active/fields': {
+    200: 'The active version’s placeholders (deprecated).',
+  },
+  'GET /document_generation_templates/{id}/versions/latest/fields': {
+    200: 'The latest version’s placeholders (deprecated).',
+  },
+  'POST /document_generation_templates/{id}/file': { 201: 'The new version, with what was found in its document.' },
+  'GET /document_generation_templates/{id}/fragment_usages': { 200: 'The ids of the templates that insert this one.' },
+  'PUT /document_generation_templates/{id}/versions/{number}': { 201: 'The version, updated.' },
+  'GET /document_generation_templates/{id}/versions/{number}/doc_fields': { 200: 'The placeholders, as form fields.' },
+  'PUT /document_generation_templates/{id}/versions/{number}/doc_fields': { 200: 'The placeholders, typed.' },
+  'POST /document_generations': { 201: 'The generated document, with the differences permissive mode let through.' },
+  'POST /document_generations/async': { 202: 'The request, `RECEIVED_ASYNC`: `Location` is its status.' },
+  'POST /document_generations/{id}/archive': { 200: 'The generated document, with its `archived_document_id`.' },
+  'POST /document_generations/{id}/vault': { 200: 'The generated document, in the employee’s vault.' },
+  'POST /document_generations/{id}/email': { 200: 'The generated document; the mails are in the outbox.' },
+  'GET /document_generation_requests/{id}/status': { 200: 'The request and its status.' },
   'POST /signature_processes/cancel': { 200: 'Every process named, canceled, in the order of `signature_ids`.' },
   'POST /signature_processes/{id}/archive': {
     204: 'The signed PDF is an employee document of the employee signer (once); no body.',
@@ -549,12 +635,16 @@ function describeError(status: number, op: OperationContext): string | undefined
       return 'The request conflicts with the current state of the resource (`conflict`).';
     case 413:
       return 'The body is larger than the server accepts (`payload_too_large`).';
+    case 415:
+      return 'The body is not of a media type the operation takes (`unsupported_media_type`).';
     case 416:
       return 'The `Range` is outside the file (`range_not_satisfiable`, with `Content-Range: bytes */size`).';
     case 422:
       return reads
         ? 'A query parameter breaks a rule: `errors` names each one and what is wrong (`validation_error`).'
         : 'A field of the body breaks the schema or a rule: `errors` names each field and what is wrong (`validation_error`).';
+    case 424:
+      return 'The office converter ODT and DOC need is not found, or failed (`failed_dependency`); the message names `ATRIUM_SOFFICE`.';
     case 429:
       return 'Too many requests for this application: retry after `Retry-After` seconds (`rate_limited`).';
     default:

@@ -62,6 +62,13 @@ export interface Config {
   blobCacheBytes: number;
   /** How long rendering one preview page may take, in ms, before the renderer is stopped (`ATRIUM_RENDER_TIMEOUT_MS`). */
   renderTimeoutMs: number;
+  /**
+   * The office converter document generation writes ODT and DOC with (`ATRIUM_SOFFICE`): a path to LibreOffice's
+   * `soffice`, `off` for none, or undefined to look for it (platform/docgen/convert.ts).
+   */
+  soffice: string | undefined;
+  /** How long one office conversion may take, in ms (`ATRIUM_SOFFICE_TIMEOUT_MS`). */
+  sofficeTimeoutMs: number;
   /** Background jobs one process runs at once (`ATRIUM_JOB_CONCURRENCY`; platform/jobs/). */
   jobConcurrency: number;
   /** How long a claimed background job is held without a heartbeat, in ms (`ATRIUM_JOB_LEASE_MS`). */
@@ -216,6 +223,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadSweepMs: integer(env, 'ATRIUM_UPLOAD_SWEEP_MS', 60_000, 100, 86_400_000),
     blobCacheBytes: integer(env, 'ATRIUM_BLOB_CACHE_MB', 512, 0, 16_777_216) * 1024 * 1024,
     renderTimeoutMs: integer(env, 'ATRIUM_RENDER_TIMEOUT_MS', 10_000, 500, 300_000),
+    soffice: env.ATRIUM_SOFFICE?.trim() || undefined,
+    sofficeTimeoutMs: integer(env, 'ATRIUM_SOFFICE_TIMEOUT_MS', 60_000, 1000, 600_000),
     jobConcurrency: integer(env, 'ATRIUM_JOB_CONCURRENCY', 4, 1, 1000),
     jobPollMs: integer(env, 'ATRIUM_JOB_POLL_MS', 500, 10, 3_600_000),
     jobLeaseMs: integer(env, 'ATRIUM_JOB_LEASE_MS', 60_000, 1000, 86_400_000),

@@ -81,6 +81,20 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * Something outside the server that the request needs failed or is missing (the office converter of document
+ * generation): 424 on the HR API, with the error's own code.
+ */
+export class DependencyFailedError extends DomainError {
+  override name = 'DependencyFailedError';
+  constructor(
+    message: string,
+    readonly code = 'failed_dependency',
+  ) {
+    super(message);
+  }
+}
+
 /** The server cannot take the request now (it is shutting down); the caller should retry, elsewhere (503). */
 export class ServiceUnavailableError extends DomainError {
   override name = 'ServiceUnavailableError';

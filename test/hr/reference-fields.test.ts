@@ -9,6 +9,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { dialects, type HrCaller, hrCaller, requestToken, startServer, type TestServer } from '../support/harness.js';
 import { json, upload } from '../support/people-assist.js';
+import { buildDocx } from '../../src/platform/docgen/build-docx.js';
+import { uploadTemplate } from '../support/docgen.js';
 import { FORM, PDF } from '../support/processes.js';
 import { type EmbedField, REFERENCE_SCHEMAS, type ReferenceSchema } from './reference-fields.js';
 
@@ -418,6 +420,37 @@ for (const dialect of dialects()) {
           await read('TaskFileResource', `/tasks/${id}/files/${file.id}`);
         }
       }
+
+      // Document generation: a template, its version, a document generated from it.
+      const template = await json<Obj>(
+        await hr.call('POST', '/document_generation_templates', {
+          title: 'Certificate',
+          description: '',
+          locale: 'en-us',
+          enabled: true,
+        }),
+        201,
+      );
+      add('DocGenTemplate', 'POST /document_generation_templates', template);
+      const version = await json<Obj>(
+        await uploadTemplate(server, hr, template.id as string, buildDocx([{ paragraph: 'Hello {$name}' }])),
+        201,
+      );
+      add('DocGenTemplateVersion', `POST /document_generation_templates/${template.id}/file`, version);
+      await read('DocGenTemplate', `/document_generation_templates/${template.id}`);
+      await read('DocGenTemplate', '/document_generation_templates');
+      await read('DocGenTemplateVersion', `/document_generation_templates/${template.id}/versions`);
+      await read('DocGenTemplateVersion', `/document_generation_templates/${template.id}/versions/1`);
+      const generated = await json<Obj>(
+        await hr.call('POST', '/document_generations', {
+          document_generation_template_id: template.id,
+          output_format: 'PDF',
+          fields: [],
+        }),
+        201,
+      );
+      add('DocGenFullWithErrors', 'POST /document_generations', generated);
+      await read('DocGenFull', `/document_generations/${generated.id}`);
     });
     after(() => server.close());
 

@@ -758,6 +758,64 @@ export const REFERENCE_SCHEMAS: ReferenceSchema[] = [
     section: '§3f.3 (task files)',
     fields: { id: 'req', task_id: 'req', filename: 'req', field_id: 'req' },
   },
+  {
+    family: 'document generation',
+    schema: 'DocGenTemplate',
+    section: '§5.5 (templates)',
+    fields: {
+      id: 'req',
+      title: 'req',
+      description: 'opt',
+      locale: 'opt',
+      format: 'opt',
+      enabled: 'req',
+      is_injectable: 'opt',
+      validity_start_date: 'opt',
+      validity_end_date: 'opt',
+      latest_version: 'opt',
+      active_version: 'opt',
+      active_version_syntax: 'opt',
+      restrictions: 'opt',
+      ...timestamps,
+    },
+  },
+  {
+    family: 'document generation',
+    schema: 'DocGenTemplateVersion',
+    section: '§5.5 (templates)',
+    fields: {
+      version: 'req',
+      document_generation_template_id: 'req',
+      syntax_version: 'opt',
+      format: 'opt',
+      output_format: 'opt',
+      template_information: 'opt',
+      fragment_mapping: 'opt',
+    },
+  },
+  {
+    family: 'document generation',
+    schema: 'DocGenFull',
+    section: '§5.5 (generations)',
+    fields: {
+      id: 'req',
+      format: 'req',
+      document_generation_template_id: 'req',
+      document_generation_template_version: 'req',
+      context: 'opt',
+      upload_id: 'opt',
+      status: 'req',
+      generation_started_at: 'opt',
+      generation_finished_at: 'opt',
+      ...timestamps,
+    },
+  },
+  {
+    family: 'document generation',
+    schema: 'DocGenFullWithErrors',
+    section: '§5.5 (generations)',
+    fields: {},
+  },
 ];
 
 // `RequestFullWithAttachments` is `RequestFull` plus `attachments`.
@@ -765,6 +823,12 @@ const requestFull = REFERENCE_SCHEMAS.find((s) => s.schema === 'RequestFull') as
 (REFERENCE_SCHEMAS.find((s) => s.schema === 'RequestFullWithAttachments') as ReferenceSchema).fields = {
   ...requestFull.fields,
   attachments: 'opt',
+};
+
+// `DocGenFullWithErrors` is `DocGenFull` plus `errors`.
+(REFERENCE_SCHEMAS.find((s) => s.schema === 'DocGenFullWithErrors') as ReferenceSchema).fields = {
+  ...(REFERENCE_SCHEMAS.find((s) => s.schema === 'DocGenFull') as ReferenceSchema).fields,
+  errors: 'req',
 };
 
 export function referenceSchema(schema: string): ReferenceSchema {

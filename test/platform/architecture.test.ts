@@ -143,7 +143,7 @@ function layerOf(file: string): number {
   if (/^hr\/(errors|item-route|module|openapi|openapi-examples)\.ts$/.test(r) || /^hr\/(lists|audit)\//.test(r))
     return 2;
   if (r.startsWith('hr/core/')) return 3;
-  if (/^hr\/(documents|knowledge|people-assist|automation|integrations)\//.test(r)) return 4;
+  if (/^hr\/(documents|document-generation|knowledge|people-assist|automation|integrations)\//.test(r)) return 4;
   if (r.startsWith('academy/')) return 3;
   // The operators' side (tokens, the admin audit log): on the platform only, beside the APIs.
   if (r.startsWith('admin/')) return 3;
@@ -257,19 +257,33 @@ describe('architecture', () => {
     assert.deepEqual(loaders, [], `import { Sqlite } from platform/db/database.ts instead:\n${loaders.join('\n')}`);
   });
 
-  it('loads the PDF library in one place (platform/pdf/pages.ts, stamp.ts and compose.ts, run in a worker thread by platform/pdf/runner.ts)', () => {
+  it('loads the PDF library in platform/pdf/pages.ts, stamp.ts and compose.ts, and platform/docgen/layout.ts, each run in a worker thread', () => {
     const loaders = files
       .filter((file) => /(?:from\s+|import\s*\(\s*)['"]@cantoo\/pdf-lib['"]/.test(text.get(file) ?? ''))
       .map(rel)
       .sort();
-    assert.deepEqual(
-      loaders,
-      ['compose.ts', 'pages.ts', 'stamp.ts'].map((file) => path.join('platform', 'pdf', file)),
-    );
+    assert.deepEqual(loaders, [
+      path.join('platform', 'docgen', 'layout.ts'),
+      ...['compose.ts', 'pages.ts', 'stamp.ts'].map((file) => path.join('platform', 'pdf', file)),
+    ]);
+    // The generation engine (docxtemplater, the layout) is loaded by its worker only: outside platform/docgen/,
+    // only the runner, the converter, the types and the DOCX builder are imported.
+    const engineUsers = files
+      .filter((file) => !rel(file).startsWith(path.join('platform', 'docgen')))
+      .filter((file) =>
+        /^import (?!type )[^;]*from '[^']*docgen\/(?!runner|convert|types|build-docx)[^']*\.js';/m.test(
+          text.get(file) ?? '',
+        ),
+      )
+      .map(rel);
+    assert.deepEqual(engineUsers, []);
     // Both are loaded by the worker only: nothing else imports them but for their types.
+    const loaderFiles = new Set(['compose.ts', 'pages.ts', 'stamp.ts'].map((f) => path.join(ROOT, 'platform', 'pdf', f)));
     const importers = files
       .filter((file) =>
-        /^import (?!type )[^;]*from '\.\.?\/[^']*(pages|stamp|compose)\.js';/m.test(text.get(file) ?? ''),
+        [...(text.get(file) ?? '').matchAll(/^import (?!type )[^;]*from '(\.\.?\/[^']*)\.js';/gm)].some((m) =>
+          loaderFiles.has(path.resolve(path.dirname(file), `${m[1]}.ts`)),
+        ),
       )
       .map(rel);
     assert.deepEqual(importers, [path.join('platform', 'pdf', 'worker.ts')]);

@@ -3,6 +3,7 @@
  * (fuzzing, the isolation matrix) reach real objects and not only 404s.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { type AcademyCaller, academyCaller, eventBody } from './academy.js';
 import { textPdf } from './distributions.js';
 import { type HrCaller, hrCaller, type TestServer } from './harness.js';
@@ -127,6 +128,40 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     file_id: await uploadFile(server, hr, await textPdf([['Employee ID: EMP-1']]), 'payslips.pdf'),
   });
   add('/distributions', String(distribution.id));
+  // Document generation: a template with a version, a document generated from it (sync and async).
+  const template = await call<{ id: string }>('POST', '/document_generation_templates', {
+    title: 'Certificate',
+    description: 'For the isolation matrix',
+    locale: 'en-us',
+    enabled: true,
+  });
+  add('/document_generation_templates', template.id);
+  const form = new FormData();
+  form.append('template', new Blob([Buffer.from(buildDocx([{ paragraph: 'For {$name}' }]))]), 'certificate.docx');
+  form.append('syntax_version', 'V2');
+  await ok(
+    await fetch(`${server.url}/api/v2/client/document_generation_templates/${template.id}/file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${hr.token}` },
+      body: form,
+    }),
+    'POST /document_generation_templates/{id}/file',
+  );
+  add('/document_generation_templates/{id}/versions', '1');
+  const generated = await call<{ id: string }>('POST', '/document_generations', {
+    document_generation_template_id: template.id,
+    output_format: 'PDF',
+    fields: [{ slug: 'name', value: 'Ada' }],
+  });
+  add('/document_generations', generated.id);
+  const accepted = await call<{ id: string }>('POST', '/document_generations/async', {
+    document_generation_template_id: template.id,
+    output_format: 'DOCX',
+    fields: [{ slug: 'name', value: 'Ada' }],
+    employee_id: employee.id,
+    document_type_id: 'payslip',
+  });
+  add('/document_generation_requests', accepted.id);
   for (const kind of ['employee', 'company']) {
     const folders = await call<{ id: string }[]>('GET', `/${kind}_folders?per_page=5`);
     for (const f of folders) add(`/${kind}_folders`, f.id);

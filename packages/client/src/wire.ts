@@ -21,6 +21,7 @@ export const HR_STATUS_CODES: Readonly<Record<number, string>> = {
   415: 'unsupported_media_type',
   416: 'range_not_satisfiable',
   422: 'validation_error',
+  424: 'failed_dependency',
   429: 'rate_limited',
   431: 'request_header_fields_too_large',
   500: 'internal_error',

@@ -39,6 +39,14 @@ export const BLOB_REFERENCES: readonly BlobReference[] = [
   // A distribution's file, and the PDF of each employee's pages (documents/distributions).
   { table: 'hr_distributions', column: 'sha256' },
   { table: 'hr_distribution_items', column: 'sha256' },
+  // Document generation: a template version's document, a generated one, a campaign's result and each row's
+  // document; and the PDF each is laid out as for its previews (hr/document-generation).
+  { table: 'hr_docgen_template_versions', column: 'sha256' },
+  { table: 'hr_docgen_template_versions', column: 'pdf_sha256' },
+  { table: 'hr_docgen_generations', column: 'sha256' },
+  { table: 'hr_docgen_generations', column: 'pdf_sha256' },
+  { table: 'hr_docgen_campaigns', column: 'sha256' },
+  { table: 'hr_docgen_campaign_rows', column: 'sha256' },
   // The cache of previews (platform/renditions): the PNG, while its source is stored.
   { table: 'renditions', column: 'sha256' },
   // A scanned file holds its bytes until its verdict; a clean one's upload holds them after.

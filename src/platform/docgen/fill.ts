@@ -34,7 +34,7 @@ function fragmentBody(zip: PizZip): string {
   const body = doc.getElementsByTagName('w:body')[0];
   const serializer = new XMLSerializer();
   return Array.from(body?.childNodes ?? [])
-    .filter((n) => n.nodeType === 1 && (n as Element).nodeName !== 'w:sectPr')
+    .filter((n) => n.nodeType === n.ELEMENT_NODE && (n as Element).nodeName !== 'w:sectPr')
     .map((n) => serializer.serializeToString(n))
     .join('');
 }
@@ -52,7 +52,8 @@ function fillFragments(
       ? input.fragments[placeholder.slug]
       : undefined;
     if (!fragment) continue;
-    const filled = fill({ ...input, ...fragment, fragments: {} });
+    // Permissive inside: the fragment's differences join the template's, and strict mode judges them all at once.
+    const filled = fill({ ...input, ...fragment, fragments: {}, strict: false });
     if (!filled.ok) return filled;
     for (const e of filled.errors) errors.push({ ...e, field: `${placeholder.slug}.${e.field}` });
     data[placeholder.slug] = fragmentBody(filled.zip);

@@ -67,7 +67,7 @@ const DEFAULT_SIZE = 11;
 const A4: PageSetup = { width: 595.28, height: 841.89, top: 70.87, right: 70.87, bottom: 70.87, left: 70.87 };
 
 const elements = (el: Element | null | undefined): Element[] =>
-  el ? (Array.from(el.childNodes).filter((n) => n.nodeType === 1) as Element[]) : [];
+  el ? (Array.from(el.childNodes).filter((n) => n.nodeType === n.ELEMENT_NODE) as Element[]) : [];
 const child = (el: Element | null | undefined, name: string) => elements(el).find((c) => c.nodeName === name);
 const val = (el: Element | undefined, name = 'w:val') => el?.getAttribute(name) ?? undefined;
 const twips = (value: string | undefined, fallback: number) => {

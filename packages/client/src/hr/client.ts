@@ -13,6 +13,7 @@ import { customStatuses } from './custom-statuses.js';
 import { datasetImports } from './dataset-imports.js';
 import { datasets } from './datasets.js';
 import { distributionProjects, distributions } from './distributions.js';
+import { documentGenerations, documentGenerationTemplates } from './document-generation.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
 import { companyDocuments, employeeDocuments, redirectionUrls } from './documents.js';
 import { employees } from './employees.js';
@@ -131,6 +132,10 @@ export class HrClient {
   readonly webhooks: ReturnType<typeof webhooks>;
   /** Signature processes: `list`, `create`, `cancel`, `retrieve`, `upsert`, `update`, `del`, `download`, `archive`, `send`. */
   readonly signatureProcesses: ReturnType<typeof signatureProcesses>;
+  /** Document generation templates: CRUD, `upload` (a new version), and `versions` (metadata, files, previews, fields). */
+  readonly documentGenerationTemplates: ReturnType<typeof documentGenerationTemplates>;
+  /** Generated documents: `create`, `createAsync` and `waitFor`, files, previews, `archive`, `vault`, `email`, `requests`. */
+  readonly documentGenerations: ReturnType<typeof documentGenerations>;
   /** Signature types: `list`, `retrieve`. */
   readonly signatureTypes: ReturnType<typeof signatureTypes>;
   /** Signers: CRUD in a draft, `remind`, `remindMany`, and the extensions `sign` and `refuse`. */
@@ -195,6 +200,8 @@ export class HrClient {
     this.webhooks = webhooks(core, v);
     this.signatureProcesses = signatureProcesses(core, v);
     this.signatureTypes = signatureTypes(v);
+    this.documentGenerationTemplates = documentGenerationTemplates(core, v);
+    this.documentGenerations = documentGenerations(core, v);
     this.signers = signers(core, v);
     this.outbox = outbox(core);
     this.inboxItems = inboxItems(v);

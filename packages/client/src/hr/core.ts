@@ -404,10 +404,10 @@ function toBlob(input: UploadInput): { blob: Blob; name: string } {
   return { blob: new Blob([part], type), name: input.filename ?? 'file' };
 }
 
-export function formOf(input: UploadInput): FormData {
+export function formOf(input: UploadInput, field = 'file'): FormData {
   const { blob, name } = toBlob(input);
   const form = new FormData();
-  form.append('file', blob, name);
+  form.append(field, blob, name);
   return form;
 }
 

@@ -120,6 +120,40 @@ async function receiveMultipart<T>(request: FastifyRequest, options: ReceiveOpti
   return stored.value;
 }
 
+/** A multipart form read whole: its one file (when sent) and its text fields. */
+export interface ReceivedForm {
+  file?: { filename: string | undefined; bytes: Buffer };
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads a multipart form whose file (the field `fileField`) is small enough to hold in memory (a document
+ * generation template): at most `limitBytes` (413 past it), with its text fields. Any other file part is skipped.
+ */
+export async function receiveForm(
+  request: FastifyRequest,
+  options: { fileField: string; limitBytes: number },
+): Promise<ReceivedForm> {
+  if (!request.isMultipart()) {
+    throw new HrError(415, 'unsupported_media_type', 'Send a multipart/form-data body.');
+  }
+  const form: ReceivedForm = { fields: {} };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') form.fields[part.fieldname] = part.value;
+      } else if (part.fieldname === options.fileField && form.file === undefined) {
+        form.file = { filename: part.filename, bytes: await part.toBuffer() };
+      } else {
+        part.file.resume();
+      }
+    }
+  } catch (error) {
+    throw translate(error, request, options.limitBytes);
+  }
+  return form;
+}
+
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -28,6 +28,20 @@ export interface VaultsWork {
   outbox: OutboxRepository;
 }
 
+/** A file dropped into a vault: an upload's, or one Atrium made. */
+export interface DroppedFile {
+  title: string;
+  /** The document's date (default: today). */
+  date?: string | null;
+  /** Whether the employee is told by mail (default true). */
+  notify?: boolean;
+  filename: string;
+  sha256: string;
+  size: number;
+  pageCount: number | null;
+  contentType: string;
+}
+
 /** The outbox kinds of the mails below (docs/hr-api.md, "Outbox"). */
 export const VAULT_MAILS = {
   invitation: 'electronic_vault.invitation',
@@ -275,61 +289,108 @@ export class VaultsService {
    */
   async addDocument(clientId: HrTenantId, employeeId: string, input: ElectronicVaultDocument): Promise<string> {
     return this.work.run(async (tx) => {
-      const vault = await this.get(clientId, employeeId, tx.vaults);
-      if (vault.state !== 'activated') {
-        throw new InvalidRequestError(`The employee's electronic vault is not activated: its state is ${vault.state}.`);
-      }
-      if (!vault.electronicEnabled) {
-        throw new InvalidRequestError('Electronic documents distribution is disabled for this employee.');
-      }
-      const type = await tx.documents.documentType(clientId, 'employee', input.document_type_id);
-      if (!type) {
-        throw new FieldValidationError([
-          { field: 'document_type_id', code: 'not_found', message: 'No employee document type has this id.' },
-        ]);
-      }
-      if (vault.payslipsOptedOut && isPayslipType(type)) {
-        throw new InvalidRequestError(
-          'The employee opted out of electronic payslips: this payslip cannot be dropped into the vault.',
-        );
-      }
+      const vault = await this.droppable(tx, clientId, employeeId);
+      const type = await this.typeFor(tx, clientId, vault, input.document_type_id);
       const upload = await this.deps.uploads.consume(tx.uploads, clientId, input.upload_id, { field: 'upload_id' });
-      const owner = await tx.documents.employee(clientId, { id: employeeId });
-      const registrations = owner?.registrations ?? [];
-      const active = registrations.filter((r) => r.active);
-      const at = this.deps.clock.now();
-      const date = input.document_date ?? dayOf(at);
-      const documentId = await this.deps.documents.fileGenerated(tx, clientId, {
-        employeeId,
-        documentTypeId: type.id,
+      return this.file(tx, clientId, vault, type, {
         title: input.document_title,
+        date: input.document_date ?? null,
+        notify: input.send_notification !== false,
         filename: sanitizeFilename(upload.filename),
         sha256: upload.sha256,
         size: upload.size,
         pageCount: upload.pageCount,
-        date,
-        metadata: [],
-        origin: 'api',
-        originDetails: 'drop_in_vault',
         contentType: upload.contentType,
-        organizationIds: [...new Set((active.length ? active : registrations).map((r) => r.organizationId))],
       });
-      const email = vault.employee.email;
-      if (input.send_notification !== false && email) {
-        const name = fullName(vault.employee);
-        const mail: NewMail = {
-          id: randomUUID(),
-          kind: VAULT_MAILS.document,
-          toAddress: email,
-          toName: name,
-          subject: `New in your electronic vault: ${input.document_title}`,
-          body: `Hello ${name},\n\n"${input.document_title}" (${type.label}, ${date}) is in your electronic vault.`,
-          relatedId: documentId,
-        };
-        await tx.outbox.insert(clientId, [mail], at);
-      }
-      return documentId;
     });
+  }
+
+  /**
+   * Drops a file Atrium made (a generated document, hr/document-generation) into the employee's vault, in the
+   * caller's transaction, under the same rules as `addDocument`; the employee is told by mail.
+   */
+  async dropFile(
+    tx: Audited<VaultsWork>,
+    clientId: HrTenantId,
+    file: DroppedFile & { employeeId: string; documentTypeId: string },
+  ): Promise<string> {
+    const vault = await this.droppable(tx, clientId, file.employeeId);
+    const type = await this.typeFor(tx, clientId, vault, file.documentTypeId);
+    return this.file(tx, clientId, vault, type, file);
+  }
+
+  /** The employee's vault, when documents can be dropped into it (400 otherwise). */
+  private async droppable(tx: Audited<VaultsWork>, clientId: HrTenantId, employeeId: string): Promise<VaultRecord> {
+    const vault = await this.get(clientId, employeeId, tx.vaults);
+    if (vault.state !== 'activated') {
+      throw new InvalidRequestError(`The employee's electronic vault is not activated: its state is ${vault.state}.`);
+    }
+    if (!vault.electronicEnabled) {
+      throw new InvalidRequestError('Electronic documents distribution is disabled for this employee.');
+    }
+    return vault;
+  }
+
+  /** The document type a dropped file is filed under (422 when unknown; 400 for an opted-out payslip). */
+  private async typeFor(tx: Audited<VaultsWork>, clientId: HrTenantId, vault: VaultRecord, typeId: string) {
+    const type = await tx.documents.documentType(clientId, 'employee', typeId);
+    if (!type) {
+      throw new FieldValidationError([
+        { field: 'document_type_id', code: 'not_found', message: 'No employee document type has this id.' },
+      ]);
+    }
+    if (vault.payslipsOptedOut && isPayslipType(type)) {
+      throw new InvalidRequestError(
+        'The employee opted out of electronic payslips: this payslip cannot be dropped into the vault.',
+      );
+    }
+    return type;
+  }
+
+  /** Files the document (origin `api`, origin_details `drop_in_vault`) and mails the employee when asked. */
+  private async file(
+    tx: Audited<VaultsWork>,
+    clientId: HrTenantId,
+    vault: VaultRecord,
+    type: NonNullable<Awaited<ReturnType<DocumentsRepository['documentType']>>>,
+    file: DroppedFile,
+  ): Promise<string> {
+    const employeeId = vault.employee.id;
+    const owner = await tx.documents.employee(clientId, { id: employeeId });
+    const registrations = owner?.registrations ?? [];
+    const active = registrations.filter((r) => r.active);
+    const at = this.deps.clock.now();
+    const date = file.date ?? dayOf(at);
+    const documentId = await this.deps.documents.fileGenerated(tx, clientId, {
+      employeeId,
+      documentTypeId: type.id,
+      title: file.title,
+      filename: file.filename,
+      sha256: file.sha256,
+      size: file.size,
+      pageCount: file.pageCount,
+      date,
+      metadata: [],
+      origin: 'api',
+      originDetails: 'drop_in_vault',
+      contentType: file.contentType,
+      organizationIds: [...new Set((active.length ? active : registrations).map((r) => r.organizationId))],
+    });
+    const email = vault.employee.email;
+    if (file.notify !== false && email) {
+      const name = fullName(vault.employee);
+      const mail: NewMail = {
+        id: randomUUID(),
+        kind: VAULT_MAILS.document,
+        toAddress: email,
+        toName: name,
+        subject: `New in your electronic vault: ${file.title}`,
+        body: `Hello ${name},\n\n"${file.title}" (${type.label}, ${date}) is in your electronic vault.`,
+        relatedId: documentId,
+      };
+      await tx.outbox.insert(clientId, [mail], at);
+    }
+    return documentId;
   }
 
   /**
