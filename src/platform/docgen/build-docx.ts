@@ -1,4 +1,4 @@
-import PizZip from 'pizzip';
+import { ZipPackage } from './zip-package.js';
 
 /** A run of text with its character formatting (`size` in points). */
 export interface DocxRun {
@@ -125,7 +125,7 @@ export function buildDocx(blocks: DocxBlock[], options: BuildOptions = {}): Uint
     .join('');
   const sectPr = `<w:sectPr><w:pgSz w:w="${page.width}" w:h="${page.height}"/><w:pgMar w:top="${page.margin}" w:right="${page.margin}" w:bottom="${page.margin}" w:left="${page.margin}" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>`;
   const bullets = blocks.some((b) => 'paragraph' in b && b.bullet);
-  const zip = new PizZip();
+  const zip = new ZipPackage();
   zip.file(
     '[Content_Types].xml',
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -1,8 +1,8 @@
 import Docxtemplater, { type DXT } from 'docxtemplater';
 import inspectModule from 'docxtemplater/js/inspect-module.js';
-import type PizZip from 'pizzip';
 import { DELIMITERS, fromInternal, INTERNAL, SLUG } from './syntax.js';
 import type { GenerationError, SyntaxVersion, TemplateIssue } from './types.js';
+import type { ZipPackage } from './zip-package.js';
 
 /** A part of a template as docxtemplater parsed it: a tag (`placeholder`), text (`content`) or XML. */
 export interface TagPart {
@@ -20,7 +20,7 @@ export interface RenderState {
 
 /** A compiled template: docxtemplater ready to render, and its tags, in order, for inspect.ts. */
 export type Compiled =
-  | { ok: true; doc: Docxtemplater<PizZip>; tags: TagPart[] }
+  | { ok: true; doc: Docxtemplater<ZipPackage>; tags: TagPart[] }
   | { ok: false; issues: TemplateIssue[] };
 
 /** docxtemplater's error ids, as `template_information` codes. */
@@ -123,7 +123,7 @@ function nullGetter(syntax: SyntaxVersion, state: RenderState) {
  * loops (a loop alone in its paragraphs repeats them; in a table row's first and last cells, the row), raw XML
  * for fragments. Its errors are issues, never thrown.
  */
-export function compileTemplate(zip: PizZip, syntax: SyntaxVersion, state: RenderState): Compiled {
+export function compileTemplate(zip: ZipPackage, syntax: SyntaxVersion, state: RenderState): Compiled {
   const inspect = createInspector();
   try {
     const doc = new Docxtemplater(zip, {

@@ -1,5 +1,4 @@
 import { DOMParser, type Element, XMLSerializer } from '@xmldom/xmldom';
-import type PizZip from 'pizzip';
 import { compileTemplate, type RenderState } from './compile.js';
 import { DataBuilder, datasetLimit, type Scope } from './dataset.js';
 import { inspectCompiled } from './inspect.js';
@@ -7,12 +6,13 @@ import { countZipPages, layoutZip } from './layout.js';
 import { MAX_UNPACKED_BYTES, openDocx } from './package.js';
 import { toInternal } from './syntax.js';
 import type { FragmentInput, GenerateInput, GenerateOutcome, GenerationError, Inspection } from './types.js';
+import type { ZipPackage } from './zip-package.js';
 
 /** Bytes a generated document.xml may take at most. */
 export const MAX_OUTPUT_BYTES = MAX_UNPACKED_BYTES;
 
 /** A template filled: its package with the filled XML, or why not. */
-type Filled = { ok: true; zip: PizZip; errors: GenerationError[] } | Exclude<GenerateOutcome, { ok: true }>;
+type Filled = { ok: true; zip: ZipPackage; errors: GenerationError[] } | Exclude<GenerateOutcome, { ok: true }>;
 
 /** The fields without a placeholder (`unknown`): a table's columns are its own, not the dataset's. */
 function unknownFields(fields: GenerateInput['fields'], inspection: Inspection): GenerationError[] {
@@ -26,7 +26,7 @@ function unknownFields(fields: GenerateInput['fields'], inspection: Inspection):
  * A filled fragment's body, as the XML of its paragraphs and tables (its section properties dropped), to write in
  * place of the paragraph of its placeholder.
  */
-function fragmentBody(zip: PizZip): string {
+function fragmentBody(zip: ZipPackage): string {
   const doc = new DOMParser({ onError: () => {} }).parseFromString(
     zip.file('word/document.xml')?.asText() ?? '',
     'text/xml',

@@ -1,8 +1,8 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from '@cantoo/pdf-lib';
-import type PizZip from 'pizzip';
 import { type Block, type PageSetup, type Paragraph, readDocument, type Span, type Table } from './layout-read.js';
 import { openDocx } from './package.js';
 import type { NotATemplate } from './types.js';
+import type { ZipPackage } from './zip-package.js';
 
 /** Pages laid out at most: what does not fit is cut. */
 export const MAX_LAYOUT_PAGES = 500;
@@ -230,7 +230,7 @@ class Pager {
 }
 
 /** The measuring pass: the document read and laid out on pages of operations, in a PDF with the fonts embedded. */
-async function measure(zip: PizZip): Promise<{ doc: PDFDocument; fonts: Fonts; pager: Pager; page: PageSetup }> {
+async function measure(zip: ZipPackage): Promise<{ doc: PDFDocument; fonts: Fonts; pager: Pager; page: PageSetup }> {
   const read = readDocument(zip.file('word/document.xml')?.asText() ?? '', zip.file('word/styles.xml')?.asText());
   const doc = await PDFDocument.create();
   const fonts: Fonts = {
@@ -245,12 +245,12 @@ async function measure(zip: PizZip): Promise<{ doc: PDFDocument; fonts: Fonts; p
 }
 
 /** The number of pages a package's document takes as laid out (the same pass as `layoutZip`, without drawing). */
-export async function countZipPages(zip: PizZip): Promise<number> {
+export async function countZipPages(zip: ZipPackage): Promise<number> {
   return (await measure(zip)).pager.pages.length;
 }
 
 /** A package's document laid out as a PDF (see `layoutPdf`). */
-export async function layoutZip(zip: PizZip): Promise<{ pdf: Uint8Array; pages: number }> {
+export async function layoutZip(zip: ZipPackage): Promise<{ pdf: Uint8Array; pages: number }> {
   const { doc, fonts, pager, page } = await measure(zip);
   doc.setProducer('Atrium');
   for (const ops of pager.pages) {

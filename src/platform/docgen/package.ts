@@ -1,17 +1,17 @@
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
-import PizZip from 'pizzip';
 import type { NotATemplate } from './types.js';
+import { ZipPackage } from './zip-package.js';
 
 /** Entries a DOCX may hold at most. */
 export const MAX_ENTRIES = 2_000;
 /** Bytes a DOCX may unpack to at most, per entry and in all (declared and actual). */
 export const MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
 
-/** A DOCX opened: its package (PizZip, for docxtemplater and for writing it back). */
+/** A DOCX opened: its package (for docxtemplater, and for writing it back). */
 export interface OpenedDocx {
   ok: true;
-  zip: PizZip;
+  zip: ZipPackage;
 }
 
 /** An entry as the zip's central directory declares it. */
@@ -59,10 +59,14 @@ function centralDirectory(bytes: Uint8Array): Entry[] | NotATemplate {
   return entries;
 }
 
-/** Inflates every entry within what is left of the budget, so that a size that lies costs no more than the limit. */
-function checkActualSizes(bytes: Uint8Array, entries: Entry[]): NotATemplate | undefined {
+/**
+ * Inflates every entry within what is left of the budget, so that a size that lies costs no more than the limit;
+ * answers the entries' bytes.
+ */
+function inflateEntries(bytes: Uint8Array, entries: Entry[]): [string, Uint8Array][] | NotATemplate {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let budget = MAX_UNPACKED_BYTES;
+  const out: [string, Uint8Array][] = [];
   for (const entry of entries) {
     if (entry.name.endsWith('/')) continue;
     const local = entry.localOffset;
@@ -71,11 +75,11 @@ function checkActualSizes(bytes: Uint8Array, entries: Entry[]): NotATemplate | u
     }
     const from = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     const data = bytes.subarray(from, from + entry.compressedSize);
-    let size: number;
-    if (entry.method === 0) size = data.length;
+    let inflated: Uint8Array;
+    if (entry.method === 0) inflated = data;
     else if (entry.method === 8) {
       try {
-        size = inflateRawSync(data, { maxOutputLength: budget + 1 }).length;
+        inflated = inflateRawSync(data, { maxOutputLength: budget + 1 });
       } catch (err) {
         if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
           return notTemplate('too_large', `the DOCX unpacks to more than ${MAX_UNPACKED_BYTES} bytes`);
@@ -83,10 +87,11 @@ function checkActualSizes(bytes: Uint8Array, entries: Entry[]): NotATemplate | u
         return notTemplate('broken', `the DOCX entry ${entry.name} cannot be unpacked`);
       }
     } else return notTemplate('broken', `the DOCX entry ${entry.name} uses an unsupported compression`);
-    budget -= size;
+    budget -= inflated.length;
     if (budget < 0) return notTemplate('too_large', `the DOCX unpacks to more than ${MAX_UNPACKED_BYTES} bytes`);
+    out.push([entry.name, inflated]);
   }
-  return undefined;
+  return out;
 }
 
 /** The XML parts a template is read from: the body, headers and footers, and the styles. */
@@ -108,7 +113,7 @@ export function parsesAsXml(xml: string): boolean {
 }
 
 /**
- * Opens a DOCX with PizZip, safely: the zip's directory is read first (at most `MAX_ENTRIES` entries, each and all
+ * Opens a DOCX, safely: the zip's directory is read first (at most `MAX_ENTRIES` entries, each and all
  * declared at most `MAX_UNPACKED_BYTES`), then every entry is inflated within the same budget (declared sizes can
  * lie), then `word/document.xml` must be there and its XML parts must parse. Never throws: what is not a template
  * is `not_docx` (not a zip), `too_large` (past the limits: a zip bomb) or `broken` (a part that does not parse).
@@ -127,14 +132,9 @@ export function openDocx(bytes: Uint8Array): OpenedDocx | NotATemplate {
     if (!entries.some((e) => e.name === 'word/document.xml')) {
       return notTemplate('not_docx', 'the file is not a DOCX (no word/document.xml)');
     }
-    const actual = checkActualSizes(bytes, entries);
-    if (actual) return actual;
-    let zip: PizZip;
-    try {
-      zip = new PizZip(bytes);
-    } catch (err) {
-      return notTemplate('not_docx', `the file is not a DOCX (${err instanceof Error ? err.message : String(err)})`);
-    }
+    const inflated = inflateEntries(bytes, entries);
+    if (!Array.isArray(inflated)) return inflated;
+    const zip = new ZipPackage(inflated);
     for (const name of Object.keys(zip.files)) {
       if (!isTemplatedPart(name) && name !== 'word/styles.xml') continue;
       if (!parsesAsXml(zip.file(name)?.asText() ?? '')) return notTemplate('broken', `${name} is not well-formed XML`);

@@ -1,6 +1,6 @@
-import type PizZip from 'pizzip';
 import { isTemplatedPart, openDocx } from './package.js';
 import type { NotATemplate, SyntaxVersion } from './types.js';
+import type { ZipPackage } from './zip-package.js';
 
 /** A placeholder's slug (after its `$`). */
 export const SLUG = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;
@@ -107,7 +107,7 @@ export function rewriteTags(xml: string, from: Delimiters, to: Delimiters, scrub
 }
 
 /** Rewrites every templated part of a package (the body, headers, footers) from one syntax to other delimiters. */
-export function rewritePackage(zip: PizZip, from: Delimiters, to: Delimiters, scrub: boolean): void {
+export function rewritePackage(zip: ZipPackage, from: Delimiters, to: Delimiters, scrub: boolean): void {
   for (const name of Object.keys(zip.files)) {
     if (!isTemplatedPart(name)) continue;
     const xml = zip.file(name)?.asText();
@@ -116,7 +116,7 @@ export function rewritePackage(zip: PizZip, from: Delimiters, to: Delimiters, sc
 }
 
 /** Makes a template's package ready for docxtemplater: its tags written with the internal delimiters. */
-export function toInternal(zip: PizZip, syntax: SyntaxVersion): void {
+export function toInternal(zip: ZipPackage, syntax: SyntaxVersion): void {
   rewritePackage(zip, DELIMITERS[syntax], INTERNAL, true);
 }
 
