@@ -34,6 +34,11 @@ RUN npm install --global --prefix "$ATRIUM_PREFIX" --omit=dev --allow-scripts=be
 # 3. Run: the installed package only, as the image's unprivileged `node` user; data (SQLite database, stored
 #    files, the master key file) in the /data volume.
 FROM ${NODE_IMAGE}
+# LibreOffice's writer, headless, for document generation's ODT and DOC output (docs/hr-api.md, "Document
+# generation"); without it those two formats answer 424 and the rest works.
+RUN apt-get update \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libreoffice-writer-nogui \
+  && rm -rf /var/lib/apt/lists/*
 ARG ATRIUM_COMMIT=
 ENV NODE_ENV=production \
   PATH=/opt/atrium/bin:$PATH \

@@ -455,6 +455,89 @@ export const RESOURCES: readonly Resource[] = [
     },
   },
   {
+    name: 'docgen-templates',
+    kind: 'hr',
+    title: 'Document generation templates',
+    list: {
+      path: '/document_generation_templates',
+      paging: 'cursor',
+      search: { param: 'q', label: 'Search', placeholder: 'title, description (3 characters)' },
+      columns: [
+        column('Title', 'title'),
+        column('Locale', 'locale'),
+        column('Enabled', 'enabled'),
+        column('Active version', 'active_version'),
+        column('Syntax', 'active_version_syntax'),
+        when('Updated', 'updated_at'),
+      ],
+      link: (row) => `docgen-templates/${id(row)}`,
+      caption: 'Document generation templates',
+      empty: 'No template.',
+    },
+    detail: {
+      path: (item) => `/document_generation_templates/${encodeURIComponent(item)}`,
+      title: (body) => text(body.title),
+      fields: [
+        ['Description', (body) => text(body.description)],
+        ['Locale', (body) => text(body.locale)],
+        ['Enabled', (body) => text(body.enabled)],
+        ['Fragment (injectable)', (body) => text(body.is_injectable)],
+        ['Latest version', (body) => text(body.latest_version)],
+        ['Active version', (body) => text(body.active_version)],
+      ],
+      sections: [
+        {
+          title: 'Versions',
+          list: (item) => ({
+            path: `/document_generation_templates/${encodeURIComponent(item)}/versions`,
+            paging: 'cursor',
+            columns: [
+              column('Version', 'version'),
+              column('Syntax', 'syntax_version'),
+              column('File', 'filename'),
+              {
+                label: 'Problems',
+                value: (row) =>
+                  (Array.isArray(row.template_information) ? row.template_information : [])
+                    .map((i) => `${text(pick(i, 'severity'))}: ${text(pick(i, 'message'))}`)
+                    .join('; '),
+              },
+              when('Uploaded', 'created_at'),
+            ],
+            caption: 'Versions, oldest first',
+            empty: 'No version: upload a DOCX with POST …/file.',
+          }),
+        },
+      ],
+    },
+  },
+  {
+    name: 'docgen-requests',
+    kind: 'hr',
+    title: 'Document generation requests',
+    list: {
+      path: '/document_generation_requests',
+      paging: 'cursor',
+      filters: [
+        {
+          param: 'status',
+          label: 'Status',
+          options: ['processed', 'not_processed', 'received_async', 'sent_async', 'failed'],
+        },
+      ],
+      columns: [
+        when('When', 'created_at'),
+        column('Status', 'status'),
+        column('Format', 'format'),
+        column('Template', 'document_generation_template_id'),
+        column('Document', 'document_generation_id'),
+        column('Failure', 'failure'),
+      ],
+      caption: 'Document generation requests, newest first',
+      empty: 'No generation yet.',
+    },
+  },
+  {
     name: 'inbox',
     kind: 'hr',
     title: 'Inbox items',

@@ -67,6 +67,7 @@ export interface SeedSummary {
   process_templates: number;
   processes: number;
   tasks: number;
+  document_generation_templates: number;
 }
 
 export interface SeedResult {
@@ -221,6 +222,7 @@ async function seedHr(services: Services, clientId: HrTenantId, options: SeedOpt
     process_templates: 0,
     processes: 0,
     tasks: 0,
+    document_generation_templates: 0,
   };
   const { fakerOf, other } = await demoFakers();
   const seed: HrSeed = { services, clientId, summary, phase: phases(options.progress), fakerOf, other };
@@ -231,6 +233,7 @@ async function seedHr(services: Services, clientId: HrTenantId, options: SeedOpt
   const categoryIds = await seedKnowledgeBase(seed, options.articles);
   const formsCreated = await seedRequestForms(seed, categoryIds);
   await seedProcessTemplate(seed);
+  await seedGenerationTemplates(seed);
 
   // Activity is made once per tenant: by the run that created the request forms.
   if (!formsCreated || employeeIds.length === 0) return summary;
@@ -418,6 +421,35 @@ async function seedProcessTemplate({ services, clientId, summary }: HrSeed): Pro
     });
   }
   summary.process_templates = 1;
+}
+
+/**
+ * Two document generation templates, each with a version (uploaded once per tenant): the employment certificate
+ * in the V2 syntax, and the same certificate in the older V1 syntax, for the syntax migration.
+ */
+async function seedGenerationTemplates({ services, clientId, summary }: HrSeed): Promise<void> {
+  const { certificateTemplate } = await import('../hr/document-generation/samples.js');
+  const templates = [
+    { i: 0, title: 'Employment certificate', syntax: 'V2' as const },
+    { i: 1, title: 'Employment certificate (V1 syntax)', syntax: 'V1' as const },
+  ];
+  for (const t of templates) {
+    const id = demoId(clientId, 'docgen-template', t.i);
+    const { template } = await services.documentGenerationTemplates.put(clientId, id, {
+      title: t.title,
+      description: 'A demo template: a value, a date, a table of rows and a condition.',
+      locale: 'en-us',
+      enabled: true,
+    });
+    if (template.latestVersion === 0) {
+      await services.documentGenerationVersions.upload(clientId, id, {
+        filename: 'employment-certificate.docx',
+        bytes: certificateTemplate(t.syntax),
+        syntaxVersion: t.syntax,
+      });
+    }
+  }
+  summary.document_generation_templates = templates.length;
 }
 
 /** Made once per tenant: documents, requests with their comments, processes with their tasks. */

@@ -72,6 +72,7 @@ const SMALL = {
   process_templates: 1,
   processes: 10,
   tasks: 30,
+  document_generation_templates: 2,
 };
 
 type Seed = {

@@ -31,6 +31,7 @@ describe('CLI counts', () => {
       process_templates: 'process template',
       processes: 'process',
       tasks: 'task',
+      document_generation_templates: 'document generation template',
       categories: 'category',
       courses: 'course',
       curriculums: 'curriculum',

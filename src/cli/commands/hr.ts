@@ -28,6 +28,59 @@ export function addHrCommands(program: Command): void {
   addHrOutboxCommand(hr);
   addHrSigningKeyCommand(hr);
   addHrImportCommand(hr);
+  addHrSampleTemplateCommand(hr);
+  addHrPdfTextCommand(hr);
+}
+
+/** `pdf-text`: a PDF's text, page by page, read as previews read it (to check a generated document). */
+function addHrPdfTextCommand(hr: Command): void {
+  command(hr, 'pdf-text', 'FILE [--json]', "print the text of each page of a PDF (a generated document's, say)")
+    .argument('<FILE>', 'the PDF')
+    .option('--json', 'print {"file", "pages": [text, …]}')
+    .addHelpText('after', examples('atrium hr pdf-text certificate.pdf'))
+    .action(async (file: string, options: { json?: boolean }) => {
+      const { readFile } = await import('node:fs/promises');
+      const { PdfWorker } = await import('../../platform/pdf/runner.js');
+      const { CliError } = await import('../failure.js');
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(file);
+      } catch (err) {
+        throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
+      }
+      const worker = new PdfWorker();
+      const texts = await worker.texts(bytes).finally(() => worker.stop());
+      if (!Array.isArray(texts)) throw new CliError(`${file} is not a PDF that can be read`);
+      output(
+        options.json === true,
+        { file, pages: texts },
+        texts.map((text, i) => `--- page ${i + 1}\n${text}`).join('\n'),
+      );
+    });
+}
+
+/** `sample-template`: the sample document generation template (docs/hr-api.md, "Document generation"). */
+function addHrSampleTemplateCommand(hr: Command): void {
+  command(hr, 'sample-template', '--out FILE [--syntax V1|V2] [--json]', 'write a sample DOCX template to upload')
+    .requiredOption('--out <FILE>', 'where to write the DOCX', nonEmpty)
+    .option('--syntax <V1|V2>', 'its placeholders’ syntax (default V2)', (value: string) => {
+      if (value !== 'V1' && value !== 'V2') throw new InvalidArgumentError('must be V1 or V2');
+      return value;
+    })
+    .option('--json', 'print {"file", "bytes", "syntax"}')
+    .addHelpText('after', examples('atrium hr sample-template --out certificate.docx'))
+    .action(async (options: { out: string; syntax?: 'V1' | 'V2'; json?: boolean }) => {
+      const { certificateTemplate } = await import('../../hr/document-generation/samples.js');
+      const { writeFile } = await import('node:fs/promises');
+      const syntax = options.syntax ?? 'V2';
+      const bytes = certificateTemplate(syntax);
+      await writeFile(options.out, bytes);
+      output(
+        options.json === true,
+        { file: options.out, bytes: bytes.length, syntax },
+        `wrote ${options.out} (${syntax} placeholders)`,
+      );
+    });
 }
 
 /** `create-client`, `create-application`, `revoke-application`. */
