@@ -305,6 +305,17 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /document_generations/{id}/vault': 'documentGenerations.vault',
   'GET /document_generation_requests': 'documentGenerations.requests.list',
   'GET /document_generation_requests/{id}/status': 'documentGenerations.requests.status',
+  'GET /document_generations/syntax_migration/status': 'documentGenerations.syntaxMigration.status',
+  'PUT /document_generations/syntax_migration/status': 'documentGenerations.syntaxMigration.start',
+  'POST /document_generations/syntax_migration/restart': 'documentGenerations.syntaxMigration.restart',
+  'GET /document_generations/syntax_migration/list': 'documentGenerations.syntaxMigration.list',
+  'POST /document_generations/syntax_migration/{id}': 'documentGenerations.syntaxMigration.convert',
+  'POST /document_generation_campaigns': 'documentGenerationCampaigns.create',
+  'GET /document_generation_campaigns': 'documentGenerationCampaigns.list',
+  'GET /document_generation_campaigns/{id}': 'documentGenerationCampaigns.retrieve',
+  'GET /document_generation_campaigns/{id}/file': 'documentGenerationCampaigns.download',
+  'POST /document_generation_campaigns/csv': 'documentGenerationCampaigns.parseCsv',
+  'POST /document_generation_campaigns/{id}/cancel': 'documentGenerationCampaigns.cancel',
   'GET /webhooks': 'webhooks.list',
   'POST /webhooks': 'webhooks.create',
   'GET /webhooks/{id}': 'webhooks.retrieve',
@@ -370,6 +381,7 @@ const NOUNS: Record<string, readonly [string, string]> = {
   versions: ['template version', 'template versions'],
   document_generations: ['generated document', 'generated documents'],
   document_generation_requests: ['document generation request', 'document generation requests'],
+  document_generation_campaigns: ['document generation campaign', 'document generation campaigns'],
 };
 
 /** The two kinds of documents share their routes, hence their descriptions. */
@@ -490,6 +502,32 @@ const RESPONSES: Record<string, Record<number, string>> = {
   'POST /document_generations/{id}/vault': { 200: 'The generated document, in the employee’s vault.' },
   'POST /document_generations/{id}/email': { 200: 'The generated document; the mails are in the outbox.' },
   'GET /document_generation_requests/{id}/status': { 200: 'The request and its status.' },
+  'GET /document_generations/syntax_migration/status': { 200: 'The migration’s status.' },
+  'PUT /document_generations/syntax_migration/status': {
+    200: 'The migration, `in_progress`: its job is queued.',
+    422: 'The migration was started already (`invalid_transition`: restart it), or the body breaks the schema (`validation_error`).',
+  },
+  'POST /document_generations/syntax_migration/restart': {
+    200: 'The new run, `created`: its job is queued.',
+    422: 'The migration is in progress (`invalid_transition`).',
+  },
+  'GET /document_generations/syntax_migration/list': { 200: 'The templates whose latest version is V1.' },
+  'POST /document_generations/syntax_migration/{id}': {
+    201: 'The new version, in V2 syntax.',
+    404: 'No such template in this tenant, or it has no version (`not_found`).',
+    422: 'The latest version is in V2 syntax already (`not_v1`), or it cannot be converted (`not_migratable`).',
+  },
+  'POST /document_generation_campaigns/{id}/cancel': {
+    200: 'The campaign, `canceled`.',
+    422: 'The campaign has ended: completed, failed or canceled (`not_cancelable`).',
+  },
+  'GET /document_generation_campaigns/{id}/file': {
+    200: 'The campaign’s zip or PDF.',
+    206: 'The requested range of the file.',
+  },
+  'POST /document_generation_campaigns/csv': {
+    501: 'Not available, as the reference marks it (`not_implemented`): send the rows as `data` to `POST /document_generation_campaigns`.',
+  },
   'POST /signature_processes/cancel': { 200: 'Every process named, canceled, in the order of `signature_ids`.' },
   'POST /signature_processes/{id}/archive': {
     204: 'The signed PDF is an employee document of the employee signer (once); no body.',

@@ -74,6 +74,8 @@ describe('atrium usage and help', () => {
         'hr outbox',
         'hr rotate-signing-key',
         'hr import',
+        'hr sample-template',
+        'hr pdf-text',
         'report',
         'admin create-token',
         'admin revoke-token',

@@ -318,7 +318,10 @@ for (const dialect of dialects()) {
     });
 
     it('writes ODT and DOC with the office converter', {
-      skip: findOffice() === undefined && process.env.ATRIUM_REQUIRE_SOFFICE !== '1' && 'no soffice (ATRIUM_REQUIRE_SOFFICE=1 makes this fail)',
+      skip:
+        findOffice() === undefined &&
+        process.env.ATRIUM_REQUIRE_SOFFICE !== '1' &&
+        'no soffice (ATRIUM_REQUIRE_SOFFICE=1 makes this fail)',
     }, async () => {
       for (const [format, check] of [
         [

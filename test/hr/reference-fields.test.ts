@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { dialects, type HrCaller, hrCaller, requestToken, startServer, type TestServer } from '../support/harness.js';
-import { json, upload } from '../support/people-assist.js';
 import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { uploadTemplate } from '../support/docgen.js';
+import { dialects, type HrCaller, hrCaller, requestToken, startServer, type TestServer } from '../support/harness.js';
+import { json, upload } from '../support/people-assist.js';
 import { FORM, PDF } from '../support/processes.js';
 import { type EmbedField, REFERENCE_SCHEMAS, type ReferenceSchema } from './reference-fields.js';
 
@@ -451,6 +451,23 @@ for (const dialect of dialects()) {
       );
       add('DocGenFullWithErrors', 'POST /document_generations', generated);
       await read('DocGenFull', `/document_generations/${generated.id}`);
+      const campaign = await json<Obj>(
+        await hr.call('POST', '/document_generation_campaigns', {
+          title: 'Certificates',
+          document_generation_template_id: template.id,
+          output_action: 'zip',
+          data: [{ employee_id: employee.id, ref: 'one', fields: [] }],
+        }),
+        201,
+      );
+      add('DocGenCampaignResponse', 'POST /document_generation_campaigns', campaign);
+      await read('DocGenCampaignResponse', `/document_generation_campaigns/${campaign.id}`);
+      await read('DocGenCampaignResponse', '/document_generation_campaigns');
+      add(
+        'DocGenMigrationCampaign',
+        'POST /document_generations/syntax_migration/restart',
+        await json<Obj>(await hr.call('POST', '/document_generations/syntax_migration/restart'), 200),
+      );
     });
     after(() => server.close());
 

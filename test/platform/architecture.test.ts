@@ -278,7 +278,9 @@ describe('architecture', () => {
       .map(rel);
     assert.deepEqual(engineUsers, []);
     // Both are loaded by the worker only: nothing else imports them but for their types.
-    const loaderFiles = new Set(['compose.ts', 'pages.ts', 'stamp.ts'].map((f) => path.join(ROOT, 'platform', 'pdf', f)));
+    const loaderFiles = new Set(
+      ['compose.ts', 'pages.ts', 'stamp.ts'].map((f) => path.join(ROOT, 'platform', 'pdf', f)),
+    );
     const importers = files
       .filter((file) =>
         [...(text.get(file) ?? '').matchAll(/^import (?!type )[^;]*from '(\.\.?\/[^']*)\.js';/gm)].some((m) =>

@@ -4,12 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import PizZip from 'pizzip';
 import { buildDocx, type DocxBlock } from '../../src/platform/docgen/build-docx.js';
 import { convertDocument, findOffice } from '../../src/platform/docgen/convert.js';
 import { generate } from '../../src/platform/docgen/fill.js';
 import { DocgenWorker } from '../../src/platform/docgen/runner.js';
 import type { GenerateInput } from '../../src/platform/docgen/types.js';
+import { PdfWorker } from '../../src/platform/pdf/runner.js';
+import { readZip } from '../support/docgen.js';
 
 const TEMPLATE_BLOCKS: DocxBlock[] = [
   { paragraph: 'Dear {$name},' },
@@ -51,10 +52,10 @@ describe('docgen worker', () => {
     );
     const out = await worker.generate(input(3));
     assert.ok(out.ok);
-    assert.match(new PizZip(out.bytes).file('word/document.xml')?.asText() ?? '', /gamma 2/);
+    assert.match(readZip(out.bytes).file('word/document.xml')?.asText() ?? '', /gamma 2/);
     const migrated = await worker.migrate(buildDocx([{ paragraph: '[$name]' }]));
     assert.ok(migrated.ok);
-    assert.match(new PizZip(migrated.bytes).file('word/document.xml')?.asText() ?? '', /\{\$name\}/);
+    assert.match(readZip(migrated.bytes).file('word/document.xml')?.asText() ?? '', /\{\$name\}/);
     const laid = await worker.layout(out.bytes);
     assert.ok(laid.ok && laid.pages === 1 && Buffer.from(laid.pdf.subarray(0, 5)).toString() === '%PDF-');
     const broken = await worker.inspect(Buffer.from('%PDF-1.4'), 'V2');
@@ -72,7 +73,7 @@ describe('docgen worker', () => {
     const next = await worker.generate(input(2));
     assert.ok(next.ok, JSON.stringify(next).slice(0, 300));
     // Its own answer (a DOCX of 2 rows), not the stopped task's late PDF.
-    assert.match(new PizZip(next.bytes).file('word/document.xml')?.asText() ?? '', /beta 1</);
+    assert.match(readZip(next.bytes).file('word/document.xml')?.asText() ?? '', /beta 1</);
   });
 
   it('answers `limits` past its queue, and never rejects', async () => {
@@ -90,6 +91,71 @@ describe('docgen worker', () => {
     } finally {
       await small.stop();
     }
+  });
+});
+
+describe('a campaign’s result: zip (docgen worker) and concat (PDF worker)', () => {
+  const worker = new DocgenWorker();
+  const pdf = new PdfWorker();
+  after(async () => {
+    await worker.stop();
+    await pdf.stop();
+  });
+
+  it('zips documents in order, DEFLATE, with safe and unique names, off the event loop', async () => {
+    const docs = Array.from({ length: 300 }, (_, i) => buildDocx([{ paragraph: `Document ${i + 1}` }]));
+    const entries = docs.map((bytes, i) => ({ name: `${i + 1}-ref.docx`, bytes }));
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 1);
+    const zipped = await worker.zip([
+      ...entries,
+      { name: '../../etc/passwd', bytes: new Uint8Array([1]) },
+      { name: '1-ref.docx', bytes: new Uint8Array([2]) },
+      { name: 'a\\b\u0000c.docx', bytes: new Uint8Array([3]) },
+    ]);
+    clearInterval(ticker);
+    assert.ok(zipped.ok);
+    assert.ok(ticks > 0, 'this thread’s event loop ran meanwhile');
+    assert.equal(entries[0]?.bytes.length, docs[0]?.length, 'the caller’s bytes are copied, not moved');
+    const zip = readZip(zipped.bytes);
+    const names = Object.keys(zip.files);
+    assert.equal(names.length, 303);
+    assert.deepEqual(names.slice(0, 2), ['1-ref.docx', '2-ref.docx']);
+    assert.deepEqual(names.slice(300), ['etc/passwd', '1-ref (2).docx', 'a_b_c.docx']);
+    const inner = zip.file('157-ref.docx')?.asUint8Array() as Uint8Array;
+    assert.match(readZip(inner).file('word/document.xml')?.asText() ?? '', /Document 157</);
+    assert.ok(zipped.bytes.length < docs.reduce((n, d) => n + d.length, 0), 'compressed');
+  });
+
+  it('answers `limits` past the zip’s time limit', async () => {
+    const slow = new DocgenWorker({ zipTimeoutMs: 1 });
+    try {
+      const big = Array.from({ length: 50 }, (_, i) => ({ name: `${i}.bin`, bytes: new Uint8Array(1 << 20).fill(i) }));
+      assert.deepEqual(await slow.zip(big), { ok: false, reason: 'limits' });
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('joins PDFs in order (the PDF worker’s concat), and refuses a part that is not one', async () => {
+    const parts: Uint8Array[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const laid = await worker.layout(buildDocx([{ paragraph: `Part ${i}` }]));
+      assert.ok(laid.ok);
+      parts.push(laid.pdf);
+    }
+    const joined = await pdf.concat(parts);
+    assert.ok(typeof joined === 'object');
+    assert.equal(joined.pages, 3);
+    assert.equal(await pdf.count(joined.pdf), 3);
+    const texts = await pdf.texts(joined.pdf);
+    assert.ok(Array.isArray(texts));
+    assert.deepEqual(
+      texts.map((t) => t.trim()),
+      ['Part 1', 'Part 2', 'Part 3'],
+    );
+    assert.equal(await pdf.concat([parts[0] as Uint8Array, new Uint8Array([1, 2, 3])]), 'unreadable');
+    assert.equal(await pdf.concat([]), 'unreadable');
   });
 });
 
@@ -119,7 +185,7 @@ describe('office converter', () => {
       convertDocument(office as string, docx, 'DOC'),
     ]);
     assert.ok(odt.ok, JSON.stringify(odt));
-    const zip = new PizZip(odt.bytes);
+    const zip = readZip(odt.bytes);
     assert.equal(zip.file('mimetype')?.asText(), 'application/vnd.oasis.opendocument.text');
     const content = zip.file('content.xml')?.asText() ?? '';
     for (const text of ['Converted by Atrium', 'A fragment', 'gamma 2']) assert.ok(content.includes(text), text);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { unzipSync } from 'fflate';
 import { buildDocx, type DocxBlock } from '../../src/platform/docgen/build-docx.js';
+import { ZipPackage } from '../../src/platform/docgen/zip-package.js';
 import type { HrCaller, TestServer } from './harness.js';
 
 /** A template's id after `POST /document_generation_templates`. */
@@ -60,4 +62,9 @@ export function sampleTemplate(syntax: 'V1' | 'V2' = 'V2'): Uint8Array {
 /** A small fragment: its own placeholder. */
 export function fragmentTemplate(): Uint8Array {
   return buildDocx([{ paragraph: 'Signed by {$signatory}, HR director.' }]);
+}
+
+/** A zip's entries (a DOCX, an ODT, a campaign's zip), in their order, read with fflate. */
+export function readZip(bytes: Uint8Array): ZipPackage {
+  return new ZipPackage(Object.entries(unzipSync(bytes)));
 }

@@ -87,6 +87,20 @@ export async function tenants(env: Record<string, string>, count: number) {
         assert.equal(res.status, 201);
         return ((await res.json()) as { id: string }).id;
       },
+      /** POST a multipart form (a template's document); answers the status and the JSON body. */
+      async form<T>(url: string, p: string, form: FormData): Promise<{ status: number; body: T }> {
+        const res = await fetch(`${url}/api/v2/client${p}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}` },
+          body: form,
+        });
+        return { status: res.status, body: (await res.json()) as T };
+      },
+      /** A GET's body as bytes (a generated file). */
+      async bytes(url: string, p: string): Promise<{ status: number; body: Uint8Array }> {
+        const res = await fetch(`${url}/api/v2/client${p}`, { headers: { authorization: `Bearer ${bearer}` } });
+        return { status: res.status, body: new Uint8Array(await res.arrayBuffer()) };
+      },
       status: async (url: string, id: string) => (await caller.call<Status>(url, 'GET', `/employees/bulk/${id}`)).body,
     };
     return caller;

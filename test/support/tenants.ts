@@ -162,6 +162,13 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     document_type_id: 'payslip',
   });
   add('/document_generation_requests', accepted.id);
+  const campaign = await call<{ id: string }>('POST', '/document_generation_campaigns', {
+    title: 'Certificates',
+    document_generation_template_id: template.id,
+    output_action: 'zip',
+    data: [{ employee_id: employee.id, ref: 'one', fields: [{ slug: 'name', value: 'Ada' }] }],
+  });
+  add('/document_generation_campaigns', campaign.id);
   for (const kind of ['employee', 'company']) {
     const folders = await call<{ id: string }[]>('GET', `/${kind}_folders?per_page=5`);
     for (const f of folders) add(`/${kind}_folders`, f.id);

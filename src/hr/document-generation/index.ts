@@ -1,12 +1,19 @@
 import { convertDocument, findOffice } from '../../platform/docgen/convert.js';
 import { DocgenWorker } from '../../platform/docgen/runner.js';
-import type { Job } from '../../platform/jobs/index.js';
+import type { Job, JobContext } from '../../platform/jobs/index.js';
+import { PdfWorker } from '../../platform/pdf/runner.js';
 import { OutboxRepository } from '../core/outbox/repository.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { DocumentsRepository } from '../documents/documents/repository.js';
 import type { DocumentsServices } from '../documents/index.js';
 import { VaultsRepository } from '../documents/vaults/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { campaignEvents } from './campaigns/events.js';
+import { CampaignJobs } from './campaigns/job.js';
+import { CampaignsRepository } from './campaigns/repository.js';
+import { campaignCsvRoutes, campaignRoutes } from './campaigns/routes.js';
+import { Campaign, CampaignDetails } from './campaigns/schemas.js';
+import { CAMPAIGN_QUEUE, type CampaignJob, CampaignsService } from './campaigns/service.js';
 import type { OfficeConverter } from './generations/compose.js';
 import { DeliveryService } from './generations/delivery-service.js';
 import { generationEvents } from './generations/events.js';
@@ -14,6 +21,11 @@ import { GenerationsRepository } from './generations/repository.js';
 import { generationActionRoutes, generationRequestRoutes, generationRoutes } from './generations/routes.js';
 import { Generation, GenerationRequest, GenerationWithErrors } from './generations/schemas.js';
 import { GENERATION_QUEUE, type GenerationJob, GenerationsService } from './generations/service.js';
+import { migrationEvents } from './syntax-migration/events.js';
+import { MigrationsRepository } from './syntax-migration/repository.js';
+import { migrationRoutes } from './syntax-migration/routes.js';
+import { MigrationCampaign, MigrationStatus } from './syntax-migration/schemas.js';
+import { MIGRATION_QUEUE, type MigrationJob, MigrationService } from './syntax-migration/service.js';
 import { templateEvents, templateVersionEvents } from './templates/events.js';
 import { TemplatesRepository } from './templates/repository.js';
 import { templateRoutes } from './templates/routes.js';
@@ -67,10 +79,13 @@ export function createDocumentGeneration(ctx: HrContext, documents: DocumentsSer
     documents: documents.documents,
     vault: (tx, clientId, file) => documents.vaults.dropFile(tx, clientId, file),
   });
+  const { campaigns, campaignJobs, migration } = campaignServices(ctx, documents, engine, office);
   const s = {
     documentGenerationTemplates: templates,
     documentGenerationVersions: versions,
     documentGenerations: generations,
+    documentGenerationCampaigns: campaigns,
+    documentGenerationSyntaxMigration: migration,
   };
   const modules: HrModule[] = [
     {
@@ -91,6 +106,15 @@ export function createDocumentGeneration(ctx: HrContext, documents: DocumentsSer
         await generationRequestRoutes(app, { generations, paginator });
       },
     },
+    {
+      schemas: [Campaign, CampaignDetails, MigrationStatus, MigrationCampaign],
+      events: [campaignEvents, migrationEvents],
+      routes: async (app) => {
+        await campaignRoutes(app, { campaigns, blobs, paginator });
+        await migrationRoutes(app, { migration, paginator });
+      },
+    },
+    { routes: (app) => campaignCsvRoutes(app) },
   ];
   return {
     services: s,
@@ -101,6 +125,44 @@ export function createDocumentGeneration(ctx: HrContext, documents: DocumentsSer
           clock.runAs(`hr:${job.payload.clientId}`, () => generations.runJob(job.payload)),
         maxAttempts: 5,
       },
+      [CAMPAIGN_QUEUE]: {
+        handle: (job: Job<CampaignJob>, context: JobContext) =>
+          clock.runAs(`hr:${job.payload.clientId}`, () => campaignJobs.run(job.payload, context)),
+        maxAttempts: 5,
+      },
+      [MIGRATION_QUEUE]: {
+        handle: (job: Job<MigrationJob>) =>
+          clock.runAs(`hr:${job.payload.clientId}`, () => migration.runJob(job.payload)),
+        maxAttempts: 5,
+      },
     },
   } satisfies HrArea<typeof s>;
+}
+
+/** Campaigns (their service and their job) and the syntax migration, on the area's engine. */
+function campaignServices(ctx: HrContext, documents: DocumentsServices, engine: DocgenWorker, office: OfficeConverter) {
+  const { blobs, clock } = ctx;
+  const pdf = new PdfWorker({ log: ctx.log });
+  const campaignsWork = unitOfWork(ctx, (db) => ({
+    campaigns: new CampaignsRepository(db),
+    templates: new TemplatesRepository(db),
+    documents: new DocumentsRepository(db),
+    uploads: new UploadsRepository(db),
+  }));
+  const campaigns = new CampaignsService(campaignsWork, { clock, blobs, wakeJobs: ctx.wakeJobs });
+  const campaignJobs = new CampaignJobs(campaignsWork, {
+    clock,
+    blobs,
+    engine,
+    office,
+    documents: documents.documents,
+    zip: (entries) => engine.zip(entries),
+    concat: (parts) => pdf.concat(parts),
+  });
+  const migrationWork = unitOfWork(ctx, (db) => ({
+    migrations: new MigrationsRepository(db),
+    templates: new TemplatesRepository(db),
+  }));
+  const migration = new MigrationService(migrationWork, { clock, blobs, engine, wakeJobs: ctx.wakeJobs });
+  return { campaigns, campaignJobs, migration };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { BoundedWorker } from '../workers/bounded-worker.js';
 import type { GenerateInput, GenerateOutcome, Inspection, NotATemplate, SyntaxVersion } from './types.js';
 import type { DocgenTask } from './worker.js';
+import type { ZipEntry } from './zip.js';
 
 export interface DocgenWorkerOptions {
   /** How long one task may take before the worker is stopped and the task is `limits` (ms). */
@@ -14,10 +15,19 @@ export interface DocgenWorkerOptions {
   maxQueued?: number;
   /** The worker's V8 heap (MiB): a task that needs more is `limits`. */
   heapMb?: number;
+  /** How long zipping a campaign's documents may take (ms). */
+  zipTimeoutMs?: number;
   log?: Logger | undefined;
 }
 
-const DEFAULTS = { timeoutMs: 10_000, startTimeoutMs: 30_000, idleMs: 60_000, maxQueued: 32, heapMb: 256 };
+const DEFAULTS = {
+  zipTimeoutMs: 120_000,
+  timeoutMs: 10_000,
+  startTimeoutMs: 30_000,
+  idleMs: 60_000,
+  maxQueued: 32,
+  heapMb: 256,
+};
 
 const LIMITS = {
   ok: false,
@@ -35,10 +45,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export class DocgenWorker {
   private readonly timeoutMs: number;
+  private readonly zipTimeoutMs: number;
   private readonly worker: BoundedWorker;
 
   constructor(settings: DocgenWorkerOptions = {}) {
     this.timeoutMs = settings.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.zipTimeoutMs = settings.zipTimeoutMs ?? DEFAULTS.zipTimeoutMs;
     this.worker = new BoundedWorker(
       { name: 'docgen', base: import.meta.url, file: 'worker' },
       {
@@ -85,13 +97,33 @@ export class DocgenWorker {
       : LIMITS;
   }
 
+  /**
+   * One zip of the files, in their order (zip.ts, `zipFiles`: DEFLATE; unsafe or repeated names made safe and
+   * unique), or `limits` past the worker's limits (`zipTimeoutMs`, the heap). The entries' bytes are copied to the
+   * worker, so the caller's stay usable. Never rejects.
+   */
+  async zip(entries: readonly ZipEntry[]): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: 'limits' }> {
+    const own = entries.map((e) => ({ name: e.name, bytes: new Uint8Array(e.bytes) }));
+    const size = own.reduce((sum, e) => sum + e.bytes.length, 0);
+    const task: DocgenTask = { task: 'zip', entries: own };
+    const answer = await this.worker.run(
+      task,
+      own.map((e) => e.bytes.buffer as ArrayBuffer),
+      this.zipTimeoutMs,
+      size,
+    );
+    return isObject(answer) && answer.ok === true && answer.bytes instanceof Uint8Array
+      ? { ok: true, bytes: answer.bytes }
+      : { ok: false, reason: 'limits' };
+  }
+
   /** Stops the worker, if one runs (the next task starts another). */
   stop(): Promise<void> {
     return this.worker.stop();
   }
 
   /** A task's answer, or null past the limits; the template's bytes (a copy) are moved to the worker. */
-  private run(task: DocgenTask): Promise<unknown> {
+  private run(task: Exclude<DocgenTask, { task: 'zip' }>): Promise<unknown> {
     const bytes = task.task === 'generate' ? task.input.template : task.bytes;
     return this.worker.run(task, [bytes.buffer as ArrayBuffer], this.timeoutMs, bytes.length);
   }

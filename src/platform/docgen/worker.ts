@@ -4,13 +4,18 @@ import { inspectTemplate } from './inspect.js';
 import { layoutPdf } from './layout.js';
 import { migrateV1toV2 } from './syntax.js';
 import type { GenerateInput, SyntaxVersion } from './types.js';
+import { type ZipEntry, zipFiles } from './zip.js';
 
-/** A task for the worker: inspect a template, generate a document, migrate a V1 template, lay a DOCX out. */
+/**
+ * A task for the worker: inspect a template, generate a document, migrate a V1 template, lay a DOCX out, zip
+ * documents (a campaign's result).
+ */
 export type DocgenTask =
   | { task: 'inspect'; bytes: Uint8Array; syntax: SyntaxVersion }
   | { task: 'generate'; input: GenerateInput }
   | { task: 'migrate'; bytes: Uint8Array }
-  | { task: 'layout'; bytes: Uint8Array };
+  | { task: 'layout'; bytes: Uint8Array }
+  | { task: 'zip'; entries: ZipEntry[] };
 
 /** A result's bytes, moved (not copied) back to the server's thread. */
 const moving = (value: unknown, bytes?: Uint8Array): TaskAnswer =>
@@ -31,6 +36,10 @@ async function answer(task: DocgenTask): Promise<TaskAnswer> {
     case 'layout': {
       const laid = await layoutPdf(task.bytes);
       return moving(laid, laid.ok ? laid.pdf : undefined);
+    }
+    case 'zip': {
+      const zipped = zipFiles(task.entries);
+      return moving({ ok: true, bytes: zipped }, zipped);
     }
   }
 }

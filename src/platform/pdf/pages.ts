@@ -93,3 +93,33 @@ export async function splitPdf(
     return null;
   }
 }
+
+/**
+ * One PDF of the pages of several, in their order (a campaign's result: its generated documents one after the
+ * other), with its page count; written without metadata dates (`updateMetadata: false`). Each part is walked safely
+ * first (`countLeaves`). Null when a part cannot be read, or there is none. Never rejects.
+ */
+export async function concatPdfs(parts: readonly Uint8Array[]): Promise<{ pdf: Uint8Array; pages: number } | null> {
+  if (parts.length === 0) return null;
+  try {
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    for (const bytes of parts) {
+      const source = await PDFDocument.load(bytes, {
+        ignoreEncryption: true,
+        updateMetadata: false,
+        throwOnInvalidObject: false,
+        parseSpeed: ParseSpeeds.Fastest,
+      });
+      const count = countLeaves(source);
+      if (count === null) return null;
+      const pages = await doc.copyPages(
+        source,
+        Array.from({ length: count }, (_, i) => i),
+      );
+      for (const page of pages) doc.addPage(page);
+    }
+    return { pdf: await doc.save({ useObjectStreams: true }), pages: doc.getPageCount() };
+  } catch {
+    return null;
+  }
+}

@@ -39,6 +39,8 @@ const DEFAULTS = {
 
 /** How long stamping signatures may take (ms): a larger document than a count reads, and written again. */
 const STAMP_TIMEOUT_MS = 15_000;
+/** How long joining PDFs may take by default (ms): up to a thousand documents. */
+const CONCAT_TIMEOUT_MS = 120_000;
 
 /**
  * Runs the PDF library's work (pages.ts: a page count; stamp.ts: signatures stamped) in a worker thread, so that a
@@ -154,6 +156,29 @@ export class PdfWorker {
     if (typeof answer !== 'object' || answer === null) return 'limits';
     const { parts } = answer as { parts?: unknown };
     return Array.isArray(parts) && parts.every((p) => p instanceof Uint8Array) ? (parts as Uint8Array[]) : null;
+  }
+
+  /**
+   * One PDF of the pages of several, in their order (pages.ts, `concatPdfs`), with its page count; `unreadable`
+   * when a part cannot be read, `limits` past the limits (`timeoutMs` of the call, 120 s by default: a campaign
+   * joins up to a thousand documents). The parts are copied to the worker. Never rejects.
+   */
+  async concat(
+    parts: readonly Uint8Array[],
+    timeoutMs = CONCAT_TIMEOUT_MS,
+  ): Promise<{ pdf: Uint8Array; pages: number } | 'unreadable' | 'limits'> {
+    const own = parts.map((p) => new Uint8Array(p));
+    const task: PdfTask = { task: 'concat', bytes: new Uint8Array(0), parts: own };
+    const size = own.reduce((sum, p) => sum + p.length, 0);
+    const answer = await this.worker.run(
+      task,
+      own.map((p) => p.buffer as ArrayBuffer),
+      timeoutMs,
+      size,
+    );
+    if (typeof answer !== 'object' || answer === null) return 'limits';
+    const { pdf, pages } = answer as { pdf?: unknown; pages?: unknown };
+    return pdf instanceof Uint8Array && typeof pages === 'number' ? { pdf, pages } : 'unreadable';
   }
 
   /** Stops the worker, if one runs (the next count starts another). */

@@ -1,6 +1,6 @@
 import { serveTasks, type TaskAnswer } from '../workers/bounded-worker.js';
 import { type ComposedDocument, composeDocument } from './compose.js';
-import { countPdfPages, splitPdf } from './pages.js';
+import { concatPdfs, countPdfPages, splitPdf } from './pages.js';
 import { countRenderable, loadRenderer, type RenderKind, type RenderOptions, renderPage } from './render.js';
 import { type DuplicateStamp, type SignatureStamp, stampDuplicate, stampSignatures } from './stamp.js';
 import { findText, pageTexts } from './text.js';
@@ -15,7 +15,8 @@ export type PdfTask =
   | { task: 'duplicate'; bytes: Uint8Array; stamp: DuplicateStamp }
   | { task: 'compose'; bytes: Uint8Array; content: ComposedDocument }
   | { task: 'texts'; bytes: Uint8Array }
-  | { task: 'split'; bytes: Uint8Array; groups: number[][] };
+  | { task: 'split'; bytes: Uint8Array; groups: number[][] }
+  | { task: 'concat'; bytes: Uint8Array; parts: Uint8Array[] };
 
 /** What a task answers: its result, and the buffers moved (not copied) back to the server's thread. */
 async function answer(task: PdfTask): Promise<TaskAnswer> {
@@ -45,6 +46,10 @@ async function answer(task: PdfTask): Promise<TaskAnswer> {
       return parts
         ? { value: { parts }, moved: [...new Set(parts.map((p) => p.buffer as ArrayBuffer))] }
         : { value: { parts: null } };
+    }
+    case 'concat': {
+      const joined = await concatPdfs(task.parts);
+      return joined ? { value: joined, moved: [joined.pdf.buffer as ArrayBuffer] } : { value: { unreadable: true } };
     }
     case 'compose': {
       const written = await composeDocument(task.content);

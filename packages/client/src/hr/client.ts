@@ -13,7 +13,11 @@ import { customStatuses } from './custom-statuses.js';
 import { datasetImports } from './dataset-imports.js';
 import { datasets } from './datasets.js';
 import { distributionProjects, distributions } from './distributions.js';
-import { documentGenerations, documentGenerationTemplates } from './document-generation.js';
+import {
+  documentGenerationCampaigns,
+  documentGenerations,
+  documentGenerationTemplates,
+} from './document-generation.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
 import { companyDocuments, employeeDocuments, redirectionUrls } from './documents.js';
 import { employees } from './employees.js';
@@ -136,6 +140,8 @@ export class HrClient {
   readonly documentGenerationTemplates: ReturnType<typeof documentGenerationTemplates>;
   /** Generated documents: `create`, `createAsync` and `waitFor`, files, previews, `archive`, `vault`, `email`, `requests`. */
   readonly documentGenerations: ReturnType<typeof documentGenerations>;
+  /** Document generation campaigns: `create`, `list`, `retrieve`, `download`, `cancel`, `waitFor` (and `parseCsv`, not available). */
+  readonly documentGenerationCampaigns: ReturnType<typeof documentGenerationCampaigns>;
   /** Signature types: `list`, `retrieve`. */
   readonly signatureTypes: ReturnType<typeof signatureTypes>;
   /** Signers: CRUD in a draft, `remind`, `remindMany`, and the extensions `sign` and `refuse`. */
@@ -202,6 +208,7 @@ export class HrClient {
     this.signatureTypes = signatureTypes(v);
     this.documentGenerationTemplates = documentGenerationTemplates(core, v);
     this.documentGenerations = documentGenerations(core, v);
+    this.documentGenerationCampaigns = documentGenerationCampaigns(core, v);
     this.signers = signers(core, v);
     this.outbox = outbox(core);
     this.inboxItems = inboxItems(v);

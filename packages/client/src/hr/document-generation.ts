@@ -1,11 +1,18 @@
 /**
- * Document generation (`/document_generation_templates`, `/document_generations`, `/document_generation_requests`):
- * DOCX templates and their versions, documents generated from them (at once or in the background), and what is done
- * with them (docs/hr-api.md, "Document generation").
+ * Document generation (`/document_generation_templates`, `/document_generations`, `/document_generation_requests`,
+ * `/document_generation_campaigns`): DOCX templates and their versions, documents generated from them (at once or
+ * in the background), what is done with them, campaigns (a document per row of a dataset), and the V1 → V2 syntax
+ * migration (docs/hr-api.md, "Document generation").
  */
 
 import { AtriumError, AtriumTimeoutError } from '../errors.js';
 import { type RequestOptions, sleep } from '../http.js';
+import type {
+  Campaign,
+  CampaignDetails,
+  CampaignListQuery,
+  CampaignPayload,
+} from '../schemas/hr/document-generation/campaigns.js';
 import type {
   EmailPayload,
   Generation,
@@ -15,6 +22,12 @@ import type {
   GenerationWithErrors,
   RequestListQuery,
 } from '../schemas/hr/document-generation/generations.js';
+import type {
+  MigrationCampaign,
+  MigrationListQuery,
+  MigrationStart,
+  MigrationStatus,
+} from '../schemas/hr/document-generation/syntax-migration.js';
 import type {
   Template,
   TemplateListQuery,
@@ -59,6 +72,10 @@ export async function pollUntil<T>(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read(request);
+    // An answer without a status is not the object polled (a proxy's page, another API): say so, do not poll on.
+    if (typeof (value as { status?: unknown } | null)?.status !== 'string') {
+      throw new AtriumError(`${what} answered no status.`);
+    }
     if (done(value)) return value;
     if (Date.now() + intervalMs > deadline)
       throw new AtriumTimeoutError(`${what} was not finished after ${timeoutMs} ms.`);
@@ -164,6 +181,7 @@ const FINAL_REQUESTS = new Set(['PROCESSED', 'FAILED', 'NOT_PROCESSED']);
 export function documentGenerations(core: HrCore, v: Verbs) {
   const path = '/document_generations';
   const of = (id: Id) => `${path}/${enc(id)}`;
+  const migration = `${path}/syntax_migration`;
   const status = (requestId: Id, options?: RequestOptions) =>
     core.json<GenerationRequest>('GET', `/document_generation_requests/${enc(requestId)}/status`, {}, options);
   return {
@@ -194,6 +212,21 @@ export function documentGenerations(core: HrCore, v: Verbs) {
       list: v.list<GenerationRequest, RequestListQuery>('/document_generation_requests'),
       status,
     },
+    /** The V1 → V2 syntax migration of the templates. */
+    syntaxMigration: {
+      /** Its status, and whether some template's latest version is still V1. */
+      status: (options?: RequestOptions) => core.json<MigrationStatus>('GET', `${migration}/status`, {}, options),
+      /** Starts it (`not_started` → `in_progress` only): a job converts every V1 template. */
+      start: (body: MigrationStart, options?: RequestOptions) =>
+        core.json<MigrationStatus>('PUT', `${migration}/status`, { body }, options),
+      /** Runs it again (from any status but `in_progress`). */
+      restart: (options?: RequestOptions) => core.json<MigrationCampaign>('POST', `${migration}/restart`, {}, options),
+      /** Lists the templates whose latest version is V1 (`q`). */
+      list: v.list<Template, MigrationListQuery>(`${migration}/list`),
+      /** Converts a template's latest version to V2: its new version (201). */
+      convert: (templateId: Id, options?: RequestOptions) =>
+        core.json<TemplateVersion>('POST', `${migration}/${enc(templateId)}`, {}, options),
+    },
     /**
      * Polls a request's status until it is final (`PROCESSED`, `FAILED`), and answers the generated document;
      * throws `AtriumError` when it failed, `AtriumTimeoutError` after `timeoutMs`.
@@ -210,5 +243,40 @@ export function documentGenerations(core: HrCore, v: Verbs) {
       }
       return core.json<Generation>('GET', of(final.document_generation_id), {}, options);
     },
+  };
+}
+
+const FINAL_CAMPAIGNS = new Set(['completed', 'failed', 'canceled']);
+
+/** `hr.documentGenerationCampaigns`: a document per row of a dataset, as one zip, one PDF, or employee documents. */
+export function documentGenerationCampaigns(core: HrCore, v: Verbs) {
+  const path = '/document_generation_campaigns';
+  const of = (id: Id) => `${path}/${enc(id)}`;
+  const retrieve = (id: Id, options?: RequestOptions) => core.json<CampaignDetails>('GET', of(id), {}, options);
+  return {
+    /** Creates a campaign and starts its job (201, `created`); `waitFor` polls it. */
+    create: v.create<CampaignPayload, Campaign>(path),
+    /** Lists campaigns, newest first (`status`, `document_generation_template_id`). */
+    list: v.list<Campaign, CampaignListQuery>(path),
+    /** A campaign, its per-row counts and each row's outcome. */
+    retrieve,
+    /** The zip or the PDF of a completed campaign (raw `Response`, with `Crc-32`); 404 before, and for `archive`. */
+    download: (id: Id, options?: RequestOptions): Promise<DownloadResponse> => core.download(`${of(id)}/file`, options),
+    /** Not available (the reference marks it so): always throws the server's 501 `not_implemented`. */
+    parseCsv: (input: UploadInput, options?: RequestOptions) =>
+      core.json<unknown>('POST', `${path}/csv`, { form: formOf(input) }, options),
+    /** Atrium extension: cancels a `created` or `in_progress` campaign. */
+    cancel: (id: Id, options?: RequestOptions) => core.json<Campaign>('POST', `${of(id)}/cancel`, {}, options),
+    /**
+     * Polls a campaign until it is `completed`, `failed` or `canceled`, and answers it with its rows; throws
+     * `AtriumTimeoutError` after `timeoutMs`.
+     */
+    waitFor: (id: Id, options: DocgenWaitOptions = {}): Promise<CampaignDetails> =>
+      pollUntil(
+        (request) => retrieve(id, request),
+        (c) => FINAL_CAMPAIGNS.has(c.status),
+        `The document generation campaign ${String(id)}`,
+        options,
+      ),
   };
 }
