@@ -58,7 +58,7 @@ for (const dialect of dialects()) {
       await ok(
         'PUT',
         '/employee_document_types/certificate',
-        { label: 'Certificate', localized_labels: [{ language_code: 'en', value: 'Certificate' }], folder_id: 'hr' },
+        { label: 'Certificate', localized_labels: [{ language_code: 'en', value: 'Certificate' }], folder_id: 'payroll' },
         201,
       );
       templateId = (

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync, zipSync } from 'fflate';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { findOffice } from '../../src/platform/docgen/convert.js';
 import { openDocx } from '../../src/platform/docgen/package.js';
@@ -271,6 +272,48 @@ for (const dialect of dialects()) {
       );
       const six = Array.from({ length: 6 }, (_, i) => ({ firstname: 'A', lastname: 'B', email: `a${i}@example.com` }));
       assert.equal((await hr.call('POST', `/document_generations/${id}/email`, { email_recipients: six })).status, 422);
+    });
+
+    it('runs an async generation’s job again (after a crash) without a second document', async () => {
+      const accepted = await json<{ id: string; document_generation_id: string }>(
+        await hr.call('POST', '/document_generations/async', {
+          document_generation_template_id: templateId,
+          output_format: 'DOCX',
+          fields: DATASET,
+        }),
+        202,
+      );
+      const id = accepted.document_generation_id;
+      let status = '';
+      for (let i = 0; i < 200 && status !== 'PROCESSED'; i++) {
+        await sleep(50);
+        status = (
+          await json<{ status: string }>(
+            await hr.call('GET', `/document_generation_requests/${accepted.id}/status`),
+            200,
+          )
+        ).status;
+      }
+      assert.equal(status, 'PROCESSED');
+      const first = await json<{ upload_id: string; generation_finished_at: string }>(
+        await hr.call('GET', `/document_generations/${id}`),
+        200,
+      );
+      // The runner's job, delivered again (a process killed after the commit, before the job was marked done).
+      await server.app.services.documentGenerations.runJob({
+        clientId: hrTenantId(hr.creds.client_id),
+        generationId: id,
+      });
+      const again = await json<{ generation_finished_at: string }>(
+        await hr.call('GET', `/document_generations/${id}`),
+        200,
+      );
+      assert.equal(again.generation_finished_at, first.generation_finished_at, 'not generated again');
+      const events = await json<{ type: string }[]>(
+        await hr.call('GET', `/events?resource_id=${id}&per_page=100`),
+        200,
+      );
+      assert.equal(events.filter((e) => e.type === 'document_generation.generated').length, 1);
     });
 
     it('refuses archive for a sync generation, and hides another tenant’s objects', async () => {
