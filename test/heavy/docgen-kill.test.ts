@@ -58,7 +58,11 @@ for (const dialect of dialects()) {
       await ok(
         'PUT',
         '/employee_document_types/certificate',
-        { label: 'Certificate', localized_labels: [{ language_code: 'en', value: 'Certificate' }], folder_id: 'payroll' },
+        {
+          label: 'Certificate',
+          localized_labels: [{ language_code: 'en', value: 'Certificate' }],
+          folder_id: 'payroll',
+        },
         201,
       );
       templateId = (
