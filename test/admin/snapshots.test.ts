@@ -118,7 +118,13 @@ for (const dialect of dialects()) {
         union select sha256 from hr_dataset_imports where client_id = ${clientId}
         union select sha256 from hr_imports where client_id = ${clientId}
         union select sha256 from hr_distributions where client_id = ${clientId}
-        union select sha256 from hr_distribution_items where client_id = ${clientId} and sha256 is not null`.execute(
+        union select sha256 from hr_distribution_items where client_id = ${clientId} and sha256 is not null
+        union select sha256 from hr_docgen_template_versions where client_id = ${clientId}
+        union select pdf_sha256 from hr_docgen_template_versions where client_id = ${clientId} and pdf_sha256 is not null
+        union select sha256 from hr_docgen_generations where client_id = ${clientId} and sha256 is not null
+        union select pdf_sha256 from hr_docgen_generations where client_id = ${clientId} and pdf_sha256 is not null
+        union select sha256 from hr_docgen_campaigns where client_id = ${clientId} and sha256 is not null
+        union select sha256 from hr_docgen_campaign_rows where client_id = ${clientId} and sha256 is not null`.execute(
         db,
       );
       const out = new Map<string, string>();

@@ -169,6 +169,13 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     data: [{ employee_id: employee.id, ref: 'one', fields: [{ slug: 'name', value: 'Ada' }] }],
   });
   add('/document_generation_campaigns', campaign.id);
+  // Both run as jobs: done before the tenant is handed over, so that what a test reads of it stays put.
+  for (let i = 0; i < 400; i++) {
+    const request = await call<{ status: string }>('GET', `/document_generation_requests/${accepted.id}/status`);
+    const run = await call<{ status: string }>('GET', `/document_generation_campaigns/${campaign.id}`);
+    if (request.status === 'PROCESSED' && run.status === 'completed') break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   for (const kind of ['employee', 'company']) {
     const folders = await call<{ id: string }[]>('GET', `/${kind}_folders?per_page=5`);
     for (const f of folders) add(`/${kind}_folders`, f.id);

@@ -88,7 +88,7 @@ export async function campaignRoutes(
     `${path}/:id/cancel`,
     {
       schema: {
-        tags,
+        tags: ['Atrium extensions'],
         summary: 'Cancel a document generation campaign',
         description:
           'Atrium extension (the reference has no way to stop a campaign): a `created` or `in_progress` campaign is `canceled`; its job stops before its next row, and the documents already generated are let go of (an `archive` campaign’s filed documents stay). 422 `not_cancelable` once it has ended.',
