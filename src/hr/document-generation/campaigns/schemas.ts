@@ -28,7 +28,8 @@ const CampaignRow = Type.Object(
     fields: Type.Array(DatasetField, { maxItems: 2000 }),
     fragment_fields: Type.Optional(
       Type.Record(Type.String({ maxLength: 100 }), Type.Array(DatasetField, { maxItems: 2000 }), {
-        description: 'By fragment placeholder: the fragment’s own fields.',
+        maxProperties: 200,
+        description: 'By fragment placeholder (at most 200): the fragment’s own fields.',
       }),
     ),
   },

@@ -55,7 +55,8 @@ export const GenerationPayload = Type.Object(
     ),
     fragment_fields: Type.Optional(
       Type.Record(Type.String({ maxLength: 100 }), Type.Array(DatasetField, { maxItems: 2000 }), {
-        description: 'By fragment placeholder: the fragment’s own fields.',
+        maxProperties: 200,
+        description: 'By fragment placeholder (at most 200): the fragment’s own fields.',
       }),
     ),
     email_recipients: Type.Optional(Type.Array(Recipient, { maxItems: MAX_RECIPIENTS })),
