@@ -204,6 +204,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     sessions: services.adminSessions,
     viewPasses: services.viewPasses,
     webhooks: services.adminWebhooks,
+    settings: services.adminSettings,
     rateLimits: limits,
   });
   let adminListener: SecondPort | undefined;

@@ -14,6 +14,7 @@ import { RequestLogRepository } from './request-log/repository.js';
 import { RequestLogService, type RequestLogSettings } from './request-log/service.js';
 import { AdminSessionsRepository } from './sessions/repository.js';
 import { AdminSessionsService } from './sessions/service.js';
+import { AdminSettingsService, type HrSettings } from './settings/service.js';
 import { SnapshotsRepository } from './snapshots/repository.js';
 import { SnapshotsService } from './snapshots/service.js';
 import type { TenantRef } from './tenant-ref.js';
@@ -35,6 +36,8 @@ export function createAdmin(context: {
   academies: AcademyTenants;
   /** The HR API's webhooks (an operator's redelivery). */
   webhooks: HrWebhooks;
+  /** The HR API's client settings (an operator's change, a staged configuration update). */
+  settings: HrSettings;
   /** The view passes the tenant APIs accept (the console's read-only access). */
   viewPasses: ViewPasses;
   /** Every operationId of the tenant APIs (a fault rule may name one). */
@@ -76,6 +79,7 @@ export function createAdmin(context: {
     snapshots: new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced),
     viewPasses: new ViewPassesService(context.viewPasses, context.clock),
     adminWebhooks: new AdminWebhooksService(context.webhooks, work.read.audit, context.clock),
+    adminSettings: new AdminSettingsService(context.settings, work.read.audit, context.clock),
   };
 }
 

@@ -16,6 +16,10 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /tenants/academy/{id}/keys': 'tenants.rotateAcademyKey',
   'POST /tenants/{kind}/{id}/view_pass': 'tenants.viewPass',
   'POST /tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': 'webhooks.redeliver',
+  'GET /tenants/{kind}/{id}/settings': 'settings.retrieve',
+  'PATCH /tenants/{kind}/{id}/settings': 'settings.update',
+  'POST /tenants/{kind}/{id}/config_updates': 'settings.stageUpdate',
+  'GET /tenants/{kind}/{id}/config_updates/{update_id}': 'settings.retrieveUpdate',
   'GET /tenants/{kind}/{id}/clock': 'clock.retrieve',
   'PUT /tenants/{kind}/{id}/clock': 'clock.set',
   'POST /tenants/{kind}/{id}/clock/advance': 'clock.advance',
@@ -73,6 +77,22 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   'POST /tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': {
     202: 'Queued: the event goes again with the same body and `X-Event-Id`, signed anew; no body.',
     404: 'No HR client of this id (an academy has no webhooks), or no such webhook or delivery of it (`not_found`).',
+  },
+  'GET /tenants/{kind}/{id}/settings': {
+    200: "The HR client's settings, every section.",
+    404: 'No HR client of this id (an academy has no HR settings) (`not_found`).',
+  },
+  'PATCH /tenants/{kind}/{id}/settings': {
+    200: "The HR client's settings, changed.",
+    404: 'No HR client of this id (`not_found`).',
+  },
+  'POST /tenants/{kind}/{id}/config_updates': {
+    201: 'The configuration update, staged: the client applies it with `POST /platform_updates`.',
+    404: 'No HR client of this id (`not_found`).',
+  },
+  'GET /tenants/{kind}/{id}/config_updates/{update_id}': {
+    200: 'The configuration update.',
+    404: 'No HR client of this id, or no such configuration update (`not_found`).',
   },
   'GET /tenants/{kind}/{id}/clock': { 200: "The tenant's clock." },
   'PUT /tenants/{kind}/{id}/clock': {

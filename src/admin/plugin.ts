@@ -18,6 +18,8 @@ import type { RequestLogService } from './request-log/service.js';
 import { SESSION_COOKIE, sessionRoutes } from './sessions/routes.js';
 import { sessionSchemas } from './sessions/schemas.js';
 import type { AdminSessionsService } from './sessions/service.js';
+import { settingsRoutes, settingsSchemas } from './settings/routes.js';
+import type { AdminSettingsService } from './settings/service.js';
 import { snapshotRoutes } from './snapshots/routes.js';
 import { snapshotSchemas } from './snapshots/schemas.js';
 import type { SnapshotsService } from './snapshots/service.js';
@@ -53,6 +55,7 @@ export interface AdminApiOptions {
   sessions: AdminSessionsService;
   viewPasses: ViewPassesService;
   webhooks: AdminWebhooksService;
+  settings: AdminSettingsService;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
 }
@@ -183,6 +186,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
     ...snapshotSchemas,
     ...sessionSchemas,
     ...viewPassSchemas,
+    ...settingsSchemas,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
@@ -206,4 +210,5 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(sessionRoutes, { sessions: options.sessions, underLimits });
   await app.register(viewPassRoutes, { resolve, viewPasses: options.viewPasses });
   await app.register(webhookRoutes, { resolve, webhooks: options.webhooks, actorOf });
+  await app.register(settingsRoutes, { resolve, settings: options.settings, actorOf });
 }

@@ -343,8 +343,8 @@ async function seedDocumentTypes({ services, clientId, summary }: HrSeed): Promi
     await services.documentTypes.put(clientId, 'employee', type.id, {
       label: type.label,
       localized_labels: [
-        { language_code: 'en', value: type.label },
-        { language_code: 'fr', value: type.fr },
+        { language_code: 'en-us', value: type.label },
+        { language_code: 'fr-fr', value: type.fr },
       ],
       file_type_restrictions: ['pdf'],
     });

@@ -316,6 +316,12 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /document_generation_campaigns/{id}/file': 'documentGenerationCampaigns.download',
   'POST /document_generation_campaigns/csv': 'documentGenerationCampaigns.parseCsv',
   'POST /document_generation_campaigns/{id}/cancel': 'documentGenerationCampaigns.cancel',
+  'GET /client': 'platform.client',
+  'GET /settings/core': 'platform.settings.core',
+  'GET /settings/process_automation': 'platform.settings.processAutomation',
+  'GET /settings/knowledge_base': 'platform.settings.knowledgeBase',
+  'GET /settings/case_management': 'platform.settings.caseManagement',
+  'POST /platform_updates': 'platform.applyUpdate',
   'GET /webhooks': 'webhooks.list',
   'POST /webhooks': 'webhooks.create',
   'GET /webhooks/{id}': 'webhooks.retrieve',
@@ -472,6 +478,16 @@ const scanResponses: Record<string, Record<number, string>> = {
 
 const RESPONSES: Record<string, Record<number, string>> = {
   ...permissions,
+  'GET /client': { 200: 'The client platform: its languages, time zone and modules.' },
+  'GET /settings/core': { 200: 'The core settings.' },
+  'GET /settings/process_automation': { 200: 'The Digital Process Manager settings.' },
+  'GET /settings/knowledge_base': { 200: 'The Knowledge Base settings.' },
+  'GET /settings/case_management': { 200: 'The request management settings.' },
+  'POST /platform_updates': {
+    204: 'The configuration update is applied; no body.',
+    404: 'No configuration update of this id (`not_found`).',
+    409: 'The configuration update was applied already (`conflict`).',
+  },
   'HEAD /document_generation_templates/{id}/versions/{number}/file': {
     200: 'The version’s document exists: its headers; no body.',
   },

@@ -147,6 +147,14 @@ for (const dialect of dialects()) {
         ['payroll'],
         'an array holding the folder, as in the reference',
       );
+      assert.deepEqual(
+        (one[0] as unknown as { localized_labels: unknown }).localized_labels,
+        [
+          { language_code: 'en-us', value: 'Payroll' },
+          { language_code: 'fr-fr', value: 'Paie' },
+        ],
+        "the reference's language codes",
+      );
       assert.equal((await hr.call('GET', '/employee_folders/nope')).status, 404);
       assert.deepEqual(await fields(await hr.call('GET', '/employee_folders?parent_folder_id=nope')), [
         ['parent_folder_id', 'not_found'],

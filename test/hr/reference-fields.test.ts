@@ -468,6 +468,12 @@ for (const dialect of dialects()) {
         'POST /document_generations/syntax_migration/restart',
         await json<Obj>(await hr.call('POST', '/document_generations/syntax_migration/restart'), 200),
       );
+      // Client and settings (issue 48).
+      await read('CoreClientFull', '/client');
+      await read('CoreSettingsFull', '/settings/core');
+      await read('CaseManagementSettings', '/settings/case_management');
+      await read('ProcessAutomationSettingsFull', '/settings/process_automation');
+      await read('KnowledgeBaseSettings', '/settings/knowledge_base');
     });
     after(() => server.close());
 

@@ -140,6 +140,22 @@ for (const dialect of dialects()) {
             .insertInto('hr_organizations')
             .values([org('hq', 'Head office', null), org('paris', 'Paris', 'hq')])
             .execute();
+          // A folder as the previous release labelled them (`en`, `fr`); 0040 rewrites the codes.
+          await db
+            .insertInto('hr_folders' as never)
+            .values({
+              client_id: 'old-client',
+              kind: 'employee',
+              id: 'payroll',
+              parent_folder_id: null,
+              label: 'Payroll',
+              localized_labels: JSON.stringify([
+                { language_code: 'en', value: 'Payroll' },
+                { language_code: 'fr', value: 'Paie' },
+              ]),
+              created_at: at,
+            } as never)
+            .execute();
         } finally {
           await old.close();
         }
@@ -202,6 +218,16 @@ for (const dialect of dialects()) {
           ['hq'],
           'search over migrated rows',
         );
+        const folder = await app.database.db
+          .selectFrom('hr_folders')
+          .select('localized_labels')
+          .where('id', '=', 'payroll')
+          .where('client_id', '=', 'old-client') // tenant-by-hand: the test reads the migrated row itself
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(JSON.parse(folder.localized_labels), [
+          { language_code: 'en-us', value: 'Payroll' },
+          { language_code: 'fr-fr', value: 'Paie' },
+        ]);
       });
 
       it('the tables of the newer migrations work next to them', async () => {

@@ -59,6 +59,19 @@ import { RolesRepository } from './roles/repository.js';
 import { roleRoutes } from './roles/routes.js';
 import { Role } from './roles/schemas.js';
 import { RolesService } from './roles/service.js';
+import { settingsEvents } from './settings/events.js';
+import { SettingsRepository } from './settings/repository.js';
+import { settingsRoutes } from './settings/routes.js';
+import {
+  AllSettings,
+  CaseManagementSettings,
+  ConfigUpdate,
+  CoreClient,
+  CoreSettings,
+  KnowledgeBaseSettings,
+  ProcessAutomationSettings,
+} from './settings/schemas.js';
+import { SettingsService } from './settings/service.js';
 import { TenantsRepository } from './tenants/repository.js';
 import { TenantsService } from './tenants/service.js';
 import { uploadEvents } from './uploads/events.js';
@@ -136,6 +149,11 @@ function coreServices(ctx: HrContext) {
     organizations: new OrganizationsService(
       unitOfWork(ctx, (db) => ({ organizations: new OrganizationsRepository(db), bulk: new BulkRepository(db) })),
       ctx.clock,
+    ),
+    settings: new SettingsService(
+      unitOfWork(ctx, (db) => ({ settings: new SettingsRepository(db) })),
+      ctx.clock,
+      (clientId) => tenantsRepo.findClient(clientId),
     ),
     organizationGroups: new OrganizationGroupsService(
       unitOfWork(ctx, (db) => ({ organizationGroups: new OrganizationGroupsRepository(db) })),
@@ -217,6 +235,19 @@ function coreModules(ctx: HrContext, s: ReturnType<typeof coreServices>): HrModu
       schemas: [OrganizationGroup],
       events: [organizationGroupEvents],
       routes: (app) => organizationGroupRoutes(app, { organizationGroups: s.organizationGroups, paginator }),
+    },
+    {
+      schemas: [
+        CoreClient,
+        CoreSettings,
+        ProcessAutomationSettings,
+        KnowledgeBaseSettings,
+        CaseManagementSettings,
+        AllSettings,
+        ConfigUpdate,
+      ],
+      events: [settingsEvents],
+      routes: (app) => settingsRoutes(app, { settings: s.settings }),
     },
     { events: [uploadEvents], routes: (app) => uploadRoutes(app, { uploads: s.uploads }) },
     { schemas: [UploadTextoccurrencesFull], routes: (app) => uploadTextRoutes(app, { uploads: s.uploads }) },

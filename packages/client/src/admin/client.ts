@@ -5,6 +5,7 @@
 import { AtriumApiError, AtriumUsageError, errorInitOf } from '../errors.js';
 import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
 import { AutoPager } from '../pagination.js';
+import type { AllSettings, ConfigUpdate, SettingsChanges } from '../schemas/hr/core/settings.js';
 
 /** Constructor options of {@link AdminClient}. */
 export interface AdminClientOptions extends HttpOptions {
@@ -357,6 +358,16 @@ export class AdminClient {
       options?: RequestOptions,
     ): Promise<IntegrationReport>;
   };
+  /**
+   * An HR client's settings (`/tenants/hr/{id}/settings`), as `GET /client` and `GET /settings/…` answer them:
+   * changed at once (`update`), or staged (`stageUpdate`) for the client's `POST /platform_updates`.
+   */
+  readonly settings: {
+    retrieve(tenant: TenantAddress, options?: RequestOptions): Promise<AllSettings>;
+    update(tenant: TenantAddress, changes: SettingsChanges, options?: RequestOptions): Promise<AllSettings>;
+    stageUpdate(tenant: TenantAddress, changes: SettingsChanges, options?: RequestOptions): Promise<ConfigUpdate>;
+    retrieveUpdate(tenant: TenantAddress, id: string, options?: RequestOptions): Promise<ConfigUpdate>;
+  };
   /** A tenant's fault rules (`/tenants/{kind}/{id}/faults`). */
   readonly faults: {
     list(tenant: TenantAddress, options?: RequestOptions): Promise<FaultRule[]>;
@@ -491,6 +502,15 @@ export class AdminClient {
       },
     };
     const faults = (tenant: TenantAddress) => `${tenantPath(tenant)}/faults`;
+    this.settings = {
+      retrieve: (tenant, opts) => this.request('GET', `${tenantPath(tenant)}/settings`, {}, opts),
+      update: (tenant, changes, opts) =>
+        this.request('PATCH', `${tenantPath(tenant)}/settings`, { body: changes, idempotent: true }, opts),
+      stageUpdate: (tenant, changes, opts) =>
+        this.request('POST', `${tenantPath(tenant)}/config_updates`, { body: changes, idempotent: false }, opts),
+      retrieveUpdate: (tenant, id, opts) =>
+        this.request('GET', `${tenantPath(tenant)}/config_updates/${encodeURIComponent(id)}`, {}, opts),
+    };
     this.faults = {
       list: async (tenant, opts) =>
         (await this.request<{ faults: FaultRule[] }>('GET', faults(tenant), {}, opts)).faults,

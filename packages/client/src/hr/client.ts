@@ -29,6 +29,7 @@ import { kbArticles, kbTags } from './kb-articles.js';
 import { kbCategories } from './kb-categories.js';
 import { macros } from './macros.js';
 import { organizationGroups, organizations } from './organizations.js';
+import { platform } from './platform.js';
 import { processTemplates } from './process-templates.js';
 import { processes } from './processes.js';
 import { requestForms } from './request-forms.js';
@@ -158,6 +159,8 @@ export class HrClient {
   readonly electronicVaults: ReturnType<typeof electronicVaults>;
   /** Employee subscriptions: `list`, `retrieve`. */
   readonly employeeSubscriptions: ReturnType<typeof employeeSubscriptions>;
+  /** The client platform and its settings: `client`, `settings.core` (and the other modules), `applyUpdate`. */
+  readonly platform: ReturnType<typeof platform>;
 
   /** @throws {AtriumUsageError} in a browser, or without the credentials. */
   constructor(options: HrClientOptions) {
@@ -176,6 +179,7 @@ export class HrClient {
     this.core = core;
     this.organizations = organizations(v);
     this.organizationGroups = organizationGroups(v);
+    this.platform = platform(core);
     this.uploads = uploads(core);
     this.scans = scans(core);
     this.redirectionUrls = redirectionUrls(core);

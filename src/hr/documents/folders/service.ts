@@ -18,8 +18,8 @@ const folder = (id: string, label: string, fr: string): NewFolder => {
     parentFolderId: dot > 0 ? id.slice(0, dot) : null,
     label,
     localizedLabels: [
-      { language_code: 'en', value: label },
-      { language_code: 'fr', value: fr },
+      { language_code: 'en-us', value: label },
+      { language_code: 'fr-fr', value: fr },
     ],
   };
 };
