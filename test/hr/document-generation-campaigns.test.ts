@@ -263,6 +263,13 @@ for (const dialect of dialects()) {
         ),
         [['document_generation_template_id', 'not_found']],
       );
+      assert.deepEqual(
+        await codes(
+          await create({ output_action: 'zip', data: [rowOf(1), { ...rowOf(2), fragment_fields: { nope: [] } }] }),
+        ),
+        [['data.1.fragment_fields.nope', 'not_found']],
+        'a fragment the version does not map',
+      );
       assert.equal((await create({ output_action: 'zip', data: [] })).status, 422);
       assert.equal((await create({ output_action: 'email', data: [rowOf(1)] })).status, 422);
     });

@@ -141,6 +141,40 @@ for (const dialect of dialects()) {
       assert.ok(!text.includes('{$'), text);
     });
 
+    it('refuses an unknown template and a fragment the version does not map with 422, writing nothing', async () => {
+      const before = await json<unknown[]>(await hr.call('GET', '/document_generation_requests?per_page=100'), 200);
+      const errors = async (res: Response) =>
+        (await json<{ errors: { field: string; code: string }[] }>(res, 422)).errors.map((e) => [e.field, e.code]);
+      assert.deepEqual(
+        await errors(
+          await hr.call('POST', '/document_generations', {
+            document_generation_template_id: '6f1c1d0e-0000-4000-8000-000000000000',
+            output_format: 'DOCX',
+            fields: DATASET,
+          }),
+        ),
+        [['document_generation_template_id', 'not_found']],
+      );
+      for (const path of ['/document_generations', '/document_generations/async']) {
+        assert.deepEqual(
+          await errors(
+            await hr.call('POST', path, {
+              document_generation_template_id: templateId,
+              output_format: 'DOCX',
+              fields: DATASET,
+              fragment_fields: {
+                signature: [{ slug: 'signatory', value: 'Ada Martin' }],
+                footer: [{ slug: 'x', value: 'y' }],
+              },
+            }),
+          ),
+          [['fragment_fields.footer', 'not_found']],
+          path,
+        );
+      }
+      assert.deepEqual(await json<unknown[]>(await hr.call('GET', '/document_generation_requests?per_page=100'), 200), before);
+    });
+
     it('generates a PDF whose text holds every value, the table’s three rows included', async () => {
       const g = await json<{ id: string; page_count: number }>(
         await hr.call('POST', '/document_generations', {

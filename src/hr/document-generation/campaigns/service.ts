@@ -14,7 +14,7 @@ import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { DocumentsRepository } from '../../documents/documents/repository.js';
 import type { Audited } from '../../module.js';
 import { CONTENT_TYPES, type DocgenFile } from '../downloads.js';
-import { generationTarget } from '../generations/compose.js';
+import { generationTarget, unknownFragments } from '../generations/compose.js';
 import type { TemplatesRepository } from '../templates/repository.js';
 import { campaignEvents } from './events.js';
 import { type CampaignView, presentCampaign } from './present.js';
@@ -98,7 +98,12 @@ export class CampaignsService {
       if (!(error instanceof FieldValidationError) || asked !== 'DOCX') throw renamed(error);
       found = await target('PDF').catch((e: unknown) => Promise.reject(renamed(e)));
     }
-    const errors: FieldError[] = [];
+    const errors: FieldError[] = input.data.flatMap((row, i) =>
+      unknownFragments(found.version.fragmentMapping, row.fragment_fields).map((e) => ({
+        ...e,
+        field: `data.${i}.${e.field}`,
+      })),
+    );
     if (input.output_action === 'archive') {
       if (input.document_type_id === undefined) {
         errors.push({

@@ -8,7 +8,13 @@ import type {
   GenerationError,
   OutputFormat,
 } from '../../../platform/docgen/types.js';
-import { DependencyFailedError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
+import {
+  DependencyFailedError,
+  type FieldError,
+  FieldValidationError,
+  NotFoundError,
+  StateError,
+} from '../../../platform/errors.js';
 import type { TemplateRecord, TemplatesRepository, VersionRecord } from '../templates/repository.js';
 import { isError } from '../templates/repository.js';
 import { templateById } from '../templates/service.js';
@@ -23,6 +29,21 @@ export interface OfficeConverter {
     docx: Uint8Array,
     to: 'ODT' | 'DOC',
   ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string; message: string }>;
+}
+
+/** A `fragment_fields` entry for a slug the version maps to no fragment: the caller's data names nothing. */
+export function unknownFragments(
+  mapping: readonly { slug: string }[],
+  fragmentFields: Record<string, unknown> | undefined,
+): FieldError[] {
+  const mapped = new Set(mapping.map((m) => m.slug));
+  return Object.keys(fragmentFields ?? {})
+    .filter((slug) => !mapped.has(slug))
+    .map((slug) => ({
+      field: `fragment_fields.${slug}`,
+      code: 'not_found',
+      message: `The template version maps no fragment ${JSON.stringify(slug)} (its fragment_mapping).`,
+    }));
 }
 
 /** The template and version a generation uses, checked: enabled, valid today, without ERROR, in the format. */

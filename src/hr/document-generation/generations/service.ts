@@ -29,6 +29,7 @@ import {
   type Generated,
   generationTarget,
   type OfficeConverter,
+  unknownFragments,
 } from './compose.js';
 import { generationEvents } from './events.js';
 import { mailGenerated } from './mail.js';
@@ -140,7 +141,7 @@ export class GenerationsService {
       format: input.output_format,
       today: dayOf(this.deps.clock.now()),
     });
-    const errors: FieldError[] = [];
+    const errors: FieldError[] = unknownFragments(target.version.fragmentMapping, input.fragment_fields);
     const documents = this.work.read.documents;
     if (input.employee_id !== undefined && !(await documents.employee(clientId, { id: input.employee_id }))) {
       errors.push({ field: 'employee_id', code: 'not_found', message: 'No employee has this id.' });
