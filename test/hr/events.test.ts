@@ -160,6 +160,24 @@ for (const dialect of dialects()) {
       assert.equal((await hr.call('GET', '/events/export?created_at_until=soon')).status, 400);
     });
 
+    it('writes a cell a spreadsheet would run as a formula with a leading quote (CSV injection)', async () => {
+      await json(await hr.call('PUT', '/organizations/formula', { name: '=HYPERLINK("http://x.test","y")' }), 201);
+      await json(await hr.call('PUT', '/organizations/formula2', { name: '@SUM(A1)' }), 201);
+      const res = await hr.call('GET', '/events/export?resource_type=organization&action=created', undefined, {
+        accept: 'text/csv',
+      });
+      const text = await res.text();
+      assert.ok(text.includes(`"'=HYPERLINK(""http://x.test"",""y"")"`), text);
+      assert.ok(text.includes(",'@SUM(A1),"), text);
+      assert.ok(!/,=|,@/.test(text), text);
+      // JSON is not a spreadsheet: the names as they are.
+      const exported = await json<Record<string, string>[]>(
+        await hr.call('GET', '/events/export?resource_type=organization&action=created'),
+        200,
+      );
+      assert.ok(exported.some((e) => e['Affected Item'] === '@SUM(A1)'));
+    });
+
     it('lists the actions of every resource type, from the resources’ declarations', async () => {
       const [app] = await json<
         { application_name: string; resources: { resource_name: string; actions: string[] }[] }[]

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
+import { csvText } from '../../../platform/csv-write.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
@@ -120,7 +120,7 @@ export async function datasetImportRoutes(
     },
     async (request, reply) => {
       const entries = await datasetImports.report(request.hrAuth.clientId, request.params.id);
-      const csv = stringify(
+      const csv = csvText(
         entries.map((e) => [e.type, e.line === null ? '' : String(e.line), e.field, e.code, e.message]),
         { header: true, columns: ['type', 'line', 'field', 'code', 'message'] },
       );

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
+import { csvText } from '../../../platform/csv-write.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { getRoute } from '../../item-route.js';
@@ -202,7 +202,7 @@ export async function distributionRoutes(
     },
     async (request, reply) => {
       const rows = await distributions.report(request.hrAuth.clientId, request.params.id);
-      const csv = stringify(
+      const csv = csvText(
         rows.map((r) => [
           r.externalId ?? '',
           pageRanges(r.pages),
@@ -211,7 +211,7 @@ export async function distributionRoutes(
           r.errorMessage ?? '',
           r.documentId ?? '',
         ]),
-        { header: true, columns: [...REPORT_COLUMNS], record_delimiter: 'windows', escape_formulas: true },
+        { header: true, columns: [...REPORT_COLUMNS], record_delimiter: 'windows' },
       );
       return reply.type('text/csv; charset=utf-8').send(csv);
     },

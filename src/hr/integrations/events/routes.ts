@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { csvStream } from '../../../platform/csv-write.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { getRoute } from '../../item-route.js';
@@ -40,7 +40,7 @@ async function* jsonLines(batches: AsyncGenerator<EventRecord[]>): AsyncGenerato
 
 /** The export as CSV (a header line, then one line per event), by the CSV library. */
 function csvLines(batches: AsyncGenerator<EventRecord[]>): Readable {
-  const csv = stringify({ header: true, columns: [...COLUMNS] });
+  const csv = csvStream({ header: true, columns: [...COLUMNS] });
   const rows = Readable.from(
     (async function* () {
       for await (const batch of batches) for (const event of batch) yield presentExportLine(event);
