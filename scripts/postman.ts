@@ -144,7 +144,11 @@ const AREAS: Array<[string, (path: string) => boolean]> = [
         p,
       ),
   ],
-  ['HR API: Processes and tasks', (p) => /^\/api\/v2\/client\/(process_templates|processes|tasks)(\/|$)/.test(p)],
+  [
+    'HR API: Processes and tasks',
+    (p) =>
+      /^\/api\/v2\/client\/(process_templates|process_pdf_templates|processes|tasks|employee_settings)(\/|$)/.test(p),
+  ],
   ['HR API: core', () => true],
 ];
 
@@ -327,6 +331,19 @@ const EXPECTED: Record<string, [number[], string]> = {
   'POST /api/v2/client/imports': [[422], R422],
   'POST /api/v2/client/inbox_items': [[422], R422],
   'POST /api/v2/client/processes': [[422], R422],
+  'POST /api/v2/client/processes/{id}/post_process_action': [
+    [201, 404, 422],
+    'the example names no HR user (422 for user_inboxes, 201 for shared_inboxes), or no process is seeded (404)',
+  ],
+  'POST /api/v2/client/request_forms/{id}/change_group_category': [
+    [403, 404, 422],
+    'no seeded form belongs to a multilingual group (403), or the example names no form or no category',
+  ],
+  'PUT /api/v2/client/process_pdf_templates/{id}': [[422], R422],
+  'GET /api/v2/client/process_pdf_templates/{id}': [[404], R404],
+  'GET /api/v2/client/tasks/{id}/workingfiles/{file_id}': [[404], R404],
+  'GET /api/v2/client/employee_settings/{employee_id}/process_automation': [[200, 404], R404],
+  'GET /api/v2/client/employee_settings/{employee_id}/process_automation/welcome_file': [[200, 404], R404],
   'POST /api/v2/client/requests': [[400], R400],
   'POST /api/v2/client/requests/{id}/comments': [[422], R422],
   'POST /api/v2/client/requests/{id}/linked_requests': [[422], R422],

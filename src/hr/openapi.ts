@@ -154,6 +154,7 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /request_forms/{id}': 'requestForms.retrieve',
   'PUT /request_forms/{id}': 'requestForms.upsert',
   'PATCH /request_forms/{id}': 'requestForms.update',
+  'POST /request_forms/{id}/change_group_category': 'requestForms.changeGroupCategory',
   'GET /requests': 'requests.list',
   'POST /requests': 'requests.create',
   'GET /requests/{id}': 'requests.retrieve',
@@ -193,6 +194,13 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /processes/{id}': 'processes.retrieve',
   'DELETE /processes/{id}': 'processes.del',
   'PUT /processes/{id}/publish': 'processes.publish',
+  'POST /processes/{id}/post_process_action': 'processes.postProcessAction',
+  'HEAD /process_pdf_templates': 'processPdfTemplates.count',
+  'GET /process_pdf_templates': 'processPdfTemplates.list',
+  'GET /process_pdf_templates/{id}': 'processPdfTemplates.retrieve',
+  'PUT /process_pdf_templates/{id}': 'processPdfTemplates.upsert',
+  'GET /employee_settings/{employee_id}/process_automation': 'employeeSettings.processAutomation',
+  'GET /employee_settings/{employee_id}/process_automation/welcome_file': 'employeeSettings.welcomeFile',
   'GET /tasks': 'tasks.list',
   'GET /tasks/{id}': 'tasks.retrieve',
   'PATCH /tasks/{id}': 'tasks.update',
@@ -203,6 +211,7 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'PATCH /tasks/{id}/files/{file_id}': 'tasks.files.update',
   'DELETE /tasks/{id}/files/{file_id}': 'tasks.files.del',
   'GET /tasks/{id}/files/{file_id}/download': 'tasks.files.download',
+  'GET /tasks/{id}/workingfiles/{file_id}': 'tasks.workingFiles.download',
   'GET /events': 'events.list',
   'GET /events/export': 'events.export',
   'GET /events/filters/actions': 'events.actions',
@@ -363,6 +372,9 @@ const NOUNS: Record<string, readonly [string, string]> = {
   task_templates: ['task template', 'task templates'],
   processes: ['process', 'processes'],
   tasks: ['task', 'tasks'],
+  process_pdf_templates: ['PDF template', 'PDF templates'],
+  workingfiles: ['working file', 'working files'],
+  employee_settings: ['employee setting', 'employee settings'],
   by_external_id: ['employee', 'employees'],
   bulk: ['bulk call', 'bulk calls'],
   datasets: ['dataset', 'datasets'],
@@ -659,6 +671,23 @@ const RESPONSES: Record<string, Record<number, string>> = {
   'GET /tasks/{id}/files/{file_id}/download': {
     200: 'The task file (its bytes).',
     206: 'The requested range of the task file.',
+  },
+  'GET /tasks/{id}/workingfiles/{file_id}': {
+    200: 'The file the task generated (its bytes).',
+    206: 'The requested range of the file.',
+  },
+  'POST /processes/{id}/post_process_action': { 201: 'The post-process action, stored on the process.' },
+  'POST /request_forms/{id}/change_group_category': {
+    204: 'Every form of the group is in the category; no body.',
+    400: 'The form does not belong to a group (`{detail}`).',
+    403: 'The multilingual form feature is not enabled: no form of the client belongs to a group (`{detail}`).',
+  },
+  'GET /employee_settings/{employee_id}/process_automation': {
+    200: 'The employee’s process automation settings (the onboarding welcome).',
+  },
+  'GET /employee_settings/{employee_id}/process_automation/welcome_file': {
+    200: 'The welcome file (its bytes).',
+    206: 'The requested range of the welcome file.',
   },
 };
 

@@ -115,6 +115,7 @@ for (const dialect of dialects()) {
         union select sha256 from pa_request_files where client_id = ${clientId}
         union select sha256 from hr_task_files where client_id = ${clientId}
         union select sha256 from hr_task_templates where client_id = ${clientId} and sha256 is not null
+        union select sha256 from hr_pdf_templates where client_id = ${clientId}
         union select sha256 from hr_dataset_imports where client_id = ${clientId}
         union select sha256 from hr_imports where client_id = ${clientId}
         union select sha256 from hr_distributions where client_id = ${clientId}

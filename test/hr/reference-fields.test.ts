@@ -421,6 +421,29 @@ for (const dialect of dialects()) {
         }
       }
 
+      // Process automation extras (i48-auto): a PDF template, both post-process actions, employee settings.
+      await ok(
+        await hr.call('PUT', '/process_pdf_templates/contract', {
+          name: 'Contract',
+          upload_id: await upload(server, hr, PDF(), 'contract.pdf'),
+          signature_zones: [{ id: 'z1', name: 'Employee', page: 1, x: 10, y: 10 }],
+          form_mapping: [{ pdf_field_name: 'Name', form_field_id: 'name' }],
+        }),
+      );
+      await read('PdfTemplateDetail', '/process_pdf_templates/contract');
+      await read('PdfTemplateList', '/process_pdf_templates');
+      for (const [type, schema, ids] of [
+        ['shared_inboxes', 'ProcessPostActionSharedPayload', ['hr-desk']],
+        ['user_inboxes', 'ProcessPostActionUserPayload', [user.id]],
+      ] as const) {
+        const action = await json<Obj>(
+          await hr.call('POST', `/processes/${process.id}/post_process_action`, { type, ids }),
+          201,
+        );
+        add(schema, `POST /processes/${process.id}/post_process_action`, action);
+      }
+      await read('EmployeeSettingsProcessAutomation', `/employee_settings/${employee.id}/process_automation`);
+
       // Document generation: a template, its version, a document generated from it.
       const template = await json<Obj>(
         await hr.call('POST', '/document_generation_templates', {

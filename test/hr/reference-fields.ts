@@ -838,6 +838,44 @@ export const REFERENCE_SCHEMAS: ReferenceSchema[] = [
     schema: 'DocGenFullWithErrors',
     section: '§5.5 (generations)',
     fields: {},
+  }, // Process automation extras (i48-auto): PDF templates, post-process actions, employee settings.
+  {
+    family: 'process automation extras',
+    schema: 'PdfTemplateList',
+    section: '§3f.2 (PDF templates)',
+    fields: { id: 'opt', name: 'opt', file_name: 'opt', document_type_id: 'opt', process_form_id: 'opt' },
+  },
+  {
+    family: 'process automation extras',
+    schema: 'PdfTemplateDetail',
+    section: '§3f.2 (PDF templates)',
+    fields: {
+      id: 'opt',
+      name: 'opt',
+      file_name: 'opt',
+      document_type_id: 'opt',
+      process_form_id: 'opt',
+      signature_zones: 'opt',
+      form_mapping: 'opt',
+    },
+  },
+  {
+    family: 'process automation extras',
+    schema: 'ProcessPostActionSharedPayload',
+    section: '§3f.1 (post_process_action)',
+    fields: { id: 'req', type: 'req', ids: 'req' },
+  },
+  {
+    family: 'process automation extras',
+    schema: 'ProcessPostActionUserPayload',
+    section: '§3f.1 (post_process_action)',
+    fields: { id: 'req', type: 'req', ids: 'req' },
+  },
+  {
+    family: 'process automation extras',
+    schema: 'EmployeeSettingsProcessAutomation',
+    section: '§3a (employee settings)',
+    fields: { employee_id: 'opt', onboarding: 'opt' },
   },
   // Client and settings (issue 48).
   {

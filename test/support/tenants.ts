@@ -256,6 +256,16 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
   add('/processes', process.id);
   const tasks = await call<{ id: string }[]>('GET', `/tasks?process_id=${process.id}`);
   for (const t of tasks) add('/tasks', t.id);
+  // Process automation extras: a PDF template, a post-process action, the employee's settings.
+  await call('PUT', '/process_pdf_templates/onb-contract', {
+    name: 'Contract',
+    upload_id: await uploadFile(server, hr, PDF(), 'contract.pdf'),
+    signature_zones: [{ id: 'employee', name: 'Employee', page: 1, x: 10, y: 10 }],
+    form_mapping: [{ pdf_field_name: 'Name', form_field_id: 'name' }],
+  });
+  add('/process_pdf_templates', 'onb-contract');
+  await call('POST', `/processes/${process.id}/post_process_action`, { type: 'shared_inboxes', ids: ['hr-desk'] });
+  add('/employee_settings', employee.id);
 
   // HR sync (issue 19): a dataset with a value, a dataset import, a CSV import and bulk calls, each run to its end.
   await call('PUT', '/datasets/regions', {

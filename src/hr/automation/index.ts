@@ -1,7 +1,22 @@
 import { DatasetsRepository } from '../core/datasets/repository.js';
 import type { CoreServices } from '../core/index.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
+import { InboxRepository } from '../documents/inbox/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
+import { EmployeeSettingsRepository } from './employee-settings/repository.js';
+import { employeeSettingsRoutes } from './employee-settings/routes.js';
+import { EmployeeSettingsProcessAutomation } from './employee-settings/schemas.js';
+import { EmployeeSettingsService } from './employee-settings/service.js';
+import { pdfTemplateEvents } from './pdf-templates/events.js';
+import { PdfTemplatesRepository } from './pdf-templates/repository.js';
+import { pdfTemplateRoutes } from './pdf-templates/routes.js';
+import { PdfTemplate, PdfTemplateSummary } from './pdf-templates/schemas.js';
+import { PdfTemplatesService } from './pdf-templates/service.js';
+import { postProcessActionEvents } from './post-process-actions/events.js';
+import { PostProcessActionsRepository } from './post-process-actions/repository.js';
+import { postProcessActionRoutes } from './post-process-actions/routes.js';
+import { PostProcessAction } from './post-process-actions/schemas.js';
+import { PostProcessActionsService } from './post-process-actions/service.js';
 import { processTemplateEvents, taskTemplateEvents } from './process-templates/events.js';
 import { ProcessTemplatesRepository } from './process-templates/repository.js';
 import { processTemplateRoutes, taskTemplateRoutes } from './process-templates/routes.js';
@@ -27,6 +42,8 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
       processes: new ProcessesRepository(db),
       uploads: new UploadsRepository(db),
       datasets: new DatasetsRepository(db),
+      postActions: new PostProcessActionsRepository(db),
+      inbox: new InboxRepository(db),
     })),
     core.uploads,
     blobs,
@@ -43,12 +60,27 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
       ctx.clock,
     ),
     processes: new ProcessesService(
-      unitOfWork(ctx, (db) => ({ processes: new ProcessesRepository(db), tasks: new TasksRepository(db) })),
+      unitOfWork(ctx, (db) => ({
+        processes: new ProcessesRepository(db),
+        tasks: new TasksRepository(db),
+        postActions: new PostProcessActionsRepository(db),
+      })),
       tasks,
       blobs,
       ctx.clock,
     ),
     tasks,
+    pdfTemplates: new PdfTemplatesService(
+      unitOfWork(ctx, (db) => ({ pdfTemplates: new PdfTemplatesRepository(db), uploads: new UploadsRepository(db) })),
+      core.uploads,
+      blobs,
+      ctx.clock,
+    ),
+    postProcessActions: new PostProcessActionsService(
+      unitOfWork(ctx, (db) => ({ postActions: new PostProcessActionsRepository(db) })),
+      ctx.clock,
+    ),
+    employeeSettings: new EmployeeSettingsService(new EmployeeSettingsRepository(ctx.db)),
   };
   const s = services;
   const modules: HrModule[] = [
@@ -71,6 +103,20 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
         await taskRoutes(app, { tasks: s.tasks, paginator });
         await taskFileRoutes(app, { tasks: s.tasks, blobs });
       },
+    },
+    {
+      schemas: [PdfTemplateSummary, PdfTemplate],
+      events: [pdfTemplateEvents],
+      routes: (app) => pdfTemplateRoutes(app, { pdfTemplates: s.pdfTemplates, paginator }),
+    },
+    {
+      schemas: [PostProcessAction],
+      events: [postProcessActionEvents],
+      routes: (app) => postProcessActionRoutes(app, { postActions: s.postProcessActions }),
+    },
+    {
+      schemas: [EmployeeSettingsProcessAutomation],
+      routes: (app) => employeeSettingsRoutes(app, { employeeSettings: s.employeeSettings, blobs }),
     },
   ];
   return { services, modules } satisfies HrArea<typeof services>;

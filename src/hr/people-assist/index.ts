@@ -15,7 +15,7 @@ import { MacrosService } from './macros/service.js';
 import { requestFormEvents } from './request-forms/events.js';
 import { RequestFormsRepository } from './request-forms/repository.js';
 import { requestFormRoutes } from './request-forms/routes.js';
-import { RequestForm } from './request-forms/schemas.js';
+import { DetailError, RequestForm } from './request-forms/schemas.js';
 import { RequestFormsService } from './request-forms/service.js';
 import { RequestCommentsService } from './requests/comments-service.js';
 import { requestCommentEvents, requestEvents } from './requests/events.js';
@@ -83,7 +83,7 @@ export function createPeopleAssist(ctx: HrContext, core: CoreServices) {
       routes: (app) => macroRoutes(app, { macros: s.macros, paginator }),
     },
     {
-      schemas: [RequestForm],
+      schemas: [RequestForm, DetailError],
       events: [requestFormEvents],
       routes: (app) => requestFormRoutes(app, { requestForms: s.requestForms, paginator }),
     },

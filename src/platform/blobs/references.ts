@@ -30,6 +30,7 @@ export const BLOB_REFERENCES: readonly BlobReference[] = [
   { table: 'hr_documents', column: 'sha256' },
   { table: 'hr_task_templates', column: 'sha256' },
   { table: 'hr_task_files', column: 'sha256' },
+  { table: 'hr_pdf_templates', column: 'sha256' },
   { table: 'pa_request_files', column: 'sha256' },
   { table: 'hr_dataset_imports', column: 'sha256' },
   { table: 'hr_imports', column: 'sha256' },

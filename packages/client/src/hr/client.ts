@@ -20,6 +20,7 @@ import {
 } from './document-generation.js';
 import { companyDocumentTypes, employeeDocumentTypes } from './document-types.js';
 import { companyDocuments, employeeDocuments, redirectionUrls } from './documents.js';
+import { employeeSettings } from './employee-settings.js';
 import { employees } from './employees.js';
 import { events } from './events.js';
 import { folders } from './folders.js';
@@ -30,6 +31,7 @@ import { kbCategories } from './kb-categories.js';
 import { macros } from './macros.js';
 import { organizationGroups, organizations } from './organizations.js';
 import { platform } from './platform.js';
+import { processPdfTemplates } from './process-pdf-templates.js';
 import { processTemplates } from './process-templates.js';
 import { processes } from './processes.js';
 import { requestForms } from './request-forms.js';
@@ -110,8 +112,12 @@ export class HrClient {
   readonly companyDocuments: ReturnType<typeof companyDocuments>;
   /** Process templates (`/process_templates`) and their task templates. */
   readonly processTemplates: ReturnType<typeof processTemplates>;
-  /** Processes (`/processes`): create, publish, delete. */
+  /** PDF templates of process automation (`/process_pdf_templates`). */
+  readonly processPdfTemplates: ReturnType<typeof processPdfTemplates>;
+  /** Processes (`/processes`): create, publish, delete, post-process actions. */
   readonly processes: ReturnType<typeof processes>;
+  /** Employee settings: process automation (the onboarding welcome and its file). */
+  readonly employeeSettings: ReturnType<typeof employeeSettings>;
   /** Tasks of processes (`/tasks`): fill, complete, files. */
   readonly tasks: ReturnType<typeof tasks>;
   /** Knowledge-base categories (`/kb_categories`). */
@@ -198,13 +204,15 @@ export class HrClient {
     this.companyDocuments = companyDocuments(core, v);
     this.processTemplates = processTemplates(core, v);
     this.processes = processes(core, v);
+    this.processPdfTemplates = processPdfTemplates(v);
+    this.employeeSettings = employeeSettings(core);
     this.tasks = tasks(core, v);
     this.kbCategories = kbCategories(v);
     this.kbArticles = kbArticles(v);
     this.kbTags = kbTags(v);
     this.customStatuses = customStatuses(v);
     this.macros = macros(v);
-    this.requestForms = requestForms(v);
+    this.requestForms = requestForms(core, v);
     this.requests = requests(core, v);
     this.events = events(core, v);
     this.webhooks = webhooks(core, v);

@@ -1,5 +1,7 @@
 /** Request forms (`/request_forms`). */
+import type { RequestOptions } from '../http.js';
 import type {
+  ChangeGroupCategory,
   RequestForm,
   RequestFormCountQuery,
   RequestFormGetQuery,
@@ -7,10 +9,10 @@ import type {
   RequestFormPatch,
   RequestFormPut,
 } from '../schemas/hr/people-assist/request-forms.js';
-import type { Verbs } from './core.js';
+import { enc, type HrCore, type Id, type Verbs } from './core.js';
 
 /** `hr.requestForms`. */
-export function requestForms(v: Verbs) {
+export function requestForms(core: HrCore, v: Verbs) {
   const path = '/request_forms';
   return {
     list: v.list<RequestForm, RequestFormListQuery>(path),
@@ -18,5 +20,9 @@ export function requestForms(v: Verbs) {
     retrieve: v.retrieve<RequestForm, RequestFormGetQuery>(path),
     upsert: v.upsert<RequestFormPut, RequestForm, RequestFormGetQuery>(path),
     update: v.update<RequestFormPatch, RequestForm>(path),
+    /** Moves every form of the form's multilingual group to another category (204). */
+    changeGroupCategory: async (id: Id, body: ChangeGroupCategory, options?: RequestOptions): Promise<void> => {
+      await core.call('POST', `${path}/${enc(id)}/change_group_category`, { body }, options);
+    },
   };
 }

@@ -46,5 +46,10 @@ export function tasks(core: HrCore, v: Verbs) {
       download: (taskId: Id, fileId: Id, options?: RequestOptions): Promise<DownloadResponse> =>
         core.download(`${files(taskId)}/${enc(fileId)}/download`, options),
     },
+    workingFiles: {
+      /** Downloads a file the task generated: its completed document (raw `Response`). */
+      download: (taskId: Id, fileId: Id, options?: RequestOptions): Promise<DownloadResponse> =>
+        core.download(`${path}/${enc(taskId)}/workingfiles/${enc(fileId)}`, options),
+    },
   };
 }

@@ -15,6 +15,7 @@ import {
 import { commaList } from '../../../platform/lists.js';
 import { type Clock, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
+import type { PostProcessActionsRepository } from '../post-process-actions/repository.js';
 import type { NewTask, TasksRepository } from '../tasks/repository.js';
 import type { TasksService } from '../tasks/service.js';
 import { refreshProcess, startTasks } from '../tasks/workflow.js';
@@ -29,6 +30,8 @@ const DAY_MS = 86_400_000;
 export interface ProcessesWork {
   processes: ProcessesRepository;
   tasks: TasksRepository;
+  /** The process's post-process actions, deleted with it. */
+  postActions: PostProcessActionsRepository;
 }
 
 /** Processes (reference §3f.1): made from a template, published, done when every task is. */
@@ -275,6 +278,7 @@ export class ProcessesService {
       if (!(await repo.find(clientId, id))) throw new NotFoundError('process', id);
       await this.recordProcess(clientId, tx, id, 'deleted');
       const held = await tx.tasks.deleteOfProcess(clientId, id);
+      await tx.postActions.deleteOfProcess(clientId, id);
       await repo.delete(clientId, id);
       return held;
     });

@@ -231,4 +231,31 @@ export async function taskFileRoutes(
       });
     },
   );
+
+  api.get(
+    '/tasks/:id/workingfiles/:file_id',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Download a file the task generated',
+        description:
+          'The completed document of a fill_pdf or signature task (the file its completion attached, listed in its `files`): the bytes, with Range support. Any other file id, a form file or the document to acknowledge included, is a 404.',
+        params: TaskFileParams,
+        response: {
+          200: { type: 'string', format: 'binary', description: 'The file.' },
+          206: { type: 'string', format: 'binary', description: 'The requested range.' },
+          ...errorResponses(401, 403, 404, 416),
+        },
+      },
+    },
+    async (request, reply) => {
+      const f = await tasks.workingFile(request.hrAuth.clientId, request.params.id, request.params.file_id);
+      return sendBlob(reply, request, blobs, {
+        sha256: f.sha256,
+        size: f.size,
+        contentType: f.contentType,
+        filename: f.filename,
+      });
+    },
+  );
 }

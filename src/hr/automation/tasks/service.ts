@@ -18,7 +18,10 @@ import { checkAnswers, type DatasetValueLookup, datasetValuesOf } from '../../co
 import type { FormAnswer } from '../../core/forms/schemas.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { UploadsService } from '../../core/uploads/service.js';
+import type { InboxRepository } from '../../documents/inbox/repository.js';
 import type { Audited } from '../../module.js';
+import type { PostProcessActionsRepository } from '../post-process-actions/repository.js';
+import { deliverPostProcessActions } from '../post-process-actions/service.js';
 import { taskEvents, taskFileEvents } from './events.js';
 import { type PersonView, presentTask, presentTaskFile, type TaskEmbed, type TaskView } from './present.js';
 import type {
@@ -84,6 +87,21 @@ export interface TasksWork {
   uploads: UploadsRepository;
   /** The values of datasets that answers of dataset fields name. */
   datasets: DatasetValueLookup;
+  /** The process's post-process actions, run when its last task is completed, and the inboxes they send to. */
+  postActions: PostProcessActionsRepository;
+  inbox: InboxRepository;
+}
+
+/** A process that has just ended sends its documents (its tasks' completed files) to its post-process actions. */
+async function whenEnded(tx: Audited<TasksWork>, clientId: HrTenantId, processId: string, at: number) {
+  if ((await tx.processes.find(clientId, processId))?.state !== 'done') return;
+  const tasks = await tx.tasks.ofProcesses(clientId, [processId]);
+  const files = await tx.tasks.files(
+    clientId,
+    tasks.map((t) => t.id),
+  );
+  const documents = files.filter((f) => f.role === 'result').map(bytesOf);
+  await deliverPostProcessActions(tx, clientId, processId, documents, at);
 }
 
 /** Tasks of processes (reference §3f.3), their answers and files, and their completion (an Atrium extension). */
@@ -374,6 +392,7 @@ export class TasksService {
       await repo.update(clientId, task.id, values);
       await unblockDependants(repo, clientId, { ...task, ...values } as TaskRecord, siblings, at);
       await refreshProcess(processes, repo, clientId, process, at);
+      await whenEnded(tx, clientId, process.id, at);
       return this.recordTask(clientId, tx, id, 'completed');
     });
   }
@@ -384,6 +403,13 @@ export class TasksService {
     await this.row(clientId, taskId);
     const file = await this.repo.file(clientId, taskId, fileId);
     if (!file) throw new NotFoundError('task file', fileId);
+    return file;
+  }
+
+  /** `GET /tasks/{id}/workingfiles/{file_id}`: a file the task generated (its completed document), else 404. */
+  async workingFile(clientId: HrTenantId, taskId: string, fileId: string): Promise<TaskFileRecord> {
+    const file = await this.file(clientId, taskId, fileId);
+    if (file.role !== 'result') throw new NotFoundError('working file', fileId);
     return file;
   }
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { NoBody } from '../../../platform/http/no-body.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { getRoute } from '../../item-route.js';
@@ -8,6 +9,8 @@ import { listCall, sendPage } from '../../lists/list.js';
 import { PaginationHeaders, type Paginator } from '../../lists/pagination.js';
 import { presentRequestForm } from './present.js';
 import {
+  ChangeGroupCategory,
+  DetailError,
   RequestForm,
   RequestFormCountQuery,
   RequestFormGetQuery,
@@ -106,5 +109,35 @@ export async function requestFormRoutes(
     },
     async (request) =>
       presentRequestForm(await requestForms.patch(request.hrAuth.clientId, request.params.id, request.body)),
+  );
+
+  const DETAILS = {
+    not_in_group: [400, 'not_in_form_group', 'This form does not belong to a group.'],
+    feature_disabled: [403, 'multilingual_forms_disabled', 'Multilingual form feature is not enabled.'],
+  } as const;
+  const detail = Type.Ref(DetailError);
+  api.post(
+    '/request_forms/:id/change_group_category',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Move a multilingual group of forms to another category',
+        description:
+          'Every form of the form’s group (`form_group_id`) moves to `category_slug` (a `/kb_categories` id; 422 `not_found` otherwise). 403 `{detail: "Multilingual form feature is not enabled."}` while no form of the client belongs to a group; 400 `{detail: "This form does not belong to a group."}`. Both bodies also carry `code` and `message`.',
+        params: RequestFormParams,
+        body: ChangeGroupCategory,
+        response: { 204: NoBody, 400: detail, 403: detail, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const refused = await requestForms.changeGroupCategory(
+        request.hrAuth.clientId,
+        request.params.id,
+        request.body.category_slug,
+      );
+      if (refused === undefined) return reply.status(204).send();
+      const [status, code, message] = DETAILS[refused];
+      return reply.status(status).send({ code, message, detail: message });
+    },
   );
 }

@@ -179,3 +179,29 @@ export type RequestFormListQuery = Static<typeof RequestFormListQuery>;
 export const RequestFormCountQuery = Type.Object(listFilters, { additionalProperties: false });
 export type RequestFormCountQuery = Static<typeof RequestFormCountQuery>;
 export const RequestFormGetQuery = Type.Object({ f: listFilters.f }, { additionalProperties: false });
+
+/** `POST /request_forms/{slug}/change_group_category`. */
+export const ChangeGroupCategory = Type.Object(
+  {
+    category_slug: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The knowledge-base category (`/kb_categories` id) every form of the group moves to.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ChangeGroupCategory = Static<typeof ChangeGroupCategory>;
+
+/** The 400 and 403 of `change_group_category`: the HR error body plus the reference's `detail`. */
+export const DetailError = Type.Object(
+  {
+    code: Type.String(),
+    message: Type.String(),
+    detail: Type.Optional(Type.String({ description: 'The reference’s `{detail}`: the same text as `message`.' })),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() })),
+    ),
+  },
+  { $id: 'HrDetailError', title: 'HrDetailError' },
+);

@@ -241,4 +241,42 @@ export class RequestFormsService {
       return form;
     });
   }
+
+  /**
+   * `POST /request_forms/{slug}/change_group_category`: moves every form of the form's multilingual group to the
+   * category. Answers the refusal the reference words as `{detail}` (403 before 400), or undefined once moved.
+   * Atrium has no feature switches: the multilingual feature counts as enabled once a form of the client belongs
+   * to a group.
+   */
+  async changeGroupCategory(
+    clientId: HrTenantId,
+    id: string,
+    categoryId: string,
+  ): Promise<'feature_disabled' | 'not_in_group' | undefined> {
+    return this.work.run(async ({ requestForms: repo, audit }) => {
+      const forms = await repo.all(clientId);
+      const form = forms.find((f) => f.id === id);
+      if (!form) throw new NotFoundError('request form', id);
+      if (!forms.some((f) => viewOf(f).settings.form_group_id !== null)) return 'feature_disabled';
+      const group = viewOf(form).settings.form_group_id;
+      if (group === null) return 'not_in_group';
+      if (!(await repo.existingCategories(clientId, [categoryId])).has(categoryId)) {
+        throw new FieldValidationError([
+          { field: 'category_slug', code: 'not_found', message: 'No knowledge-base category has this id.' },
+        ]);
+      }
+      const at = this.clock.now();
+      for (const member of forms.filter((f) => viewOf(f).settings.form_group_id === group)) {
+        if (member.categoryId === categoryId) continue;
+        await repo.update(clientId, member.id, { categoryId }, at);
+        const moved = viewOf((await repo.find(clientId, member.id)) as RequestFormRecord);
+        await audit.record(clientId, requestFormEvents, 'updated', {
+          id: member.id,
+          name: moved.row.name,
+          data: presentRequestForm(moved),
+        });
+      }
+      return undefined;
+    });
+  }
 }

@@ -2,6 +2,9 @@
 // Do not edit: change the server schema and run it again. test/client/schema-types.test.ts checks it is current.
 import type { CommaList } from '../../../wire.js';
 
+export type ChangeGroupCategory = {
+    category_slug: string;
+};
 export type RequestForm = {
     category_id: string;
     created_at: string;
