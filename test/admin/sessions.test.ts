@@ -216,6 +216,29 @@ for (const dialect of dialects()) {
       assert.equal((await admin('POST', '/session', {}, null)).status, 422);
       assert.equal((await admin('POST', '/session', { token: token, extra: 1 }, null)).status, 422);
       assert.equal((await admin('POST', '/session', '{"token":', null)).status, 400);
+      // Any other credential is a wrong credential: 401, whatever its length (an HR access token is long).
+      const hrToken = await admin(
+        'POST',
+        '/session',
+        { token: `eyJ${'a'.repeat(900)}.eyJ${'b'.repeat(600)}.sig` },
+        null,
+      );
+      assert.equal((await expectJson<Failure>(hrToken, 401)).code, 'invalid_token');
+      // A form body (a cross-site form post could sign its visitor in): 415, no cookie.
+      const form = await fetch(`${server.url}/admin/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${encodeURIComponent(token)}`,
+      });
+      assert.equal((await expectJson<Failure>(form, 415)).code, 'unsupported_media_type');
+      assert.equal(form.headers.get('set-cookie'), null);
+      const plain = await fetch(`${server.url}/admin/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ token }),
+      });
+      assert.ok([400, 415].includes(plain.status), `text/plain: ${plain.status}`);
+      assert.equal(plain.headers.get('set-cookie'), null);
       const madeUp = await withCookie('x'.repeat(43), 'GET', '/tenants');
       assert.equal((await expectJson<Failure>(madeUp, 401)).code, 'invalid_token');
       const empty = await withCookie('', 'GET', '/tenants');

@@ -72,10 +72,14 @@ export async function sessionRoutes(
           'Exchanges an operator token for a session cookie (`atrium_admin_session`: `HttpOnly`, `SameSite=Strict`, `Path=/admin/v1`, `Secure` over https), which then stands for the token on every admin operation. A call with the cookie that changes something must send the answer’s `csrf_token` as `X-CSRF-Token`.',
         security: [],
         body: SessionOpen,
-        response: { 201: session, ...errorResponses(400, 401, 422) },
+        response: { 201: session, ...errorResponses(400, 401, 415, 422) },
       },
     },
     async (request, reply) => {
+      // JSON only: a form post from another site's page could sign its visitor in with the attacker's token.
+      if (!/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))) {
+        throw new HrError(415, 'unsupported_media_type', 'Sign in with a JSON body: {"token": "atrium_admin_…"}.');
+      }
       const opened = await underLimits(request, async () => {
         const result = await sessions.open(request.body.token);
         if (!result) {

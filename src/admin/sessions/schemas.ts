@@ -5,7 +5,7 @@ export const SessionOpen = Type.Object(
   {
     token: Type.String({
       minLength: 1,
-      maxLength: 256,
+      maxLength: 16384,
       description: 'An operator token, `atrium_admin_…`. It is not kept by the session: the cookie stands for it.',
     }),
   },
