@@ -347,6 +347,11 @@ for (const dialect of dialects()) {
       await bad({ effect: { type: 'status', status: 404 } }, 422);
       await bad({ effect: { type: 'latency', latency_ms: 0 } }, 422);
       await bad({ effect: { type: 'explode' } }, 422);
+      for (const path of ['/../../v1/**', '/employees/..', '/./employees', '/a/./b']) {
+        await bad({ effect: { type: 'reset' }, match: { path } }, 422, 'match.path');
+      }
+      const dotted = await admin.faults.create(tenant, { match: { path: '/file.v2/..x' }, effect: { type: 'reset' } });
+      await admin.faults.del(tenant, dotted.id);
       await bad({ effect: { type: 'reset' }, probability: 0 }, 422);
       await bad({ effect: { type: 'reset' }, probability: 1.5 }, 422);
       await bad({ effect: { type: 'reset' }, remaining_count: 0 }, 422);

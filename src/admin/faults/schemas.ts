@@ -27,9 +27,9 @@ const Match = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 512,
-        pattern: '^/[^?#]*$',
+        pattern: '^(?!.*/\\.\\.?(/|$))/[^?#]*$',
         description:
-          "Only calls whose path, after the API's prefix, matches: `*` is one segment (or part of one), `**` any rest (`/employees/*`).",
+          "Only calls whose path, after the API's prefix, matches: `*` is one segment (or part of one), `**` any rest (`/employees/*`). A `.` or `..` segment is refused: a request's path never has one once the server normalised it.",
       }),
     ),
   },
