@@ -77,7 +77,10 @@ export interface Config {
   eventRetentionDays: number;
   /** How long a finished bulk call's or import's rows are kept, in days (`ATRIUM_BULK_RETENTION_DAYS`). */
   bulkRetentionDays: number;
-  /** Whether webhooks may call loopback, private and link-local addresses (`ATRIUM_WEBHOOK_ALLOW_PRIVATE`). */
+  /**
+   * Whether webhooks may call loopback, private and link-local addresses (`ATRIUM_WEBHOOK_ALLOW_PRIVATE`); by
+   * default only when `HOST` is loopback.
+   */
   webhookAllowPrivate: boolean;
   /** How long a receiver has to answer a callback, in ms (`ATRIUM_WEBHOOK_TIMEOUT_MS`). */
   webhookTimeoutMs: number;
@@ -145,6 +148,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 }
 
 /** A yes/no setting: `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off` (any case); unset or empty is `fallback`. */
+/** The `HOST` values that mean "this machine only": a single developer's sandbox. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
 function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
@@ -230,7 +236,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     jobLeaseMs: integer(env, 'ATRIUM_JOB_LEASE_MS', 60_000, 1000, 86_400_000),
     eventRetentionDays: integer(env, 'ATRIUM_EVENT_RETENTION_DAYS', 90, 1, 36_500),
     bulkRetentionDays: integer(env, 'ATRIUM_BULK_RETENTION_DAYS', 30, 1, 36_500),
-    webhookAllowPrivate: flag(env, 'ATRIUM_WEBHOOK_ALLOW_PRIVATE', true),
+    // Private receivers are the single developer's sandbox: allowed by default only when the server listens on
+    // loopback alone.
+    webhookAllowPrivate: flag(env, 'ATRIUM_WEBHOOK_ALLOW_PRIVATE', LOOPBACK_HOSTS.has(env.HOST?.trim() || '127.0.0.1')),
     webhookTimeoutMs: integer(env, 'ATRIUM_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookRetryForSeconds: integer(env, 'ATRIUM_WEBHOOK_RETRY_FOR', 86_400, 0, 2_592_000),
     webhookBackoffBaseMs: integer(env, 'ATRIUM_WEBHOOK_BACKOFF_BASE_MS', 1000, 1, 3_600_000),

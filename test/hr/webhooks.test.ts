@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/platform/config.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
@@ -67,6 +68,19 @@ const FAST = {
   ATRIUM_WEBHOOK_BACKOFF_CAP_MS: '100',
   ATRIUM_WEBHOOK_TIMEOUT_MS: '3000',
 };
+
+describe('ATRIUM_WEBHOOK_ALLOW_PRIVATE by default', () => {
+  it('allows private receivers only when the server listens on loopback alone', () => {
+    const allowed = (env: Record<string, string>) => loadConfig(env).webhookAllowPrivate;
+    assert.equal(allowed({}), true, 'HOST defaults to 127.0.0.1');
+    assert.equal(allowed({ HOST: '127.0.0.1' }), true);
+    assert.equal(allowed({ HOST: '::1' }), true);
+    assert.equal(allowed({ HOST: '0.0.0.0' }), false, 'the container image');
+    assert.equal(allowed({ HOST: '10.0.0.5' }), false);
+    assert.equal(allowed({ HOST: '0.0.0.0', ATRIUM_WEBHOOK_ALLOW_PRIVATE: 'true' }), true, 'said outright');
+    assert.equal(allowed({ ATRIUM_WEBHOOK_ALLOW_PRIVATE: 'false' }), false);
+  });
+});
 
 for (const dialect of dialects()) {
   describe(`webhooks (${dialect})`, () => {
@@ -203,7 +217,7 @@ for (const dialect of dialects()) {
       await until(async () => (await attempts(hook.id))[0]?.delivery_status === 'succeeded', 'the attempt');
       const [attempt] = await attempts(hook.id);
       assert.equal(attempt?.response_code, 200);
-      assert.equal(attempt?.response_excerpt, 'answer 200');
+      assert.equal(attempt?.response_excerpt, null, 'a private receiver’s answer is never shown (issue 51)');
       // The update was not subscribed: nothing more came.
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.equal(r.received.length, 1);
@@ -230,6 +244,21 @@ for (const dialect of dialects()) {
       assert.ok(list.every((a) => a.delivery_status === 'succeeded'));
       assert.equal(list[3]?.error, 'the receiver answered 500');
       await hr.call('DELETE', `/webhooks/${hook.id}`);
+    });
+
+    it('tells neither the address nor the kind of a connection failure (closed port, unknown name)', async () => {
+      const closed = await startReceiver();
+      const url = closed.url;
+      await closed.close();
+      for (const callback of [url, 'http://no-such-host.invalid/hook']) {
+        const hook = await create({ callback_url: callback, events: ['organization.*'] });
+        assert.equal((await hr.call('POST', `/webhooks/${hook.id}/tests`)).status, 204);
+        await until(async () => (await attempts(hook.id)).length > 0, 'the failed attempt');
+        const [attempt] = await attempts(hook.id);
+        assert.equal(attempt?.error, 'failed: no answer from the callback URL (not reachable, or too slow)', callback);
+        assert.equal(attempt?.response_excerpt, null);
+        await hr.call('DELETE', `/webhooks/${hook.id}`);
+      }
     });
 
     it('sends one webhook’s events in event order, even when the first needs retries', async () => {
@@ -364,7 +393,7 @@ for (const dialect of dialects()) {
         );
         const [attempt] = await json<Attempt[]>(await hr.call('GET', `/webhooks/${hook.id}/deliveries`), 200);
         assert.equal(attempt?.status, 'failed');
-        assert.match(attempt?.error ?? '', /refused address/);
+        assert.equal(attempt?.error, 'refused: the callback URL names a private address', 'no address told');
         assert.equal(attempt?.response_code, null);
         // ATRIUM_WEBHOOK_RETRY_FOR=0: no second attempt, the delivery has failed.
         await until(

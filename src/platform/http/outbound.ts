@@ -43,7 +43,10 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 }
 
-/** Whether an address is one a sandbox with `ATRIUM_WEBHOOK_ALLOW_PRIVATE=false` refuses to call. */
+/**
+ * Whether an address is private: refused unless `ATRIUM_WEBHOOK_ALLOW_PRIVATE` allows it, and never read back (a
+ * private receiver's answer is not kept).
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return PRIVATE.check(address, 'ipv4');
@@ -52,6 +55,11 @@ export function isPrivateAddress(address: string): boolean {
   if (mapped) return PRIVATE.check(mapped[1] as string, 'ipv4');
   return PRIVATE.check(address, 'ipv6');
 }
+
+/** What an attempt to a refused address records (the address itself is not told). */
+export const REFUSED = 'refused: the callback URL names a private address';
+/** What an attempt that reached no answer records, whatever the cause. */
+export const FAILED = 'failed: no answer from the callback URL (not reachable, or too slow)';
 
 export class RefusedAddressError extends Error {
   override name = 'RefusedAddressError';
@@ -66,12 +74,7 @@ function guardedLookup(hostname: string, options: object, callback: LookupCallba
     const list = addresses as LookupAddress[];
     const refused = list.find((a) => isPrivateAddress(a.address));
     if (refused) {
-      return callback(
-        new RefusedAddressError(
-          `${hostname} resolves to ${refused.address}, a private address`,
-        ) as NodeJS.ErrnoException,
-        [],
-      );
+      return callback(new RefusedAddressError(`${hostname} resolves to a private address`) as NodeJS.ErrnoException, []);
     }
     const all = (options as { all?: boolean }).all === true;
     const first = list[0] as LookupAddress;
@@ -130,7 +133,7 @@ export function send(options: SendOptions): Promise<SendResult> {
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!options.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
-      return finish({ ok: false, status: null, error: `refused address: ${host} is private`, excerpt: null });
+      return finish({ ok: false, status: null, error: REFUSED, excerpt: null });
     }
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(
@@ -148,12 +151,15 @@ export function send(options: SendOptions): Promise<SendResult> {
           const status = response.statusCode ?? 0;
           const text = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
           const ok = status >= 200 && status < 300;
+          // A private receiver's answer is never shown: it would let a tenant read an internal service.
+          const remote = response.socket?.remoteAddress;
+          const readable = remote !== undefined && !isPrivateAddress(remote);
           const retryAfter = Number(response.headers['retry-after']);
           finish({
             ok,
             status,
             error: ok ? null : `the receiver answered ${status}`,
-            excerpt: text === '' ? null : text,
+            excerpt: text === '' || !readable ? null : text,
             ...((status === 429 || status === 503) && Number.isFinite(retryAfter) && retryAfter >= 0
               ? { retryAfterSeconds: retryAfter }
               : {}),
@@ -181,12 +187,9 @@ export function send(options: SendOptions): Promise<SendResult> {
     request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
     request.on('error', (err: NodeJS.ErrnoException) => {
       const refused = err instanceof RefusedAddressError || err.name === 'RefusedAddressError';
-      finish({
-        ok: false,
-        status: null,
-        error: refused ? `refused address: ${err.message}` : err.code ? `${err.code}: ${err.message}` : err.message,
-        excerpt: null,
-      });
+      // Neither the address nor the kind of failure (closed port, unknown name, unreachable host) is told: a
+      // tenant could map the server's network with them.
+      finish({ ok: false, status: null, error: refused ? REFUSED : FAILED, excerpt: null });
     });
     request.end(options.body);
   });
