@@ -194,7 +194,16 @@ for (const dialect of dialects()) {
         assert.match(body.message, /^SAML IdP already exists/);
       };
       // Same scope, active: 409 (POST, PUT at a new id, PATCH activating another).
-      conflict(await json(await hr.call('POST', PATH, base('Second', { activated: true, scope: 'employee' })), 409));
+      const second = await json<ErrorBody>(
+        await hr.call('POST', PATH, base('Second', { activated: true, scope: 'employee' })),
+        409,
+      );
+      conflict(second);
+      // The message names the active rival and what they share.
+      assert.equal(
+        second.message,
+        `SAML IdP already exists: the active provider ${employees.id} has the scope employee.`,
+      );
       conflict(
         await json(
           await hr.call('PUT', `${PATH}/${randomUUID()}`, base('Third', { activated: true, scope: 'employee' })),
