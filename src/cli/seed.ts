@@ -68,6 +68,7 @@ export interface SeedSummary {
   processes: number;
   tasks: number;
   document_generation_templates: number;
+  saml_identity_providers: number;
 }
 
 export interface SeedResult {
@@ -223,6 +224,7 @@ async function seedHr(services: Services, clientId: HrTenantId, options: SeedOpt
     processes: 0,
     tasks: 0,
     document_generation_templates: 0,
+    saml_identity_providers: 0,
   };
   const { fakerOf, other } = await demoFakers();
   const seed: HrSeed = { services, clientId, summary, phase: phases(options.progress), fakerOf, other };
@@ -234,6 +236,7 @@ async function seedHr(services: Services, clientId: HrTenantId, options: SeedOpt
   const formsCreated = await seedRequestForms(seed, categoryIds);
   await seedProcessTemplate(seed);
   await seedGenerationTemplates(seed);
+  await seedSamlIdentityProvider(seed);
 
   // Activity is made once per tenant: by the run that created the request forms.
   if (!formsCreated || employeeIds.length === 0) return summary;
@@ -450,6 +453,20 @@ async function seedGenerationTemplates({ services, clientId, summary }: HrSeed):
     }
   }
   summary.document_generation_templates = templates.length;
+}
+
+/** An inactive SAML identity provider of the employees, with a sample certificate (Atrium signs no one on). */
+async function seedSamlIdentityProvider({ services, clientId, summary }: HrSeed): Promise<void> {
+  const { SAMPLE_SAML_CERTIFICATE } = await import('../hr/openapi-examples.js');
+  await services.samlIdentityProviders.put(clientId, demoId(clientId, 'saml-idp', 0), {
+    name: 'Acme IdP',
+    entity_id: 'https://idp.acme.example/saml',
+    sso_endpoint: 'https://idp.acme.example/sso',
+    x509_certificate: SAMPLE_SAML_CERTIFICATE,
+    scope: 'employee',
+    workflow_type: 'SP initiated',
+  });
+  summary.saml_identity_providers = 1;
 }
 
 /** Made once per tenant: documents, requests with their comments, processes with their tasks. */

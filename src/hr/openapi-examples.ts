@@ -1,6 +1,35 @@
 import type { DocumentExamples } from '../platform/http/openapi.js';
 
 /**
+ * A sample IdP signing certificate: self-signed (`O=Acme Group, CN=idp.acme.example`, P-256, valid until 2126), made
+ * with openssl for the demo seed, the OpenAPI examples and the test fixtures. Its private key was never kept.
+ */
+export const SAMPLE_SAML_CERTIFICATE = `
+-----BEGIN CERTIFICATE-----
+MIIBtjCCAV2gAwIBAgIUIG32eP02tGx0vtVQgNObgo+MQuEwCgYIKoZIzj0EAwIw
+MDETMBEGA1UECgwKQWNtZSBHcm91cDEZMBcGA1UEAwwQaWRwLmFjbWUuZXhhbXBs
+ZTAgFw0yNjEyMDcxMDM3NTBaGA8yMTI2MTExMzEwMzc1MFowMDETMBEGA1UECgwK
+QWNtZSBHcm91cDEZMBcGA1UEAwwQaWRwLmFjbWUuZXhhbXBsZTBZMBMGByqGSM49
+AgEGCCqGSM49AwEHA0IABOfWLIBk8kGleiIhAYnyQgk7Lk6jSwctHX1xIzO5NJPm
+nEyyC4UXWkKSloTHlYuqPXMsXUkv3e2xZZ/B7TzIeDajUzBRMB0GA1UdDgQWBBT5
+APLxftWfmvpGMLtm7JBUMhuTdzAfBgNVHSMEGDAWgBT5APLxftWfmvpGMLtm7JBU
+MhuTdzAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0cAMEQCIEpqE3a9nwDf
+JYeYXpBf42qQ//RzKNeVfMgzCp+PBF+YAiBbbkkxi5v6GF54SBSCJZ9pkLdqTyk4
+5e13Cr9yjsGrUg==
+-----END CERTIFICATE-----
+`.trimStart();
+
+/** A SAML identity provider's body, with the sample certificate. */
+const SAML_IDP = {
+  name: 'Acme managers IdP',
+  entity_id: 'https://idp.acme.example/saml/managers',
+  sso_endpoint: 'https://idp.acme.example/sso',
+  x509_certificate: SAMPLE_SAML_CERTIFICATE,
+  scope: 'manager',
+  workflow_type: 'SP initiated',
+};
+
+/**
  * Examples of the HR API's main bodies in the OpenAPI document: by component schema (every response of that schema
  * shows it), and by operation for request bodies and particular responses.
  * Taken from a real exchange with the server (the README's walkthrough), with ids and times made fixed;
@@ -179,6 +208,13 @@ export const HR_EXAMPLES: DocumentExamples = {
       attachments: [],
       creator_id: '0f6b7a8e-2c3d-4e5f-8a9b-1c2d3e4f5a6b',
     },
+    SamlIdentityProviderFull: {
+      id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+      ...SAML_IDP,
+      activated: true,
+      enable_sp_session: false,
+      next_logout_url: 'http://www.people-doc.com/',
+    },
     HrError: {
       code: 'not_found',
       message: 'organization "nope" was not found',
@@ -194,6 +230,10 @@ export const HR_EXAMPLES: DocumentExamples = {
       name: 'Acme France',
       parent_organization_id: 'acme',
     },
+    // Inactive, so that a run of the Postman collection (its POST, then a PUT at an id it read) meets no 409.
+    'POST /saml/identity_providers': SAML_IDP,
+    'PUT /saml/identity_providers/{id}': SAML_IDP,
+    'PATCH /saml/identity_providers/{id}': { next_logout_url: 'https://intranet.acme.example/' },
     'POST /employees': {
       firstname: 'Ada',
       lastname: 'Lovelace',

@@ -331,6 +331,13 @@ export const HR_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /settings/knowledge_base': 'platform.settings.knowledgeBase',
   'GET /settings/case_management': 'platform.settings.caseManagement',
   'POST /platform_updates': 'platform.applyUpdate',
+  'GET /saml/identity_providers': 'samlIdentityProviders.list',
+  'POST /saml/identity_providers': 'samlIdentityProviders.create',
+  'GET /saml/identity_providers/{id}': 'samlIdentityProviders.retrieve',
+  'HEAD /saml/identity_providers/{id}': 'samlIdentityProviders.exists',
+  'PUT /saml/identity_providers/{id}': 'samlIdentityProviders.upsert',
+  'PATCH /saml/identity_providers/{id}': 'samlIdentityProviders.update',
+  'DELETE /saml/identity_providers/{id}': 'samlIdentityProviders.del',
   'GET /webhooks': 'webhooks.list',
   'POST /webhooks': 'webhooks.create',
   'GET /webhooks/{id}': 'webhooks.retrieve',
@@ -383,6 +390,7 @@ const NOUNS: Record<string, readonly [string, string]> = {
   values: ['dataset value', 'dataset values'],
   events: ['audit event', 'audit events'],
   webhooks: ['webhook', 'webhooks'],
+  identity_providers: ['SAML identity provider', 'SAML identity providers'],
   signature_processes: ['signature process', 'signature processes'],
   signature_types: ['signature type', 'signature types'],
   signers: ['signer', 'signers'],
@@ -579,6 +587,16 @@ const RESPONSES: Record<string, Record<number, string>> = {
   'POST /signers/{id}/sign': { 200: 'The signer, signed; the next signers are invited, or the process is signed.' },
   'POST /signers/{id}/refuse': { 200: 'The signer, refused; the process is rejected.' },
   'HEAD /datasets/{id}/values/{value_id}': { 200: 'The dataset has this value; no body.' },
+  'HEAD /saml/identity_providers/{id}': { 200: 'The SAML identity provider exists; no body.' },
+  'POST /saml/identity_providers': {
+    409: 'SAML IdP already exists: an active provider has the same scope or name (`conflict`).',
+  },
+  'PUT /saml/identity_providers/{id}': {
+    409: 'SAML IdP already exists: an active provider has the same scope or name (`conflict`).',
+  },
+  'PATCH /saml/identity_providers/{id}': {
+    409: 'SAML IdP already exists: an active provider has the same scope or name (`conflict`).',
+  },
   'GET /dataset_imports/{id}/source': { 200: 'The CSV, as it was uploaded.' },
   'GET /imports/{id}/source': { 200: 'The CSV, as it was uploaded.' },
   'GET /imports/{id}/report': {

@@ -73,6 +73,7 @@ const SMALL = {
   processes: 10,
   tasks: 30,
   document_generation_templates: 2,
+  saml_identity_providers: 1,
 };
 
 type Seed = {
@@ -321,7 +322,7 @@ for (const dialect of dialects()) {
       assert.match(run.output, /employees +\[[█░]+\] 130\/130 100%/);
       assert.match(
         run.output,
-        /made or updated \(HR\): 8 organizations, 1 organization group, 130 employees, 3 roles,.* 1 process template, 0 processes, 0 tasks, 2 document generation templates; and the demo academy\n/,
+        /made or updated \(HR\): 8 organizations, 1 organization group, 130 employees, 3 roles,.* 1 process template, 0 processes, 0 tasks, 2 document generation templates, 1 saml identity provider; and the demo academy\n/,
       );
       const creds = JSON.parse(run.output.slice(run.output.indexOf('{'))) as Seed;
       const employees = await demoEmployees(server.url, await token(server.url, creds.hr));

@@ -32,6 +32,7 @@ describe('CLI counts', () => {
       processes: 'process',
       tasks: 'task',
       document_generation_templates: 'document generation template',
+      saml_identity_providers: 'saml identity provider',
       categories: 'category',
       courses: 'course',
       curriculums: 'curriculum',

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { SAMPLE_SAML_CERTIFICATE } from '../../src/hr/openapi-examples.js';
 import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { uploadTemplate } from '../support/docgen.js';
 import { dialects, type HrCaller, hrCaller, requestToken, startServer, type TestServer } from '../support/harness.js';
@@ -497,6 +498,20 @@ for (const dialect of dialects()) {
       await read('CaseManagementSettings', '/settings/case_management');
       await read('ProcessAutomationSettingsFull', '/settings/process_automation');
       await read('KnowledgeBaseSettings', '/settings/knowledge_base');
+
+      // SAML identity providers: one created with only its required fields, read back alone and in the list.
+      const idp = await json<Obj>(
+        await hr.call('POST', '/saml/identity_providers', {
+          name: `IdP ${tag}`,
+          entity_id: `https://idp-${tag}.example/saml`,
+          sso_endpoint: `https://idp-${tag}.example/sso`,
+          x509_certificate: SAMPLE_SAML_CERTIFICATE,
+        }),
+        201,
+      );
+      add('SamlIdentityProviderFull', 'POST /saml/identity_providers', idp);
+      await read('SamlIdentityProviderFull', `/saml/identity_providers/${idp.id}`);
+      await read('SamlIdentityProviderFull', '/saml/identity_providers');
     });
     after(() => server.close());
 

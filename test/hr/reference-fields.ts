@@ -949,6 +949,24 @@ export const REFERENCE_SCHEMAS: ReferenceSchema[] = [
       display_employee_search_by_scope: 'opt',
     },
   },
+  // SAML identity providers (reference §5.7).
+  {
+    family: 'SAML identity providers',
+    schema: 'SamlIdentityProviderFull',
+    section: '§5.7',
+    fields: {
+      id: 'req',
+      entity_id: 'req',
+      name: 'req',
+      sso_endpoint: 'req',
+      x509_certificate: 'req',
+      activated: 'opt',
+      enable_sp_session: 'opt',
+      next_logout_url: 'opt',
+      scope: 'opt',
+      workflow_type: 'opt',
+    },
+  },
 ];
 
 // `RequestFullWithAttachments` is `RequestFull` plus `attachments`.

@@ -3,6 +3,7 @@
  * (fuzzing, the isolation matrix) reach real objects and not only 404s.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { SAMPLE_SAML_CERTIFICATE } from '../../src/hr/openapi-examples.js';
 import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { type AcademyCaller, academyCaller, eventBody } from './academy.js';
 import { textPdf } from './distributions.js';
@@ -293,6 +294,16 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     { manager_id: user.id, data: { middlename: 'Brewster' } },
   ]);
   add('/users/bulk', usersBulk.request_id);
+  // SAML: an active identity provider of the employees.
+  const idp = await call<{ id: string }>('POST', '/saml/identity_providers', {
+    name: 'Acme IdP',
+    entity_id: 'https://idp.acme.example/saml',
+    sso_endpoint: 'https://idp.acme.example/sso',
+    x509_certificate: SAMPLE_SAML_CERTIFICATE,
+    activated: true,
+    scope: 'employee',
+  });
+  add('/saml/identity_providers', idp.id);
   // Their jobs (and the distribution's) end before the tenant is used, so that nothing of it changes afterwards (a test stopping the job
   // runner runs them here).
   const deadline = Date.now() + 60_000;

@@ -59,6 +59,11 @@ import { RolesRepository } from './roles/repository.js';
 import { roleRoutes } from './roles/routes.js';
 import { Role } from './roles/schemas.js';
 import { RolesService } from './roles/service.js';
+import { samlIdentityProviderEvents } from './saml-identity-providers/events.js';
+import { SamlIdentityProvidersRepository } from './saml-identity-providers/repository.js';
+import { samlIdentityProviderRoutes } from './saml-identity-providers/routes.js';
+import { SamlIdentityProvider } from './saml-identity-providers/schemas.js';
+import { SamlIdentityProvidersService } from './saml-identity-providers/service.js';
 import { settingsEvents } from './settings/events.js';
 import { SettingsRepository } from './settings/repository.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -190,6 +195,10 @@ function coreServices(ctx: HrContext) {
       unitOfWork(ctx, (db) => ({ datasets: new DatasetsRepository(db) })),
       ctx.clock,
     ),
+    samlIdentityProviders: new SamlIdentityProvidersService(
+      unitOfWork(ctx, (db) => ({ samlIdentityProviders: new SamlIdentityProvidersRepository(db) })),
+      ctx.clock,
+    ),
     perimeters: new PerimetersService(new PerimetersRepository(db)),
     outbox: new OutboxService(new OutboxRepository(db)),
   };
@@ -282,6 +291,11 @@ function coreModules(ctx: HrContext, s: ReturnType<typeof coreServices>): HrModu
       schemas: [Import],
       events: [importEvents],
       routes: (app) => importRoutes(app, { imports, paginator, blobs: ctx.blobs }),
+    },
+    {
+      schemas: [SamlIdentityProvider],
+      events: [samlIdentityProviderEvents],
+      routes: (app) => samlIdentityProviderRoutes(app, { samlIdentityProviders: s.samlIdentityProviders, paginator }),
     },
     { schemas: [OutboxMail], routes: (app) => outboxRoutes(app, { outbox: s.outbox, paginator }) },
     {

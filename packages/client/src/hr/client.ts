@@ -37,6 +37,7 @@ import { processes } from './processes.js';
 import { requestForms } from './request-forms.js';
 import { requests } from './requests.js';
 import { roles } from './roles.js';
+import { samlIdentityProviders } from './saml-identity-providers.js';
 import { outbox, signatureProcesses, signatureTypes, signers } from './signatures.js';
 import { tasks } from './tasks.js';
 import { scans, uploads } from './uploads.js';
@@ -159,6 +160,8 @@ export class HrClient {
   readonly distributionProjects: ReturnType<typeof distributionProjects>;
   /** Distributions: `list`, `create`, `retrieve`, `report`. */
   readonly distributions: ReturnType<typeof distributions>;
+  /** SAML identity providers: `list`, `create`, `retrieve`, `exists`, `upsert`, `update`, `del`. */
+  readonly samlIdentityProviders: ReturnType<typeof samlIdentityProviders>;
   /** The mail Atrium would have sent (Atrium extension): `list`. */
   readonly outbox: ReturnType<typeof outbox>;
   /** Electronic vaults: `list`, `retrieve`, `update`, `invite`, `unlink`, `addDocument`, and the extension `activate`. */
@@ -228,6 +231,7 @@ export class HrClient {
     this.employeeSubscriptions = employeeSubscriptions(v);
     this.distributionProjects = distributionProjects(core, v);
     this.distributions = distributions(core, v);
+    this.samlIdentityProviders = samlIdentityProviders(core, v);
   }
 
   /** The API root the client calls, `…/api/v2/client`. */
