@@ -172,7 +172,10 @@ for (const dialect of dialects()) {
           path,
         );
       }
-      assert.deepEqual(await json<unknown[]>(await hr.call('GET', '/document_generation_requests?per_page=100'), 200), before);
+      assert.deepEqual(
+        await json<unknown[]>(await hr.call('GET', '/document_generation_requests?per_page=100'), 200),
+        before,
+      );
     });
 
     it('generates a PDF whose text holds every value, the table’s three rows included', async () => {

@@ -74,7 +74,10 @@ function guardedLookup(hostname: string, options: object, callback: LookupCallba
     const list = addresses as LookupAddress[];
     const refused = list.find((a) => isPrivateAddress(a.address));
     if (refused) {
-      return callback(new RefusedAddressError(`${hostname} resolves to a private address`) as NodeJS.ErrnoException, []);
+      return callback(
+        new RefusedAddressError(`${hostname} resolves to a private address`) as NodeJS.ErrnoException,
+        [],
+      );
     }
     const all = (options as { all?: boolean }).all === true;
     const first = list[0] as LookupAddress;
