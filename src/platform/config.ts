@@ -10,6 +10,11 @@ export interface Config {
   port: number;
   /** Interface the HTTP server binds (`HOST`). */
   host: string;
+  /**
+   * The server's address as its users reach it (`ATRIUM_PUBLIC_URL`, without a trailing slash): when set, the only
+   * base of the absolute URLs Atrium writes; unset, they are made from each request's `Host` and protocol.
+   */
+  publicUrl: string | undefined;
   /** Directory of the embedded SQLite database and of stored files (`ATRIUM_DATA_DIR`). */
   dataDir: string;
   /** PostgreSQL connection string (`DATABASE_URL`); unset means embedded SQLite. */
@@ -148,6 +153,19 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 }
 
 /** A yes/no setting: `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off` (any case); unset or empty is `fallback`. */
+/** `ATRIUM_PUBLIC_URL`: an absolute http(s) URL without query or fragment; its trailing slash dropped. */
+function publicUrl(env: Env): string | undefined {
+  const value = env.ATRIUM_PUBLIC_URL?.trim();
+  if (!value) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(
+      'ATRIUM_PUBLIC_URL must be an absolute http:// or https:// URL without credentials, query or fragment',
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 /** The `HOST` values that mean "this machine only": a single developer's sandbox. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -203,6 +221,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const config: Config = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
+    publicUrl: publicUrl(env),
     dataDir: path.resolve(env.ATRIUM_DATA_DIR?.trim() || './data'),
     databaseUrl,
     dbPoolSize: integer(env, 'ATRIUM_DB_POOL_SIZE', 10, 1, 1000),

@@ -187,3 +187,38 @@ for (const dialect of dialects()) {
     });
   });
 }
+
+describe('ATRIUM_PUBLIC_URL: the only base of the absolute URLs Atrium writes', () => {
+  let server: TestServer;
+  let hr: HrCaller;
+
+  before(async () => {
+    server = await startServer(dialects()[0] ?? 'sqlite', { ATRIUM_PUBLIC_URL: 'https://hr.example.test/atrium/' });
+    hr = await hrCaller(server);
+  });
+  after(() => server.close());
+
+  it('makes the settings urls and redirection_urls from it, whatever Host the request names', async () => {
+    const spoofed = { host: 'evil.example' };
+    const cm = await body(await hr.call('GET', '/settings/case_management', undefined, spoofed), 200);
+    assert.equal(cm.url, 'https://hr.example.test/atrium/api/v2/client/requests');
+    const urls = await body(await hr.call('GET', '/redirection_urls', undefined, spoofed), 200);
+    assert.ok(JSON.stringify(urls).includes('https://hr.example.test/atrium/api/v2/client'), JSON.stringify(urls));
+    assert.ok(!JSON.stringify(urls).includes('evil.example'), JSON.stringify(urls));
+  });
+
+  it('refuses a value that is not an absolute http(s) URL', async () => {
+    const { ConfigError, loadConfig } = await import('../../src/platform/config.js');
+    for (const value of [
+      'hr.example.test',
+      'ftp://x.test',
+      'https://x.test/?a=1',
+      'https://u:p@x.test',
+      'https://x.test/#f',
+    ]) {
+      assert.throws(() => loadConfig({ ATRIUM_PUBLIC_URL: value }), ConfigError, value);
+    }
+    assert.equal(loadConfig({ ATRIUM_PUBLIC_URL: 'http://a.test:8080/' }).publicUrl, 'http://a.test:8080');
+    assert.equal(loadConfig({}).publicUrl, undefined);
+  });
+});

@@ -9,6 +9,7 @@ import { addBodyParsers } from './body-parsers.js';
 import { addAccessLog, addMetricsHooks, addRequestHooks, addRouteChecks } from './hooks.js';
 import type { ApiDocumentation } from './openapi.js';
 import { addPlatformRoutes } from './platform-routes.js';
+import { usePublicUrl } from './public-origin.js';
 import { clientErrorHandler, frameworkErrorsHandler, MAX_PARAM_LENGTH } from './refused-requests.js';
 import { lazySerializers } from './serializers.js';
 import { schemaErrorFormatter, type UnknownBodyFields, validatorCompilerFor } from './validation.js';
@@ -106,6 +107,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: lazySerializers },
     },
   });
+
+  usePublicUrl(app, config.publicUrl);
 
   // A cap on open connections: past it, Node closes a new connection at once (logged), so a flood of idle or
   // trickling connections cannot exhaust the process's sockets and memory.

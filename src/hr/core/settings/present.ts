@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { publicOrigin } from '../../../platform/http/public-origin.js';
 import { formatDateTime } from '../../../platform/time.js';
 import type { ClientRecord } from '../tenants/repository.js';
 import type {
@@ -12,7 +13,7 @@ import type {
 import type { ResolvedSettings } from './service.js';
 
 /** The API root on the server that answered: each module's settings `url` is a collection under it. */
-export const apiBase = (request: FastifyRequest): string => `${request.protocol}://${request.host}/api/v2/client`;
+export const apiBase = (request: FastifyRequest): string => `${publicOrigin(request)}/api/v2/client`;
 
 /** `CoreClientFull`: the client's identity, its languages and time zone, its modules. */
 export function presentClient(client: ClientRecord, settings: ResolvedSettings, updatedAt: number): CoreClient {

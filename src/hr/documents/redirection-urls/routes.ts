@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { publicOrigin } from '../../../platform/http/public-origin.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { presentRedirectionUrls } from './present.js';
@@ -28,7 +29,7 @@ export async function redirectionUrlRoutes(app: FastifyInstance, opts: { redirec
         ...(request.query.employee_id !== undefined ? { employeeId: request.query.employee_id } : {}),
         ...(request.query.doctype_id !== undefined ? { doctypeId: request.query.doctype_id } : {}),
       });
-      return presentRedirectionUrls(targets, `${request.protocol}://${request.host}${API_ROOT}`);
+      return presentRedirectionUrls(targets, `${publicOrigin(request)}${API_ROOT}`);
     },
   );
 }
