@@ -468,6 +468,26 @@ for (const dialect of dialects()) {
         'POST /document_generations/syntax_migration/restart',
         await json<Obj>(await hr.call('POST', '/document_generations/syntax_migration/restart'), 200),
       );
+
+      // Document classification and knowledge-base media (issue 48).
+      const run = await json<Obj>(
+        await hr.call('POST', '/document_type_prediction_run', { document_id: companyDoc.id }),
+        202,
+      );
+      add('DocumentTypePredictionRun', 'POST /document_type_prediction_run', run);
+      await read('DocumentTypePredictionRun', `/document_type_prediction_run/${run.id}`);
+      const image = new FormData();
+      image.append(
+        'image',
+        new Blob([new Uint8Array(Buffer.from('R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==', 'base64'))]),
+        'dot.gif',
+      );
+      const imageRes = await fetch(`${server.url}/api/v2/client/kb_articles/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${hr.token}` },
+        body: image,
+      });
+      add('KbArticleImage', 'POST /kb_articles/images', await json<Obj>(imageRes, 200));
     });
     after(() => server.close());
 
