@@ -17,7 +17,7 @@ interface ErrorBody {
   errors?: { field: string; code: string }[];
 }
 
-/** A 1×1 PNG, GIF, JPEG and WebP (lossless), each a whole file. */
+/** A 1×1 PNG, GIF, JPEG and WebP (lossless and lossy), each a whole file. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -28,6 +28,7 @@ const JPEG = Buffer.from(
   'base64',
 );
 const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
+const WEBP_LOSSY = Buffer.from('UklGRiIAAABXRUJQVlA4IBYAAAAwAQCdASoBAAEADsD+JaQAA3AAAAAA', 'base64');
 
 for (const dialect of dialects()) {
   describe(`knowledge-base media (${dialect})`, () => {
@@ -72,6 +73,7 @@ for (const dialect of dialects()) {
         [GIF, 'dot.gif', 'image/gif'],
         [JPEG, 'dot.jpg', 'image/jpeg'],
         [WEBP, 'dot.webp', 'image/webp'],
+        [WEBP_LOSSY, 'lossy.webp', 'image/webp'],
       ] as const) {
         const res = await upload(data, name);
         assert.equal(res.status, 200, await res.clone().text());

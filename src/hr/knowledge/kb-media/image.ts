@@ -35,6 +35,9 @@ function gif(bytes: Uint8Array): ImageInfo | undefined {
   return { contentType: 'image/gif', width, height };
 }
 
+/** The start code of a VP8 key frame. */
+const VP8_START_CODE = [0x9d, 0x01, 0x2a];
+
 function webp(bytes: Uint8Array): ImageInfo | undefined {
   if (bytes.length < 30 || ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 12) !== 'WEBP') return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -44,7 +47,7 @@ function webp(bytes: Uint8Array): ImageInfo | undefined {
   let height = 0;
   if (chunk === 'VP8 ') {
     // A key frame: its start code, then 14-bit width and height.
-    if (bytes[23] !== 0x9d || bytes[24] !== 0x01 || bytes[25] !== 0x2a) return undefined;
+    if (!VP8_START_CODE.every((b, i) => bytes[23 + i] === b)) return undefined;
     width = view.getUint16(26, true) & 0x3fff;
     height = view.getUint16(28, true) & 0x3fff;
   } else if (chunk === 'VP8L') {
