@@ -102,7 +102,8 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     unitOfWork(ctx, (db) => ({ predictions: new PredictionRunsRepository(db) })),
     {
       blobs,
-      pdf: new PdfWorker({ log: ctx.log }),
+      // Its own worker, with a distribution's time: a long document's text takes longer than a preview's render.
+      pdf: new PdfWorker({ log: ctx.log, renderTimeoutMs: 60_000, heapMb: 512 }),
       clock: ctx.clock,
       wakeJobs: ctx.wakeJobs,
       ...(ctx.log ? { log: ctx.log } : {}),

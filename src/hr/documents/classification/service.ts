@@ -5,7 +5,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
-import { enqueue, type Job, type QueueOptions } from '../../../platform/jobs/index.js';
+import { enqueue, type Job, type QueueOptions, RetryJobError } from '../../../platform/jobs/index.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
 import type { Clock } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
@@ -31,6 +31,8 @@ export const PREDICTION_QUEUE = 'document_type_prediction';
 export const PREDICTION_ERROR = 'prediction-error';
 
 const PDF = 'application/pdf';
+/** Attempts of a run whose PDF worker was past its limits (too busy, too slow) before it fails. */
+const LIMIT_ATTEMPTS = 3;
 
 interface PredictionJob {
   clientId: HrTenantId;
@@ -102,7 +104,8 @@ export class PredictionRunsService {
   }
 
   /** The job: `IN_PROGRESS`, then the outcome. A run already finished is left as it is (a second attempt). */
-  private async run({ clientId, runId }: PredictionJob): Promise<undefined> {
+  private async run(job: Job<PredictionJob>): Promise<undefined> {
+    const { clientId, runId } = job.payload;
     let run = await this.work.read.predictions.find(clientId, runId);
     if (!run || run.status === 'DONE' || run.status === 'FAILED') return undefined;
     if (run.status === 'SCHEDULED') {
@@ -112,12 +115,16 @@ export class PredictionRunsService {
       run = started;
     }
     const outcome = await this.outcome(clientId, run);
+    if (outcome === 'limits' && job.attempts < LIMIT_ATTEMPTS) {
+      throw new RetryJobError('the PDF worker was past its limits', this.deps.clock.wall() + 5_000);
+    }
+    const settled: Outcome = outcome === 'limits' ? { status: 'FAILED', errorCode: PREDICTION_ERROR } : outcome;
     const at = this.deps.clock.now();
     await this.move(clientId, run, 'IN_PROGRESS', {
       ...run,
-      status: outcome.status,
-      errorCode: outcome.status === 'FAILED' ? outcome.errorCode : null,
-      guesses: outcome.status === 'DONE' ? outcome.guesses : [],
+      status: settled.status,
+      errorCode: settled.status === 'FAILED' ? settled.errorCode : null,
+      guesses: settled.status === 'DONE' ? settled.guesses : [],
       completedAt: at,
       updatedAt: at,
     });
@@ -142,16 +149,21 @@ export class PredictionRunsService {
     });
   }
 
-  private async outcome(clientId: HrTenantId, run: PredictionRunRecord): Promise<Outcome> {
+  /** The run's outcome, or `limits` when the PDF worker was past its limits (another attempt may do). */
+  private async outcome(clientId: HrTenantId, run: PredictionRunRecord): Promise<Outcome | 'limits'> {
     const document = await this.work.read.predictions.document(clientId, run.documentId);
     const text = document ? await this.text(document) : null;
+    if (text === 'limits') return 'limits';
     if (document === undefined || text === null) return { status: 'FAILED', errorCode: PREDICTION_ERROR };
     const types = await this.work.read.predictions.types(clientId, document.kind);
     return { status: 'DONE', guesses: predict(text, types) };
   }
 
-  /** The document's text: a PDF's text layer, or a UTF-8 text file's content; null for anything else. */
-  private async text(document: ClassifiedDocument): Promise<string | null> {
+  /**
+   * The document's text: a PDF's text layer, or a UTF-8 text file's content; null for anything else, `limits` when
+   * the PDF worker was past its limits.
+   */
+  private async text(document: ClassifiedDocument): Promise<string | null | 'limits'> {
     let bytes: Uint8Array;
     try {
       bytes = await readBlob(this.deps.blobs, document.sha256);
@@ -161,7 +173,7 @@ export class PredictionRunsService {
     }
     if (document.contentType === PDF) {
       const pages = await this.deps.pdf.texts(bytes);
-      return Array.isArray(pages) ? pages.join('\n') : null;
+      return Array.isArray(pages) ? pages.join('\n') : pages;
     }
     if (bytes.includes(0)) return null;
     try {
@@ -175,8 +187,7 @@ export class PredictionRunsService {
   queues(): Record<string, QueueOptions> {
     return {
       [PREDICTION_QUEUE]: {
-        handle: (job: Job<PredictionJob>) =>
-          this.deps.clock.runAs(`hr:${job.payload.clientId}`, () => this.run(job.payload)),
+        handle: (job: Job<PredictionJob>) => this.deps.clock.runAs(`hr:${job.payload.clientId}`, () => this.run(job)),
       },
     };
   }
