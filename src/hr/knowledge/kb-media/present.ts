@@ -20,7 +20,7 @@ export function presentArticleResource(r: ArticleResourceRecord) {
   };
 }
 
-/** `ArticleDocument` (reference §3e.3), with its file's name, type and size: the admin API's answer and the event's data. */
+/** `ArticleDocument` (reference §3e.3), with its file's name, type and size: the data of its audit events. */
 export function presentArticleDocument(d: ArticleDocumentRecord) {
   return {
     id: d.id,
