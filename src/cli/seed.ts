@@ -384,8 +384,59 @@ async function seedKnowledgeBase({ services, clientId, summary, phase, other }: 
     });
     summary.kb_articles++;
   });
+  for (const media of KB_MEDIA) {
+    await services.kbMedia.putDocument(
+      clientId,
+      media.id,
+      { language_code: 'en-us', title: media.title, description: media.description, filename: media.filename },
+      Readable.from([Buffer.from(media.content, 'latin1')]),
+    );
+  }
   return categoryIds;
 }
+
+/** A PDF of one page that says `text` (Helvetica, no compression). */
+function onePagePdf(text: string): string {
+  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  return `${pdf}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+}
+
+/**
+ * The knowledge base's "Media" files (`GET /article_documents/{slug}`): no path of the API files them, so the seed
+ * does (docs/hr-api.md, "Images and media files"), again on each run.
+ */
+const KB_MEDIA = [
+  {
+    id: 'employee-handbook',
+    title: 'Employee handbook',
+    description: 'What every employee should know, in one page.',
+    filename: 'employee-handbook.pdf',
+    content: onePagePdf('Employee handbook'),
+  },
+  {
+    id: 'holiday-calendar',
+    title: 'Holiday calendar',
+    description: 'The public holidays of the year.',
+    filename: 'holiday-calendar.pdf',
+    content: onePagePdf('Holiday calendar'),
+  },
+];
 
 /** A request form per KB category; whether this run created any (the tenant's first run). */
 async function seedRequestForms({ services, clientId, summary }: HrSeed, categoryIds: string[]): Promise<boolean> {

@@ -125,9 +125,9 @@ for (const dialect of dialects()) {
         union select sha256 from hr_docgen_generations where client_id = ${clientId} and sha256 is not null
         union select pdf_sha256 from hr_docgen_generations where client_id = ${clientId} and pdf_sha256 is not null
         union select sha256 from hr_docgen_campaigns where client_id = ${clientId} and sha256 is not null
-        union select sha256 from hr_docgen_campaign_rows where client_id = ${clientId} and sha256 is not null`.execute(
-        db,
-      );
+        union select sha256 from hr_docgen_campaign_rows where client_id = ${clientId} and sha256 is not null
+        union select sha256 from hr_kb_article_resources where client_id = ${clientId}
+        union select sha256 from hr_kb_article_documents where client_id = ${clientId}`.execute(db);
       const out = new Map<string, string>();
       for (const { sha256 } of rows) {
         const hash = createHash('sha256');

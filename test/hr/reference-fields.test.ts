@@ -512,6 +512,26 @@ for (const dialect of dialects()) {
       add('SamlIdentityProviderFull', 'POST /saml/identity_providers', idp);
       await read('SamlIdentityProviderFull', `/saml/identity_providers/${idp.id}`);
       await read('SamlIdentityProviderFull', '/saml/identity_providers');
+
+      // Document classification and knowledge-base media (issue 48).
+      const run = await json<Obj>(
+        await hr.call('POST', '/document_type_prediction_run', { document_id: companyDoc.id }),
+        202,
+      );
+      add('DocumentTypePredictionRun', 'POST /document_type_prediction_run', run);
+      await read('DocumentTypePredictionRun', `/document_type_prediction_run/${run.id}`);
+      const image = new FormData();
+      image.append(
+        'image',
+        new Blob([new Uint8Array(Buffer.from('R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==', 'base64'))]),
+        'dot.gif',
+      );
+      const imageRes = await fetch(`${server.url}/api/v2/client/kb_articles/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${hr.token}` },
+        body: image,
+      });
+      add('KbArticleImage', 'POST /kb_articles/images', await json<Obj>(imageRes, 200));
     });
     after(() => server.close());
 

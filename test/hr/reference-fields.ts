@@ -967,6 +967,28 @@ export const REFERENCE_SCHEMAS: ReferenceSchema[] = [
       workflow_type: 'opt',
     },
   },
+  // Document classification and knowledge-base media (issue 48).
+  {
+    family: 'document classification',
+    schema: 'DocumentTypePredictionRun',
+    section: '§3c.8',
+    fields: {
+      document_id: 'opt',
+      id: 'opt',
+      status: 'opt',
+      error_code: 'opt',
+      started_at: 'opt',
+      completed_at: 'opt',
+      guessed_document_types: 'opt',
+      ...timestamps,
+    },
+  },
+  {
+    family: 'knowledge portal',
+    schema: 'KbArticleImage',
+    section: '§3e.3',
+    fields: { url: 'opt' },
+  },
 ];
 
 // `RequestFullWithAttachments` is `RequestFull` plus `attachments`.

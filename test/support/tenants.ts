@@ -3,7 +3,9 @@
  * (fuzzing, the isolation matrix) reach real objects and not only 404s.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { SAMPLE_SAML_CERTIFICATE } from '../../src/hr/openapi-examples.js';
+import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { type AcademyCaller, academyCaller, eventBody } from './academy.js';
 import { textPdf } from './distributions.js';
@@ -27,6 +29,12 @@ async function ok<T>(res: Response, what: string): Promise<T> {
   if (res.status < 200 || res.status >= 300) throw new Error(`${what}: ${res.status} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
 }
+
+/** A whole 1×1 PNG. */
+const PNG_DOT = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const PDF = () => Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), randomBytes(600)]);
 
@@ -115,6 +123,11 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     uploaded_file: { file_id: await uploadFile(server, hr, PDF(), 'handbook.pdf'), filename: 'handbook.pdf' },
   });
   add('/company_documents', companyDoc.id);
+  // Document classification: a run of the company document.
+  const predictionRun = await call<{ id: string }>('POST', '/document_type_prediction_run', {
+    document_id: companyDoc.id,
+  });
+  add('/document_type_prediction_run', predictionRun.id);
   // Distributions (issue 20): a project that validates by itself, with a distribution of one page for EMP-1.
   const distributionProject = await call<{ id: number }>('POST', '/distribution_projects', {
     name: 'November',
@@ -192,6 +205,22 @@ export async function fullHrTenant(server: TestServer): Promise<HrTenant> {
     versions: [{ language_code: 'en-us', title: 'Holidays', body: '<p>Holidays</p>' }],
   });
   add('/kb_articles', article);
+  // Knowledge-base media: an image of article bodies, and a "Media" file (filed as the seed does: no route files one).
+  const image = new FormData();
+  image.append('image', new Blob([new Uint8Array(PNG_DOT)]), 'dot.png');
+  const imageRes = await fetch(`${server.url}/api/v2/client/kb_articles/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hr.token}` },
+    body: image,
+  });
+  add('/article_resources', (await ok<{ url: string }>(imageRes, 'image')).url.split('/').pop() as string);
+  await server.app.services.kbMedia.putDocument(
+    hrTenantId(hr.creds.client_id),
+    'handbook',
+    { language_code: 'en-us', title: 'Handbook', filename: 'handbook.pdf' },
+    Readable.from([PDF()]),
+  );
+  add('/article_documents', 'handbook');
 
   // People Assist: a form, a request with a comment (with an attachment) and a file, a status and a macro.
   await call('PUT', '/request_forms/question', {

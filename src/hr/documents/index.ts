@@ -6,6 +6,11 @@ import { OutboxRepository } from '../core/outbox/repository.js';
 import { UploadsRepository } from '../core/uploads/repository.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { documentModules, documentServices, resourceServices } from './builders.js';
+import { predictionRunEvents } from './classification/events.js';
+import { PredictionRunsRepository } from './classification/repository.js';
+import { predictionRunRoutes } from './classification/routes.js';
+import { PredictionRun } from './classification/schemas.js';
+import { PredictionRunsService } from './classification/service.js';
 import { distributionEvents, distributionProjectEvents } from './distributions/events.js';
 import { distributionProjectRoutes, distributionRoutes } from './distributions/routes.js';
 import { Distribution, DistributionProject } from './distributions/schemas.js';
@@ -93,6 +98,17 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     ctx.clock,
   );
   const { scans, vaults, subscriptions, distributions, distributionSteps } = resourceServices(ctx, core, documents);
+  const predictions = new PredictionRunsService(
+    unitOfWork(ctx, (db) => ({ predictions: new PredictionRunsRepository(db) })),
+    {
+      blobs,
+      // Its own worker, with a distribution's time: a long document's text takes longer than a preview's render.
+      pdf: new PdfWorker({ log: ctx.log, renderTimeoutMs: 60_000, heapMb: 512 }),
+      clock: ctx.clock,
+      wakeJobs: ctx.wakeJobs,
+      ...(ctx.log ? { log: ctx.log } : {}),
+    },
+  );
   const redirections = new RedirectionUrlsService({ employees: core.employees, documentTypes: services.documentTypes });
   const s = {
     ...services,
@@ -105,6 +121,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     vaults,
     subscriptions,
     distributions,
+    predictions,
   };
   const modules: HrModule[] = [
     {
@@ -129,6 +146,11 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
     { schemas: [InboxItem], events: [inboxItemEvents], routes: (app) => inboxRoutes(app, { inbox, paginator }) },
     { routes: (app) => scanRoutes(app, { scans }) },
     { routes: (app) => redirectionUrlRoutes(app, { redirections }) },
+    {
+      schemas: [PredictionRun],
+      events: [predictionRunEvents],
+      routes: (app) => predictionRunRoutes(app, { predictions }),
+    },
     { schemas: [ElectronicVault], events: [vaultEvents], routes: (app) => vaultRoutes(app, { vaults, paginator }) },
     {
       schemas: [Subscription, EmployeeSubscription],
@@ -146,7 +168,13 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
   return {
     services: s,
     modules,
-    jobs: { ...signatureJobs.queues(), ...scans.queues(), ...vaults.queues(), ...distributionSteps.queues() },
+    jobs: {
+      ...signatureJobs.queues(),
+      ...scans.queues(),
+      ...vaults.queues(),
+      ...distributionSteps.queues(),
+      ...predictions.queues(),
+    },
   } satisfies HrArea<typeof s>;
 }
 

@@ -9,8 +9,13 @@ import { KbCategoriesRepository } from './kb-categories/repository.js';
 import { kbCategoryRoutes } from './kb-categories/routes.js';
 import { KbCategory } from './kb-categories/schemas.js';
 import { KbCategoriesService } from './kb-categories/service.js';
+import { kbArticleDocumentEvents, kbArticleImageEvents } from './kb-media/events.js';
+import { KbMediaRepository } from './kb-media/repository.js';
+import { kbMediaRoutes } from './kb-media/routes.js';
+import { KbArticleImage } from './kb-media/schemas.js';
+import { KbMediaService } from './kb-media/service.js';
 
-/** The knowledge portal: categories and articles (with tags, versions and employee perimeters). */
+/** The knowledge portal: categories and articles (with tags, versions and employee perimeters), and their media. */
 export function createKnowledge(ctx: HrContext) {
   const { paginator } = ctx;
   const services = {
@@ -21,6 +26,14 @@ export function createKnowledge(ctx: HrContext) {
     kbArticles: new KbArticlesService(
       unitOfWork(ctx, (db) => ({ kbArticles: new KbArticlesRepository(db, ctx.database.dialect) })),
       ctx.clock,
+    ),
+    kbMedia: new KbMediaService(
+      unitOfWork(ctx, (db) => ({ kbMedia: new KbMediaRepository(db) })),
+      {
+        blobs: ctx.blobs,
+        clock: ctx.clock,
+        uploadLimitBytes: ctx.config.uploadLimit,
+      },
     ),
   };
   const s = services;
@@ -34,6 +47,11 @@ export function createKnowledge(ctx: HrContext) {
       schemas: [KbArticle, KbTag],
       routes: (app) => kbArticleRoutes(app, { kbArticles: s.kbArticles, paginator }),
       events: [kbArticleEvents],
+    },
+    {
+      schemas: [KbArticleImage],
+      routes: (app) => kbMediaRoutes(app, { kbMedia: s.kbMedia, blobs: ctx.blobs }),
+      events: [kbArticleImageEvents, kbArticleDocumentEvents],
     },
   ];
   return { services, modules } satisfies HrArea<typeof services>;

@@ -48,6 +48,9 @@ export const BLOB_REFERENCES: readonly BlobReference[] = [
   { table: 'hr_docgen_generations', column: 'pdf_sha256' },
   { table: 'hr_docgen_campaigns', column: 'sha256' },
   { table: 'hr_docgen_campaign_rows', column: 'sha256' },
+  // The knowledge base's media: the images of article bodies and the "Media" page's files (knowledge/kb-media).
+  { table: 'hr_kb_article_resources', column: 'sha256' },
+  { table: 'hr_kb_article_documents', column: 'sha256' },
   // The cache of previews (platform/renditions): the PNG, while its source is stored.
   { table: 'renditions', column: 'sha256' },
   // A scanned file holds its bytes until its verdict; a clean one's upload holds them after.

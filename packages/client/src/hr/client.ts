@@ -13,6 +13,7 @@ import { customStatuses } from './custom-statuses.js';
 import { datasetImports } from './dataset-imports.js';
 import { datasets } from './datasets.js';
 import { distributionProjects, distributions } from './distributions.js';
+import { documentTypePredictionRuns } from './document-classification.js';
 import {
   documentGenerationCampaigns,
   documentGenerations,
@@ -26,7 +27,7 @@ import { events } from './events.js';
 import { folders } from './folders.js';
 import { imports } from './imports.js';
 import { inboxItems } from './inbox.js';
-import { kbArticles, kbTags } from './kb-articles.js';
+import { articleDocuments, articleResources, kbArticles, kbTags } from './kb-articles.js';
 import { kbCategories } from './kb-categories.js';
 import { macros } from './macros.js';
 import { organizationGroups, organizations } from './organizations.js';
@@ -127,6 +128,12 @@ export class HrClient {
   readonly kbArticles: ReturnType<typeof kbArticles>;
   /** Knowledge-base tags (`/kb_tags`). */
   readonly kbTags: ReturnType<typeof kbTags>;
+  /** Images embedded in articles (`/article_resources/{id}`): download. */
+  readonly articleResources: ReturnType<typeof articleResources>;
+  /** Files of the knowledge base's "Media" page (`/article_documents/{id}`): download. */
+  readonly articleDocuments: ReturnType<typeof articleDocuments>;
+  /** Document classification (`/document_type_prediction_run`): create, retrieve. */
+  readonly documentTypePredictionRuns: ReturnType<typeof documentTypePredictionRuns>;
   /** Custom statuses of requests (`/custom_status`). */
   readonly customStatuses: ReturnType<typeof customStatuses>;
   /** Macros (`/macros`). */
@@ -211,8 +218,11 @@ export class HrClient {
     this.employeeSettings = employeeSettings(core);
     this.tasks = tasks(core, v);
     this.kbCategories = kbCategories(v);
-    this.kbArticles = kbArticles(v);
+    this.kbArticles = kbArticles(core, v);
     this.kbTags = kbTags(v);
+    this.articleResources = articleResources(core);
+    this.articleDocuments = articleDocuments(core);
+    this.documentTypePredictionRuns = documentTypePredictionRuns(v);
     this.customStatuses = customStatuses(v);
     this.macros = macros(v);
     this.requestForms = requestForms(core, v);
