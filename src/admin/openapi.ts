@@ -49,6 +49,7 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   'POST /session': {
     201: 'Signed in: the session, with its CSRF token; `Set-Cookie` carries the session cookie.',
     401: 'The operator token is unknown or revoked (`invalid_token`): no cookie is set.',
+    415: 'The body is not JSON (`unsupported_media_type`): a form cannot sign anyone in; no cookie is set.',
   },
   'GET /session': {
     200: 'The session of the cookie, with its CSRF token.',

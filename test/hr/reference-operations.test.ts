@@ -45,7 +45,8 @@ for (const dialect of dialects()) {
         let text = await res.text();
         // A HEAD answers no body: whether its path is routed is what a GET of it says.
         if (method === 'HEAD' && res.status === 404) text = await (await hr.call('GET', concrete(path))).text();
-        const unrouted = res.status === 404 && text.includes('No resource at');
+        // The router's own 404 names the path ("No resource at /x."); a path id it refuses says "this URI".
+        const unrouted = res.status === 404 && text.includes('No resource at /');
         if (res.status === 405 || unrouted) missing.push(`${operation}: ${res.status} ${text.slice(0, 120)}`);
         // 501 is the answer of the one operation the reference marks "NOT AVAILABLE FOR NOW" (docs/hr-api.md).
         assert.ok(
@@ -58,9 +59,16 @@ for (const dialect of dialects()) {
 
     it('each is in the OpenAPI document', async () => {
       const doc = (await fetchOpenApi(server.url)) as unknown as { paths: Record<string, Record<string, unknown>> };
+      // A path parameter's name may differ (`{slug}` here, `{id}` there): the paths are compared without them.
+      const bare = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+      const documented = new Set(
+        Object.entries(doc.paths).flatMap(([path, item]) =>
+          Object.keys(item).map((m) => `${m.toUpperCase()} ${bare(path)}`),
+        ),
+      );
       const absent = REFERENCE_OPERATIONS.filter((operation) => {
         const [method, path] = operation.split(' ') as [string, string];
-        return doc.paths[`/api/v2/client${path}`]?.[method.toLowerCase()] === undefined;
+        return !documented.has(`${method} ${bare(`/api/v2/client${path}`)}`);
       });
       assert.deepEqual(absent, []);
     });
