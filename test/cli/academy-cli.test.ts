@@ -60,7 +60,7 @@ for (const dialect of dialects()) {
         );
         assert.deepEqual(result, {
           acadId,
-          imported: { users: 2, categories: 1, courses: 1, curriculums: 1, venues: 1 },
+          imported: { users: 2, categories: 1, courses: 1, curriculums: 1, venues: 1, content: 0, enrollments: 0 },
         });
         const res = await users(server.url, acadId, apikey);
         assert.equal(res.status, 200);
