@@ -65,6 +65,13 @@ for (const dialect of dialects()) {
         users: [{ id: 2, firstname: 'Bea', lastname: 'Other', email: 'bea@example.test' }],
         courses: [{ id: 900, title: 'B course' }],
         curriculums: [{ id: 901, title: 'B path' }],
+        content: Array.from({ length: 120 }, (_, i) => ({
+          id: 2000 + i,
+          title: `B item ${i}`,
+          type_id: 1 as const,
+          sub_type_id: 1,
+          time_added: '2024-05-01T00:00:00Z',
+        })),
       });
     });
     after(() => server.close());
@@ -228,7 +235,9 @@ for (const dialect of dialects()) {
       for (const bad of ['type_id=3', 'sub_type_id=12', 'order_by=id', 'direction=up', 'start=-1', 'limit=1.5']) {
         assert.equal((await fails(`/content?${bad}`, 400)).code, 'validation_error', bad);
       }
-      assert.deepEqual(await ok('/content', b), []);
+      assert.equal((await ok('/content?limit=1000', b)).length, 100, 'a limit above 100 is clamped to 100');
+      assert.deepEqual(await ids('/content?start=118', b), [2118, 2119], 'ties in id order');
+      assert.equal((await ok('/content', b)).length, 20);
     });
 
     it('curriculums: status, a user’s curriculums, students with onlyCompleted and completion dates', async () => {
