@@ -1,9 +1,5 @@
 import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { listWindow } from './common.js';
-import type { CategoryRecord } from './content-repository.js';
-import type { CouponRecord, CourseFilter, CourseRecord } from './courses-repository.js';
-import type { EnrollmentRecord, StudentRecord } from './enrollments-repository.js';
 import {
   type CourseCategoriesQuery,
   type CourseStudentsQuery,
@@ -13,6 +9,10 @@ import {
   type UserCoursesQuery,
 } from './learning-schemas.js';
 import type { DirectoryRepository } from './repository.js';
+import { listWindow } from './repository-common.js';
+import type { CategoryRecord } from './repository-content.js';
+import type { CouponRecord, CourseFilter, CourseRecord } from './repository-courses.js';
+import type { EnrollmentRecord, StudentRecord } from './repository-enrollments.js';
 import { COURSES_MAX_LIMIT, type CoursesQuery } from './schemas.js';
 import { resolveUser } from './users-service.js';
 

@@ -3,9 +3,6 @@ import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
-import { listWindow } from './common.js';
-import type { CurriculumRecord } from './curriculums-repository.js';
-import type { EnrollmentRecord, StudentRecord } from './enrollments-repository.js';
 import {
   type CompleteBody,
   type CompleteQuery,
@@ -16,6 +13,9 @@ import {
   type UserCurriculumsQuery,
 } from './learning-schemas.js';
 import type { DirectoryRepository, DirectoryWork } from './repository.js';
+import { listWindow } from './repository-common.js';
+import type { CurriculumRecord } from './repository-curriculums.js';
+import type { EnrollmentRecord, StudentRecord } from './repository-enrollments.js';
 import { CURRICULUMS_MAX_LIMIT, type CurriculumsQuery } from './schemas.js';
 import { resolveUser } from './users-service.js';
 

@@ -1,11 +1,11 @@
-import type { CategoryRecord, ContentRecord, VenueRecord } from './content-repository.js';
 import type { Badge, ContentItem } from './content-schemas.js';
 import type { CouponView, CourseView, UserCourseView } from './courses-service.js';
-import type { CurriculumRecord } from './curriculums-repository.js';
 import type { UserCurriculumView } from './curriculums-service.js';
-import type { EnrollmentRecord, StudentRecord } from './enrollments-repository.js';
+import type { CategoryRecord, ContentRecord, VenueRecord } from './repository-content.js';
+import type { CurriculumRecord } from './repository-curriculums.js';
+import type { EnrollmentRecord, StudentRecord } from './repository-enrollments.js';
+import type { BadgeRecord, UserRecord } from './repository-users.js';
 import type { Category, Course, Curriculum, User, Venue } from './schemas.js';
-import type { BadgeRecord, UserRecord } from './users-repository.js';
 
 export const presentCategory = (row: CategoryRecord): Category => ({ id: row.id, name: row.name });
 

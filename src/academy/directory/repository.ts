@@ -1,9 +1,9 @@
 import type { Db } from '../../platform/db/database.js';
-import { ContentRepository } from './content-repository.js';
-import { CoursesRepository } from './courses-repository.js';
-import { CurriculumsRepository } from './curriculums-repository.js';
-import { EnrollmentsRepository } from './enrollments-repository.js';
-import { UsersRepository } from './users-repository.js';
+import { ContentRepository } from './repository-content.js';
+import { CoursesRepository } from './repository-courses.js';
+import { CurriculumsRepository } from './repository-curriculums.js';
+import { EnrollmentsRepository } from './repository-enrollments.js';
+import { UsersRepository } from './repository-users.js';
 
 /**
  * The academy directory's tables, one repository per resource (users, courses, curriculums, content with its

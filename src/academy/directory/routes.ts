@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TimezoneRegistry } from '../content/timezones.js';
-import { contentRoutes } from './content-routes.js';
-import { courseRoutes } from './courses-routes.js';
-import { curriculumRoutes } from './curriculums-routes.js';
+import { contentRoutes } from './routes-content.js';
+import { courseRoutes } from './routes-courses.js';
+import { curriculumRoutes } from './routes-curriculums.js';
+import { userRoutes } from './routes-users.js';
 import type { DirectoryService } from './service.js';
-import { userRoutes } from './users-routes.js';
 
 /** The directory's endpoints; each GET answers 200 with JSON, every call scoped to the caller's academy. */
 export async function directoryRoutes(

@@ -17,6 +17,10 @@ export const CATEGORIES_MAX_LIMIT = 100;
 export const VENUES_MAX_LIMIT = 20;
 export const DEFAULT_LIMIT = 20;
 
+/** The OpenAPI tag of the directory's operations, and the paging note of its lists. */
+export const TAG = ['Academy directory'];
+export const PAGING = 'A bare JSON array in id order; `start` skips, `limit` takes.';
+
 // ---------------------------------------------------------------- query strings and paths
 
 export const Start = Type.Integer({

@@ -4,20 +4,20 @@ import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { Clock } from '../../platform/time.js';
 import type { Timezone, TimezoneRegistry } from '../content/timezones.js';
-import { type ListInput, listWindow } from './common.js';
-import type { CategoryRecord, ContentRecord, VenueRecord } from './content-repository.js';
 import { CONTENT_MAX_LIMIT, type ContentQuery } from './content-schemas.js';
 import { CoursesService } from './courses-service.js';
 import { CurriculumsService } from './curriculums-service.js';
 import { type DirectoryImport, parseDirectoryImport, SECTIONS, validateDirectoryImport } from './import.js';
 import { checkReferences, writeImport } from './import-apply.js';
 import type { DirectoryRepository, DirectoryWork } from './repository.js';
+import { type ListInput, listWindow } from './repository-common.js';
+import type { CategoryRecord, ContentRecord, VenueRecord } from './repository-content.js';
+import type { BadgeRecord, UserFilter, UserRecord } from './repository-users.js';
 import { CATEGORIES_MAX_LIMIT, USERS_MAX_LIMIT, VENUES_MAX_LIMIT } from './schemas.js';
-import type { BadgeRecord, UserFilter, UserRecord } from './users-repository.js';
 import { resolveUser } from './users-service.js';
 
-export type { ListInput } from './common.js';
-export { listWindow } from './common.js';
+export type { ListInput } from './repository-common.js';
+export { listWindow } from './repository-common.js';
 
 export type ImportCounts = Record<(typeof SECTIONS)[number], number>;
 

@@ -1,7 +1,7 @@
 import type { AcademyTenantId } from '../../platform/db/tenant.js';
 import { NotFoundError } from '../../platform/errors.js';
+import type { UserRecord, UsersRepository } from './repository-users.js';
 import { MAX_ID } from './schemas.js';
-import type { UserRecord, UsersRepository } from './users-repository.js';
 
 /**
  * The user a path or query names: by id, or with `external` by external id. An id that is not a positive integer,

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import type { AcademyTenantId } from '../../platform/db/tenant.js';
-import { chunks, type Window } from './common.js';
+import { chunks, type Window } from './repository-common.js';
 import type { AcademyEnrollmentsTable } from './tables.js';
 
 export type EnrollmentKind = 'course' | 'curriculum';

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import { containsText } from '../../platform/db/search.js';
 import type { AcademyTenantId } from '../../platform/db/tenant.js';
-import { chunks, type Window } from './common.js';
+import { chunks, type Window } from './repository-common.js';
 import type { AcademyCurriculumsTable } from './tables.js';
 
 /** A curriculum with the name of its category (null when it has none, or the category is gone). */

@@ -19,8 +19,7 @@ import {
   UserParams,
 } from './learning-schemas.js';
 import { presentCategory, presentCoupon, presentCourse, presentStudent, presentUserCourse } from './present.js';
-import { Category, Course, CoursesQuery } from './schemas.js';
-import { PAGING, TAG } from './users-routes.js';
+import { Category, Course, CoursesQuery, PAGING, TAG } from './schemas.js';
 
 const NOT_PAGED = 'A bare JSON array in the order of the import file, not paged.';
 

@@ -2,7 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import { containsText, likePattern } from '../../platform/db/search.js';
 import type { AcademyTenantId } from '../../platform/db/tenant.js';
-import { chunks, jsonObjects, type Window } from './common.js';
+import { chunks, jsonObjects, type Window } from './repository-common.js';
 import type { AcademyUsersTable } from './tables.js';
 
 /** A unit of a user (`{id, name}`). */

@@ -14,8 +14,7 @@ import {
   UserParams,
 } from './learning-schemas.js';
 import { presentCurriculum, presentStudent, presentUserCurriculum } from './present.js';
-import { Curriculum, CurriculumsQuery, IdParams } from './schemas.js';
-import { PAGING, TAG } from './users-routes.js';
+import { Curriculum, CurriculumsQuery, IdParams, PAGING, TAG } from './schemas.js';
 
 export function curriculumRoutes(app: FastifyInstance, curriculums: CurriculumsService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

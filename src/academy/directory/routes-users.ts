@@ -5,11 +5,8 @@ import { academyErrors } from '../errors.js';
 import { Badge } from './content-schemas.js';
 import { UserParams } from './learning-schemas.js';
 import { presentBadge, presentUser } from './present.js';
-import { IdParams, User, UsersQuery } from './schemas.js';
+import { IdParams, PAGING, TAG, User, UsersQuery } from './schemas.js';
 import type { DirectoryService } from './service.js';
-
-export const TAG = ['Academy directory'];
-export const PAGING = 'A bare JSON array in id order; `start` skips, `limit` takes.';
 
 export function userRoutes(app: FastifyInstance, directory: DirectoryService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

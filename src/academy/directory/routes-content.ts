@@ -5,9 +5,8 @@ import type { TimezoneRegistry } from '../content/timezones.js';
 import { academyErrors } from '../errors.js';
 import { ContentItem, ContentQuery } from './content-schemas.js';
 import { presentCategory, presentContent, presentVenue } from './present.js';
-import { CategoriesQuery, Category, Timezone, Venue, VenuesQuery } from './schemas.js';
+import { CategoriesQuery, Category, PAGING, TAG, Timezone, Venue, VenuesQuery } from './schemas.js';
 import type { DirectoryService } from './service.js';
-import { PAGING, TAG } from './users-routes.js';
 
 export function contentRoutes(app: FastifyInstance, directory: DirectoryService, timezones: TimezoneRegistry): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { AcademyRepository } from '../../platform/db/repository.js';
 import { containsText } from '../../platform/db/search.js';
 import type { AcademyTenantId } from '../../platform/db/tenant.js';
-import { barIndex, chunks, jsonObjects, type Window } from './common.js';
+import { barIndex, chunks, jsonObjects, type Window } from './repository-common.js';
 import type { AcademyCoursesTable } from './tables.js';
 
 export interface LectureRecord {
