@@ -104,6 +104,21 @@ export const ACADEMY_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /content/categories': 'content.categories.list',
   'GET /content/venues': 'content.venues.list',
   'GET /content/timezones': 'content.timezones.list',
+  'GET /content': 'content.items.list',
+  'GET /users/{userId}/badges': 'users.badges',
+  'GET /courses/categories': 'courses.categories',
+  'GET /courses/user/{userId}': 'courses.ofUser',
+  'GET /courses/{id}/students': 'courses.students',
+  'GET /courses/{id}/lectures': 'courses.lectures',
+  'GET /courses/{id}/exams': 'courses.exams',
+  'GET /courses/{id}/skills': 'courses.skills',
+  'GET /courses/{id}/coupons': 'courses.coupons',
+  'GET /courses/{id}/coupons/{couponId}': 'courses.couponStudents',
+  'GET /courses/{id}/invitations': 'courses.invitations',
+  'GET /curriculums/user/{userId}': 'curriculums.ofUser',
+  'GET /curriculums/{id}/students': 'curriculums.students',
+  'PUT /curriculums/{id}/completeByAdmin': 'curriculums.completeByAdmin',
+  'GET /usage': 'usage.retrieve',
 };
 
 const NOUNS: Record<string, readonly [string, string]> = {
@@ -116,6 +131,15 @@ const NOUNS: Record<string, readonly [string, string]> = {
   categories: ['content category', 'content categories'],
   venues: ['venue', 'venues'],
   timezones: ['timezone', 'timezones'],
+  content: ['content item', 'content items'],
+  badges: ['badge', 'badges'],
+  user: ['user', 'users'],
+  students: ['student', 'students'],
+  lectures: ['lecture', 'lectures'],
+  exams: ['exam', 'exams'],
+  skills: ['skill', 'skills'],
+  coupons: ['coupon', 'coupons'],
+  invitations: ['invitation', 'invitations'],
 };
 
 /** The in-class and virtual classroom events share their routes, hence their descriptions. */
@@ -163,6 +187,18 @@ const RESPONSES: Record<string, Record<number, string>> = {
   ...events('vc'),
   'GET /users/{eventid}/events': { 404: 'No such event in this academy.' },
   'GET /curriculum/{id}': { 200: 'The curriculum (learning path).' },
+  'GET /courses/categories': {
+    200: 'The categories of the academy’s active courses, or of the courses the user is enrolled in.',
+    404: 'No such user in this academy (`userId`).',
+  },
+  'GET /courses/user/{userId}': { 200: 'The courses the user is enrolled in, each with the enrollment.' },
+  'GET /curriculums/user/{userId}': { 200: 'The curriculums the user is enrolled in, each with the enrollment.' },
+  'GET /courses/{id}/coupons/{couponId}': { 200: 'The students who enrolled in the course with the coupon.' },
+  'PUT /curriculums/{id}/completeByAdmin': {
+    200: 'The users are marked completed: their ids (in the order given) and the completion date.',
+    400: 'The body or a parameter is not valid, or a user does not exist (`validation_error`, naming `userIds.N`).',
+  },
+  'GET /usage': { 200: 'The calls the academy may still make in the current window, and when the window ends.' },
 };
 
 /** The description of an error status, from the API's error table (docs/academy-api.md). */

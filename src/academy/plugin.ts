@@ -9,6 +9,7 @@ import type { Clock } from '../platform/time.js';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
 import { AcademyRateLimiter } from './auth/rate-limit.js';
+import { usageRoute } from './auth/usage-route.js';
 import type { TimezoneRegistry } from './content/timezones.js';
 import { directoryRoutes } from './directory/routes.js';
 import type { DirectoryService } from './directory/service.js';
@@ -106,5 +107,6 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
       registrations: options.eventRegistrations,
     });
     await guarded.register(directoryRoutes, { directory: options.directory, timezones: options.timezones });
+    await guarded.register(usageRoute, { limiter, now: () => clock.now() });
   });
 }

@@ -47,6 +47,13 @@ function directory() {
     role: i < 2 ? 'instructor' : 'employee',
     hired_date: `20${String(15 + (i % 9)).padStart(2, '0')}-0${1 + (i % 9)}-15`,
     units: [{ id: 1 + (i % 3), name: ['Operations', 'Sales', 'Engineering'][i % 3] as string }],
+    ...(i === 0
+      ? {
+          badges: [
+            { id: 1, name: 'Fire warden', description: 'Completed fire safety essentials.', awardedDate: '2025-02-01' },
+          ],
+        }
+      : {}),
   }));
   return {
     users,
@@ -57,7 +64,22 @@ function directory() {
       { id: 4, name: 'Product knowledge' },
     ],
     courses: [
-      { id: 100, title: 'Fire safety essentials', description: 'Prevention, alarms and evacuation.', categoryIds: [1] },
+      {
+        id: 100,
+        title: 'Fire safety essentials',
+        description: 'Prevention, alarms and evacuation.',
+        categoryIds: [1],
+        language: 'en',
+        lectures: [
+          { id: 1, title: 'How fires start', type: 'video', duration: 12 },
+          { id: 2, title: 'Alarms and evacuation', type: 'video', duration: 18 },
+          { id: 3, title: 'Extinguishers', type: 'document', duration: 10 },
+        ],
+        exams: [{ id: 1, title: 'Fire safety quiz', passingScore: 80, questions: 15 }],
+        skills: [{ id: 1, name: 'Emergency response' }],
+        coupons: [{ id: 1, code: 'SAFETY2030', discount: 100, maxUses: 50, expiresDate: '2030-12-31' }],
+        invitations: [{ id: 1, email: 'new.hire@demo-academy.example', sentDate: '2025-01-10', status: 'pending' }],
+      },
       {
         id: 101,
         title: 'Leading remote teams',
@@ -67,6 +89,48 @@ function directory() {
     ],
     curriculums: [
       { id: 200, title: 'New managers path', description: 'The first 90 days as a manager.', categoryId: 2 },
+    ],
+    content: [
+      {
+        id: 400,
+        title: 'Evacuation map template',
+        description: 'A printable floor plan with exits.',
+        type_id: 2,
+        sub_type_id: 3,
+        categoryId: 1,
+        tags: ['safety', 'template'],
+        url: 'https://demo-academy.example/files/evacuation-map.pdf',
+        time_added: '2025-01-15T09:00:00Z',
+      },
+      {
+        id: 401,
+        title: 'Giving feedback remotely',
+        type_id: 1,
+        sub_type_id: 1,
+        categoryId: 2,
+        tags: ['leadership'],
+        url: 'https://demo-academy.example/articles/remote-feedback',
+        time_added: '2025-02-03T14:30:00Z',
+      },
+    ],
+    enrollments: [
+      ...users.slice(0, 6).map((u, i) => ({
+        userId: u.id,
+        courseId: 100,
+        enrolled_date: '2025-01-20',
+        progress: i < 3 ? 100 : 20 * i,
+        time_spent: 15 * (i + 1),
+        ...(i < 3 ? { completion_date: '2025-02-01' } : {}),
+        ...(i === 0 ? { couponId: 1 } : {}),
+      })),
+      { userId: 2, courseId: 101, enrolled_date: '2025-01-20', role: 'professor' as const },
+      ...users.slice(2, 5).map((u, i) => ({
+        userId: u.id,
+        curriculumId: 200,
+        enrolled_date: '2025-03-01',
+        progress: 30 * i,
+        ...(i === 0 ? { completion_date: '2025-04-15' } : {}),
+      })),
     ],
     venues: [
       {

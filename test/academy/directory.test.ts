@@ -135,7 +135,15 @@ for (const dialect of dialects()) {
       a = await server.app.services.academies.create('Academy A');
       b = await server.app.services.academies.create('Academy B');
       const counts = await server.app.services.directory.import(academyTenantId(a.acadId), structuredClone(FIXTURE));
-      assert.deepEqual(counts, { users: 129, categories: 3, courses: 3, curriculums: 2, venues: 25 });
+      assert.deepEqual(counts, {
+        users: 129,
+        categories: 3,
+        courses: 3,
+        curriculums: 2,
+        venues: 25,
+        content: 0,
+        enrollments: 0,
+      });
       await server.app.services.directory.import(academyTenantId(b.acadId), {
         categories: [{ id: 20, name: 'B only' }],
         users: [{ id: 2, firstname: 'Bea', lastname: 'Other', email: 'bea@example.test' }, ...MANY_USERS.slice(0, 1)],
@@ -265,6 +273,12 @@ for (const dialect of dialects()) {
             { id: 10, name: 'Safety' },
           ],
           external_id: null,
+          status: 'active',
+          language: null,
+          students: 0,
+          lectures_count: 0,
+          exams_count: 0,
+          events_count: 0,
         },
         {
           id: 501,
@@ -273,8 +287,27 @@ for (const dialect of dialects()) {
           category_ids: [11],
           categories: [{ id: 11, name: 'Leadership' }],
           external_id: 'C-501',
+          status: 'active',
+          language: null,
+          students: 0,
+          lectures_count: 0,
+          exams_count: 0,
+          events_count: 0,
         },
-        { id: 502, title: 'Orientation', description: '', category_ids: [], categories: [], external_id: null },
+        {
+          id: 502,
+          title: 'Orientation',
+          description: '',
+          category_ids: [],
+          categories: [],
+          external_id: null,
+          status: 'active',
+          language: null,
+          students: 0,
+          lectures_count: 0,
+          exams_count: 0,
+          events_count: 0,
+        },
       ]);
       assert.deepEqual(await ok('/courses/500'), courses[0]);
       await fails('/courses/900', 404);
@@ -292,8 +325,17 @@ for (const dialect of dialects()) {
           category_id: 12,
           category: { id: 12, name: 'Compliance' },
           external_id: 'LP-1',
+          status: 'active',
         },
-        { id: 601, title: 'Onboarding', description: '', category_id: null, category: null, external_id: null },
+        {
+          id: 601,
+          title: 'Onboarding',
+          description: '',
+          category_id: null,
+          category: null,
+          external_id: null,
+          status: 'active',
+        },
       ]);
       assert.deepEqual(await ok('/curriculums/600'), list[0]);
       assert.deepEqual(await ok('/curriculum/600'), list[0]);
@@ -381,7 +423,15 @@ for (const dialect of dialects()) {
         .where('id', '=', 2)
         .executeTakeFirstOrThrow();
       const again = await directory.import(academyTenantId(c.acadId), structuredClone(FIXTURE));
-      assert.deepEqual(again, { users: 129, categories: 3, courses: 3, curriculums: 2, venues: 25 });
+      assert.deepEqual(again, {
+        users: 129,
+        categories: 3,
+        courses: 3,
+        curriculums: 2,
+        venues: 25,
+        content: 0,
+        enrollments: 0,
+      });
       assert.equal(await count('academy_users', c.acadId), 130);
       assert.equal(await count('academy_categories', c.acadId), 3);
       assert.equal(await count('academy_courses', c.acadId), 3);
@@ -393,7 +443,15 @@ for (const dialect of dialects()) {
         curriculums: [{ id: 600, title: 'Managers', categoryId: 10 }],
         venues: [{ id: 700, name: 'Great Hall', seats: 80 }],
       });
-      assert.deepEqual(changed, { users: 1, categories: 1, courses: 1, curriculums: 1, venues: 1 });
+      assert.deepEqual(changed, {
+        users: 1,
+        categories: 1,
+        courses: 1,
+        curriculums: 1,
+        venues: 1,
+        content: 0,
+        enrollments: 0,
+      });
       assert.equal(await count('academy_users', c.acadId), 130);
       const user = await ok<User>('/users/2', c);
       assert.deepEqual(user, {
@@ -425,6 +483,12 @@ for (const dialect of dialects()) {
         category_ids: [12],
         categories: [{ id: 12, name: 'Compliance' }],
         external_id: null,
+        status: 'active',
+        language: null,
+        students: 0,
+        lectures_count: 0,
+        exams_count: 0,
+        events_count: 0,
       });
       assert.deepEqual((await ok<{ category: unknown }>('/curriculum/600', c)).category, {
         id: 10,
@@ -522,6 +586,8 @@ for (const dialect of dialects()) {
         courses: 0,
         curriculums: 0,
         venues: 0,
+        content: 0,
+        enrollments: 0,
       });
     });
   });

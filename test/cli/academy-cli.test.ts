@@ -60,7 +60,7 @@ for (const dialect of dialects()) {
         );
         assert.deepEqual(result, {
           acadId,
-          imported: { users: 2, categories: 1, courses: 1, curriculums: 1, venues: 1 },
+          imported: { users: 2, categories: 1, courses: 1, curriculums: 1, venues: 1, content: 0, enrollments: 0 },
         });
         const res = await users(server.url, acadId, apikey);
         assert.equal(res.status, 200);
@@ -71,7 +71,10 @@ for (const dialect of dialects()) {
       }
       const human = await atrium(db.env, 'academy', 'import', '--acad-id', String(acadId), '--file', file);
       assert.equal(human.code, 0, human.stderr);
-      assert.match(human.stdout, /imported 2 users, 1 category, 1 course, 1 curriculum, 1 venue\n$/);
+      assert.match(
+        human.stdout,
+        /imported 2 users, 1 category, 1 course, 1 curriculum, 1 venue, 0 content, 0 enrollments\n$/,
+      );
     });
 
     // Missing options (exit 2) are tested once, without a database, in usage.test.ts.

@@ -45,6 +45,18 @@ export class AcademyRateLimiter {
     );
   }
 
+  /**
+   * What is left of the academy's allowance in its current window (this call counted, when the hook has run), and
+   * when that window ends; with no window open, a whole allowance and a window starting now.
+   */
+  usage(academyId: AcademyTenantId): { availableCalls: number; until: number } {
+    const at = this.now();
+    const w = this.windows.get(academyId);
+    if (!w || at - w.startedAt >= WINDOW_MS || at < w.startedAt)
+      return { availableCalls: this.perMinute, until: at + WINDOW_MS };
+    return { availableCalls: Math.max(0, this.perMinute - w.count), until: w.startedAt + WINDOW_MS };
+  }
+
   private prune(at: number): void {
     for (const [id, w] of this.windows) if (at - w.startedAt >= WINDOW_MS) this.windows.delete(id);
   }

@@ -2,6 +2,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { type FieldError, FieldValidationError, InvalidRequestError } from '../../platform/errors.js';
 import { fieldErrorsFromAjv, validatorCompiler } from '../../platform/http/validation.js';
+import { CourseExtras, CurriculumExtras, ImportContent, ImportEnrollment, UserExtras } from './import-extras.js';
 import { MAX_ID } from './schemas.js';
 
 /**
@@ -42,6 +43,7 @@ export const ImportUser = Type.Object(
         { maxItems: 1000, description: 'Organizational units; default none.' },
       ),
     ),
+    ...UserExtras,
   },
   { additionalProperties: false },
 );
@@ -66,6 +68,7 @@ export const ImportCourse = Type.Object(
       }),
     ),
     external_id: Opt(Type.String({ maxLength: 255 }), 'Id in another system.'),
+    ...CourseExtras,
   },
   { additionalProperties: false },
 );
@@ -78,6 +81,7 @@ export const ImportCurriculum = Type.Object(
     description: Opt(Type.String({ maxLength: 20_000 }), 'Description; default empty.'),
     categoryId: Opt(Id('Category id.'), 'Category (in this file or already imported).'),
     external_id: Opt(Type.String({ maxLength: 255 }), 'Id in another system.'),
+    ...CurriculumExtras,
   },
   { additionalProperties: false },
 );
@@ -104,12 +108,20 @@ export const DirectoryImport = Type.Object(
     courses: Type.Optional(Type.Array(ImportCourse, { description: 'Courses, upserted by id.' })),
     curriculums: Type.Optional(Type.Array(ImportCurriculum, { description: 'Curriculums, upserted by id.' })),
     venues: Type.Optional(Type.Array(ImportVenue, { description: 'Venues, upserted by id.' })),
+    content: Type.Optional(Type.Array(ImportContent, { description: 'Content items, upserted by id.' })),
+    enrollments: Type.Optional(
+      Type.Array(ImportEnrollment, {
+        description: 'Course and curriculum students, upserted by (course or curriculum, user).',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'An Atrium academy directory import file.' },
 );
 export type DirectoryImport = Static<typeof DirectoryImport>;
 
-export const SECTIONS = ['users', 'categories', 'courses', 'curriculums', 'venues'] as const;
+export const SECTIONS = ['users', 'categories', 'courses', 'curriculums', 'venues', 'content', 'enrollments'] as const;
+/** The sections whose items have an `id` of their own. */
+const ID_SECTIONS = ['users', 'categories', 'courses', 'curriculums', 'venues', 'content'] as const;
 
 let compiled: ValidateFunction | undefined;
 
@@ -136,7 +148,7 @@ export function validateDirectoryImport(data: unknown): DirectoryImport {
   if (!validate(data)) throw new FieldValidationError(fieldErrorsFromAjv(validate.errors ?? []));
   const doc = data as DirectoryImport;
   const errors: FieldError[] = [];
-  for (const section of SECTIONS) {
+  for (const section of ID_SECTIONS) {
     const seen = new Set<number>();
     (doc[section] ?? []).forEach((item, i) => {
       if (seen.has(item.id)) {
@@ -149,6 +161,27 @@ export function validateDirectoryImport(data: unknown): DirectoryImport {
       seen.add(item.id);
     });
   }
+  const enrolled = new Set<string>();
+  (doc.enrollments ?? []).forEach((e, i) => {
+    const at = `enrollments.${i}`;
+    if ((e.courseId === undefined) === (e.curriculumId === undefined)) {
+      errors.push({ field: `${at}.courseId`, code: 'invalid', message: 'Give either courseId or curriculumId.' });
+      return;
+    }
+    if (e.couponId != null && e.courseId === undefined) {
+      errors.push({ field: `${at}.couponId`, code: 'invalid', message: 'Only a course enrollment has a coupon.' });
+    }
+    const key =
+      e.courseId !== undefined ? `course ${e.courseId} ${e.userId}` : `curriculum ${e.curriculumId} ${e.userId}`;
+    if (enrolled.has(key)) {
+      errors.push({
+        field: `${at}.userId`,
+        code: 'duplicate',
+        message: 'This enrollment appears earlier in the section.',
+      });
+    }
+    enrolled.add(key);
+  });
   if (errors.length) throw new FieldValidationError(errors);
   return doc;
 }

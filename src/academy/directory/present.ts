@@ -1,6 +1,11 @@
-import type { CategoryRecord, CurriculumRecord, UserRecord, VenueRecord } from './repository.js';
+import type { Badge, ContentItem } from './content-schemas.js';
+import type { CouponView, CourseView, UserCourseView } from './courses-service.js';
+import type { UserCurriculumView } from './curriculums-service.js';
+import type { CategoryRecord, ContentRecord, VenueRecord } from './repository-content.js';
+import type { CurriculumRecord } from './repository-curriculums.js';
+import type { EnrollmentRecord, StudentRecord } from './repository-enrollments.js';
+import type { BadgeRecord, UserRecord } from './repository-users.js';
 import type { Category, Course, Curriculum, User, Venue } from './schemas.js';
-import type { CourseWithCategories } from './service.js';
 
 export const presentCategory = (row: CategoryRecord): Category => ({ id: row.id, name: row.name });
 
@@ -24,7 +29,7 @@ export function presentUser(row: UserRecord): User {
   };
 }
 
-export function presentCourse(row: CourseWithCategories): Course {
+export function presentCourse(row: CourseView): Course {
   return {
     id: row.id,
     title: row.title,
@@ -32,6 +37,12 @@ export function presentCourse(row: CourseWithCategories): Course {
     category_ids: row.categoryIds,
     categories: row.categories.map(presentCategory),
     external_id: row.externalId,
+    status: row.status,
+    language: row.language,
+    students: row.students,
+    lectures_count: row.lectures.length,
+    exams_count: row.exams.length,
+    events_count: row.eventsCount,
   };
 }
 
@@ -44,6 +55,7 @@ export function presentCurriculum(row: CurriculumRecord): Curriculum {
     category:
       row.categoryId !== null && row.categoryName !== null ? { id: row.categoryId, name: row.categoryName } : null,
     external_id: row.externalId,
+    status: row.status,
   };
 }
 
@@ -57,3 +69,72 @@ export function presentVenue(row: VenueRecord): Venue {
     coordinates: { latitude: num(row.latitude), longitude: num(row.longitude) },
   };
 }
+
+function presentEnrollment(e: EnrollmentRecord) {
+  return {
+    role: e.role,
+    enrolled_date: e.enrolledDate,
+    progress: e.progress,
+    time_spent: e.timeSpent,
+    completed: e.completionDate !== null,
+    completion_date: e.completionDate,
+    completed_by_admin: e.completedByAdmin,
+  };
+}
+
+export function presentStudent(row: StudentRecord) {
+  return {
+    id: row.userId,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    email: row.email,
+    external_id: row.externalId,
+    coupon_id: row.couponId,
+    ...presentEnrollment(row),
+  };
+}
+
+export const presentUserCourse = (row: UserCourseView) => ({
+  ...presentCourse(row),
+  ...presentEnrollment(row.enrollment),
+});
+export const presentUserCurriculum = (row: UserCurriculumView) => ({
+  ...presentCurriculum(row),
+  ...presentEnrollment(row.enrollment),
+});
+
+export const presentCoupon = (c: CouponView) => ({
+  id: c.id,
+  code: c.code,
+  discount: c.discount,
+  max_uses: c.maxUses,
+  uses: c.uses,
+  expires_date: c.expiresDate,
+});
+
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+export function presentContent(row: ContentRecord): ContentItem {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    type_id: row.typeId,
+    sub_type_id: row.subTypeId,
+    category_id: row.categoryId,
+    category:
+      row.categoryId !== null && row.categoryName !== null ? { id: row.categoryId, name: row.categoryName } : null,
+    tags: row.tags,
+    url: row.url,
+    time_added: iso(row.timeAdded),
+    time_modified: iso(row.timeModified),
+  };
+}
+
+export const presentBadge = (b: BadgeRecord): Badge => ({
+  id: b.id,
+  name: b.name,
+  description: b.description,
+  image: b.image,
+  awarded_date: b.awardedDate,
+});

@@ -17,16 +17,24 @@ export const CATEGORIES_MAX_LIMIT = 100;
 export const VENUES_MAX_LIMIT = 20;
 export const DEFAULT_LIMIT = 20;
 
+/** The OpenAPI tag of the directory's operations, and the paging note of its lists. */
+export const TAG = ['Academy directory'];
+export const PAGING = 'A bare JSON array in id order; `start` skips, `limit` takes.';
+
 // ---------------------------------------------------------------- query strings and paths
 
-const Start = Type.Integer({ minimum: 0, default: 0, description: 'Position of the first item (0-based); default 0.' });
-const Limit = (max: number) =>
+export const Start = Type.Integer({
+  minimum: 0,
+  default: 0,
+  description: 'Position of the first item (0-based); default 0.',
+});
+export const Limit = (max: number, byDefault = DEFAULT_LIMIT) =>
   Type.Integer({
     minimum: 0,
-    default: DEFAULT_LIMIT,
-    description: `Items to return, default ${DEFAULT_LIMIT}; values above ${max} are clamped to ${max}.`,
+    default: byDefault,
+    description: `Items to return, default ${byDefault}; values above ${max} are clamped to ${max}.`,
   });
-const Search = (what: string) =>
+export const Search = (what: string) =>
   Type.String({ maxLength: 255, description: `Case-insensitive text contained in ${what}.` });
 
 // Unknown parameters (apikey, acadId, anything a client forwards) are ignored: no additionalProperties.
@@ -40,10 +48,29 @@ export const UsersQuery = Type.Object({
 });
 export type UsersQuery = Static<typeof UsersQuery>;
 
+export const Status = Type.Union([Type.Literal('active'), Type.Literal('archived')], {
+  description: 'Only objects of this status; default `active`.',
+});
+const Ids = Type.Union(
+  [
+    Type.Integer({ minimum: 1, maximum: MAX_ID }),
+    Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 100 }),
+  ],
+  {
+    description: 'One id, or several (`skills[]=1&skills[]=2`).',
+  },
+);
+
 export const CoursesQuery = Type.Object({
   start: Type.Optional(Start),
   limit: Type.Optional(Limit(COURSES_MAX_LIMIT)),
   search: Type.Optional(Search('the title')),
+  status: Type.Optional(Status),
+  category_id: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only courses of this category.' }),
+  ),
+  language: Type.Optional(Type.String({ maxLength: 16, description: 'Only courses in this language (ISO 639-1).' })),
+  skills: Type.Optional(Ids),
 });
 export type CoursesQuery = Static<typeof CoursesQuery>;
 
@@ -51,6 +78,7 @@ export const CurriculumsQuery = Type.Object({
   start: Type.Optional(Start),
   limit: Type.Optional(Limit(CURRICULUMS_MAX_LIMIT)),
   search: Type.Optional(Search('the title')),
+  status: Type.Optional(Status),
 });
 export type CurriculumsQuery = Static<typeof CurriculumsQuery>;
 
@@ -75,7 +103,7 @@ export type IdParams = Static<typeof IdParams>;
 
 // ---------------------------------------------------------------- responses
 
-const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+export const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
 export const IdName = Type.Object({
   id: Type.Integer({ description: 'Id.' }),
@@ -113,6 +141,12 @@ export const Course = Type.Object(
     }),
     categories: Type.Array(IdName, { description: 'The same categories as `{id, name}`, in the same order.' }),
     external_id: NullableString('Id in another system, or null.'),
+    status: Type.String({ description: '`active` or `archived`.' }),
+    language: NullableString('ISO 639-1 code of the content language, or null.'),
+    students: Type.Integer({ description: 'Enrolled users (students and professors; not dropped-out ones).' }),
+    lectures_count: Type.Integer({ description: 'Lectures in the course.' }),
+    exams_count: Type.Integer({ description: 'Exams in the course.' }),
+    events_count: Type.Integer({ description: 'In-class and virtual events connected to the course, not cancelled.' }),
   },
   { description: 'A course.' },
 );
@@ -126,6 +160,7 @@ export const Curriculum = Type.Object(
     category_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Academy category id, or null.' }),
     category: Type.Union([IdName, Type.Null()], { description: 'The category as `{id, name}`, or null.' }),
     external_id: NullableString('Id in another system, or null.'),
+    status: Type.String({ description: '`active` or `archived`.' }),
   },
   { description: 'A curriculum (learning path).' },
 );

@@ -53,7 +53,10 @@ export function addAcademyCommands(program: Command): void {
   )
     .requiredOption('--acad-id <N>', 'the academy', academyId)
     .requiredOption('--file <PATH>', 'the directory file (JSON)', nonEmpty)
-    .option('--json', 'print {"acadId", "imported": {"users", "categories", "courses", "curriculums", "venues"}}')
+    .option(
+      '--json',
+      'print {"acadId", "imported": {"users", "categories", "courses", "curriculums", "venues", "content", "enrollments"}}',
+    )
     .addHelpText('after', examples('atrium academy import --acad-id 1 --file directory.json'))
     .action(async (options: { acadId: number; file: string; json?: boolean }) => {
       const json = options.json === true;

@@ -37,6 +37,8 @@ export class AcademyClient {
   readonly curriculums: Directory['curriculums'];
   /** Categories, venues and timezones (`/content/…`). */
   readonly content: Directory['content'];
+  /** The academy's call quota (`/usage`). */
+  readonly usage: Directory['usage'];
 
   /** @throws {AtriumUsageError} without `baseUrl`, `acadId` or `apiKey`. */
   constructor(options: AcademyClientOptions) {
@@ -56,6 +58,7 @@ export class AcademyClient {
     this.courses = directory.courses;
     this.curriculums = directory.curriculums;
     this.content = directory.content;
+    this.usage = directory.usage;
   }
 
   /** The API root the client calls, `…/v1`. */

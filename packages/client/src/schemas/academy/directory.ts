@@ -20,14 +20,24 @@ export type Course = {
     }[];
     category_ids: number[];
     description: string;
+    events_count: number;
+    exams_count: number;
     external_id: string | null;
     id: number;
+    language: string | null;
+    lectures_count: number;
+    status: string;
+    students: number;
     title: string;
 };
 export type CoursesQuery = {
+    category_id?: number | undefined;
+    language?: string | undefined;
     limit?: number | undefined;
     search?: string | undefined;
+    skills?: number | number[] | undefined;
     start?: number | undefined;
+    status?: 'active' | 'archived' | undefined;
 };
 export type Curriculum = {
     category: {
@@ -38,12 +48,14 @@ export type Curriculum = {
     description: string;
     external_id: string | null;
     id: number;
+    status: string;
     title: string;
 };
 export type CurriculumsQuery = {
     limit?: number | undefined;
     search?: string | undefined;
     start?: number | undefined;
+    status?: 'active' | 'archived' | undefined;
 };
 export type Timezone = {
     id: number;
