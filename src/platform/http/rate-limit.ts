@@ -79,7 +79,7 @@ export interface RateLimits {
   perCredential: WindowLimiter;
   /** Failed authentications per minute per client address, shared by both APIs. */
   authFailures: WindowLimiter;
-  /** Failed authentications per minute per credential named (an HR application id, an Academy key). */
+  /** Failed authentications per minute per credential named (an HR application id, an Academy key) and address. */
   credentialFailures: WindowLimiter;
 }
 
@@ -97,8 +97,9 @@ export type FailureLimit = 'address' | 'credential';
 /**
  * Runs an authentication under the failed-attempt limits (docs/security.md, "Failed authentications"):
  *
- * - a credential (an HR application id, an Academy key) that failed `ATRIUM_AUTH_FAILURE_LIMIT` times in a minute,
- *   from any address, is refused (429) before it is checked, until its minute ends — its valid owner too;
+ * - a credential (an HR application id, an Academy key) that failed `ATRIUM_AUTH_FAILURE_LIMIT` times in a minute
+ *   from one address is refused (429) from that address before it is checked, until its minute ends; from any
+ *   other address it is served, so failures from others never lock its owner out;
  * - an address that failed that many times has its further failures answered 429 instead of 401, but a credential
  *   that checks out is served from it: a valid credential is never refused because of others' failures from the
  *   same address (a proxy, a NAT).
@@ -115,7 +116,10 @@ export async function underFailureLimits<T>(
   refuse: (retryAfter: number, limit: FailureLimit) => Error,
 ): Promise<T> {
   if (!limits) return authenticate();
-  const locked = credential === undefined ? 0 : limits.credentialFailures.exhausted(credential);
+  // A credential's failures count per address: a stranger who knows an application id (it is no secret) can lock
+  // it out of their own address only, never out of its owner's.
+  const key = credential === undefined ? undefined : `${credential}\u0000${address}`;
+  const locked = key === undefined ? 0 : limits.credentialFailures.exhausted(key);
   if (locked > 0) throw refuse(locked, 'credential');
   try {
     return await authenticate();
@@ -123,7 +127,7 @@ export async function underFailureLimits<T>(
     if (!isFailure(error)) throw error;
     const addressWait = limits.authFailures.hit(address);
     if (addressWait > 0) throw refuse(addressWait, 'address');
-    const credentialWait = credential === undefined ? 0 : limits.credentialFailures.hit(credential);
+    const credentialWait = key === undefined ? 0 : limits.credentialFailures.hit(key);
     if (credentialWait > 0) throw refuse(credentialWait, 'credential');
     throw error;
   }
