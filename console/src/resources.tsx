@@ -640,6 +640,85 @@ export const RESOURCES: readonly Resource[] = [
   },
   events('ilt', 'In-class events'),
   events('vc', 'Virtual classroom events'),
+  {
+    name: 'saml-identity-providers',
+    kind: 'hr',
+    title: 'SAML identity providers',
+    list: {
+      path: '/saml/identity_providers',
+      paging: 'cursor',
+      columns: [
+        column('Provider', 'name'),
+        column('Entity id', 'entity_id'),
+        column('Scope', 'scope'),
+        { label: 'Active', value: (row) => (row.activated ? 'yes' : 'no') },
+      ],
+      caption: 'SAML identity providers',
+      empty: 'No identity provider.',
+    },
+  },
+  {
+    name: 'process-pdf-templates',
+    kind: 'hr',
+    title: 'Process PDF templates',
+    list: {
+      path: '/process_pdf_templates',
+      paging: 'cursor',
+      columns: [column('Template', 'name'), column('Id', 'id'), column('Document type', 'document_type_id')],
+      caption: 'PDF templates of processes',
+      empty: 'No PDF template.',
+    },
+  },
+  {
+    name: 'directory-users',
+    kind: 'academy',
+    title: 'Directory: users',
+    list: {
+      path: '/users',
+      paging: 'offset',
+      search: { param: 'search', label: 'Search', placeholder: 'name or email' },
+      columns: [
+        { label: 'User', value: (row) => fullName(row) },
+        column('Email', 'email'),
+        column('Role', 'role'),
+        column('Id', 'id'),
+      ],
+      caption: 'Users of the academy directory',
+      empty: 'No user: import a directory with atrium academy import.',
+    },
+  },
+  {
+    name: 'directory-courses',
+    kind: 'academy',
+    title: 'Directory: courses',
+    list: {
+      path: '/courses',
+      paging: 'offset',
+      search: { param: 'search', label: 'Search', placeholder: 'title' },
+      columns: [
+        column('Course', 'title'),
+        column('Id', 'id'),
+        column('Students', 'students'),
+        column('Lectures', 'lectures_count'),
+        column('Exams', 'exams_count'),
+      ],
+      caption: 'Courses of the academy directory',
+      empty: 'No course.',
+    },
+  },
+  {
+    name: 'directory-curriculums',
+    kind: 'academy',
+    title: 'Directory: curriculums',
+    list: {
+      path: '/curriculums',
+      paging: 'offset',
+      search: { param: 'search', label: 'Search', placeholder: 'title' },
+      columns: [column('Curriculum', 'title'), column('Id', 'id'), column('Category', 'category', 'name')],
+      caption: 'Curriculums of the academy directory',
+      empty: 'No curriculum.',
+    },
+  },
 ];
 
 export function resourceOf(kind: string, name: string): Resource | undefined {

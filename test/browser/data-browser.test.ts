@@ -627,6 +627,11 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
       [data('outbox'), 'Outbox (mail not sent)'],
       [academyData('events-ilt'), 'In-class events'],
       [academyData(`events-ilt/${event.id}`), 'Attendance'],
+      [data('saml-identity-providers'), 'SAML identity providers'],
+      [data('process-pdf-templates'), 'Process PDF templates'],
+      [academyData('directory-users'), 'Directory: users'],
+      [academyData('directory-courses'), 'Directory: courses'],
+      [academyData('directory-curriculums'), 'Directory: curriculums'],
     ];
     const found: string[] = [];
     for (const [width, dark] of [
