@@ -1,6 +1,6 @@
 /**
  * `@atrium/client`, the SDK as a package of its own (issue 17, item 6): packed with `npm pack`, it has no
- * dependency and stays under 200 KB; unpacked alone into a consumer's node_modules, it type-checks under
+ * dependency and stays under 300 KB (every operation of both APIs, ES modules with their sources in source maps); unpacked alone into a consumer's node_modules, it type-checks under
  * `moduleResolution` node16, nodenext and bundler (and node10, the default of `"module": "commonjs"`), from ES
  * modules and from CommonJS, with only the DOM and ES libraries (no @types/node), and loads with `import` and
  * `require` at run time.
@@ -104,7 +104,7 @@ describe('@atrium/client, packed', () => {
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('has no dependency, ships only its build, and packs under 200 KB', () => {
+  it('has no dependency, ships only its build, and packs under 300 KB', () => {
     const pkg = JSON.parse(
       fs.readFileSync(path.join(consumerRoot, 'node_modules/@atrium/client/package.json'), 'utf8'),
     );
@@ -112,7 +112,7 @@ describe('@atrium/client, packed', () => {
     assert.equal(pkg.dependencies, undefined);
     assert.equal(pkg.peerDependencies, undefined);
     assert.equal(pkg.optionalDependencies, undefined);
-    assert.ok(packed.size < 200 * 1024, `${packed.size} bytes packed`);
+    assert.ok(packed.size < 300 * 1024, `${packed.size} bytes packed`);
     console.log(`@atrium/client packs to ${packed.size} bytes, ${packed.files.length} files`);
     const files = packed.files.map((f) => f.path);
     const outside = files.filter(
