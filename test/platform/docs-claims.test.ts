@@ -137,18 +137,18 @@ describe('docs claim no served operation missing', () => {
         '#### Not implemented',
         '',
         '`POST /kb_articles/images`, `GET',
-        '/settings/knowledge_base`, and `GET /requests/{request_id}/attachments/{a}/preview/{page}`.',
+        '/kb_articles/{id}/hits`, and `GET /requests/{request_id}/attachments/{a}/preview/{page}`.',
         '',
-        '- `GET /requests/{id}` is served. Not implemented: `POST /processes/{id}/post_process_action`.',
+        '- `GET /requests/{id}` is served. Not implemented: `POST /kb_articles/{id}/feedback`.',
       ].join('\n'),
     );
     assert.equal(claims.length, 3);
     assert.deepEqual(
       claims.map((c) => servedAmong(c, 'docs/hr-api.md', served).length),
-      [1, 1, 0],
-      'the PDF and the preview are served; the claim of the third bullet names only what is not',
+      [1, 2, 0],
+      'the PDF, the KB image upload and the preview are served; the third bullet names only what is not',
     );
-    assert.deepEqual(mentions(claims[1] as string)[1], { method: 'GET', path: '/settings/knowledge_base' });
+    assert.deepEqual(mentions(claims[1] as string)[1], { method: 'GET', path: '/kb_articles/{id}/hits' });
   });
 
   it('no sentence of README.md or docs/ calls a served operation missing', () => {
@@ -162,7 +162,8 @@ describe('docs claim no served operation missing', () => {
         for (const hit of servedAmong(scope, doc, served)) wrong.push(`${doc}: ${hit}\n  in: ${scope}`);
       }
     }
-    assert.ok(claims >= 5 && named >= 5, `${claims} claims naming ${named} operations read`);
+    // Every operation of the reference is served, so the claims left name none: the check still reads them.
+    assert.ok(claims >= 5, `${claims} claims read`);
     assert.deepEqual(wrong, [], `claims of a missing operation that Atrium serves:\n${wrong.join('\n')}`);
   });
 });
