@@ -175,6 +175,7 @@ const R404 =
 const R422 = "the converter's example body breaks a rule of the API (a made-up reference, format or value)";
 const RANDOM = 'the converter fills this body with random values where the document has no example: either answer';
 const EXPECTED: Record<string, [number[], string]> = {
+  'POST /api/v2/client/platform_updates': [[404], R404],
   'DELETE /api/v2/client/document_generation_templates/{id}/versions/{number}': [[404], R404],
   'DELETE /api/v2/client/document_generations/{id}': [[404], R404],
   'GET /api/v2/client/document_generation_campaigns/{id}': [[404], R404],

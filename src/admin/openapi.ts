@@ -187,4 +187,13 @@ export const ADMIN_DOCUMENTATION: ApiDocumentation = {
   },
   responses: RESPONSES,
   describeError,
+  examples: {
+    requests: {
+      'PATCH /tenants/{kind}/{id}/settings': {
+        case_management: { enabled: false },
+        client: { timezone: 'Europe/Paris' },
+      },
+      'POST /tenants/{kind}/{id}/config_updates': { knowledge_base: { enabled: false } },
+    },
+  },
 };
