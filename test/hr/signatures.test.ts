@@ -556,6 +556,53 @@ for (const dialect of dialects()) {
       assert.equal((await sign(s.id, { name: 'Ada', access_code: '4242' })).status, 400, 'nothing to sign any more');
     });
 
+    it('locks a signer after 5 wrong access codes until the sender reminds them (issue 51)', async () => {
+      const p = await create({ sender_id: senderId });
+      const s = await addSigner(p.id, { access_code: '4242' });
+      assert.equal((await start(p.id)).status, 200);
+      for (let i = 1; i <= 4; i++) {
+        const wrong = await json<ErrorBody>(await sign(s.id, { name: 'Ada', access_code: `000${i}` }), 422);
+        assert.deepEqual(
+          wrong.errors?.map((e) => [e.field, e.code]),
+          [['access_code', 'invalid']],
+          `guess ${i}`,
+        );
+      }
+      const fifth = await json<ErrorBody>(await sign(s.id, { name: 'Ada', access_code: '0005' }), 403);
+      assert.equal(fifth.code, 'signer_locked', 'the fifth wrong code locks');
+      const row = await server.app.database.db
+        .selectFrom('hr_signer_code_attempts')
+        .select(['failures', 'locked_at'])
+        .where('signer_id', '=', s.id)
+        .where('client_id', '=', hr.creds.client_id) // tenant-by-hand: the test reads the row itself
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(row.failures), 5);
+      assert.notEqual(row.locked_at, null);
+      // Locked: even the right code is refused, and so is a refusal.
+      assert.equal(
+        (await json<ErrorBody>(await sign(s.id, { name: 'Ada', access_code: '4242' }), 403)).code,
+        'signer_locked',
+      );
+      const refuse = await hr.call('POST', `/signers/${s.id}/refuse`, { comment: 'No', access_code: '4242' });
+      assert.equal(refuse.status, 403);
+      assert.equal((await signer(s.id)).state, 'in_progress');
+      const events = await json<{ type: string; data: { id: string } }[]>(
+        await hr.call('GET', '/events?resource_type=signer&action=locked'),
+        200,
+      );
+      assert.deepEqual(
+        events.map((e) => [e.type, e.data.id]),
+        [['signer.locked', s.id]],
+        'one signer.locked event',
+      );
+      // The sender reminds them (re-invites): unlocked, and the right code signs.
+      assert.equal((await hr.call('POST', `/signers/${s.id}/remind`)).status, 204);
+      assert.equal(
+        (await json<SignerBody>(await sign(s.id, { name: 'Ada', access_code: '4242' }), 200)).state,
+        'signed',
+      );
+    });
+
     it('expires through the runner when the client’s clock passes expiry_date, and calls back', async () => {
       const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
       const p = await create({ expiry_date: tomorrow, callback_url: `${receiver.url}/expired` });

@@ -26,6 +26,7 @@ import { InboxService } from './inbox/service.js';
 import { redirectionUrlRoutes } from './redirection-urls/routes.js';
 import { RedirectionUrlsService } from './redirection-urls/service.js';
 import { scanRoutes } from './scans/routes.js';
+import { SignerCodeAttemptsRepository } from './signatures/code-attempts.js';
 import { signatureEvents, signerEvents } from './signatures/events.js';
 import { SignatureJobs } from './signatures/jobs-service.js';
 import { SigningLinks } from './signatures/links.js';
@@ -51,6 +52,7 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
   const documents = services.documents;
   const signatureWork = unitOfWork(ctx, (db) => ({
     signatures: new SignaturesRepository(db),
+    codeAttempts: new SignerCodeAttemptsRepository(db),
     uploads: new UploadsRepository(db),
     documents: new DocumentsRepository(db),
     outbox: new OutboxRepository(db),

@@ -16,4 +16,4 @@ export const signatureEvents = declareEvents('signature', [
 ]);
 
 /** The audit events signers record. */
-export const signerEvents = declareEvents('signer', ['created', 'updated', 'deleted', 'signed', 'refused']);
+export const signerEvents = declareEvents('signer', ['created', 'updated', 'deleted', 'signed', 'refused', 'locked']);

@@ -10,6 +10,7 @@ import type { OutboxRepository } from '../../core/outbox/repository.js';
 import type { UploadsRepository } from '../../core/uploads/repository.js';
 import type { Audited } from '../../module.js';
 import type { DocumentsRepository } from '../documents/repository.js';
+import type { SignerCodeAttemptsRepository } from './code-attempts.js';
 import { signatureEvents, signerEvents } from './events.js';
 import { type NoLinks, presentProcess, presentSigner } from './present.js';
 import type { SignaturesRepository } from './repository.js';
@@ -18,6 +19,7 @@ import { type ProcessView, processView, type SignerView, signerView } from './vi
 /** The repositories signature writes touch. */
 export interface SignaturesWork {
   signatures: SignaturesRepository;
+  codeAttempts: SignerCodeAttemptsRepository;
   uploads: UploadsRepository;
   documents: DocumentsRepository;
   outbox: OutboxRepository;

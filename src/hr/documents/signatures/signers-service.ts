@@ -189,6 +189,8 @@ export class SignersService {
             .join(', ')}. Nobody was reminded.`,
         );
       }
+      // A reminder is the sender inviting them again: a signer locked by wrong access codes may try anew.
+      await tx.codeAttempts.clear(clientId, ids);
       await tx.outbox.insert(
         clientId,
         ids.map((id) => {

@@ -6,12 +6,13 @@ import { randomUUID } from 'node:crypto';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
-import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
+import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue } from '../../../platform/jobs/index.js';
 import { verifySecret } from '../../../platform/security/secrets.js';
 import type { Clock } from '../../../platform/time.js';
 import { afterWork } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
+import { ACCESS_CODE_ATTEMPTS } from './code-attempts.js';
 import type { SigningLinks } from './links.js';
 import { type CallOrigin, inviteNext, signingPath } from './mail.js';
 import { type ProcessJob, queueCallback, SIGNATURE_FINISH_QUEUE } from './queues.js';
@@ -19,6 +20,17 @@ import { fullName, invalid, recordProcess, recordSigner, type SignaturesWork } f
 import type { ProcessRecord, SignaturesRepository, SignerRecord } from './repository.js';
 import { findSignatureType } from './types.js';
 import { type ProcessView, processView, type SignerView, signerView, stateOf } from './views.js';
+
+/** A wrong access code, counted once the attempt's transaction is rolled back. */
+class WrongAccessCode extends Error {
+  override name = 'WrongAccessCode';
+}
+
+const lockedError = () =>
+  new ForbiddenError(
+    'signer_locked',
+    `Too many wrong access codes (${ACCESS_CODE_ATTEMPTS}): the signer is locked until the sender reminds them (POST /signers/{id}/remind).`,
+  );
 
 /** A signer's turn: their link, their signature or refusal, and what follows from it. */
 export class SigningService {
@@ -83,40 +95,42 @@ export class SigningService {
     input: { name: string; access_code?: string | undefined },
     call: CallOrigin,
   ): Promise<SignerView> {
-    return this.work.run(async (tx) => {
-      const { signer, process } = await this.turnOf(tx, clientId, id, input.access_code);
-      const at = this.now();
-      const moved = await tx.signatures.signerTransition(
-        clientId,
-        id,
-        'in_progress',
-        { state: 'signed', signedAt: at, signatureName: input.name },
-        at,
-      );
-      if (!moved) throw invalid('This signer has already signed or refused.');
-      const signers = (await tx.signatures.signersOf(clientId, [process.id])).get(process.id) ?? [];
-      if (process.notifyOnSignature)
-        await this.mailSender(tx, clientId, process, 'signature.signed', `${fullName(signer)} signed`);
-      if (signers.every((s) => s.state === 'signed')) {
-        await tx.signatures.transition(clientId, process.id, ['signing'], { state: 'signed' }, at);
-        await recordProcess(tx, this.deps.clock, clientId, process.id, 'signed');
-      } else if (!signers.some((s) => s.state === 'in_progress')) {
-        await inviteNext(tx, this.deps, clientId, process, signers, call);
-      }
-      // The current PDF gets this signature's block (and, after the last one, the audit page) from the runner.
-      await enqueue(
-        tx.signatures.db,
-        {
-          queue: SIGNATURE_FINISH_QUEUE,
-          tenant: clientId,
-          orderingKey: `signature:${process.id}`,
-          payload: { clientId, processId: process.id } satisfies ProcessJob,
-        },
-        this.deps.clock.wall(),
-      );
-      afterWork(this.deps.wakeJobs);
-      return recordSigner(tx, this.deps.clock, clientId, id, 'signed');
-    });
+    return this.countingCodes(clientId, id, () =>
+      this.work.run(async (tx) => {
+        const { signer, process } = await this.turnOf(tx, clientId, id, input.access_code);
+        const at = this.now();
+        const moved = await tx.signatures.signerTransition(
+          clientId,
+          id,
+          'in_progress',
+          { state: 'signed', signedAt: at, signatureName: input.name },
+          at,
+        );
+        if (!moved) throw invalid('This signer has already signed or refused.');
+        const signers = (await tx.signatures.signersOf(clientId, [process.id])).get(process.id) ?? [];
+        if (process.notifyOnSignature)
+          await this.mailSender(tx, clientId, process, 'signature.signed', `${fullName(signer)} signed`);
+        if (signers.every((s) => s.state === 'signed')) {
+          await tx.signatures.transition(clientId, process.id, ['signing'], { state: 'signed' }, at);
+          await recordProcess(tx, this.deps.clock, clientId, process.id, 'signed');
+        } else if (!signers.some((s) => s.state === 'in_progress')) {
+          await inviteNext(tx, this.deps, clientId, process, signers, call);
+        }
+        // The current PDF gets this signature's block (and, after the last one, the audit page) from the runner.
+        await enqueue(
+          tx.signatures.db,
+          {
+            queue: SIGNATURE_FINISH_QUEUE,
+            tenant: clientId,
+            orderingKey: `signature:${process.id}`,
+            payload: { clientId, processId: process.id } satisfies ProcessJob,
+          },
+          this.deps.clock.wall(),
+        );
+        afterWork(this.deps.wakeJobs);
+        return recordSigner(tx, this.deps.clock, clientId, id, 'signed');
+      }),
+    );
   }
 
   /** A signer refuses, with a comment: the process is `rejected`, and its callback called. */
@@ -125,34 +139,36 @@ export class SigningService {
     id: string,
     input: { comment: string; access_code?: string | undefined },
   ): Promise<SignerView> {
-    return this.work.run(async (tx) => {
-      const { signer, process } = await this.turnOf(tx, clientId, id, input.access_code);
-      if (!findSignatureType(process.signatureTypeId)?.signer_can_reject) {
-        throw invalid('Signers of this signature type cannot refuse.');
-      }
-      const at = this.now();
-      const moved = await tx.signatures.signerTransition(
-        clientId,
-        id,
-        'in_progress',
-        { state: 'rejected', refusalComment: input.comment },
-        at,
-      );
-      if (!moved) throw invalid('This signer has already signed or refused.');
-      await tx.signatures.transition(clientId, process.id, ['signing'], { state: 'rejected' }, at);
-      if (process.notifyOnRefusal) {
-        await this.mailSender(
-          tx,
+    return this.countingCodes(clientId, id, () =>
+      this.work.run(async (tx) => {
+        const { signer, process } = await this.turnOf(tx, clientId, id, input.access_code);
+        if (!findSignatureType(process.signatureTypeId)?.signer_can_reject) {
+          throw invalid('Signers of this signature type cannot refuse.');
+        }
+        const at = this.now();
+        const moved = await tx.signatures.signerTransition(
           clientId,
-          process,
-          'signature.refused',
-          `${fullName(signer)} refused: ${input.comment}`,
+          id,
+          'in_progress',
+          { state: 'rejected', refusalComment: input.comment },
+          at,
         );
-      }
-      const view = await recordProcess(tx, this.deps.clock, clientId, process.id, 'rejected');
-      await queueCallback(tx, this.deps, clientId, view);
-      return recordSigner(tx, this.deps.clock, clientId, id, 'refused');
-    });
+        if (!moved) throw invalid('This signer has already signed or refused.');
+        await tx.signatures.transition(clientId, process.id, ['signing'], { state: 'rejected' }, at);
+        if (process.notifyOnRefusal) {
+          await this.mailSender(
+            tx,
+            clientId,
+            process,
+            'signature.refused',
+            `${fullName(signer)} refused: ${input.comment}`,
+          );
+        }
+        const view = await recordProcess(tx, this.deps.clock, clientId, process.id, 'rejected');
+        await queueCallback(tx, this.deps, clientId, view);
+        return recordSigner(tx, this.deps.clock, clientId, id, 'refused');
+      }),
+    );
   }
 
   /** The signer, if it is their turn in a process that is signing; else a 400 that says why. */
@@ -172,12 +188,33 @@ export class SigningService {
     }
     if (signer.state !== 'in_progress')
       throw invalid(`This signer has already ${signer.state === 'signed' ? 'signed' : 'refused'}.`);
-    if (signer.accessCodeHash !== null && !verifySecret(accessCode ?? '', signer.accessCodeHash)) {
+    if (signer.accessCodeHash !== null) {
+      if ((await tx.codeAttempts.lockedAt(clientId, id)) !== null) throw lockedError();
+      if (!verifySecret(accessCode ?? '', signer.accessCodeHash)) throw new WrongAccessCode();
+      await tx.codeAttempts.clear(clientId, [id]);
+    }
+    return { signer, process };
+  }
+
+  /**
+   * Runs a sign or refuse; a wrong access code is counted in a transaction of its own (the attempt's rolled back),
+   * and the 5th locks the signer (`signer.locked`) until the sender reminds them.
+   */
+  private async countingCodes(clientId: HrTenantId, id: string, attempt: () => Promise<SignerView>) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof WrongAccessCode)) throw error;
+      const locked = await this.work.run(async (tx) => {
+        const now = await tx.codeAttempts.fail(clientId, id, this.now());
+        if (now) await recordSigner(tx, this.deps.clock, clientId, id, 'locked');
+        return now;
+      });
+      if (locked) throw lockedError();
       throw new FieldValidationError([
         { field: 'access_code', code: 'invalid', message: 'The access code is missing or wrong.' },
       ]);
     }
-    return { signer, process };
   }
 
   private async mailSender(

@@ -89,8 +89,18 @@ export interface HrSignersTable {
   updated_at: number;
 }
 
+/** Wrong access codes given for a signer, and when they locked it. */
+export interface HrSignerCodeAttemptsTable {
+  client_id: string;
+  signer_id: string;
+  failures: number;
+  locked_at: number | null;
+  updated_at: number;
+}
+
 declare module '../../../platform/db/schema.js' {
   interface Tables {
+    hr_signer_code_attempts: HrSignerCodeAttemptsTable;
     hr_signature_processes: HrSignatureProcessesTable;
     hr_signature_process_organizations: HrSignatureProcessOrganizationsTable;
     hr_signers: HrSignersTable;
