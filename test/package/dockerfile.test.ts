@@ -85,7 +85,7 @@ describe('compose.yaml', () => {
   it('requires ATRIUM_MASTER_KEY from .env (no default: a new key at each start would not open the database)', () => {
     const keys = compose.split('\n').filter((line) => /^\s+ATRIUM_MASTER_KEY:/.test(line));
     assert.deepEqual(keys, [
-      '      ATRIUM_MASTER_KEY: ${ATRIUM_MASTER_KEY:?set it once in .env, see the top of compose.yaml}',
+      `      ATRIUM_MASTER_KEY: \${ATRIUM_MASTER_KEY:?set it once in .env, see the top of compose.yaml}`,
     ]);
     assert.doesNotMatch(compose, /ATRIUM_MASTER_KEY:-/);
     assert.doesNotMatch(
