@@ -206,56 +206,40 @@ export async function taskFileRoutes(
     },
   );
 
-  api.get(
-    '/tasks/:id/files/:file_id/download',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Download a task file',
-        description: 'The bytes, with Range support.',
-        params: TaskFileParams,
-        response: {
-          200: { type: 'string', format: 'binary', description: 'The file.' },
-          206: { type: 'string', format: 'binary', description: 'The requested range.' },
-          ...errorResponses(401, 403, 404, 416),
+  /** A task's file, downloaded: the bytes with Range support; `read` finds it (not found: 404). */
+  const download = (path: string, summary: string, description: string, read: typeof tasks.file) =>
+    api.get(
+      path,
+      {
+        schema: {
+          tags: TAG,
+          summary,
+          description,
+          params: TaskFileParams,
+          response: {
+            200: { type: 'string', format: 'binary', description: 'The file.' },
+            206: { type: 'string', format: 'binary', description: 'The requested range.' },
+            ...errorResponses(401, 403, 404, 416),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const f = await tasks.file(request.hrAuth.clientId, request.params.id, request.params.file_id);
-      return sendBlob(reply, request, blobs, {
-        sha256: f.sha256,
-        size: f.size,
-        contentType: f.contentType,
-        filename: f.filename,
-      });
-    },
+      async (request, reply) => {
+        const f = await read(request.hrAuth.clientId, request.params.id, request.params.file_id);
+        return sendBlob(reply, request, blobs, {
+          sha256: f.sha256,
+          size: f.size,
+          contentType: f.contentType,
+          filename: f.filename,
+        });
+      },
+    );
+  download('/tasks/:id/files/:file_id/download', 'Download a task file', 'The bytes, with Range support.', (c, t, f) =>
+    tasks.file(c, t, f),
   );
-
-  api.get(
+  download(
     '/tasks/:id/workingfiles/:file_id',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Download a file the task generated',
-        description:
-          'The completed document of a fill_pdf or signature task (the file its completion attached, listed in its `files`): the bytes, with Range support. Any other file id, a form file or the document to acknowledge included, is a 404.',
-        params: TaskFileParams,
-        response: {
-          200: { type: 'string', format: 'binary', description: 'The file.' },
-          206: { type: 'string', format: 'binary', description: 'The requested range.' },
-          ...errorResponses(401, 403, 404, 416),
-        },
-      },
-    },
-    async (request, reply) => {
-      const f = await tasks.workingFile(request.hrAuth.clientId, request.params.id, request.params.file_id);
-      return sendBlob(reply, request, blobs, {
-        sha256: f.sha256,
-        size: f.size,
-        contentType: f.contentType,
-        filename: f.filename,
-      });
-    },
+    'Download a file the task generated',
+    'The completed document of a fill_pdf or signature task (the file its completion attached, listed in its `files`): the bytes, with Range support. Any other file id, a form file or the document to acknowledge included, is a 404.',
+    (c, t, f) => tasks.workingFile(c, t, f),
   );
 }
