@@ -144,7 +144,10 @@ export function createDocuments(ctx: HrContext, core: CoreServices) {
         await signerSigningRoutes(app, { signing });
       },
     },
-    { public: true, routes: (app) => signingPageRoutes(app, { signatures, signing, blobs }) },
+    {
+      public: true,
+      routes: (app, http) => signingPageRoutes(app, { signatures, signing, blobs, limits: http.rateLimits }),
+    },
     { schemas: [InboxItem], events: [inboxItemEvents], routes: (app) => inboxRoutes(app, { inbox, paginator }) },
     { routes: (app) => scanRoutes(app, { scans }) },
     { routes: (app) => redirectionUrlRoutes(app, { redirections }) },

@@ -3,7 +3,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
-import { DomainError, FieldValidationError } from '../../../platform/errors.js';
+import { DomainError, FieldValidationError, ForbiddenError } from '../../../platform/errors.js';
+import { type RateLimits, underFailureLimits } from '../../../platform/http/rate-limit.js';
 import { sendBlob } from '../../../platform/http/send-blob.js';
 import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { escapeHtml, FAVICON, securePage } from '../../../platform/http/web-page.js';
@@ -164,6 +165,18 @@ ${others ? `<section class="card" aria-labelledby="others-title"><h2 id="others-
   );
 }
 
+/** The failed-attempt limit of the client address was reached (`underFailureLimits`). */
+class TooManyCodes extends Error {
+  constructor(readonly retryAfter: number) {
+    super('Too many wrong access codes from this address.');
+  }
+}
+
+/** A wrong access code, or any try at a signer locked by them. */
+const wrongCode = (error: unknown): boolean =>
+  (error instanceof FieldValidationError && error.fields.some((f) => f.field === 'access_code')) ||
+  (error instanceof ForbiddenError && error.code === 'signer_locked');
+
 const notFound = page(
   'Link not valid',
   '<h1>This signing link is not valid</h1><p>It may have been mistyped, or the signature process was deleted. Ask the sender for a new link.</p>',
@@ -176,9 +189,9 @@ const notFound = page(
  */
 export async function signingPageRoutes(
   app: FastifyInstance,
-  opts: { signatures: SignaturesService; signing: SigningService; blobs: BlobStore },
+  opts: { signatures: SignaturesService; signing: SigningService; blobs: BlobStore; limits?: RateLimits | undefined },
 ): Promise<void> {
-  const { signatures, signing, blobs } = opts;
+  const { signatures, signing, blobs, limits } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const html = (request: FastifyRequest, reply: FastifyReply, status: number, body: string) =>
     securePage(request, reply, CSP)
@@ -224,10 +237,34 @@ export async function signingPageRoutes(
           );
         }
         try {
-          await signing.inClientTime(found.clientId, () =>
-            act(found.clientId, found.signer.signer.id, request.body as Form, request),
+          // A wrong access code (or a try at a locked signer) is a failed authentication of this address, counted
+          // with the APIs' own (ATRIUM_AUTH_FAILURE_LIMIT): past it, the page answers 429 instead of checking more.
+          await underFailureLimits(
+            limits,
+            request.ip,
+            undefined,
+            () =>
+              signing.inClientTime(found.clientId, () =>
+                act(found.clientId, found.signer.signer.id, request.body as Form, request),
+              ),
+            wrongCode,
+            (retryAfter) => new TooManyCodes(retryAfter),
           );
         } catch (error) {
+          if (error instanceof TooManyCodes) {
+            reply.header('Retry-After', String(error.retryAfter));
+            return html(
+              request,
+              reply,
+              429,
+              render(
+                token,
+                found.process,
+                found.signer,
+                `Too many wrong access codes from your address. Try again in ${error.retryAfter} s.`,
+              ),
+            );
+          }
           if (error instanceof FieldValidationError) return back(error.fields.map((f) => f.message).join(' '));
           if (error instanceof DomainError) return back(error.message);
           throw error;
