@@ -281,6 +281,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     env.ATRIUM_MASTER_KEY_FILE?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'master.key'),
   );
   const merged = { ...config, ...overrides };
+  // The default follows the interface actually bound, `serve --host` included, not only HOST.
+  if (!env.ATRIUM_WEBHOOK_ALLOW_PRIVATE?.trim()) {
+    merged.webhookAllowPrivate = overrides.webhookAllowPrivate ?? LOOPBACK_HOSTS.has(merged.host);
+  }
   if (merged.metricsPort !== undefined && merged.metricsPort !== 0 && merged.metricsPort === merged.port) {
     throw new ConfigError(
       `ATRIUM_METRICS_PORT must differ from PORT (${merged.port}): metrics have a port of their own`,

@@ -79,6 +79,10 @@ describe('ATRIUM_WEBHOOK_ALLOW_PRIVATE by default', () => {
     assert.equal(allowed({ HOST: '10.0.0.5' }), false);
     assert.equal(allowed({ HOST: '0.0.0.0', ATRIUM_WEBHOOK_ALLOW_PRIVATE: 'true' }), true, 'said outright');
     assert.equal(allowed({ ATRIUM_WEBHOOK_ALLOW_PRIVATE: 'false' }), false);
+    // `atrium serve --host 0.0.0.0` overrides HOST: the default follows the interface bound.
+    assert.equal(loadConfig({}, { host: '0.0.0.0' }).webhookAllowPrivate, false, 'serve --host 0.0.0.0');
+    assert.equal(loadConfig({ HOST: '0.0.0.0' }, { host: '127.0.0.1' }).webhookAllowPrivate, true);
+    assert.equal(loadConfig({ ATRIUM_WEBHOOK_ALLOW_PRIVATE: 'true' }, { host: '0.0.0.0' }).webhookAllowPrivate, true);
   });
 });
 
