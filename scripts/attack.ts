@@ -4,16 +4,19 @@
  *
  * Without --url it builds nothing: it starts the built server (`dist/cli/main.js serve`, run `npm run build` first)
  * on 127.0.0.1 with a temporary SQLite data directory and `ATRIUM_REQUEST_TIMEOUT=10000`, and creates a client, a
- * read-only application and an academy with the CLI. With --url (loopback only), --credentials names a JSON file
- * `{"hr": {"client_id", "application_id", "application_secret"}, "academy": {"acadId", "apikey"}}` (the HR
- * application read-only), and --request-timeout-ms the server's ATRIUM_REQUEST_TIMEOUT (default 30000).
+ * read-only and a read-write application and an academy with the CLI. With --url (loopback only), --credentials
+ * names a JSON file `{"hr": {"client_id", "application_id", "application_secret"}, "hr_write": {…the same…},
+ * "academy": {"acadId", "apikey"}}` (`hr` read-only, `hr_write` a read-write application of the same client), and
+ * --request-timeout-ms the server's ATRIUM_REQUEST_TIMEOUT (default 30000).
  *
  * Cases (docs/RELIABILITY.md): (a) validation amplification: 200,000 `employee_numbers` and 200,000 Academy
  * `userIds`, answer under 64 KiB while a concurrent GET is answered within 1 s; (b) a body sent at 1 byte/s and
  * headers sent at 1 byte/s are cut off within the request timeout (+5 s); (d) forged `kid`s (an array, a number,
  * 300 unknown ones) are all refused, never a 2xx or 5xx, and a valid token still works. Every loop is bounded in count and time; every
  * request goes to 127.0.0.1. (c) 70 failed logins from this address (after d's), then valid HR and Academy
- * credentials must still work.
+ * credentials must still work. (1–4) the findings of issue 51 (scripts/attack-findings.ts): webhook read-back and
+ * error oracle, and, on a second server of its own bound to 0.0.0.0, private receivers refused by default; signer
+ * lock after five wrong codes; CSV formula escaping; the per-application lockout counted per address.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
@@ -22,6 +25,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  applicationLockout,
+  csvFormula,
+  type HrCredentials,
+  signingCodes,
+  webhookReadBack,
+  webhookRefusedByDefault,
+} from './attack-findings.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +49,9 @@ const OWN_REQUEST_TIMEOUT_MS = 10_000;
 const RUN_LIMIT_MS = 4 * 60_000;
 
 interface Credentials {
-  hr: { client_id: string; application_id: string; application_secret: string };
+  hr: HrCredentials;
+  /** A read-write application of the same client, for the cases of issue 51. */
+  hr_write: HrCredentials;
   academy: { acadId: number; apikey: string };
 }
 
@@ -69,7 +82,9 @@ function run(env: Record<string, string>, ...args: string[]): Promise<string> {
   });
 }
 
-async function startOwnServer(): Promise<{ url: string; child: ChildProcess; creds: Credentials; dir: string }> {
+async function startOwnServer(
+  host = '127.0.0.1',
+): Promise<{ url: string; child: ChildProcess; creds: Credentials; dir: string }> {
   if (!fs.existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-attack-'));
   const env = {
@@ -94,10 +109,13 @@ async function startOwnServer(): Promise<{ url: string; child: ChildProcess; cre
       '--json',
     ),
   ) as Credentials['hr'];
+  const writer = JSON.parse(
+    await run(env, 'hr', 'create-application', '--client-id', client.client_id, '--name', 'rw', '--json'),
+  ) as Credentials['hr'];
   const academy = JSON.parse(
     await run(env, 'academy', 'create', '--name', 'attack', '--json'),
   ) as Credentials['academy'];
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', host], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -110,12 +128,12 @@ async function startOwnServer(): Promise<{ url: string; child: ChildProcess; cre
       const m = /listening on (http:\/\/[^ ]+)/.exec(out);
       if (m?.[1]) {
         clearTimeout(timer);
-        resolve(m[1].replace('localhost', '127.0.0.1'));
+        resolve(m[1].replace('localhost', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
       }
     });
     child.on('exit', () => reject(new Error(`the server exited: ${out}`)));
   });
-  return { url, child, creds: { hr: app, academy }, dir };
+  return { url, child, creds: { hr: app, hr_write: writer, academy }, dir };
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -284,6 +302,23 @@ async function forgedKids(base: string, creds: Credentials) {
   );
 }
 
+/**
+ * Issue 51, finding 1: a second server of its own, bound to every interface (0.0.0.0) with the default settings,
+ * for the few seconds of one webhook test: a private receiver is refused there. Requests still go to 127.0.0.1.
+ */
+async function refusedByDefault(): Promise<void> {
+  const wide = await startOwnServer('0.0.0.0');
+  try {
+    await webhookRefusedByDefault(wide.url, wide.creds.hr_write, record).catch((error: Error) =>
+      record('1. default on a server bound to 0.0.0.0', false, error.message),
+    );
+  } finally {
+    wide.child.kill('SIGTERM');
+    await new Promise((r) => wide.child.once('exit', r));
+    fs.rmSync(wide.dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   let base: string;
   let creds: Credentials;
@@ -327,6 +362,15 @@ async function main(): Promise<void> {
       `{"userIds":[${Array(200_000).fill('"x"').join(',')}]}`,
     );
     await slow(base, timeoutMs);
+    for (const [name, finding] of [
+      ['1. webhook read-back', webhookReadBack],
+      ['2. signing codes', signingCodes],
+      ['3. CSV formulas', csvFormula],
+      ['4. application lockout', applicationLockout],
+    ] as const) {
+      await finding(base, creds.hr_write, record).catch((error: Error) => record(name, false, error.message));
+    }
+    if (own) await refusedByDefault();
     await forgedKids(base, creds);
     await lockout(base, creds);
   } finally {
