@@ -28,6 +28,7 @@ import { processRoutes } from './processes/routes.js';
 import { Process } from './processes/schemas.js';
 import { ProcessesService } from './processes/service.js';
 import { taskEvents, taskFileEvents } from './tasks/events.js';
+import { TaskFilesService } from './tasks/files-service.js';
 import { TasksRepository } from './tasks/repository.js';
 import { taskFileRoutes, taskRoutes } from './tasks/routes.js';
 import { Task, TaskFile } from './tasks/schemas.js';
@@ -36,19 +37,16 @@ import { TasksService } from './tasks/service.js';
 /** Process automation: process templates with their task templates, processes, and their tasks. */
 export function createAutomation(ctx: HrContext, core: CoreServices) {
   const { paginator, blobs } = ctx;
-  const tasks = new TasksService(
-    unitOfWork(ctx, (db) => ({
-      tasks: new TasksRepository(db),
-      processes: new ProcessesRepository(db),
-      uploads: new UploadsRepository(db),
-      datasets: new DatasetsRepository(db),
-      postActions: new PostProcessActionsRepository(db),
-      inbox: new InboxRepository(db),
-    })),
-    core.uploads,
-    blobs,
-    ctx.clock,
-  );
+  const tasksWork = unitOfWork(ctx, (db) => ({
+    tasks: new TasksRepository(db),
+    processes: new ProcessesRepository(db),
+    uploads: new UploadsRepository(db),
+    datasets: new DatasetsRepository(db),
+    postActions: new PostProcessActionsRepository(db),
+    inbox: new InboxRepository(db),
+  }));
+  const tasks = new TasksService(tasksWork, core.uploads, ctx.clock);
+  const taskFiles = new TaskFilesService(tasksWork, core.uploads, blobs, ctx.clock);
   const services = {
     processTemplates: new ProcessTemplatesService(
       unitOfWork(ctx, (db) => ({
@@ -70,6 +68,7 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
       ctx.clock,
     ),
     tasks,
+    taskFiles,
     pdfTemplates: new PdfTemplatesService(
       unitOfWork(ctx, (db) => ({ pdfTemplates: new PdfTemplatesRepository(db), uploads: new UploadsRepository(db) })),
       core.uploads,
@@ -101,7 +100,7 @@ export function createAutomation(ctx: HrContext, core: CoreServices) {
       events: [taskEvents, taskFileEvents],
       routes: async (app) => {
         await taskRoutes(app, { tasks: s.tasks, paginator });
-        await taskFileRoutes(app, { tasks: s.tasks, blobs });
+        await taskFileRoutes(app, { files: s.taskFiles, blobs });
       },
     },
     {

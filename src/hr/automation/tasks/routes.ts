@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '../../../platform/http/types.js';
 import { errorResponses } from '../../errors.js';
 import { listRoute } from '../../lists/list.js';
 import type { Paginator } from '../../lists/pagination.js';
+import type { TaskFilesService } from './files-service.js';
 import { presentTask, presentTaskFile } from './present.js';
 import {
   Task,
@@ -128,9 +129,9 @@ export async function taskRoutes(
 /** `/tasks/{id}/files`: a task's files (its form's files, the document to acknowledge, the completed document). */
 export async function taskFileRoutes(
   app: FastifyInstance,
-  opts: { tasks: TasksService; blobs: BlobStore },
+  opts: { files: TaskFilesService; blobs: BlobStore },
 ): Promise<void> {
-  const { tasks, blobs } = opts;
+  const { files: tasks, blobs } = opts;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const file = Type.Ref(TaskFile);
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobStore } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
@@ -22,8 +21,8 @@ import type { InboxRepository } from '../../documents/inbox/repository.js';
 import type { Audited } from '../../module.js';
 import type { PostProcessActionsRepository } from '../post-process-actions/repository.js';
 import { deliverPostProcessActions } from '../post-process-actions/service.js';
-import { taskEvents, taskFileEvents } from './events.js';
-import { type PersonView, presentTask, presentTaskFile, type TaskEmbed, type TaskView } from './present.js';
+import { taskEvents } from './events.js';
+import { type PersonView, presentTask, type TaskEmbed, type TaskView } from './present.js';
 import type {
   TaskChanges,
   TaskFileBytes,
@@ -33,7 +32,7 @@ import type {
   TaskSortField,
   TasksRepository,
 } from './repository.js';
-import type { TaskComplete, TaskFilePost, TaskListQuery, TaskPatch } from './schemas.js';
+import type { TaskComplete, TaskListQuery, TaskPatch } from './schemas.js';
 import { formOf, type ProcessStore, refreshProcess, unblockDependants } from './workflow.js';
 
 export type { PersonView, TaskEmbed, TaskView } from './present.js';
@@ -54,6 +53,23 @@ export function mustBeToDo(task: TaskRecord, action: string): void {
   throw new StateError(code, `Cannot ${action} this task: ${why}. Only a task in status to_do can.`);
 }
 
+/** Only fill_form and fill_pdf tasks take answers and files; anything else is 422 `invalid_task_type`. */
+export function mustFill(task: TaskRecord, action: string): void {
+  if (!FILL_TYPES.has(task.type)) {
+    throw new StateError(
+      'invalid_task_type',
+      `Cannot ${action} a ${task.type} task: only fill_form and fill_pdf tasks take answers.`,
+    );
+  }
+}
+
+/** Files already attached to the task's file fields, counted per field. */
+export function filesByField(files: TaskFileRecord[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const f of files) if (f.role === 'form' && f.fieldId) out.set(f.fieldId, (out.get(f.fieldId) ?? 0) + 1);
+  return out;
+}
+
 function parseEmbed(text: string | undefined): Set<TaskEmbed> {
   const out = new Set<TaskEmbed>();
   for (const item of commaList(text) ?? []) {
@@ -68,7 +84,7 @@ function parseEmbed(text: string | undefined): Set<TaskEmbed> {
 }
 
 /** The bytes of an upload, as a task file holds them. */
-function bytesOf(upload: TaskFileBytes): TaskFileBytes {
+export function bytesOf(upload: TaskFileBytes): TaskFileBytes {
   return { filename: upload.filename, sha256: upload.sha256, size: upload.size, contentType: upload.contentType };
 }
 
@@ -111,7 +127,6 @@ export class TasksService {
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<TasksWork>>,
     private readonly uploads: UploadsService,
-    private readonly blobs: BlobStore,
     private readonly clock: Clock,
   ) {
     this.repo = work.read.tasks;
@@ -195,24 +210,6 @@ export class TasksService {
     return task;
   }
 
-  /** Records `action` on the task file `fileId` in the transaction of `tx`, as its GET presents it now. */
-  private async recordFile(
-    clientId: HrTenantId,
-    tx: Audited<TasksWork>,
-    taskId: string,
-    fileId: string,
-    action: (typeof taskFileEvents.actions)[number],
-  ): Promise<TaskFileRecord> {
-    const file = await tx.tasks.file(clientId, taskId, fileId);
-    if (!file) throw new NotFoundError('task file', fileId);
-    await tx.audit.record(clientId, taskFileEvents, action, {
-      id: fileId,
-      name: file.filename,
-      data: presentTaskFile(file),
-    });
-    return file;
-  }
-
   async get(clientId: HrTenantId, id: string, embedText?: string): Promise<{ view: TaskView; embed: Set<TaskEmbed> }> {
     const embed = parseEmbed(embedText);
     const [view] = await this.views(clientId, [await this.row(clientId, id)], embed);
@@ -229,13 +226,6 @@ export class TasksService {
       await tx.tasks.update(clientId, id, values);
       return this.recordTask(clientId, tx, id, 'updated');
     });
-  }
-
-  /** Files already attached to the task's file fields, counted per field. */
-  private static filesByField(files: TaskFileRecord[]): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const f of files) if (f.role === 'form' && f.fieldId) out.set(f.fieldId, (out.get(f.fieldId) ?? 0) + 1);
-    return out;
   }
 
   /**
@@ -256,7 +246,7 @@ export class TasksService {
       datasetValues: await datasetValuesOf(tx.datasets, clientId, formOf(task), answers),
       path: 'form_data',
       previous: task.formData,
-      filesByField: TasksService.filesByField(files),
+      filesByField: filesByField(files),
       requireAll,
       today: dayOf(at),
     });
@@ -276,20 +266,11 @@ export class TasksService {
     return checked.answers;
   }
 
-  private static mustFill(task: TaskRecord, action: string): void {
-    if (!FILL_TYPES.has(task.type)) {
-      throw new StateError(
-        'invalid_task_type',
-        `Cannot ${action} a ${task.type} task: only fill_form and fill_pdf tasks take answers.`,
-      );
-    }
-  }
-
   /** `POST /tasks/{id}/fill`: saves a draft of answers (checked, but required fields may stay empty). */
   async fill(clientId: HrTenantId, id: string, answers: readonly FormAnswer[]): Promise<TaskView> {
     return this.work.run(async (tx) => {
       const task = await this.row(clientId, id, tx.tasks);
-      TasksService.mustFill(task, 'fill');
+      mustFill(task, 'fill');
       mustBeToDo(task, 'fill');
       const at = this.clock.now();
       const formData = await this.saveAnswers(tx, clientId, task, answers, false, at);
@@ -395,108 +376,5 @@ export class TasksService {
       await whenEnded(tx, clientId, process.id, at);
       return this.recordTask(clientId, tx, id, 'completed');
     });
-  }
-
-  // ------------------------------------------------------------ files
-
-  async file(clientId: HrTenantId, taskId: string, fileId: string): Promise<TaskFileRecord> {
-    await this.row(clientId, taskId);
-    const file = await this.repo.file(clientId, taskId, fileId);
-    if (!file) throw new NotFoundError('task file', fileId);
-    return file;
-  }
-
-  /** `GET /tasks/{id}/workingfiles/{file_id}`: a file the task generated (its completed document), else 404. */
-  async workingFile(clientId: HrTenantId, taskId: string, fileId: string): Promise<TaskFileRecord> {
-    const file = await this.file(clientId, taskId, fileId);
-    if (file.role !== 'result') throw new NotFoundError('working file', fileId);
-    return file;
-  }
-
-  /** `POST /tasks/{id}/files`: an upload answers a `file` field of a to_do form task. */
-  async addFile(clientId: HrTenantId, taskId: string, input: TaskFilePost): Promise<TaskFileRecord> {
-    const fileId = randomUUID();
-    return this.work.run(async (tx) => {
-      const repo = tx.tasks;
-      const task = await this.row(clientId, taskId, repo);
-      if (input.task_id !== taskId) {
-        throw new FieldValidationError([
-          { field: 'task_id', code: 'mismatch', message: 'task_id must be the task of the path.' },
-        ]);
-      }
-      TasksService.mustFill(task, 'attach files to');
-      mustBeToDo(task, 'attach files to');
-      const field = formOf(task).fields.find((f) => f.slug === input.field_id);
-      if (field?.type_id !== 'file') {
-        throw new FieldValidationError([
-          { field: 'field_id', code: 'unknown_field', message: 'The task’s form has no file field with this id.' },
-        ]);
-      }
-      const existing = TasksService.filesByField(await repo.files(clientId, [taskId])).get(field.slug) ?? 0;
-      if (!field.multiple && existing > 0) {
-        throw new FieldValidationError([
-          {
-            field: 'field_id',
-            code: 'too_many',
-            message: 'This field holds one file: replace it (PATCH) or delete it first.',
-          },
-        ]);
-      }
-      const upload = await this.uploads.consume(tx.uploads, clientId, input.upload_id, {
-        field: 'upload_id',
-      });
-      await repo.insertFile(clientId, {
-        id: fileId,
-        taskId,
-        role: 'form',
-        fieldId: field.slug,
-        ...bytesOf(upload),
-        createdAt: this.clock.now(),
-      });
-      return this.recordFile(clientId, tx, taskId, fileId, 'created');
-    });
-  }
-
-  /** A form file of a to_do task, in the unit of work's transaction, for a change. */
-  private async changeable(
-    repo: TasksRepository,
-    clientId: HrTenantId,
-    taskId: string,
-    fileId: string,
-    action: string,
-  ) {
-    const task = await this.row(clientId, taskId, repo);
-    const file = await repo.file(clientId, taskId, fileId);
-    if (!file) throw new NotFoundError('task file', fileId);
-    mustBeToDo(task, action);
-    if (file.role !== 'form') {
-      throw new StateError('not_a_form_file', `Only files answering a form field can be ${action}d.`);
-    }
-    return file;
-  }
-
-  /** `PATCH /tasks/{id}/files/{file_id}`: replaces the file with another upload (task `to_do`). */
-  async replaceFile(clientId: HrTenantId, taskId: string, fileId: string, uploadId: string): Promise<TaskFileRecord> {
-    const { old, file } = await this.work.run(async (tx) => {
-      const repo = tx.tasks;
-      const file = await this.changeable(repo, clientId, taskId, fileId, 'replace');
-      const upload = await this.uploads.consume(tx.uploads, clientId, uploadId, { field: 'upload_id' });
-      await repo.updateFile(clientId, fileId, bytesOf(upload));
-      return { old: file.sha256, file: await this.recordFile(clientId, tx, taskId, fileId, 'updated') };
-    });
-    await this.blobs.deleteIfUnreferenced(old);
-    return file;
-  }
-
-  /** `DELETE /tasks/{id}/files/{file_id}` (task `to_do`); the bytes go once nothing else refers to them. */
-  async deleteFile(clientId: HrTenantId, taskId: string, fileId: string): Promise<void> {
-    const old = await this.work.run(async (tx) => {
-      const repo = tx.tasks;
-      const file = await this.changeable(repo, clientId, taskId, fileId, 'delete');
-      await this.recordFile(clientId, tx, taskId, fileId, 'deleted');
-      await repo.deleteFile(clientId, fileId);
-      return file.sha256;
-    });
-    await this.blobs.deleteIfUnreferenced(old);
   }
 }
