@@ -518,7 +518,10 @@ for (const dialect of dialects()) {
         "the two keys' heads (the 101st and 102nd jobs), then the oldest unkeyed jobs",
       );
       const selects = seen.filter((query) => /^\s*select\b/i.test(query.sql));
-      assert.ok(selects.length >= 5, `the claim's reads were seen: a probe, its three reads and the running count (${selects.length})`);
+      assert.ok(
+        selects.length >= 5,
+        `the claim's reads were seen: a probe, its three reads and the running count (${selects.length})`,
+      );
       for (const query of selects) {
         const plan = await database.db.executeQuery<{ detail: string }>(
           CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),

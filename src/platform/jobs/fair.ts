@@ -231,7 +231,8 @@ export function pickFairly(
       if (
         !best ||
         running < best.load ||
-        (running === best.load && (row.due_at < best.row.due_at || (row.due_at === best.row.due_at && row.id < best.row.id)))
+        (running === best.load &&
+          (row.due_at < best.row.due_at || (row.due_at === best.row.due_at && row.id < best.row.id)))
       ) {
         best = { tenant, row, load: running };
       }

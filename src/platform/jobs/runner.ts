@@ -362,7 +362,8 @@ export class JobRunner {
           return failJob(trx, claim, at, message, next);
         });
         // A permanent failure is expected (a refused address): one short line, without the stack.
-        if (held && error instanceof PermanentJobError) this.log.warn({ ...fields, reason: message }, 'job failed for good');
+        if (held && error instanceof PermanentJobError)
+          this.log.warn({ ...fields, reason: message }, 'job failed for good');
         else if (held && next === null) this.log.error({ ...fields, err: error }, 'job failed: no attempt left');
         else if (held) this.log.warn({ ...fields, err: error, retryAt: next }, 'job attempt failed, retry scheduled');
       }
