@@ -95,6 +95,8 @@ export interface Config {
   webhookBackoffBaseMs: number;
   /** The longest wait between two attempts, in ms (`ATRIUM_WEBHOOK_BACKOFF_CAP_MS`). */
   webhookBackoffCapMs: number;
+  /** Deliveries refused in a row (a private address) after which a webhook is made inactive; 0: never. */
+  webhookDeactivateAfter: number;
   /** How often an idle process looks for due background jobs, in ms (`ATRIUM_JOB_POLL_MS`). */
   jobPollMs: number;
   /** Requests per second each credential (HR application, academy) may make, per process (`ATRIUM_RATE_LIMIT`); 0 turns it off. */
@@ -262,6 +264,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookRetryForSeconds: integer(env, 'ATRIUM_WEBHOOK_RETRY_FOR', 86_400, 0, 2_592_000),
     webhookBackoffBaseMs: integer(env, 'ATRIUM_WEBHOOK_BACKOFF_BASE_MS', 1000, 1, 3_600_000),
     webhookBackoffCapMs: integer(env, 'ATRIUM_WEBHOOK_BACKOFF_CAP_MS', 3_600_000, 1, 86_400_000),
+    webhookDeactivateAfter: integer(env, 'ATRIUM_WEBHOOK_DEACTIVATE_AFTER', 5, 0, 1000),
     rateLimit: integer(env, 'ATRIUM_RATE_LIMIT', 1000, 0, 1_000_000_000),
     authFailureLimit: integer(env, 'ATRIUM_AUTH_FAILURE_LIMIT', 60, 0, 1_000_000_000),
     masterKey: env.ATRIUM_MASTER_KEY?.trim() || undefined,

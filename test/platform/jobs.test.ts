@@ -518,12 +518,19 @@ for (const dialect of dialects()) {
         "the two keys' heads (the 101st and 102nd jobs), then the oldest unkeyed jobs",
       );
       const selects = seen.filter((query) => /^\s*select\b/i.test(query.sql));
-      assert.ok(selects.length >= 6, `the claim's reads were seen: a probe and the claim's own (${selects.length})`);
+      assert.ok(
+        selects.length >= 5,
+        `the claim's reads were seen: a probe, its three reads and the running count (${selects.length})`,
+      );
       for (const query of selects) {
         const plan = await database.db.executeQuery<{ detail: string }>(
           CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
         );
-        const scans = plan.rows.map((r) => r.detail).filter((d) => /^SCAN (?!k\b)/.test(d));
+        // Scans of the recursive walk (`k`), of a subquery's own rows (`d`, the fair claim's window) and of the
+        // partial index of running jobs (a few per process: migration 0042) read no table.
+        const scans = plan.rows
+          .map((r) => r.detail)
+          .filter((d) => /^SCAN (?!k\b|d\b|\(subquery-\d+\)|j USING (COVERING )?INDEX jobs_running_tenant\b)/.test(d));
         assert.deepEqual(scans, [], `no table scan in: ${query.sql}`);
       }
     });

@@ -1,5 +1,6 @@
 import { buildInfo } from '../../platform/build-info.js';
 import type { EventCatalogue } from '../audit/catalogue.js';
+import { AuditTrail } from '../audit/trail.js';
 import { type HrArea, type HrContext, type HrModule, unitOfWork } from '../module.js';
 import { EventsRepository } from './events/repository.js';
 import { eventRoutes } from './events/routes.js';
@@ -59,7 +60,9 @@ export function createIntegrations(ctx: HrContext, catalogue: () => EventCatalog
           timeoutMs: config.webhookTimeoutMs,
           allowPrivate: config.webhookAllowPrivate,
           userAgent: `Atrium/${buildInfo().version} (+webhooks)`,
+          deactivateAfter: config.webhookDeactivateAfter,
         },
+        audit: (db) => new AuditTrail(db, ctx.clock, ctx.eventOutlets),
       }),
       backoff: { baseMs: config.webhookBackoffBaseMs, factor: 2, capMs: config.webhookBackoffCapMs },
     },

@@ -106,6 +106,8 @@ export interface SendResult {
   durationMs: number;
   /** A `Retry-After` the receiver sent with a 429 or 503, in seconds. */
   retryAfterSeconds?: number;
+  /** The address was refused (private): a permanent failure, which another attempt cannot change. */
+  refused?: true;
 }
 
 export interface SendOptions {
@@ -136,7 +138,7 @@ export function send(options: SendOptions): Promise<SendResult> {
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!options.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
-      return finish({ ok: false, status: null, error: REFUSED, excerpt: null });
+      return finish({ ok: false, status: null, error: REFUSED, excerpt: null, refused: true });
     }
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(
@@ -192,7 +194,13 @@ export function send(options: SendOptions): Promise<SendResult> {
       const refused = err instanceof RefusedAddressError || err.name === 'RefusedAddressError';
       // Neither the address nor the kind of failure (closed port, unknown name, unreachable host) is told: a
       // tenant could map the server's network with them.
-      finish({ ok: false, status: null, error: refused ? REFUSED : FAILED, excerpt: null });
+      finish({
+        ok: false,
+        status: null,
+        error: refused ? REFUSED : FAILED,
+        excerpt: null,
+        ...(refused ? { refused } : {}),
+      });
     });
     request.end(options.body);
   });

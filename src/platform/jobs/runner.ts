@@ -361,7 +361,10 @@ export class JobRunner {
           await recorded(trx);
           return failJob(trx, claim, at, message, next);
         });
-        if (held && next === null) this.log.error({ ...fields, err: error }, 'job failed: no attempt left');
+        // A permanent failure is expected (a refused address): one short line, without the stack.
+        if (held && error instanceof PermanentJobError)
+          this.log.warn({ ...fields, reason: message }, 'job failed for good');
+        else if (held && next === null) this.log.error({ ...fields, err: error }, 'job failed: no attempt left');
         else if (held) this.log.warn({ ...fields, err: error, retryAt: next }, 'job attempt failed, retry scheduled');
       }
       if (!held) this.log.warn(fields, 'job claim lost before its attempt ended (lease expired or job cancelled)');

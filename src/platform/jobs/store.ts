@@ -3,12 +3,13 @@
  * runner, runner.ts), and the plain functions over the table a command line or an admin route needs (list, get,
  * retry, cancel, prune). docs/SCALING.md, "Background jobs".
  */
-import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { type Db, type DialectName, dialectOf } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import type { Tables } from '../db/schema.js';
 import { inLightTransaction, inTransaction } from '../db/transaction.js';
 import { wallClock } from '../time.js';
+import { anyJobDue, DUE_COLUMNS, type DueRow, fairDueJobs, isDueAt } from './fair.js';
 import type { JobStatus, JobsTable } from './tables.js';
 
 export type { JobStatus } from './tables.js';
@@ -297,101 +298,12 @@ export interface ClaimOptions {
   }): boolean;
 }
 
-// The statuses are literals, not parameters: only then can SQLite (and a generic PostgreSQL plan) prove the
-// partial indexes' conditions (migrations 0014 and 0017) and use them, rather than scan every finished job.
-const PENDING = sql.lit<JobStatus>('pending');
-const RUNNING = sql.lit<JobStatus>('running');
-const DUE_COLUMNS = [
-  'j.id',
-  'j.queue',
-  'j.status',
-  'j.attempts',
-  'j.max_attempts',
-  'j.give_up_at',
-  'j.created_at',
-] as const;
-
-/** Due at `now`: pending with its time come, or running with its lease expired. */
-const isDueAt = (now: number) => (eb: ExpressionBuilder<Tables & { j: Tables['jobs'] }, 'j'>) =>
-  eb.or([
-    eb.and([eb('j.status', '=', PENDING), eb('j.run_at', '<=', now)]),
-    eb.and([eb('j.status', '=', RUNNING), eb('j.lease_until', '<=', now)]),
-  ]);
-
-/**
- * The ids of the heads of the ordering keys (the oldest unfinished job of each key), found by walking
- * `jobs_ordering_open` key by key: a recursive query in which each step seeks the next key, then that key's oldest
- * job. It costs a few index seeks per key with open jobs, however many jobs wait behind each: a webhook with
- * thousands of queued deliveries costs its head only.
- */
-const HEADS = sql<number>`(
-  with recursive k(ordering_key) as (
-    select min(ordering_key) from jobs where status in (${PENDING}, ${RUNNING}) and ordering_key is not null
-    union all
-    select (
-      select min(n.ordering_key) from jobs as n
-      where n.status in (${PENDING}, ${RUNNING}) and n.ordering_key > k.ordering_key
-    ) from k where k.ordering_key is not null
-  )
-  select (
-    select min(h.id) from jobs as h where h.status in (${PENDING}, ${RUNNING}) and h.ordering_key = k.ordering_key
-  ) from k where k.ordering_key is not null
-)`;
-
-type DueParams = { queues: readonly string[]; now: number };
-
-/**
- * The claim's three index-driven reads of due jobs, oldest first, rather than one scan: the heads of the ordering
- * keys that are due, then unkeyed pending jobs whose time has come, then unkeyed running jobs whose lease expired
- * (migration 0017's partial indexes, which hold no keyed job). Their limit is a literal: given `limit ?`, SQLite
- * plans for any number of rows and reads the unkeyed jobs in id order through the whole table (about 100 µs with
- * 2,000 jobs, growing with it) rather than through the partial index and a sort of the few rows found (2 µs).
- * Each limit (the runner asks for few: 1 for an idle poll's probe, then its free slots) has its queries, built
- * once (platform/db/prepared.ts): an idle poll runs three reads and builds none.
- */
-function dueReads(limit: number) {
-  const unkeyed = (status: typeof PENDING, column: 'j.run_at' | 'j.lease_until') =>
-    prepared((db: Db, p: DueParams) =>
-      db
-        .selectFrom('jobs as j')
-        .select(DUE_COLUMNS)
-        .where('j.status', '=', status)
-        .where(column, '<=', p.now)
-        .where('j.ordering_key', 'is', null)
-        .where('j.queue', 'in', p.queues)
-        .orderBy('j.id')
-        .limit(sql.lit(limit)),
-    );
-  return {
-    keyed: prepared((db: Db, p: DueParams) =>
-      db
-        .selectFrom('jobs as j')
-        .select(DUE_COLUMNS)
-        .where('j.id', 'in', HEADS)
-        .where('j.queue', 'in', p.queues)
-        .where(isDueAt(p.now))
-        .orderBy('j.id')
-        .limit(sql.lit(limit)),
-    ),
-    pending: unkeyed(PENDING, 'j.run_at'),
-    running: unkeyed(RUNNING, 'j.lease_until'),
-  };
-}
-const dueReadsByLimit = new Map<number, ReturnType<typeof dueReads>>();
-function dueReadsFor(limit: number): ReturnType<typeof dueReads> {
-  let reads = dueReadsByLimit.get(limit);
-  if (!reads) {
-    reads = dueReads(limit);
-    dueReadsByLimit.set(limit, reads);
-  }
-  return reads;
-}
-
 /**
  * Claims up to `limit` due jobs in one short transaction: pending jobs whose `run_at` has come, and running jobs
  * whose lease has expired (a process died or stalled: the attempt it started is counted, and the job is taken
  * over). Each is set running, under a lease until `now + leaseMs`, by `lockedBy`, its attempt counted. A taken-over
- * job whose attempts or deadline are spent is failed instead of claimed.
+ * job whose attempts or deadline are spent is failed instead of claimed. When more jobs are due than `limit`, the
+ * slots are shared fairly between tenants (fair.ts, `fairDueJobs`).
  *
  * Ordering keys: a job is claimable only if it is the head of its key, that is no older job of the key is pending
  * or running. Why this is enough under concurrency, on PostgreSQL (read committed): the candidates are locked `for
@@ -403,44 +315,41 @@ function dueReadsFor(limit: number): ReturnType<typeof dueReads> {
  * the alternative; it adds a round trip per key and is not needed given the rule above. `enqueue` takes one so ids
  * follow commit order.) On SQLite the transaction is `begin immediate`: the one writer, so nothing interleaves.
  */
+type Candidate = Pick<DueRow, 'id' | 'queue' | 'status' | 'attempts' | 'max_attempts' | 'give_up_at' | 'created_at'>;
+
 export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Promise<Job[]> {
   const { now, queues } = options;
   if (queues.length === 0 || options.limit <= 0) return [];
-  // Due: pending with its time come, or running with its lease expired.
-  const isDue = isDueAt(now);
-  const dueJobs = async (handle: Kysely<Tables>, limit: number) => {
-    const reads = dueReadsFor(limit);
-    const params = { queues, now };
-    const rows = [
-      ...(await reads.keyed.all(handle, params)),
-      ...(await reads.pending.all(handle, params)),
-      ...(await reads.running.all(handle, params)),
-    ];
-    return rows.sort((a, b) => Number(a.id) - Number(b.id)).slice(0, limit);
-  };
+  const params = { queues, now };
   // An idle poll is plain reads: no transaction, and on SQLite no wait for the write lock (which blocks the
   // process's event loop while another process holds it).
-  if ((await dueJobs(db, 1)).length === 0) return [];
+  if (!(await anyJobDue(db, params))) return [];
   return inLightTransaction(db, async (trx) => {
-    const found = await dueJobs(trx as Kysely<Tables>, options.limit);
-    // On PostgreSQL the rows found are locked `for update skip locked`, and their being due is checked again on
-    // the version locked: another claimer's job is skipped, or dropped once it runs under a fresh lease.
-    const candidates =
-      options.dialect === 'postgres' && found.length > 0
-        ? await trx
-            .selectFrom('jobs as j')
-            .select(DUE_COLUMNS)
-            .where(
-              'j.id',
-              'in',
-              found.map((c) => c.id),
-            )
-            .where(isDue)
-            .orderBy('j.id')
-            .forUpdate()
-            .skipLocked()
-            .execute()
-        : found;
+    // The free slots, shared fairly between the tenants with jobs due (fair.ts).
+    const found = await fairDueJobs(trx as Kysely<Tables>, params, options.limit);
+    // On PostgreSQL the rows chosen are locked `for update skip locked`, and their being due is checked again on
+    // the version locked: another claimer's job is skipped, or dropped once it runs under a fresh lease. The
+    // fair order is kept: a row skipped leaves its slot free until the next claim.
+    let candidates: readonly Candidate[] = found;
+    if (options.dialect === 'postgres' && found.length > 0) {
+      const locked = await trx
+        .selectFrom('jobs as j')
+        .select(DUE_COLUMNS)
+        .where(
+          'j.id',
+          'in',
+          found.map((c) => c.id),
+        )
+        .where(isDueAt(now))
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      const byId = new Map(locked.map((row) => [Number(row.id), row]));
+      candidates = found.flatMap((c) => {
+        const row = byId.get(c.id);
+        return row ? [{ ...row, id: c.id }] : [];
+      });
+    }
     const lease = { status: 'running' as const, lease_until: now + options.leaseMs, locked_by: options.lockedBy };
     const claimed: Job[] = [];
     const fresh: number[] = [];
@@ -492,7 +401,9 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
         .execute();
       claimed.push(...rows.map((row) => toJob(row)));
     }
-    return claimed.sort((a, b) => a.id - b.id);
+    // In the fair order chosen.
+    const order = new Map(candidates.map((c, i) => [c.id, i]));
+    return claimed.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   });
 }
 

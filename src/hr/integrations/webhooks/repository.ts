@@ -19,6 +19,8 @@ export interface WebhookRecord {
   callbackUrl: string;
   events: string[];
   isActive: boolean;
+  /** Its deliveries refused in a row (a private address). */
+  refusedInRow: number;
   /** Sealed with the master key; the service opens it. */
   sealedKey: string;
   createdAt: number;
@@ -158,6 +160,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
     callbackUrl: row.callback_url,
     events: JSON.parse(row.events) as string[],
     isActive: Boolean(row.is_active),
+    refusedInRow: Number(row.refused_in_row),
     sealedKey: row.signature_key,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -229,9 +232,38 @@ export class WebhooksRepository extends HrRepository {
         callback_url: attrs.callbackUrl,
         events: JSON.stringify(attrs.events),
         is_active: attrs.isActive ? 1 : 0,
+        // A webhook replaced (its URL fixed, or made active again) counts its refusals afresh.
+        refused_in_row: 0,
         updated_at: at,
       })
       .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Counts one more delivery refused in a row; gives the count (0 when the webhook is gone). */
+  async countRefusal(clientId: HrTenantId, id: string): Promise<number> {
+    const row = await this.tenant(clientId)
+      .updateTable('hr_webhooks')
+      .set((eb) => ({ refused_in_row: eb('refused_in_row', '+', 1) }))
+      .where('id', '=', id)
+      .returning('refused_in_row')
+      .executeTakeFirst();
+    return Number(row?.refused_in_row ?? 0);
+  }
+
+  /** A delivery went through: the refusals in a row start again from 0. */
+  async clearRefusals(clientId: HrTenantId, id: string): Promise<void> {
+    await this.tenant(clientId).updateTable('hr_webhooks').set({ refused_in_row: 0 }).where('id', '=', id).execute();
+  }
+
+  /** Makes an active webhook inactive; false when it was not active (nothing changed). */
+  async deactivate(clientId: HrTenantId, id: string, at: number): Promise<boolean> {
+    const result = await this.tenant(clientId)
+      .updateTable('hr_webhooks')
+      .set({ is_active: 0, updated_at: at })
+      .where('id', '=', id)
+      .where('is_active', '=', 1)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

@@ -14,6 +14,8 @@ export interface HrWebhooksTable {
   is_active: number;
   /** The HMAC key, sealed with the master key (a reversible secret: platform/security/secret-box.ts). */
   signature_key: string;
+  /** Deliveries refused in a row (a private address); at `ATRIUM_WEBHOOK_DEACTIVATE_AFTER` it is made inactive. */
+  refused_in_row: Generated<number>;
   created_at: number;
   updated_at: number;
 }
