@@ -7,7 +7,7 @@ import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
 import { sanitizeFilename } from '../../../platform/filenames.js';
-import { enqueue, type Job, type QueueOptions } from '../../../platform/jobs/index.js';
+import { enqueue, type Job, PermanentJobError, type QueueOptions } from '../../../platform/jobs/index.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
 import type { Clock } from '../../../platform/time.js';
 import { afterWork } from '../../audit/actor.js';
@@ -102,7 +102,7 @@ export class ScansService {
       pages?: PdfWorker;
       /** How callbacks are sent (the webhooks' settings). */
       callbacks: {
-        send(url: string, body: string): Promise<{ ok: boolean; error: string | null }>;
+        send(url: string, body: string): Promise<{ ok: boolean; error: string | null; refused?: true }>;
         retryForMs: number;
       };
       log?: Logger;
@@ -294,6 +294,8 @@ export class ScansService {
 
   private async callBack(payload: CallbackJob): Promise<undefined> {
     const result = await this.deps.callbacks.send(payload.url, payload.body);
+    // A refused (private) address is refused again on every try: it fails for good, at once.
+    if (!result.ok && result.refused) throw new PermanentJobError(result.error ?? 'refused');
     if (!result.ok) throw new Error(result.error ?? 'the callback failed');
     return undefined;
   }

@@ -7,7 +7,13 @@ import { type BlobStore, readBlob } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
-import type { Job, JobHandler, QueueOptions, RetryHint } from '../../../platform/jobs/index.js';
+import {
+  type Job,
+  type JobHandler,
+  PermanentJobError,
+  type QueueOptions,
+  type RetryHint,
+} from '../../../platform/jobs/index.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
 import { type Clock, formatUtcStamp } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
@@ -37,7 +43,10 @@ export class SignatureJobs {
       wakeJobs: () => void;
       /** How callbacks are sent (the webhooks' settings). */
       callbacks: {
-        send(url: string, body: string): Promise<{ ok: boolean; error: string | null; retryAfterSeconds?: number }>;
+        send(
+          url: string,
+          body: string,
+        ): Promise<{ ok: boolean; error: string | null; retryAfterSeconds?: number; refused?: true }>;
         retryForMs: number;
       };
     },
@@ -164,6 +173,8 @@ export class SignatureJobs {
 
   private async callBack(payload: CallbackPayload): Promise<undefined> {
     const result = await this.deps.callbacks.send(payload.url, payload.body);
+    // A refused (private) address is refused again on every try: it fails for good, at once.
+    if (!result.ok && result.refused) throw new PermanentJobError(result.error ?? 'refused');
     if (!result.ok) throw new Error(result.error ?? 'the callback failed');
     return undefined;
   }
