@@ -10,6 +10,9 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+/** One day in milliseconds (24 hours: calendar days across daylight saving are the zone helpers' business). */
+export const DAY_MS = 86_400_000;
+
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,9 +1,7 @@
 import { InvalidRequestError } from '../../platform/errors.js';
-import { parseDateTime } from '../../platform/time.js';
+import { DAY_MS, parseDateTime } from '../../platform/time.js';
 import type { RequestLogRepository } from '../request-log/repository.js';
 import type { TenantRef } from '../tenant-ref.js';
-
-const DAY_MS = 86_400_000;
 
 /** `since` and `until` of a report: datetimes, defaulting to the last 24 hours; `since` before `until`. */
 export function reportRange(

@@ -1,6 +1,7 @@
 /** `atrium seed`: demo tenants of both APIs, in the sizes `--size` and `--KIND N` ask for (cli/seed.ts). */
 import { type Command, InvalidArgumentError } from 'commander';
 import { countOf } from '../plural.js';
+import type { SeedSize } from '../seed.js';
 import { command, examples, integerIn, output, withServices } from './shared.js';
 
 /** The things `atrium seed` can be told how many of, with `--KIND N`. */
@@ -13,7 +14,6 @@ const SEED_KINDS = [
   ['processes', 'onboarding processes'],
 ] as const;
 type SeedKind = (typeof SEED_KINDS)[number][0];
-type SeedSize = 'small' | 'large';
 
 function seedCount(kind: SeedKind) {
   return integerIn(0, 1_000_000, `a number of ${kind} (0 to 1,000,000)`);

@@ -13,7 +13,7 @@ import {
   StateError,
 } from '../../../platform/errors.js';
 import { commaList } from '../../../platform/lists.js';
-import { type Clock, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
+import { type Clock, DAY_MS, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import type { PostProcessActionsRepository } from '../post-process-actions/repository.js';
 import type { NewTask, TasksRepository } from '../tasks/repository.js';
@@ -23,8 +23,6 @@ import { processEvents } from './events.js';
 import { type ProcessView, presentProcess } from './present.js';
 import type { ProcessesRepository, ProcessQuery, ProcessRecord } from './repository.js';
 import { PROCESS_STATES, type ProcessCreate, type ProcessListQuery } from './schemas.js';
-
-const DAY_MS = 86_400_000;
 
 /** The repositories process writes touch: the process and its tasks. */
 export interface ProcessesWork {

@@ -1,4 +1,4 @@
-import { formatDateTime, parseDate } from '../../../platform/time.js';
+import { DAY_MS, formatDateTime, parseDate } from '../../../platform/time.js';
 import type { TaskFileRecord, TaskRecord } from './repository.js';
 import type { Task, TaskFile } from './schemas.js';
 
@@ -25,7 +25,6 @@ export type TaskEmbed = 'completed_by' | 'signature_zone';
 /** Tasks on the wire (reference §3f.3): domain → wire, shared by the task and process routes. */
 
 const REMINDER_HOUR_MS = 9 * 3_600_000;
-const DAY_MS = 86_400_000;
 
 /** 09:00 UTC, `reminder_offset` days before the due date; null without both or once completed. */
 function scheduledReminder(view: TaskView): string | null {

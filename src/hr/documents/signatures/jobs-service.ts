@@ -15,7 +15,7 @@ import {
   type RetryHint,
 } from '../../../platform/jobs/index.js';
 import type { PdfWorker } from '../../../platform/pdf/runner.js';
-import { type Clock, formatUtcStamp } from '../../../platform/time.js';
+import { type Clock, DAY_MS, formatUtcStamp } from '../../../platform/time.js';
 import type { Audited } from '../../module.js';
 import { mailSignedDocument } from './mail.js';
 import {
@@ -29,8 +29,6 @@ import {
 import { fullName, recordProcess, type SignaturesWork } from './records.js';
 import type { SignaturesRepository } from './repository.js';
 import { processView } from './views.js';
-
-const DAY_MS = 86_400_000;
 
 /** The queues of the runner for electronic signature, and their handlers. */
 export class SignatureJobs {

@@ -11,7 +11,7 @@ import type { HrTenantId } from '../../../platform/db/tenant.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue } from '../../../platform/jobs/index.js';
-import { type Clock, dayOf } from '../../../platform/time.js';
+import { type Clock, DAY_MS, dayOf } from '../../../platform/time.js';
 import { afterWork } from '../../audit/actor.js';
 import type { UploadsService } from '../../core/uploads/service.js';
 import type { Audited } from '../../module.js';
@@ -37,7 +37,6 @@ const DELETABLE = DELETABLE_STATES;
 const CANCELABLE = CANCELABLE_STATES;
 /** Signing lasts two weeks unless `expiry_date` says otherwise. */
 const DEFAULT_SIGNING_DAYS = 14;
-const DAY_MS = 86_400_000;
 
 /** The end of a day (midnight UTC after it), in epoch ms. */
 function endOfDay(day: string): number {

@@ -2,12 +2,10 @@ import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
 import { InvalidRequestError, NotFoundError } from '../../../platform/errors.js';
-import { parseDate, parseDateOrDateTime } from '../../../platform/time.js';
+import { DAY_MS, parseDate, parseDateOrDateTime } from '../../../platform/time.js';
 import type { EventCatalogue } from '../../audit/catalogue.js';
 import type { EventFilter, EventRecord, EventsRepository } from './repository.js';
 import type { EventExportQuery } from './schemas.js';
-
-const DAY_MS = 86_400_000;
 
 /** The audit trail, read (reference §4.4): the events every write of the API recorded (`audit/trail.ts`). */
 export class EventsService {
