@@ -126,6 +126,8 @@ export async function createServices(database: Database, config: Config, log?: L
         bodyBytes: config.requestLogBodyBytes,
         maxRows: config.requestLogMaxRows,
         retentionHours: config.requestLogRetentionHours,
+        maxBytes: config.requestLogMaxBytes,
+        bodies: config.requestLogBodies,
       },
       log,
       blobs,

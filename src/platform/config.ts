@@ -139,6 +139,10 @@ export interface Config {
   requestLogMaxRows: number;
   /** `ATRIUM_REQUEST_LOG_RETENTION_HOURS`: calls older than this leave the log. */
   requestLogRetentionHours: number;
+  /** `ATRIUM_REQUEST_LOG_MAX_BYTES`: the most bytes of calls the log keeps per tenant (the oldest go first). */
+  requestLogMaxBytes: number;
+  /** `ATRIUM_REQUEST_LOG_BODIES`: per route, whether the log keeps bodies (`on`), none (`off`), or errors' only. */
+  requestLogBodies: BodyRule[];
 }
 
 export type Env = Record<string, string | undefined>;
@@ -203,6 +207,36 @@ function trustProxy(env: Env): false | number | string[] {
     }
   }
   return entries;
+}
+
+/** One entry of `ATRIUM_REQUEST_LOG_BODIES`: calls of `method` (any when undefined) whose path matches `path`. */
+export interface BodyRule {
+  method: string | undefined;
+  /** A path, `*` matching any run of characters (`/` included). */
+  path: string;
+  /** `on`: bodies kept; `off`: noted by size only; `errors`: kept when the status is 400 or more. */
+  mode: 'on' | 'off' | 'errors';
+}
+
+const BODY_RULE = /^(?:(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\s+)?([/*]\S*)\s*=\s*(on|off|errors)$/i;
+
+/** `ATRIUM_REQUEST_LOG_BODIES`: comma-separated `[METHOD ]PATH=on|off|errors`, the first that matches a call wins. */
+function bodyRules(env: Env): BodyRule[] {
+  const raw = env.ATRIUM_REQUEST_LOG_BODIES?.trim() ?? '';
+  if (raw === '') return [];
+  return raw.split(',').map((entry) => {
+    const m = BODY_RULE.exec(entry.trim());
+    if (!m) {
+      throw new ConfigError(
+        `ATRIUM_REQUEST_LOG_BODIES entries are "[METHOD ]/path/*=on|off|errors", comma separated; got "${entry.trim()}"`,
+      );
+    }
+    return {
+      method: m[1]?.toUpperCase(),
+      path: m[2] as string,
+      mode: (m[3] as string).toLowerCase() as BodyRule['mode'],
+    };
+  });
 }
 
 export class ConfigError extends Error {
@@ -278,6 +312,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     requestLogBodyBytes: integer(env, 'ATRIUM_REQUEST_LOG_BODY_BYTES', 16_384, 0, 1_048_576),
     requestLogMaxRows: integer(env, 'ATRIUM_REQUEST_LOG_MAX_ROWS', 10_000, 1, 10_000_000),
     requestLogRetentionHours: integer(env, 'ATRIUM_REQUEST_LOG_RETENTION_HOURS', 168, 1, 87_600),
+    requestLogMaxBytes: integer(env, 'ATRIUM_REQUEST_LOG_MAX_BYTES', 52_428_800, 65_536, 1_099_511_627_776),
+    requestLogBodies: bodyRules(env),
   };
 
   config.masterKeyFile = path.resolve(

@@ -1,60 +1,29 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { isSecretHeader, redactFields, redactHeaderValue, redactUrl as redactUrlWith } from './security/redact.js';
 
-/** Query parameters that carry credentials and never reach a log line. */
-const SECRET_QUERY_PARAMS = ['apikey', 'access_token', 'token', 'application_secret'];
+/** What a secret is replaced with in a log line. */
+const CENSOR = '[redacted]';
 
-/** Removes credential-bearing query parameters from a URL before it is logged. */
+/**
+ * A URL before it is logged: the parameters whose names are a secret's (platform/security/redact.ts: `apikey`,
+ * `apikey[]`, `access_token`, `client_secret`…) removed, and a signer's link token replaced.
+ */
 export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q === -1) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
-  let changed = false;
-  for (const name of [...params.keys()]) {
-    // `apikey[]` is read as `apikey` by the Academy API (Spazz's `k[]` form), so it is stripped too.
-    if (SECRET_QUERY_PARAMS.includes(name.toLowerCase().replace(/\[\]$/, ''))) {
-      params.delete(name);
-      changed = true;
-    }
-  }
-  if (!changed) return url;
-  const rest = params.toString();
-  return rest ? `${url.slice(0, q)}?${rest}` : url.slice(0, q);
+  return redactUrlWith(url);
 }
 
 /**
- * Paths pino censors wherever they appear in a log object: credential headers,
- * secrets and tokens. Request bodies are never logged.
+ * A copy of the headers with the value of every credential-looking header replaced by `[redacted]`: the shared rule
+ * (platform/security/redact.ts), any name containing `authorization`, `token`, `secret`, `key`, `password`, `cookie`
+ * or `session` (so `Proxy-Authorization`, `X-Forwarded-Authorization`, `X-Auth-Token`, `Set-Cookie`, …).
  */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.access_token',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'application_secret',
-  '*.application_secret',
-  'access_token',
-  '*.access_token',
-  'apikey',
-  '*.apikey',
-  'token',
-  '*.token',
-  'secret',
-  '*.secret',
-];
-
-/**
- * Header names that look like a credential, whatever their case: any name containing `authorization`, `token`,
- * `secret`, `api-key`, `api_key`, `apikey`, `password` or `cookie` (so `Proxy-Authorization`,
- * `X-Forwarded-Authorization`, `X-Auth-Token`, `Set-Cookie`, …), not only the standard ones.
- */
-const CREDENTIAL_HEADER = /authorization|token|secret|api-key|api_key|apikey|password|cookie/i;
-
-/** A copy of the headers with the value of every credential-looking header replaced by `[redacted]`. */
 export function redactHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!headers) return headers;
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = CREDENTIAL_HEADER.test(name) ? '[redacted]' : value;
+  for (const [name, value] of Object.entries(headers)) {
+    if (isSecretHeader(name)) out[name] = CENSOR;
+    else out[name] = typeof value === 'string' ? redactHeaderValue(name, value, CENSOR) : value;
+  }
   return out;
 }
 
@@ -69,7 +38,8 @@ export interface RequestLike {
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // Every member of a logged object whose name is a secret's, at any depth of its plain objects (the shared rule).
+    formatters: { log: (object: Record<string, unknown>) => redactFields(object, CENSOR) as Record<string, unknown> },
     serializers: {
       req(req: RequestLike) {
         return {

@@ -109,7 +109,7 @@ for (const dialect of dialects()) {
           settings: { resolve: unused, change: unused, stage: unused, findUpdate: unused },
           viewPasses: new ViewPasses('unused'),
           operationIds: () => new Set(),
-          requestLog: { enabled: false, bodyBytes: 0, maxRows: 1, retentionHours: 1 },
+          requestLog: { enabled: false, bodyBytes: 0, maxRows: 1, maxBytes: 1, retentionHours: 1, bodies: [] },
           blobs: { deleteIfUnreferenced: async () => false },
         });
         assert.equal((await admin.adminTokens.verify(made.token))?.id, made.token_id);

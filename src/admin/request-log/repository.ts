@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { type Db, dialectOf } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
+import { boundTenant, type LogCaps, sweepOlderThan } from './bounds.js';
 import type { RequestLogTable } from './tables.js';
 
 /** One logged call, as the domain sees it. */
@@ -107,9 +108,9 @@ function toRecord(row: Row): LoggedCallRecord {
 
 type Row14 = Omit<RequestLogTable, 'seq'>;
 
-/** A logged call as its row. */
+/** A logged call as its row, with its size: the UTF-8 bytes of its text. */
 function rowOf(c: NewLoggedCall): Row14 {
-  return {
+  const row = {
     tenant: c.tenant,
     credential_id: c.credentialId,
     at: c.at,
@@ -125,7 +126,18 @@ function rowOf(c: NewLoggedCall): Row14 {
     fault_id: c.faultId,
     flags: JSON.stringify(c.flags),
   };
+  const bytes =
+    Buffer.byteLength(row.path) +
+    Buffer.byteLength(row.request_headers) +
+    Buffer.byteLength(row.response_headers) +
+    Buffer.byteLength(row.flags) +
+    (row.request_body === null ? 0 : Buffer.byteLength(row.request_body)) +
+    (row.response_body === null ? 0 : Buffer.byteLength(row.response_body));
+  return { ...row, bytes };
 }
+
+/** No caps: a batch written as given (tests). */
+const UNBOUNDED: LogCaps = { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
 
 // On SQLite every logged call is one run of this insert, built and compiled once (platform/db/prepared.ts).
 const insertCall = prepared((db: Db, p: Row14) =>
@@ -144,6 +156,7 @@ const insertCall = prepared((db: Db, p: Row14) =>
     response_body: p.response_body,
     fault_id: p.fault_id,
     flags: p.flags,
+    bytes: p.bytes,
   }),
 );
 
@@ -159,21 +172,34 @@ export class RequestLogRepository {
 
   /**
    * Writes calls in one transaction: on SQLite one prepared insert each (in process, no round trip); on PostgreSQL
-   * one insert of up to `PG_ROWS_PER_INSERT` rows at a time.
+   * one insert of up to `PG_ROWS_PER_INSERT` rows at a time. In the same transaction, each tenant of the batch is
+   * brought back within `caps`, its oldest calls deleted first (bounds.ts).
    */
-  async insert(calls: readonly NewLoggedCall[]): Promise<void> {
+  async insert(calls: readonly NewLoggedCall[], caps: LogCaps = UNBOUNDED): Promise<void> {
     if (calls.length === 0) return;
     const postgres = dialectOf(this.db) === 'postgres';
+    const rows = calls.map(rowOf);
+    const added = new Map<string, { calls: number; bytes: number }>();
+    for (const row of rows) {
+      const a = added.get(row.tenant) ?? { calls: 0, bytes: 0 };
+      a.calls += 1;
+      a.bytes += row.bytes;
+      added.set(row.tenant, a);
+    }
     await this.db.transaction().execute(async (trx) => {
-      if (!postgres) {
-        for (const c of calls) await insertCall.execute(trx, rowOf(c));
-        return;
+      if (!postgres) for (const row of rows) await insertCall.execute(trx, row);
+      else {
+        for (let i = 0; i < rows.length; i += PG_ROWS_PER_INSERT) {
+          await trx
+            .insertInto('request_log')
+            .values(rows.slice(i, i + PG_ROWS_PER_INSERT))
+            .execute();
+        }
       }
-      for (let i = 0; i < calls.length; i += PG_ROWS_PER_INSERT) {
-        await trx
-          .insertInto('request_log')
-          .values(calls.slice(i, i + PG_ROWS_PER_INSERT).map(rowOf))
-          .execute();
+      // Tenants in one order in every process: two batches never wait on each other's tenants crosswise.
+      for (const tenant of [...added.keys()].sort()) {
+        const a = added.get(tenant) as { calls: number; bytes: number };
+        await boundTenant(trx, tenant, a.calls, a.bytes, caps);
       }
     });
   }
@@ -251,34 +277,8 @@ export class RequestLogRepository {
     }));
   }
 
-  /** Deletes calls older than `before`, then each tenant's beyond its newest `maxRows`; answers how many. */
-  async sweep(before: number, maxRows: number): Promise<number> {
-    let deleted = Number(
-      (await this.db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst()).numDeletedRows,
-    );
-    const crowded = await this.db
-      .selectFrom('request_log')
-      .select(['tenant', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('tenant')
-      .having((eb) => eb.fn.countAll(), '>', maxRows)
-      .execute();
-    for (const { tenant } of crowded) {
-      const edge = await this.db
-        .selectFrom('request_log')
-        .select('seq')
-        .where('tenant', '=', tenant)
-        .orderBy('seq', 'desc')
-        .offset(maxRows)
-        .limit(1)
-        .executeTakeFirst();
-      if (!edge) continue;
-      const result = await this.db
-        .deleteFrom('request_log')
-        .where('tenant', '=', tenant)
-        .where('seq', '<=', edge.seq)
-        .executeTakeFirst();
-      deleted += Number(result.numDeletedRows);
-    }
-    return deleted;
+  /** Deletes the calls older than `before` (the hourly retention sweep); answers how many. */
+  sweep(before: number): Promise<number> {
+    return sweepOlderThan(this.db, before);
   }
 }

@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
+import type { BodyRule } from '../../platform/config.js';
 import type { Clock } from '../../platform/time.js';
+import { BodyPolicy } from './body-policy.js';
 import { redactBody, redactHeaders, redactUrl } from './redact.js';
 import type { CallFilter, LoggedCallRecord, NewLoggedCall, RequestLogRepository } from './repository.js';
 
@@ -26,14 +28,21 @@ export interface CapturedCall {
   ignored: string[];
 }
 
-/** A captured call as it waits for its batch (`compact`): a text answer cut to the cap, and the answer's size. */
-type Waiting = CapturedCall & { responseSize: number };
+/**
+ * A captured call as it waits for its batch (`compact`): a text answer cut to the cap, and the answer's size; with
+ * its bodies dropped when `ATRIUM_REQUEST_LOG_BODIES` says so (`requestSize` then the request body's size).
+ */
+type Waiting = CapturedCall & { responseSize: number; requestSize?: number };
 
 export interface RequestLogSettings {
   enabled: boolean;
   bodyBytes: number;
+  /** Per tenant, at the write (bounds.ts). */
   maxRows: number;
+  maxBytes: number;
   retentionHours: number;
+  /** `ATRIUM_REQUEST_LOG_BODIES`. */
+  bodies: readonly BodyRule[];
 }
 
 /** How often the buffer is written; at most this much of the log is lost to a SIGKILL. */
@@ -64,6 +73,7 @@ export class RequestLogService {
   private closed = false;
   /** Calls dropped because the database could not keep up (a warning is logged). */
   dropped = 0;
+  private readonly bodies: BodyPolicy;
 
   constructor(
     private readonly repo: RequestLogRepository,
@@ -72,6 +82,7 @@ export class RequestLogService {
     private readonly log?: { warn(obj: object, msg: string): void },
   ) {
     this.written.setMaxListeners(0);
+    this.bodies = new BodyPolicy(settings.bodies);
   }
 
   get enabled(): boolean {
@@ -114,6 +125,16 @@ export class RequestLogService {
    */
   private compact(call: CapturedCall): Waiting {
     const payload = call.responsePayload;
+    if (!this.bodies.keeps(call.method, call.url, call.status)) {
+      const body = call.requestBody;
+      return {
+        ...call,
+        requestBody: undefined,
+        requestSize: body === undefined ? undefined : Buffer.byteLength(body),
+        responsePayload: payload === 'stream' ? payload : null,
+        responseSize: payload === null || payload === 'stream' ? 0 : Buffer.byteLength(payload),
+      };
+    }
     if (payload === null || payload === 'stream') return { ...call, responseSize: 0 };
     const size = Buffer.byteLength(payload);
     if (!TEXT_TYPE.test(contentType(call.responseHeaders)))
@@ -131,7 +152,10 @@ export class RequestLogService {
     const batch = this.waiting;
     this.waiting = [];
     this.flushing = this.repo
-      .insert(batch.map((call) => this.prepareSafely(call)))
+      .insert(
+        batch.map((call) => this.prepareSafely(call)),
+        this.settings,
+      )
       .then(() => {
         this.written.emit('written');
       })
@@ -180,11 +204,11 @@ export class RequestLogService {
     };
   }
 
-  private requestBody(call: CapturedCall, cap: number): { text: string | null; truncated: boolean } {
+  private requestBody(call: Waiting, cap: number): { text: string | null; truncated: boolean } {
     const body = call.requestBody;
     const type = contentType(call.requestHeaders);
     if (body === undefined) {
-      const length = Number(call.requestHeaders['content-length'] ?? 0);
+      const length = call.requestSize ?? Number(call.requestHeaders['content-length'] ?? 0);
       return { text: length > 0 ? `[${length} bytes of ${type || 'a body'}, not kept]` : null, truncated: false };
     }
     if (Buffer.isBuffer(body))
@@ -199,8 +223,7 @@ export class RequestLogService {
     if (call.responseSize === 0) return { text: null, truncated: false };
     if (payload === null)
       return { text: `[${call.responseSize} bytes of ${type || 'a body'}, not kept]`, truncated: false };
-    const { text } = redactBody(typeof payload === 'string' ? payload : payload.toString('utf8'), cap);
-    return { text, truncated: call.responseSize > cap };
+    return redactBody(typeof payload === 'string' ? payload : payload.toString('utf8'), cap, call.responseSize);
   }
 
   list(tenant: string, filter: CallFilter, limit: number): Promise<LoggedCallRecord[]> {
@@ -236,8 +259,11 @@ export class RequestLogService {
     });
   }
 
-  /** Deletes calls past the retention, and each tenant's beyond its newest `ATRIUM_REQUEST_LOG_MAX_ROWS`. */
+  /**
+   * Deletes calls past the retention (`ATRIUM_REQUEST_LOG_RETENTION_HOURS`), hourly; the caps per tenant are kept as
+   * each batch is written.
+   */
   sweep(): Promise<number> {
-    return this.repo.sweep(this.clock.wall() - this.settings.retentionHours * 3_600_000, this.settings.maxRows);
+    return this.repo.sweep(this.clock.wall() - this.settings.retentionHours * 3_600_000);
   }
 }

@@ -24,10 +24,20 @@ export interface RequestLogTable {
   fault_id: string | null;
   /** JSON: `{extension, deprecated, ignored, request_truncated, response_truncated}`. */
   flags: string;
+  /** The call's size: the UTF-8 bytes of its path, headers, bodies and flags (migration 0050). */
+  bytes: number;
+}
+
+/** Each tenant's calls in the log and their bytes, kept by the writes (migration 0050; admin/request-log/bounds.ts). */
+export interface RequestLogUsageTable {
+  tenant: string;
+  calls: number;
+  bytes: number;
 }
 
 declare module '../../platform/db/schema.js' {
   interface Tables {
     request_log: RequestLogTable;
+    request_log_usage: RequestLogUsageTable;
   }
 }

@@ -77,6 +77,7 @@ export const NOT_TENANT_DATA: readonly string[] = [
   'tenant_clocks',
   'tenant_faults',
   'request_log',
+  'request_log_usage',
   'tenant_snapshots',
   'renditions',
   'rendition_pages',
