@@ -304,13 +304,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const perAddressDefault = config.trustProxy
     ? 0
     : Math.max(1, Math.min(100, Math.floor((overrides.maxConnections ?? config.maxConnections) / 4)));
-  config.maxConnectionsPerAddress = integer(
-    env,
-    'ATRIUM_MAX_CONNECTIONS_PER_ADDRESS',
-    perAddressDefault,
-    0,
-    1_000_000,
-  );
+  config.maxConnectionsPerAddress = integer(env, 'ATRIUM_MAX_CONNECTIONS_PER_ADDRESS', perAddressDefault, 0, 1_000_000);
 
   config.masterKeyFile = path.resolve(
     env.ATRIUM_MASTER_KEY_FILE?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'master.key'),

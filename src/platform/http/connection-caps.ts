@@ -40,9 +40,7 @@ export class RefusedConnections {
     this.timer = undefined;
     const count = this.tooManyOpen + this.tooManyFromAddress;
     if (count === 0) return;
-    const addresses = Object.fromEntries(
-      [...this.byAddress].sort((a, b) => b[1] - a[1]).slice(0, ADDRESSES_SHOWN),
-    );
+    const addresses = Object.fromEntries([...this.byAddress].sort((a, b) => b[1] - a[1]).slice(0, ADDRESSES_SHOWN));
     this.log.warn(
       {
         refused: count,

@@ -70,7 +70,13 @@ export function deliveryQueue(settings: DeliveryQueueSettings, wake: () => void,
       const dropped = await trimBacklog<DeliveryPayload>(db, key, settings.maxPending, reason, at);
       if (dropped.length > 0) {
         const ids = dropped.map((j) => j.payload.deliveryId);
-        await new WebhooksRepository(db).dropDeliveries(clientId, delivery.webhookId, ids, reason, settings.clientNow());
+        await new WebhooksRepository(db).dropDeliveries(
+          clientId,
+          delivery.webhookId,
+          ids,
+          reason,
+          settings.clientNow(),
+        );
       }
       return jobId;
     },

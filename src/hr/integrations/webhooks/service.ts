@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../platform/db/database.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
-import { lockTenantCap } from '../../../platform/db/tenant-cap.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { lockTenantCap } from '../../../platform/db/tenant-cap.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { SecretBox } from '../../../platform/security/secret-box.js';
@@ -62,7 +62,12 @@ export class WebhooksService {
    * Refuses to make webhook `id` active when the client has `maxActive` others active already: 422 on `is_active`
    * (docs/webhooks.md, "Limits"). Called first in the write's transaction, under the cap's lock (PostgreSQL).
    */
-  private async checkActiveCap(webhooks: WebhooksRepository, clientId: HrTenantId, id: string, attrs: WebhookAttributes) {
+  private async checkActiveCap(
+    webhooks: WebhooksRepository,
+    clientId: HrTenantId,
+    id: string,
+    attrs: WebhookAttributes,
+  ) {
     if (!attrs.isActive) return;
     await lockTenantCap(webhooks.db, clientId, 'active webhooks');
     const others = await webhooks.activeCount(clientId, id);
