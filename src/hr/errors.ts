@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  CapReachedError,
   ConflictError,
   DependencyFailedError,
   FieldValidationError,
@@ -155,6 +156,13 @@ function render(error: FastifyError | Error, oauth: boolean): Rendered {
   }
   if (error instanceof ConflictError) {
     return { status: 409, body: { code: error.code, message: error.message }, headers: {} };
+  }
+  if (error instanceof CapReachedError) {
+    return {
+      status: 429,
+      body: { code: 'rate_limited', message: error.message },
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    };
   }
   if (error instanceof DependencyFailedError) {
     return { status: 424, body: { code: error.code, message: error.message }, headers: {} };

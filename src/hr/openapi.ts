@@ -733,6 +733,18 @@ const RESPONSES: Record<string, Record<number, string>> = {
 };
 
 /** The description of an error status, from the API's error table (docs/hr-api.md, "Errors"). */
+/** The operations a per-tenant cap on things running at once refuses with 429 (platform/db/tenant-cap.ts). */
+const CAPPED: Record<string, string> = {
+  'POST /imports': 'imports',
+  'POST /dataset_imports': 'dataset imports',
+  'POST /document_generation_campaigns': 'campaigns',
+};
+const CAPPED_SETTING: Record<string, string> = {
+  'POST /imports': 'ATRIUM_MAX_CONCURRENT_IMPORTS',
+  'POST /dataset_imports': 'ATRIUM_MAX_CONCURRENT_DATASET_IMPORTS',
+  'POST /document_generation_campaigns': 'ATRIUM_MAX_CONCURRENT_CAMPAIGNS',
+};
+
 function describeError(status: number, op: OperationContext): string | undefined {
   const reads = !op.body;
   const upsert = op.method === 'PUT' && op.statuses.includes(201);
@@ -770,7 +782,9 @@ function describeError(status: number, op: OperationContext): string | undefined
     case 424:
       return 'The office converter ODT and DOC need is not found, or failed (`failed_dependency`); the message names `ATRIUM_SOFFICE`.';
     case 429:
-      return 'Too many requests for this application: retry after `Retry-After` seconds (`rate_limited`).';
+      return CAPPED[op.key] !== undefined
+        ? `This client already has as many ${CAPPED[op.key]} running as it may (\`${CAPPED_SETTING[op.key]}\`), or too many requests for this application: retry after \`Retry-After\` seconds (\`rate_limited\`). Nothing was created.`
+        : 'Too many requests for this application: retry after `Retry-After` seconds (`rate_limited`).';
     default:
       return undefined;
   }

@@ -143,6 +143,22 @@ export interface Config {
   requestLogMaxBytes: number;
   /** `ATRIUM_REQUEST_LOG_BODIES`: per route, whether the log keeps bodies (`on`), none (`off`), or errors' only. */
   requestLogBodies: BodyRule[];
+  // Per-tenant caps (docs/RELIABILITY.md, "No tenant can stall another").
+  /** Active webhooks one client may have (`ATRIUM_MAX_ACTIVE_WEBHOOKS`); one more is 422. */
+  maxActiveWebhooks: number;
+  /** Deliveries waiting per webhook (`ATRIUM_MAX_PENDING_DELIVERIES`); past it the oldest are `dropped`. */
+  maxPendingDeliveries: number;
+  /** CSV imports one client may have running (`ATRIUM_MAX_CONCURRENT_IMPORTS`); one more is 429. */
+  maxConcurrentImports: number;
+  /** Dataset imports one client may have running (`ATRIUM_MAX_CONCURRENT_DATASET_IMPORTS`); one more is 429. */
+  maxConcurrentDatasetImports: number;
+  /** Document generation campaigns one client may have running (`ATRIUM_MAX_CONCURRENT_CAMPAIGNS`); one more is 429. */
+  maxConcurrentCampaigns: number;
+  /**
+   * Open connections one process accepts from one address (`ATRIUM_MAX_CONNECTIONS_PER_ADDRESS`); more are closed at
+   * once. 0: no cap. Default: 100, or a quarter of `maxConnections` when that is less; 0 behind a trusted proxy.
+   */
+  maxConnectionsPerAddress: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -314,7 +330,20 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     requestLogRetentionHours: integer(env, 'ATRIUM_REQUEST_LOG_RETENTION_HOURS', 168, 1, 87_600),
     requestLogMaxBytes: integer(env, 'ATRIUM_REQUEST_LOG_MAX_BYTES', 52_428_800, 65_536, 1_099_511_627_776),
     requestLogBodies: bodyRules(env),
+    // Per-tenant caps.
+    maxActiveWebhooks: integer(env, 'ATRIUM_MAX_ACTIVE_WEBHOOKS', 20, 1, 100_000),
+    maxPendingDeliveries: integer(env, 'ATRIUM_MAX_PENDING_DELIVERIES', 1000, 1, 10_000_000),
+    maxConcurrentImports: integer(env, 'ATRIUM_MAX_CONCURRENT_IMPORTS', 2, 1, 1000),
+    maxConcurrentDatasetImports: integer(env, 'ATRIUM_MAX_CONCURRENT_DATASET_IMPORTS', 2, 1, 1000),
+    maxConcurrentCampaigns: integer(env, 'ATRIUM_MAX_CONCURRENT_CAMPAIGNS', 2, 1, 1000),
+    maxConnectionsPerAddress: 0,
   };
+  // Behind a trusted proxy every connection comes from a proxy: a cap per address would cap the proxy, so it is off
+  // unless set. Otherwise well below the global cap: 100, or a quarter of it when that is less.
+  const perAddressDefault = config.trustProxy
+    ? 0
+    : Math.max(1, Math.min(100, Math.floor((overrides.maxConnections ?? config.maxConnections) / 4)));
+  config.maxConnectionsPerAddress = integer(env, 'ATRIUM_MAX_CONNECTIONS_PER_ADDRESS', perAddressDefault, 0, 1_000_000);
 
   config.masterKeyFile = path.resolve(
     env.ATRIUM_MASTER_KEY_FILE?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'master.key'),

@@ -95,6 +95,21 @@ export class DependencyFailedError extends DomainError {
   }
 }
 
+/**
+ * The tenant already has as many of something running as a per-tenant cap allows (concurrent imports, campaigns):
+ * 429 on the HR API, with `Retry-After`; the same call succeeds once one of them ends. Nothing was written.
+ */
+export class CapReachedError extends DomainError {
+  override name = 'CapReachedError';
+  constructor(
+    message: string,
+    /** The `Retry-After` hint, in seconds: when to look again (a slot frees when a running one ends). */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The server cannot take the request now (it is shutting down); the caller should retry, elsewhere (503). */
 export class ServiceUnavailableError extends DomainError {
   override name = 'ServiceUnavailableError';

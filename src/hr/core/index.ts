@@ -212,6 +212,7 @@ function coreServices(ctx: HrContext) {
     ctx.blobs,
     ctx.clock,
     ctx.wakeJobs,
+    ctx.config.maxConcurrentDatasetImports,
   );
   const imports = new ImportsService(
     unitOfWork(ctx, (db) => ({
@@ -225,6 +226,7 @@ function coreServices(ctx: HrContext) {
     ctx.blobs,
     ctx.clock,
     ctx.wakeJobs,
+    ctx.config.maxConcurrentImports,
   );
   return { ...services, datasetImports, imports };
 }

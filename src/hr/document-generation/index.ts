@@ -149,7 +149,12 @@ function campaignServices(ctx: HrContext, documents: DocumentsServices, engine: 
     documents: new DocumentsRepository(db),
     uploads: new UploadsRepository(db),
   }));
-  const campaigns = new CampaignsService(campaignsWork, { clock, blobs, wakeJobs: ctx.wakeJobs });
+  const campaigns = new CampaignsService(campaignsWork, {
+    clock,
+    blobs,
+    wakeJobs: ctx.wakeJobs,
+    maxConcurrent: ctx.config.maxConcurrentCampaigns,
+  });
   const campaignJobs = new CampaignJobs(campaignsWork, {
     clock,
     blobs,

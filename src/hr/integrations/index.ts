@@ -21,8 +21,14 @@ import { WebhooksService } from './webhooks/service.js';
  */
 export function createIntegrations(ctx: HrContext, catalogue: () => EventCatalogue) {
   const { paginator, config } = ctx;
-  const queue = deliveryQueue({ retryForMs: config.webhookRetryForSeconds * 1000 }, ctx.wakeJobs, () =>
-    ctx.clock.wall(),
+  const queue = deliveryQueue(
+    {
+      retryForMs: config.webhookRetryForSeconds * 1000,
+      maxPending: config.maxPendingDeliveries,
+      clientNow: () => ctx.clock.now(),
+    },
+    ctx.wakeJobs,
+    () => ctx.clock.wall(),
   );
   ctx.eventOutlets.push(webhookOutlet(queue, () => ctx.clock.now()));
   const services = {
@@ -33,6 +39,7 @@ export function createIntegrations(ctx: HrContext, catalogue: () => EventCatalog
       catalogue,
       ctx.clock,
       queue,
+      config.maxActiveWebhooks,
     ),
   };
   const s = services;

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import { loggerOptions } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { addBodyParsers } from './body-parsers.js';
+import { capConnections, RefusedConnections } from './connection-caps.js';
 import { addAccessLog, addMetricsHooks, addRequestHooks, addRouteChecks } from './hooks.js';
 import type { ApiDocumentation } from './openapi.js';
 import { addPlatformRoutes } from './platform-routes.js';
@@ -110,15 +111,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   usePublicUrl(app, config.publicUrl);
 
-  // A cap on open connections: past it, Node closes a new connection at once (logged), so a flood of idle or
-  // trickling connections cannot exhaust the process's sockets and memory.
-  app.server.maxConnections = config.maxConnections;
-  app.server.on('drop', (data: { remoteAddress?: string } | undefined) => {
-    app.log.warn(
-      { remoteAddress: data?.remoteAddress, maxConnections: config.maxConnections },
-      'connection refused: too many open',
-    );
-  });
+  // Caps on open connections, in all and per address: past either, a new connection is closed at once, so a flood
+  // of idle or trickling connections cannot exhaust the process's sockets and memory, nor one address take them all.
+  // Refusals are logged once a second as a count (connection-caps.ts).
+  const refusals = new RefusedConnections(app.log, config);
+  capConnections(app.server, config, refusals);
+  app.addHook('onClose', async () => refusals.close());
 
   const server = app as unknown as FastifyInstance;
   addRequestHooks(server);

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { JobRunner, type JobRunnerOptions } from './runner.js';
 
+export { trimBacklog } from './backlog.js';
 export {
   type Backoff,
   backoffDelay,

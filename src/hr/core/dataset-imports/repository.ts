@@ -147,6 +147,21 @@ export class DatasetImportsRepository extends HrRepository {
       .execute();
   }
 
+  /**
+   * The client's dataset imports still running: not finished, and their job still due or running (one whose job gave
+   * up or was cancelled by an operator holds no slot). Read by the cap on concurrent dataset imports.
+   */
+  async running(clientId: HrTenantId): Promise<number> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_dataset_imports as i')
+      .innerJoin('jobs as j', 'j.id', 'i.job_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('i.status', 'in', ['queued', 'in_progress'])
+      .where('j.status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async find(clientId: HrTenantId, id: string): Promise<DatasetImportRecord | undefined> {
     const row = await this.imports(clientId).where('i.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;

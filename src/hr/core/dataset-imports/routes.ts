@@ -38,7 +38,7 @@ export async function datasetImportRoutes(
         description:
           'Replaces every value of the dataset with those of the file, all or nothing, in the background: poll the import until `status` is `finished`. The file is an upload (POST /uploads); its layout is in docs/hr-api.md, "Dataset imports".',
         body: DatasetImportCreate,
-        response: { 201: full, ...errorResponses(400, 401, 403, 422) },
+        response: { 201: full, ...errorResponses(400, 401, 403, 422, 429) },
       },
     },
     async (request, reply) =>

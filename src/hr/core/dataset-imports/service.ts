@@ -5,6 +5,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { checkTenantCap, type TenantCap } from '../../../platform/db/tenant-cap.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
@@ -48,13 +49,21 @@ export class DatasetImportsService {
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
     private readonly wake: () => void,
+    /** `ATRIUM_MAX_CONCURRENT_DATASET_IMPORTS`: one more while this many run is 429, and writes nothing. */
+    private readonly maxConcurrent: number,
   ) {}
 
   async create(clientId: HrTenantId, input: DatasetImportCreate): Promise<DatasetImportRecord> {
     const id = randomUUID();
     const caller = currentCaller();
     const creatorId = caller.type === 'application' ? (caller.userId ?? null) : null;
+    const cap: TenantCap = {
+      what: 'dataset imports',
+      limit: this.maxConcurrent,
+      setting: 'ATRIUM_MAX_CONCURRENT_DATASET_IMPORTS',
+    };
     const created = await this.work.run(async ({ datasetImports, datasets, uploads, audit }) => {
+      await checkTenantCap(datasetImports.db, clientId, cap, () => datasetImports.running(clientId));
       const at = this.clock.now();
       if (!(await datasets.find(clientId, input.dataset_id))) {
         throw new FieldValidationError([

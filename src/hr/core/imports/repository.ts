@@ -101,6 +101,21 @@ export class ImportsRepository extends HrRepository {
       .execute();
   }
 
+  /**
+   * The client's imports still running: not ended, and their job still due or running (one whose job gave up or was
+   * cancelled by an operator holds no slot). Read by the cap on concurrent imports (partial index of 0044).
+   */
+  async running(clientId: HrTenantId): Promise<number> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_imports as i')
+      .innerJoin('jobs as j', 'j.id', 'i.job_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('i.status', 'in', ['created', 'in_progress'])
+      .where('j.status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async find(clientId: HrTenantId, id: string): Promise<ImportRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_imports as i')

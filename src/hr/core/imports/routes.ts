@@ -34,7 +34,7 @@ export async function importRoutes(
         description:
           'The CSV is an upload (POST /document or POST /uploads). Its rows are applied in the background, each as its single endpoint would apply it; poll GET /imports/{id}, then read the reports. Layouts: docs/hr-api.md, "Imports".',
         body: ImportCreate,
-        response: { 201: full, ...errorResponses(400, 401, 403, 422) },
+        response: { 201: full, ...errorResponses(400, 401, 403, 422, 429) },
       },
     },
     async (request, reply) =>

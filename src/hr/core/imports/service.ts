@@ -5,6 +5,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { checkTenantCap, type TenantCap } from '../../../platform/db/tenant-cap.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
@@ -63,13 +64,17 @@ export class ImportsService {
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
     private readonly wake: () => void,
+    /** `ATRIUM_MAX_CONCURRENT_IMPORTS`: one more while this many run is 429, and writes nothing. */
+    private readonly maxConcurrent: number,
   ) {}
 
   async create(clientId: HrTenantId, input: ImportCreate): Promise<ImportRecord> {
     const id = randomUUID();
     const operationId = randomUUID();
     const caller = currentCaller();
+    const cap: TenantCap = { what: 'imports', limit: this.maxConcurrent, setting: 'ATRIUM_MAX_CONCURRENT_IMPORTS' };
     const created = await this.work.run(async ({ imports, bulk, uploads, users, audit }) => {
+      await checkTenantCap(imports.db, clientId, cap, () => imports.running(clientId));
       const at = this.clock.now();
       const creator = input.creator ?? null;
       if (creator !== null && !(await users.find(clientId, creator))) {

@@ -154,6 +154,16 @@ export class CampaignsRepository extends HrRepository {
     }
   }
 
+  /** The client's campaigns not ended (`created`, `in_progress`): read by the cap on concurrent campaigns. */
+  async running(clientId: HrTenantId): Promise<number> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_docgen_campaigns as c')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('c.status', 'in', ['created', 'in_progress'])
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async find(clientId: HrTenantId, id: string): Promise<CampaignRecord | undefined> {
     const row = await this.tenant(clientId)
       .selectFrom('hr_docgen_campaigns')

@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { checkTenantCap } from '../../../platform/db/tenant-cap.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import type { OutputFormat } from '../../../platform/docgen/types.js';
 import { type FieldError, FieldValidationError, NotFoundError, StateError } from '../../../platform/errors.js';
@@ -56,7 +57,13 @@ export class CampaignsService {
 
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<CampaignsWork>>,
-    private readonly deps: { clock: Clock; blobs: BlobStore; wakeJobs: () => void },
+    private readonly deps: {
+      clock: Clock;
+      blobs: BlobStore;
+      wakeJobs: () => void;
+      /** `ATRIUM_MAX_CONCURRENT_CAMPAIGNS`: one more while this many run is 429, and writes nothing. */
+      maxConcurrent: number;
+    },
   ) {
     this.repo = work.read.campaigns;
   }
@@ -145,7 +152,9 @@ export class CampaignsService {
         fragmentFields: Object.entries(row.fragment_fields ?? {}).map(([slug, fields]) => ({ slug, fields })),
       },
     }));
+    const cap = { what: 'campaigns', limit: this.deps.maxConcurrent, setting: 'ATRIUM_MAX_CONCURRENT_CAMPAIGNS' };
     const record = await this.work.run(async (tx) => {
+      await checkTenantCap(tx.campaigns.db, clientId, cap, () => tx.campaigns.running(clientId));
       await tx.campaigns.insert(
         clientId,
         {

@@ -203,6 +203,17 @@ export class WebhooksRepository extends HrRepository {
     return (await activeOf.all(this.db, { clientId })).map(toRecord);
   }
 
+  /** How many of the client's webhooks are active, but for `except` (the one being activated): the cap's count. */
+  async activeCount(clientId: HrTenantId, except: string): Promise<number> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_webhooks as w')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('w.is_active', '=', 1)
+      .where('w.id', '<>', except)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async insert(
     clientId: HrTenantId,
     id: string,
@@ -294,6 +305,39 @@ export class WebhooksRepository extends HrRepository {
     await insertDeliveryRow.execute(this.db, { clientId, ...delivery, at });
   }
 
+  /**
+   * Marks these waiting deliveries of the webhook `dropped` (their jobs were cancelled by the cap on waiting
+   * deliveries), each with one entry among its attempts saying why: `GET /webhooks/{id}/deliveries` shows it.
+   */
+  async dropDeliveries(clientId: HrTenantId, webhookId: string, ids: string[], reason: string, at: number) {
+    const t = this.tenant(clientId);
+    const dropped = await t
+      .updateTable('hr_webhook_deliveries')
+      .set({ status: 'dropped', updated_at: at })
+      .where('webhook_id', '=', webhookId)
+      .where('id', 'in', ids)
+      .returning(['id', 'attempts'])
+      .execute();
+    if (dropped.length === 0) return;
+    await t
+      .insertInto(
+        'hr_webhook_attempts',
+        dropped.map((d) => ({
+          delivery_id: d.id,
+          webhook_id: webhookId,
+          // The attempts it had made (0: never tried); the entry is not one more.
+          attempt: Number(d.attempts),
+          status: 'dropped',
+          response_code: null,
+          duration_ms: 0,
+          error: reason,
+          response_excerpt: null,
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
+
   async findDelivery(clientId: HrTenantId, webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
     const row = await deliveryById.first(this.db, { clientId, webhookId, id });
     return row ? toDelivery(row) : undefined;
@@ -361,7 +405,7 @@ export class WebhooksRepository extends HrRepository {
         // A delivery's job is pruned a day after it finished (app.ts): a delivery not succeeded without its job
         // has failed.
         deliveryStatus:
-          r.delivery_status === 'succeeded' || r.delivery_status === 'skipped'
+          r.delivery_status === 'succeeded' || r.delivery_status === 'skipped' || r.delivery_status === 'dropped'
             ? r.delivery_status
             : r.job_status === null || r.job_status === 'failed' || r.job_status === 'cancelled'
               ? 'failed'
@@ -390,7 +434,7 @@ export class WebhooksRepository extends HrRepository {
             .selectFrom('hr_webhook_deliveries')
             .select('pk')
             .where('created_at', '<', cutoff)
-            .where('status', 'in', ['succeeded', 'skipped'])
+            .where('status', 'in', ['succeeded', 'skipped', 'dropped'])
             .limit(batch),
         )
         .executeTakeFirst();

@@ -55,8 +55,13 @@ export const WebhookAttempt = Type.Object(
     delivery_id: Type.String({ format: 'uuid', description: 'What `redeliver` takes.' }),
     event_id: Type.String({ description: 'Sent as `X-Event-Id`.' }),
     event_type: Type.String(),
-    attempt: Type.Integer({ description: '1 for the first try of a delivery.' }),
-    status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
+    attempt: Type.Integer({
+      description: '1 for the first try of a delivery; on a `dropped` entry, the tries it had made (0 for none).',
+    }),
+    status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('dropped')], {
+      description:
+        '`dropped`: not a try, but the delivery dropped unsent, the oldest waiting past `ATRIUM_MAX_PENDING_DELIVERIES` (`error` says so).',
+    }),
     response_code: Type.Union([Type.Integer(), Type.Null()], { description: 'The receiver’s status, if it answered.' }),
     duration_ms: Type.Integer(),
     error: Type.Union([Type.String(), Type.Null()], {
@@ -66,10 +71,16 @@ export const WebhookAttempt = Type.Object(
       description: 'The first 512 bytes of the answer.',
     }),
     delivery_status: Type.Union(
-      [Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('skipped')],
+      [
+        Type.Literal('pending'),
+        Type.Literal('succeeded'),
+        Type.Literal('failed'),
+        Type.Literal('skipped'),
+        Type.Literal('dropped'),
+      ],
       {
         description:
-          'Where the delivery stands now: `pending` while retries remain; `skipped` when the webhook was made inactive before its next attempt.',
+          'Where the delivery stands now: `pending` while retries remain; `skipped` when the webhook was made inactive before its next attempt; `dropped` when more deliveries than `ATRIUM_MAX_PENDING_DELIVERIES` were waiting for the webhook and it was among the oldest.',
       },
     ),
     created_at: Type.String({ format: 'date-time' }),

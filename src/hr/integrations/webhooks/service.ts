@@ -4,6 +4,7 @@ import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
+import { lockTenantCap } from '../../../platform/db/tenant-cap.js';
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { type FieldError, FieldValidationError, NotFoundError } from '../../../platform/errors.js';
 import type { SecretBox } from '../../../platform/security/secret-box.js';
@@ -51,8 +52,33 @@ export class WebhooksService {
     private readonly catalogue: () => EventCatalogue,
     private readonly clock: Clock,
     private readonly queue: DeliveryQueue,
+    /** `ATRIUM_MAX_ACTIVE_WEBHOOKS`: creating or activating one more is 422, and writes nothing. */
+    private readonly maxActive: number,
   ) {
     this.repo = work.read.webhooks;
+  }
+
+  /**
+   * Refuses to make webhook `id` active when the client has `maxActive` others active already: 422 on `is_active`
+   * (docs/webhooks.md, "Limits"). Called first in the write's transaction, under the cap's lock (PostgreSQL).
+   */
+  private async checkActiveCap(
+    webhooks: WebhooksRepository,
+    clientId: HrTenantId,
+    id: string,
+    attrs: WebhookAttributes,
+  ) {
+    if (!attrs.isActive) return;
+    await lockTenantCap(webhooks.db, clientId, 'active webhooks');
+    const others = await webhooks.activeCount(clientId, id);
+    if (others < this.maxActive) return;
+    throw new FieldValidationError([
+      {
+        field: 'is_active',
+        code: 'too_many',
+        message: `This client already has ${others} active webhooks, the most allowed (ATRIUM_MAX_ACTIVE_WEBHOOKS=${this.maxActive}): make this one inactive, or deactivate or delete another.`,
+      },
+    ]);
   }
 
   private view(webhook: WebhookRecord): WebhookView {
@@ -117,6 +143,7 @@ export class WebhooksService {
     const id = randomUUID();
     const sealed = this.secrets.seal(SIGNATURE_KEY_PURPOSE, newSecret(32));
     const webhook = await this.work.run(async ({ webhooks, audit }) => {
+      await this.checkActiveCap(webhooks, clientId, id, attrs);
       await webhooks.insert(clientId, id, attrs, sealed, this.clock.now());
       const created = (await webhooks.find(clientId, id)) as WebhookRecord;
       await audit.record(clientId, webhookEvents, 'created', {
@@ -133,6 +160,10 @@ export class WebhooksService {
   async update(clientId: HrTenantId, id: string, input: WebhookCreate): Promise<WebhookView> {
     const attrs = this.attributes(input);
     const webhook = await this.work.run(async ({ webhooks, audit }) => {
+      const existing = await webhooks.find(clientId, id);
+      if (!existing) throw new NotFoundError('webhook', id);
+      // Only making an inactive webhook active counts: one active already keeps its place.
+      if (!existing.isActive) await this.checkActiveCap(webhooks, clientId, id, attrs);
       if (!(await webhooks.update(clientId, id, attrs, this.clock.now()))) throw new NotFoundError('webhook', id);
       const updated = (await webhooks.find(clientId, id)) as WebhookRecord;
       await audit.record(clientId, webhookEvents, 'updated', {

@@ -33,8 +33,8 @@ export interface HrWebhookDeliveriesTable {
   /** The exact JSON body every attempt sends. */
   body: string;
   /**
-   * `pending`, `succeeded`, or `skipped` (its webhook was inactive when its turn came); a pending delivery whose job
-   * gave up is `failed` (its job says so).
+   * `pending`, `succeeded`, `skipped` (its webhook was inactive when its turn came) or `dropped` (unsent: the oldest
+   * waiting past `ATRIUM_MAX_PENDING_DELIVERIES`); a pending delivery whose job gave up is `failed` (its job says so).
    */
   status: string;
   attempts: number;
@@ -51,7 +51,7 @@ export interface HrWebhookAttemptsTable {
   delivery_id: string;
   webhook_id: string;
   attempt: number;
-  /** `succeeded` or `failed`. */
+  /** `succeeded` or `failed`; `dropped` for the entry of a dropped delivery (not a try). */
   status: string;
   response_code: number | null;
   duration_ms: number;

@@ -15,14 +15,14 @@ export type WebhookAttempt = {
     attempt: number;
     created_at: string;
     delivery_id: string;
-    delivery_status: 'failed' | 'pending' | 'skipped' | 'succeeded';
+    delivery_status: 'dropped' | 'failed' | 'pending' | 'skipped' | 'succeeded';
     duration_ms: number;
     error: string | null;
     event_id: string;
     event_type: string;
     response_code: number | null;
     response_excerpt: string | null;
-    status: 'failed' | 'succeeded';
+    status: 'dropped' | 'failed' | 'succeeded';
 };
 export type WebhookAttemptListQuery = {
     cursor?: string | undefined;
