@@ -61,6 +61,22 @@ export class DatasetValuesReplacement {
     await this.work.read.staging.discard(clientId, key, importId, this.clock.now());
     // An earlier attempt's staging (a crash, a lost claim): start over.
     if (!(await this.empty(clientId, key, context))) return undefined;
+    try {
+      return await this.stageAll(clientId, key, dataset, values, context);
+    } catch (error) {
+      // A batch failed: delete what was staged (the old values were never touched), and let the job retry.
+      await this.empty(clientId, key, context).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async stageAll(
+    clientId: HrTenantId,
+    key: string,
+    dataset: DatasetRecord,
+    values: readonly ImportedValue[],
+    context: JobContext,
+  ): Promise<number | undefined> {
     let existing = 0;
     for (let start = 0, batch = 1; start < values.length; start += VALUES_PER_TURN, batch++) {
       const slice = values.slice(start, start + VALUES_PER_TURN);
