@@ -29,7 +29,9 @@ async function peek(server: TestServer): Promise<Peek> {
     return {
       query: async <T>(text: string, params: unknown[] = []) => {
         const statement = db.prepare(text);
-        return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
+        if (statement.reader) return statement.all(...params) as T[];
+        statement.run(...params);
+        return [];
       },
       close: async () => void db.close(),
     };
