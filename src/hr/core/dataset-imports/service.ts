@@ -163,9 +163,9 @@ export class DatasetImportsService {
     const values = byDepth(file.values.values());
     const existing = await this.replacement.stage(clientId, importId, dataset, values, context);
     if (existing === undefined) return;
-    if (await this.replacement.swap(clientId, importId, dataset, values.length, existing, outcome)) {
-      await this.replacement.discardLeftovers(clientId, context);
-    }
+    await this.replacement.swap(clientId, importId, dataset, values.length, existing, outcome);
+    // The replaced values, or the staging of an import that could not swap (its dataset gone, or ended already).
+    await this.replacement.discardLeftovers(clientId, context);
   }
 
   /** Reads the file, yielding to the event loop every CELLS_PER_TURN cells; undefined when the claim was lost. */
