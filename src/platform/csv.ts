@@ -5,6 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
+import { yieldToLoop } from './tick.js';
 
 /** The file cannot be read as CSV at all: not UTF-8, an unclosed quote. `line` is the record where it broke. */
 export class CsvFormatError extends Error {
@@ -26,6 +27,28 @@ export interface CsvRecord {
 
 /** The largest record accepted, in characters (a cell of a larger record is certainly a broken quote). */
 const MAX_RECORD_CHARS = 1_048_576;
+
+/**
+ * The most columns a header may name (docs/imports.md, "Limits"): no import's layout comes near it, and a wider file
+ * would cost every one of its rows as much work as a whole ordinary file.
+ */
+export const MAX_COLUMNS = 1000;
+
+/**
+ * Characters handed to the parser at a time, with a turn of the event loop between two pieces: csv-parse parses what
+ * it is given in one go, so a long line (a header of 200,000 columns) would otherwise hold the loop while it is split.
+ */
+const PARSE_PIECE_CHARS = 16_384;
+
+/** The text in pieces of at most PARSE_PIECE_CHARS, the event loop running between two. */
+async function* inPieces(text: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const chunk of text) {
+    for (let start = 0; start < chunk.length; start += PARSE_PIECE_CHARS) {
+      yield chunk.slice(start, start + PARSE_PIECE_CHARS);
+      await yieldToLoop();
+    }
+  }
+}
 
 /** Decodes UTF-8, refusing invalid bytes; a leading byte-order mark is dropped. */
 async function* utf8(source: AsyncIterable<Buffer | Uint8Array | string>): AsyncGenerator<string> {
@@ -77,7 +100,8 @@ async function* withSeparator(
 
 /**
  * The records of a CSV file, in order. Rows may have any number of cells (the caller checks them against the
- * header); empty lines are skipped. Throws {@link CsvFormatError} for what no row can be read past.
+ * header); empty lines are skipped. Throws {@link CsvFormatError} for what no row can be read past, and for a header
+ * of more than MAX_COLUMNS columns. The parsing yields to the event loop every PARSE_PIECE_CHARS characters.
  */
 export async function* csvRecords(source: AsyncIterable<Buffer | Uint8Array | string>): AsyncGenerator<CsvRecord> {
   let separator = ',';
@@ -98,12 +122,19 @@ export async function* csvRecords(source: AsyncIterable<Buffer | Uint8Array | st
     yield first.value as string;
     yield* text;
   }
-  const input = Readable.from(all());
+  const input = Readable.from(inPieces(all()));
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
   try {
     for await (const item of parser as AsyncIterable<{ record: string[]; info: { records: number } }>) {
-      yield { cells: item.record, line: item.info.records - 1 };
+      const line = item.info.records - 1;
+      if (line === 0 && item.record.length > MAX_COLUMNS) {
+        throw new CsvFormatError(
+          `The header has ${item.record.length} columns: a file may have at most ${MAX_COLUMNS}.`,
+          0,
+        );
+      }
+      yield { cells: item.record, line };
     }
   } catch (error) {
     if (error instanceof CsvFormatError) throw error;

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 /**
@@ -136,6 +137,7 @@ export class Metrics {
       aggregator: 'max',
     });
     info.set({ version: options.version, commit: options.commit ?? '', node: options.node }, 1);
+    loopDelayGauge(registers);
   }
 
   /** A route's requests (or, with `operation` `unmatched`, those of an API that matched no route). */
@@ -190,6 +192,35 @@ export class Metrics {
       read: () => max,
     });
   }
+}
+
+/** How often the event loop's delay is sampled (ms): a stall shorter than this may go unseen. */
+const LOOP_DELAY_RESOLUTION_MS = 10;
+
+/**
+ * `atrium_event_loop_delay_max_seconds`: the longest the event loop was held (a timer fired late by this much,
+ * `monitorEventLoopDelay`), since the previous scrape and since the process started (docs/RELIABILITY.md, "Bounded
+ * work per tick"). The maximum of the workers under `--workers N`.
+ */
+function loopDelayGauge(registers: Registry[]): void {
+  const delay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+  delay.enable();
+  let sinceStart = 0;
+  new Gauge({
+    name: 'atrium_event_loop_delay_max_seconds',
+    help: 'The longest delay of the event loop (a timer fired this late): since the previous scrape, and since the start.',
+    labelNames: ['since'],
+    registers,
+    aggregator: 'max',
+    collect() {
+      // The histogram records nothing before its first sample: its max is then 0.
+      const max = delay.count > 0 ? delay.max / 1e9 : 0;
+      delay.reset();
+      sinceStart = Math.max(sinceStart, max);
+      this.set({ since: 'scrape' }, max);
+      this.set({ since: 'start' }, sinceStart);
+    },
+  });
 }
 
 /** What the metrics endpoint serves: this process's registry, or the sum over a cluster's workers. */

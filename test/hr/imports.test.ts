@@ -236,6 +236,12 @@ for (const dialect of dialects()) {
       const unclosed = await run('organization', 'id;name\nok;"Fine\nbad;x\n');
       assert.equal(unclosed.status, 'failed');
       await json(await hr.call('GET', '/organizations/ok'), 404);
+      // More columns than any layout has (MAX_COLUMNS): refused before a row is read (docs/imports.md, "Limits").
+      const columns = ['external_id', ...Array.from({ length: 1000 }, (_, i) => `custom_field:c${i}`)];
+      const wide = await run('employee', `${columns.join(';')}\nW1${';'.repeat(1000)}\n`);
+      assert.equal(wide.status, 'failed');
+      assert.match(await xml(wide.id, 'report'), /The header has 1001 columns: a file may have at most 1000\./);
+      assert.deepEqual(await json(await hr.call('GET', '/employees?external_id=W1'), 200), []);
     });
 
     it('the reports are 403 until the import ends', async () => {

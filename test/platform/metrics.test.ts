@@ -127,6 +127,21 @@ for (const dialect of dialects()) {
       }
     });
 
+    it('exports the event loop’s longest delay, since the previous scrape and since the start', async () => {
+      await scrape();
+      // The loop held for a while, as a long synchronous stretch would: the next scrape's window has seen it.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const first = samples(await scrape(), 'atrium_event_loop_delay_max_seconds');
+      const held = first.get('{since="scrape"}') ?? -1;
+      assert.ok(held > 0, `the stall is seen: ${[...first]}`);
+      assert.ok((first.get('{since="start"}') ?? -1) >= held, 'the maximum since the start holds it');
+      const second = samples(await scrape(), 'atrium_event_loop_delay_max_seconds');
+      assert.ok((second.get('{since="start"}') ?? -1) >= held, 'and keeps it at the next scrape');
+      assert.ok((second.get('{since="scrape"}') ?? -1) >= 0);
+    });
+
     it('takes gauges from other modules (the queue-depth hook), read at each scrape', async () => {
       let depth = 3;
       server.app.metrics?.addGauge({ name: 'atrium_test_queue_depth', help: 'A test queue.', read: () => depth });

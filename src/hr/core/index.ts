@@ -17,6 +17,7 @@ import { DatasetImportsRepository } from './dataset-imports/repository.js';
 import { datasetImportRoutes } from './dataset-imports/routes.js';
 import { DatasetImport } from './dataset-imports/schemas.js';
 import { DATASET_IMPORT_QUEUE, DatasetImportsService } from './dataset-imports/service.js';
+import { DatasetStagingRepository } from './dataset-imports/staging-repository.js';
 import { datasetEvents, datasetValueEvents } from './datasets/events.js';
 import { DatasetsRepository } from './datasets/repository.js';
 import { datasetRoutes, datasetValueRoutes } from './datasets/routes.js';
@@ -206,6 +207,7 @@ function coreServices(ctx: HrContext) {
     unitOfWork(ctx, (db) => ({
       datasetImports: new DatasetImportsRepository(db),
       datasets: new DatasetsRepository(db),
+      staging: new DatasetStagingRepository(db),
       uploads: new UploadsRepository(db),
     })),
     services.uploads,

@@ -112,14 +112,32 @@ export class BulkRepository extends HrRepository {
     }
   }
 
-  /** Deletes a call's items and their counts (an import reading its file again after a crash). */
-  async resetItems(clientId: HrTenantId, operationId: string): Promise<void> {
-    await this.tenant(clientId).deleteFrom('hr_bulk_items as i').where('i.operation_id', '=', operationId).execute();
-    await this.tenant(clientId)
+  /**
+   * Deletes up to `limit` of a call's items, and zeroes its counts (an import reading its file again after a crash,
+   * or failing): answers how many it deleted, so that the caller deletes a batch per turn of the event loop.
+   */
+  async resetItems(clientId: HrTenantId, operationId: string, limit: number): Promise<number> {
+    const t = this.tenant(clientId);
+    const deleted = await t
+      .deleteFrom('hr_bulk_items as i')
+      .where('i.operation_id', '=', operationId)
+      .where(
+        'i.item_index',
+        'in',
+        t
+          .selectFrom('hr_bulk_items as s')
+          .select('s.item_index')
+          .where('s.operation_id', '=', operationId)
+          .orderBy('s.item_index')
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    await t
       .updateTable('hr_bulk_operations as o')
       .set({ created_count: 0, updated_count: 0, failed_count: 0 })
       .where('o.id', '=', operationId)
       .execute();
+    return Number(deleted.numDeletedRows);
   }
 
   /** Sets a call's total once its items are stored, with those stored already failed (`insertItems`' `failure`). */

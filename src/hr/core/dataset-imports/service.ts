@@ -9,17 +9,18 @@ import { checkTenantCap, type TenantCap } from '../../../platform/db/tenant-cap.
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
+import { TurnBudget } from '../../../platform/tick.js';
 import type { Clock } from '../../../platform/time.js';
 import { afterWork, currentCaller } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
-import type { DatasetsRepository } from '../datasets/repository.js';
+import type { DatasetRecord } from '../datasets/repository.js';
 import { MAX_VALUES } from '../datasets/schemas.js';
-import type { UploadsRepository } from '../uploads/repository.js';
 import type { UploadsService } from '../uploads/service.js';
 import { datasetImportEvents } from './events.js';
-import { DatasetCsv } from './layout.js';
+import { DatasetCsv, type ImportedValue } from './layout.js';
 import { presentDatasetImport } from './present.js';
-import type { DatasetImportRecord, DatasetImportsRepository, ImportReportEntry } from './repository.js';
+import { type DatasetImportsWork, DatasetValuesReplacement } from './replace.js';
+import type { DatasetImportRecord, ImportReportEntry } from './repository.js';
 import { EMPTY_STATS } from './repository.js';
 import type { DatasetImportCreate } from './schemas.js';
 
@@ -31,18 +32,20 @@ export interface DatasetImportPayload {
   importId: string;
 }
 
-export interface DatasetImportsWork {
-  datasetImports: DatasetImportsRepository;
-  datasets: DatasetsRepository;
-  uploads: UploadsRepository;
-}
+export type { DatasetImportsWork } from './replace.js';
+
+/** CSV cells read between two turns of the event loop. */
+const CELLS_PER_TURN = 20_000;
 
 /**
  * Dataset imports (reference §5.2): a CSV replaces every value of a dataset, all or nothing. The import and its
- * job are stored with the upload's consumption; the job reads the file, and either replaces the values and marks
- * the import finished in one transaction, or marks it failed with its report and changes nothing.
+ * job are stored with the upload's consumption; the job reads the file, and either replaces the values (staged in
+ * short transactions, then swapped in by one: replace.ts) and marks the import finished with the swap, or marks it
+ * failed with its report and changes nothing. Neither the reading nor the writing holds the event loop for long.
  */
 export class DatasetImportsService {
+  private readonly replacement: DatasetValuesReplacement;
+
   constructor(
     private readonly work: UnitOfWork<Tables, Audited<DatasetImportsWork>>,
     private readonly uploads: UploadsService,
@@ -51,7 +54,9 @@ export class DatasetImportsService {
     private readonly wake: () => void,
     /** `ATRIUM_MAX_CONCURRENT_DATASET_IMPORTS`: one more while this many run is 429, and writes nothing. */
     private readonly maxConcurrent: number,
-  ) {}
+  ) {
+    this.replacement = new DatasetValuesReplacement(work, clock);
+  }
 
   async create(clientId: HrTenantId, input: DatasetImportCreate): Promise<DatasetImportRecord> {
     const id = randomUUID();
@@ -135,11 +140,50 @@ export class DatasetImportsService {
     const { clientId, importId } = job.payload;
     const read = this.work.read;
     const found = await read.datasetImports.find(clientId, importId);
-    if (!found || found.status === 'finished') return;
+    if (!found) return;
+    // Finished, maybe just before a crash: what its swap replaced may still be there.
+    if (found.status === 'finished') {
+      await this.replacement.discardLeftovers(clientId, context);
+      return;
+    }
     await read.datasetImports.start(clientId, importId, this.clock.now());
     await read.datasets.markImport(clientId, found.datasetId, 'in_progress', null);
     const dataset = await read.datasets.find(clientId, found.datasetId);
     const dimensions = dataset?.dimensions.map((d) => d.id) ?? [];
+    const file = await this.readFile(found, dataset, dimensions, context);
+    if (!file) return;
+    const stats = {
+      ...EMPTY_STATS,
+      rows: file.rows,
+      globalErrors: file.globalErrors,
+      rowErrors: file.rowErrors,
+      warnings: file.warnings,
+    };
+    const outcome = { stats, report: file.report, dimensions: dimensions.length };
+    if (file.failed || !dataset) {
+      await this.work.run(async ({ datasetImports, datasets }) => {
+        const failed = { ...outcome, result: 'error' as const, values: 0 };
+        if (await datasetImports.finish(clientId, importId, failed, this.clock.now())) {
+          await datasets.markImport(clientId, found.datasetId, 'finished', 'error');
+        }
+      });
+      return;
+    }
+    const values = byDepth(file.values.values());
+    const existing = await this.replacement.stage(clientId, importId, dataset, values, context);
+    if (existing === undefined) return;
+    await this.replacement.swap(clientId, importId, dataset, values.length, existing, outcome);
+    // The replaced values, or the staging of an import that could not swap (its dataset gone, or ended already).
+    await this.replacement.discardLeftovers(clientId, context);
+  }
+
+  /** Reads the file, yielding to the event loop every CELLS_PER_TURN cells; undefined when the claim was lost. */
+  private async readFile(
+    found: DatasetImportRecord,
+    dataset: DatasetRecord | undefined,
+    dimensions: string[],
+    context: JobContext,
+  ): Promise<DatasetCsv | undefined> {
     const file = new DatasetCsv(dimensions, MAX_VALUES);
     if (!dataset) {
       file.add({
@@ -149,67 +193,34 @@ export class DatasetImportsService {
         code: 'not_found',
         message: 'The dataset is gone.',
       });
-    } else {
-      try {
-        for await (const record of csvRecords(await this.blobs.read(found.sha256))) {
-          if (!file.read(record)) break;
-          // A long file: keep the lease, and let the server answer meanwhile.
-          if (record.line % 10_000 === 0 && record.line > 0) {
-            if (!(await context.heartbeat())) return;
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-        }
-        file.end();
-      } catch (error) {
-        if (!(error instanceof CsvFormatError)) throw error;
-        file.add({ type: 'global_error', line: error.line, field: '', code: 'invalid_csv', message: error.message });
-      }
+      return file;
     }
-    const stats = {
-      ...EMPTY_STATS,
-      rows: file.rows,
-      globalErrors: file.globalErrors,
-      rowErrors: file.rowErrors,
-      warnings: file.warnings,
-    };
-    await this.work.run(async ({ datasetImports, datasets }) => {
-      const at = this.clock.now();
-      if (file.failed || !dataset) {
-        const outcome = {
-          result: 'error' as const,
-          stats,
-          report: file.report,
-          dimensions: dimensions.length,
-          values: 0,
-        };
-        if (await datasetImports.finish(clientId, importId, outcome, at)) {
-          await datasets.markImport(clientId, found.datasetId, 'finished', 'error');
+    const budget = new TurnBudget(CELLS_PER_TURN);
+    let turns = 0;
+    try {
+      for await (const record of csvRecords(await this.blobs.read(found.sha256))) {
+        if (!file.read(record)) break;
+        // A long file: let the server answer meanwhile, and keep the lease.
+        if ((await budget.spend(record.cells.length)) && ++turns % 10 === 0 && !(await context.heartbeat())) {
+          return undefined;
         }
-        return;
       }
-      // Delete all and replace, in this one transaction: a crash before it commits changes nothing.
-      if (!(await datasets.lock(clientId, found.datasetId))) throw new Error('the dataset was deleted');
-      const before = await datasets.valueIds(clientId, found.datasetId);
-      const values = [...file.values.values()].sort((a, b) => a.depth - b.depth);
-      let updated = 0;
-      for (const v of values) if (before.has(v.id)) updated++;
-      const outcome = {
-        result: 'success' as const,
-        stats: {
-          ...stats,
-          valuesCreated: values.length - updated,
-          valuesUpdated: updated,
-          valuesDeleted: before.size - updated,
-        },
-        report: file.report,
-        dimensions: dimensions.length,
-        values: values.length,
-      };
-      if (!(await datasetImports.finish(clientId, importId, outcome, at))) return;
-      await datasets.deleteAllValues(clientId, found.datasetId);
-      await datasets.insertValues(clientId, found.datasetId, values, at);
-      await datasets.setValuesCount(clientId, found.datasetId, values.length, at);
-      await datasets.markImport(clientId, found.datasetId, 'finished', 'success');
-    });
+      file.end();
+    } catch (error) {
+      if (!(error instanceof CsvFormatError)) throw error;
+      file.add({ type: 'global_error', line: error.line, field: '', code: 'invalid_csv', message: error.message });
+    }
+    return file;
   }
+}
+
+/** The values, parents first (a value's depth is its level): the order they are stored in. */
+function byDepth(values: Iterable<ImportedValue>): ImportedValue[] {
+  const levels: ImportedValue[][] = [];
+  for (const v of values) {
+    const level = levels[v.depth] ?? [];
+    level.push(v);
+    levels[v.depth] = level;
+  }
+  return levels.flat();
 }

@@ -36,3 +36,22 @@ declare module '../../../platform/db/schema.js' {
     hr_dataset_imports: HrDatasetImportsTable;
   }
 }
+
+/**
+ * A values key whose rows of `hr_dataset_values` are to be deleted, a batch at a time: the values an import replaced,
+ * or the staged values of an import that never swapped them in. While `import_id` names an import that has not
+ * finished, the key is that import's staging, still being written.
+ */
+export interface HrDatasetValueDiscardsTable {
+  pk: Generated<number>;
+  client_id: string;
+  values_key: string;
+  import_id: string | null;
+  created_at: number;
+}
+
+declare module '../../../platform/db/schema.js' {
+  interface Tables {
+    hr_dataset_value_discards: HrDatasetValueDiscardsTable;
+  }
+}

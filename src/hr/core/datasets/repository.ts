@@ -37,6 +37,8 @@ export interface DatasetRecord {
   localizedNames: DatasetName[];
   dimensions: DatasetDimension[];
   valuesCount: number;
+  /** The key its values are stored under (`hr_dataset_values.dataset_id`). */
+  valuesKey: string;
   lastImportStatus: 'queued' | 'in_progress' | 'finished' | null;
   lastImportResult: 'error' | 'success' | null;
   createdAt: number;
@@ -93,6 +95,7 @@ function toDataset(row: Selectable<HrDatasetsTable>): DatasetRecord {
       localizedNames: datasetNames(d.localized_names),
     })),
     valuesCount: Number(row.values_count),
+    valuesKey: row.values_key,
     lastImportStatus: row.last_import_status as DatasetRecord['lastImportStatus'],
     lastImportResult: row.last_import_result as DatasetRecord['lastImportResult'],
     createdAt: Number(row.created_at),
@@ -192,6 +195,7 @@ export class DatasetsRepository extends HrRepository {
       name: attrs.localizedNames[0]?.value ?? id,
       ...storedAttributes(attrs),
       values_count: 0,
+      values_key: id,
       last_import_status: null,
       last_import_result: null,
       created_at: at,
@@ -225,21 +229,11 @@ export class DatasetsRepository extends HrRepository {
       .execute();
   }
 
-  /** Every value id of the dataset (an import compares the old values with the new). */
-  async valueIds(clientId: HrTenantId, datasetId: string): Promise<Set<string>> {
-    const rows = await this.tenant(clientId)
-      .selectFrom('hr_dataset_values as v')
-      .select('v.id')
-      .where('v.dataset_id', '=', datasetId)
-      .execute();
-    return new Set(rows.map((r) => r.id));
-  }
-
-  /** Sets the dataset's value count (an import that replaced them all). */
-  async setValuesCount(clientId: HrTenantId, id: string, count: number, at: number): Promise<void> {
+  /** Points the dataset at the values stored under `valuesKey` (an import's, staged), and sets their count. */
+  async swapValues(clientId: HrTenantId, id: string, valuesKey: string, count: number, at: number): Promise<void> {
     await this.tenant(clientId)
       .updateTable('hr_datasets as d')
-      .set({ values_count: count, updated_at: at })
+      .set({ values_key: valuesKey, values_count: count, updated_at: at })
       .where('d.id', '=', id)
       .execute();
   }
@@ -258,11 +252,19 @@ export class DatasetsRepository extends HrRepository {
       .execute();
   }
 
+  /**
+   * The key the dataset's values are stored under, as a subquery: a statement reading its values reads the key in
+   * its own snapshot, so an import's swap is seen whole or not at all.
+   */
+  private valuesKey(clientId: HrTenantId, datasetId: string) {
+    return this.tenant(clientId).selectFrom('hr_datasets as dk').select('dk.values_key').where('dk.id', '=', datasetId);
+  }
+
   private values(clientId: HrTenantId, datasetId: string, filter: DatasetValueFilter) {
     let q = this.tenant(clientId)
       .selectFrom('hr_dataset_values as v')
       .selectAll('v')
-      .where('v.dataset_id', '=', datasetId);
+      .where('v.dataset_id', '=', this.valuesKey(clientId, datasetId));
     if (filter.q !== undefined) q = q.where(containsText(['v.search_text'], filter.q));
     if (filter.depth !== undefined) q = q.where('v.depth', '=', filter.depth);
     if (filter.parentId !== undefined) q = q.where('v.parent_id', '=', filter.parentId);
@@ -291,7 +293,7 @@ export class DatasetsRepository extends HrRepository {
     const rows = await this.tenant(clientId)
       .selectFrom('hr_dataset_values as v')
       .select('v.id')
-      .where('v.dataset_id', '=', datasetId)
+      .where('v.dataset_id', '=', this.valuesKey(clientId, datasetId))
       .where('v.id', 'in', unique)
       .execute();
     return new Set(rows.map((r) => r.id));
@@ -302,10 +304,11 @@ export class DatasetsRepository extends HrRepository {
     return row !== undefined;
   }
 
-  async insertValues(clientId: HrTenantId, datasetId: string, values: readonly NewDatasetValue[], at: number) {
+  /** Inserts values under a values key: a dataset's (`DatasetRecord.valuesKey`), or an import's staging key. */
+  async insertValues(clientId: HrTenantId, valuesKey: string, values: readonly NewDatasetValue[], at: number) {
     for (let start = 0; start < values.length; start += INSERT_BATCH) {
       const rows = values.slice(start, start + INSERT_BATCH).map((v) => ({
-        dataset_id: datasetId,
+        dataset_id: valuesKey,
         id: v.id,
         code: v.code,
         parent_id: v.parentId,
@@ -334,7 +337,7 @@ export class DatasetsRepository extends HrRepository {
         search_text: searchText(value.code, value.localizedNames),
         updated_at: at,
       })
-      .where('v.dataset_id', '=', datasetId)
+      .where('v.dataset_id', '=', this.valuesKey(clientId, datasetId))
       .where('v.id', '=', value.id)
       .execute();
   }
@@ -342,18 +345,9 @@ export class DatasetsRepository extends HrRepository {
   async deleteValue(clientId: HrTenantId, datasetId: string, id: string): Promise<boolean> {
     const result = await this.tenant(clientId)
       .deleteFrom('hr_dataset_values as v')
-      .where('v.dataset_id', '=', datasetId)
+      .where('v.dataset_id', '=', this.valuesKey(clientId, datasetId))
       .where('v.id', '=', id)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  /** Deletes every value of the dataset (a dataset import replaces them all); answers how many. */
-  async deleteAllValues(clientId: HrTenantId, datasetId: string): Promise<number> {
-    const result = await this.tenant(clientId)
-      .deleteFrom('hr_dataset_values as v')
-      .where('v.dataset_id', '=', datasetId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 }

@@ -202,7 +202,7 @@ export class DatasetsService {
         }
         await datasets.insertValues(
           clientId,
-          datasetId,
+          dataset.valuesKey,
           [{ id: valueId, code, parentId, depth, localizedNames: datasetNames(input.localized_names) }],
           at,
         );

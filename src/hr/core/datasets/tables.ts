@@ -17,6 +17,11 @@ export interface HrDatasetsTable {
   last_import_status: string | null;
   /** `success` or `error`, or null. */
   last_import_result: string | null;
+  /**
+   * The `dataset_id` its values are stored under: its own id, until an import stages new values under a key of its
+   * own and swaps this one in (docs/imports.md, "Dataset imports").
+   */
+  values_key: string;
   created_at: number;
   updated_at: number;
 }
@@ -25,6 +30,7 @@ export interface HrDatasetsTable {
 export interface HrDatasetValuesTable {
   pk: Generated<number>;
   client_id: string;
+  /** The values key of its dataset (`hr_datasets.values_key`): the dataset's id, or an import's staging key. */
   dataset_id: string;
   /** The dotted path from the root (`uk.london`). */
   id: string;

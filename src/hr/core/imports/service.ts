@@ -9,6 +9,7 @@ import { checkTenantCap, type TenantCap } from '../../../platform/db/tenant-cap.
 import type { UnitOfWork } from '../../../platform/db/unit-of-work.js';
 import { FieldValidationError, ForbiddenError, NotFoundError } from '../../../platform/errors.js';
 import { enqueue, type Job, type JobContext, type QueueOptions } from '../../../platform/jobs/index.js';
+import { yieldToLoop } from '../../../platform/tick.js';
 import { type Clock, parseDateOrDateTime } from '../../../platform/time.js';
 import { afterWork, currentCaller } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
@@ -38,8 +39,10 @@ export interface ImportsWork {
   users: UsersRepository;
 }
 
-/** Rows read from the file and stored as items at a time. */
+/** Rows read from the file and stored as items at a time, at most (fewer when they are wide: CELLS_PER_TURN). */
 const LOAD_BATCH = 1000;
+/** CSV cells read, and stored as items, between two turns of the event loop. */
+const CELLS_PER_TURN = 20_000;
 
 const RESOURCE: Record<ImportType, BulkResource> = {
   employee: 'employees',
@@ -213,35 +216,38 @@ export class ImportsService {
   private async load(clientId: HrTenantId, record: ImportRecord, context: JobContext): Promise<boolean> {
     const bulk = this.work.read.bulk;
     // A crash while reading left some rows stored: start over (none was applied yet).
-    await bulk.resetItems(clientId, record.operationId);
+    await this.resetItems(clientId, record.operationId);
     const layout = new ImportLayout(record.type);
     let batch: { index: number; input: unknown; failure?: { code: string; message: string } }[] = [];
     let rows = 0;
     /** Rows that could not even be read into an item: stored failed, and counted on the call at the end. */
     let unreadable = 0;
     let failure: string | undefined;
+    let cells = 0;
     const flush = async () => {
       if (batch.length === 0) return;
       await bulk.insertItems(clientId, record.operationId, batch, this.clock.now());
       batch = [];
+      cells = 0;
     };
     try {
       let header = true;
-      for await (const { cells, line } of csvRecords(await this.blobs.read(record.sha256))) {
+      for await (const { cells: rowCells, line } of csvRecords(await this.blobs.read(record.sha256))) {
         if (header) {
           header = false;
-          failure = layout.header(cells);
+          failure = layout.header(rowCells);
           if (failure) break;
           continue;
         }
         rows++;
-        const row = layout.row(cells);
+        const row = layout.row(rowCells);
         if (row.failure) unreadable++;
         batch.push({ index: line, input: row.input, ...(row.failure ? { failure: row.failure } : {}) });
-        if (batch.length >= LOAD_BATCH) {
+        cells += rowCells.length;
+        if (batch.length >= LOAD_BATCH || cells >= CELLS_PER_TURN) {
           await flush();
           if (!(await context.heartbeat())) return false;
-          await new Promise((resolve) => setImmediate(resolve));
+          await yieldToLoop();
         }
       }
       if (header) failure = 'The file is empty.';
@@ -252,7 +258,7 @@ export class ImportsService {
     }
     const at = this.clock.now();
     if (failure) {
-      await bulk.resetItems(clientId, record.operationId);
+      await this.resetItems(clientId, record.operationId);
       await this.work.read.imports.finish(
         clientId,
         record.id,
@@ -265,5 +271,12 @@ export class ImportsService {
     const message = layout.ignored.length ? `Columns ignored: ${layout.ignored.join(', ')}.` : null;
     await this.work.read.imports.loaded(clientId, record.id, rows, message, at);
     return true;
+  }
+
+  /** Deletes the items read so far, a batch per turn of the event loop. */
+  private async resetItems(clientId: HrTenantId, operationId: string): Promise<void> {
+    while ((await this.work.read.bulk.resetItems(clientId, operationId, LOAD_BATCH)) === LOAD_BATCH) {
+      await yieldToLoop();
+    }
   }
 }
