@@ -137,6 +137,30 @@ export interface Config {
   requestLogMaxRows: number;
   /** `ATRIUM_REQUEST_LOG_RETENTION_HOURS`: calls older than this leave the log. */
   requestLogRetentionHours: number;
+  /**
+   * What `atrium serve` runs (`ATRIUM_ROLE`, `serve --role`): `all` (the default) the APIs and the background work,
+   * `api` the APIs only (no job is claimed, no sweep runs), `jobs` the background work only (its port answers
+   * `/healthz`, `/readyz` and `/version`, every other path 404). `api` and `jobs` need PostgreSQL (docs/SCALING.md).
+   */
+  role: Role;
+  /**
+   * The previews' renderer runs in a child process that is replaced once its resident memory passes this many MiB
+   * (`ATRIUM_RENDER_RSS_LIMIT_MB`); the render that passed it fails (docs/RELIABILITY.md).
+   */
+  renderRssLimitMb: number;
+}
+
+/** What one server process runs (`ATRIUM_ROLE`). */
+export type Role = 'all' | 'api' | 'jobs';
+export const ROLES: readonly Role[] = ['all', 'api', 'jobs'];
+
+/** `ATRIUM_ROLE`: `all`, `api` or `jobs`; unset or empty is `all`. */
+function role(env: Env): Role {
+  const raw = env.ATRIUM_ROLE?.trim().toLowerCase() || 'all';
+  if (!(ROLES as readonly string[]).includes(raw)) {
+    throw new ConfigError(`ATRIUM_ROLE must be all, api or jobs, got "${env.ATRIUM_ROLE}"`);
+  }
+  return raw as Role;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -275,6 +299,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     requestLogBodyBytes: integer(env, 'ATRIUM_REQUEST_LOG_BODY_BYTES', 16_384, 0, 1_048_576),
     requestLogMaxRows: integer(env, 'ATRIUM_REQUEST_LOG_MAX_ROWS', 10_000, 1, 10_000_000),
     requestLogRetentionHours: integer(env, 'ATRIUM_REQUEST_LOG_RETENTION_HOURS', 168, 1, 87_600),
+    role: role(env),
+    renderRssLimitMb: integer(env, 'ATRIUM_RENDER_RSS_LIMIT_MB', 384, 64, 65_536),
   };
 
   config.masterKeyFile = path.resolve(
