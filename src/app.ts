@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { AcademyContext } from './academy/academies/service.js';
 import { academyErrorBody } from './academy/errors.js';
@@ -91,53 +91,32 @@ const FINISHED_JOB_RETENTION_MS = 86_400_000;
 /** How long closing waits for running background jobs (webhook calls time out sooner); the rest resume elsewhere. */
 const JOBS_DRAIN_MS = 15_000;
 
-/** Opens the database, applies migrations, and builds the HTTP server with both APIs. */
-export async function buildApp(config: Config, options: { logger?: Logger; database?: Database } = {}): Promise<App> {
-  const database = options.database ?? openDatabase(config);
-  await migrateToLatest(database);
-  const metrics = config.metricsPort === undefined ? undefined : await createMetrics(database, config);
-  const server = await createServer({
-    config,
-    database,
-    ...(metrics ? { metrics, apiOf } : {}),
-    clientErrorBody: (path, status, message) =>
-      path.startsWith(ACADEMY_PREFIX) ? academyErrorBody(status, message) : hrErrorBody(status, message),
-    documentation: [HR_DOCUMENTATION, ACADEMY_DOCUMENTATION, ADMIN_DOCUMENTATION],
-    // The HR API ignores unknown body members at every level (docs/hr-api.md); the academy API keeps its checks.
-    unknownBodyFields: (url) => (apiOf(url) === 'hr' ? 'drop' : 'refuse'),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
-  // With a port of its own, the admin API (and the console, its page) answers there only. That port also answers
-  // the two tenant APIs, which the console's data browser reads with view passes on its own origin; nothing else
-  // (not /docs, not /healthz).
-  const adminPort = config.adminPort;
-  if (adminPort !== undefined) {
-    server.addHook('onRequest', async (request) => {
-      const api = apiOf(request.url);
-      const adminSide = api === 'admin' || underConsole(request.url);
-      const served = onSecondPort(request) ? adminSide || api === 'hr' || api === 'academy' : !adminSide;
-      if (!served) {
-        throw new HrError(404, 'not_found', `No resource at ${request.url.split('?', 1)[0]}.`);
-      }
-    });
-  }
-  const services = await createServices(database, config, server.log as unknown as Logger);
-  for (const finding of checkDataPermissions(config)) {
-    if (!finding.ok) {
-      server.log.warn(
-        { path: finding.path, mode: finding.mode, expected: finding.expected },
-        'readable by other users: restrict it (chmod); see `atrium doctor`',
-      );
-    }
-  }
-  await services.auth.start();
+/** What a `jobs` process answers on its port (docs/SCALING.md, "Process roles"); every other path is a 404. */
+const JOBS_ROLE_PATHS = new Set(['/healthz', '/readyz', '/version']);
+
+async function jobsRoleOnly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const path = request.url.split('?', 1)[0] ?? '';
+  if (JOBS_ROLE_PATHS.has(path.length > 1 ? path.replace(/\/+$/, '') : path)) return;
+  await reply
+    .code(404)
+    .send(hrErrorBody(404, `No resource at ${path}: this process runs background jobs only (ATRIUM_ROLE=jobs).`));
+}
+
+/**
+ * The background work of a process with the `jobs` or `all` role: the job runner, the uploads' sweep, and the
+ * retention sweeps. Answers what stops them (waiting for the running jobs up to JOBS_DRAIN_MS).
+ */
+async function startBackground(
+  services: Services,
+  database: Database,
+  config: Config,
+  log: FastifyBaseLogger,
+): Promise<() => Promise<void>> {
   await services.uploads.start();
-  // One set of limits for both APIs: failed authentications count per client address whichever API they hit.
-  const idempotency = { db: database.db, now: () => services.clock.now() };
   // Keys past their retention go in the background, a batch at a time (platform/http/idempotency.ts).
   const idempotencySweep = setInterval(() => {
     sweepIdempotencyKeys(database.db, services.clock.now()).catch((error: unknown) =>
-      server.log.warn({ err: error }, 'idempotency key sweep failed'),
+      log.warn({ err: error }, 'idempotency key sweep failed'),
     );
   }, IDEMPOTENCY_SWEEP_MS);
   idempotencySweep.unref();
@@ -152,13 +131,28 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       pruneJobs(database.db, now - FINISHED_JOB_RETENTION_MS),
       services.requestLog.sweep(),
       services.renditions.sweep(),
-    ]).catch((error: unknown) => server.log.warn({ err: error }, 'audit event sweep failed'));
+    ]).catch((error: unknown) => log.warn({ err: error }, 'audit event sweep failed'));
   }, AUDIT_SWEEP_MS);
   auditSweep.unref();
   services.jobs.start();
-  await services.clocks.start();
+  return async () => {
+    clearInterval(idempotencySweep);
+    clearInterval(auditSweep);
+    await services.jobs.stop({ timeoutMs: JOBS_DRAIN_MS });
+  };
+}
+
+/** The three APIs, the console's page, and the request log's capture of the tenant APIs' calls. */
+async function registerApis(
+  server: FastifyInstance,
+  services: Services,
+  config: Config,
+  database: Database,
+  limits: RateLimits,
+): Promise<void> {
   await services.faults.start();
   services.requestLog.start();
+  const idempotency = { db: database.db, now: () => services.clock.now() };
   const operationIdOf = operationIndex([HR_DOCUMENTATION, ACADEMY_DOCUMENTATION]);
   const faults = { source: services.faults, operationIdOf };
   // Every call of a tenant API goes to the request log (docs/admin.md), hooked here, on the whole server.
@@ -170,7 +164,6 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
   server.addHook('preValidation', capture.preValidation);
   server.addHook('onSend', capture.onSend);
   server.addHook('onResponse', capture.onResponse);
-  const limits = rateLimits(config.rateLimit, config.authFailureLimit, () => services.clock.now());
   await server.register(hrApi, {
     prefix: HR_PREFIX,
     auth: services.auth,
@@ -207,6 +200,59 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
     settings: services.adminSettings,
     rateLimits: limits,
   });
+}
+
+/** Opens the database, applies migrations, and builds the HTTP server with both APIs. */
+export async function buildApp(config: Config, options: { logger?: Logger; database?: Database } = {}): Promise<App> {
+  const database = options.database ?? openDatabase(config);
+  await migrateToLatest(database);
+  const metrics = config.metricsPort === undefined ? undefined : await createMetrics(database, config);
+  const server = await createServer({
+    config,
+    database,
+    ...(metrics ? { metrics, apiOf } : {}),
+    clientErrorBody: (path, status, message) =>
+      path.startsWith(ACADEMY_PREFIX) ? academyErrorBody(status, message) : hrErrorBody(status, message),
+    documentation: [HR_DOCUMENTATION, ACADEMY_DOCUMENTATION, ADMIN_DOCUMENTATION],
+    // The HR API ignores unknown body members at every level (docs/hr-api.md); the academy API keeps its checks.
+    unknownBodyFields: (url) => (apiOf(url) === 'hr' ? 'drop' : 'refuse'),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const serveApis = config.role !== 'jobs';
+  const runsBackground = config.role !== 'api';
+  if (!serveApis) server.addHook('onRequest', jobsRoleOnly);
+  // With a port of its own, the admin API (and the console, its page) answers there only. That port also answers
+  // the two tenant APIs, which the console's data browser reads with view passes on its own origin; nothing else
+  // (not /docs, not /healthz). A `jobs` process has no admin API, so no such port.
+  const adminPort = serveApis ? config.adminPort : undefined;
+  if (adminPort !== undefined) {
+    server.addHook('onRequest', async (request) => {
+      const api = apiOf(request.url);
+      const adminSide = api === 'admin' || underConsole(request.url);
+      const served = onSecondPort(request) ? adminSide || api === 'hr' || api === 'academy' : !adminSide;
+      if (!served) {
+        throw new HrError(404, 'not_found', `No resource at ${request.url.split('?', 1)[0]}.`);
+      }
+    });
+  }
+  const services = await createServices(database, config, server.log as unknown as Logger);
+  for (const finding of checkDataPermissions(config)) {
+    if (!finding.ok) {
+      server.log.warn(
+        { path: finding.path, mode: finding.mode, expected: finding.expected },
+        'readable by other users: restrict it (chmod); see `atrium doctor`',
+      );
+    }
+  }
+  // The role (docs/SCALING.md, "Process roles"): an `api` process claims no job and runs no sweep; a `jobs`
+  // process registers no API. Each process keeps the caches it reads (tenant clocks; keys and revocations, faults
+  // and the request log's writer for the APIs).
+  await services.clocks.start();
+  if (serveApis) await services.auth.start();
+  const stopBackground = runsBackground ? await startBackground(services, database, config, server.log) : undefined;
+  // One set of limits for both APIs: failed authentications count per client address whichever API they hit.
+  const limits = rateLimits(config.rateLimit, config.authFailureLimit, () => services.clock.now());
+  if (serveApis) await registerApis(server, services, config, database, limits);
   let adminListener: SecondPort | undefined;
   let closed = false;
   return {
@@ -226,9 +272,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       services.clocks.stop();
       await services.faults.stop();
       await services.requestLog.stop();
-      clearInterval(idempotencySweep);
-      clearInterval(auditSweep);
-      await services.jobs.stop({ timeoutMs: JOBS_DRAIN_MS });
+      await stopBackground?.();
       services.auth.stop();
       await services.uploads.stop();
       await services.renditions.stop();

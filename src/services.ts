@@ -67,7 +67,15 @@ export async function createServices(database: Database, config: Config, log?: L
   const renditions = new Renditions(
     db,
     blobs,
-    new PdfWorker({ log, renderTimeoutMs: config.renderTimeoutMs, preload: true }),
+    // A child process: a hostile file's native memory (the canvas, decoded images) is the child's, bounded by
+    // ATRIUM_RENDER_RSS_LIMIT_MB and returned to the system when it is replaced or idle (docs/RELIABILITY.md).
+    new PdfWorker({
+      log,
+      renderTimeoutMs: config.renderTimeoutMs,
+      preload: true,
+      isolation: 'process',
+      rssLimitMb: config.renderRssLimitMb,
+    }),
     log,
   );
   let jobs: JobRunner | undefined;

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import pino from 'pino';
 import { buildApp } from '../app.js';
-import type { Config } from '../platform/config.js';
+import type { Config, Role } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { compilePendingSchemas } from '../platform/http/validation.js';
@@ -18,12 +18,21 @@ const GRACE_EXTRA_MS = 10_000;
 /** A worker that dies is started again after this pause (not during start-up: that is a fatal error). */
 const RESTART_DELAY_MS = 1000;
 
-function banner(url: string, dialect: string, workers: number, metricsUrl?: string, adminUrl?: string): string {
+function banner(
+  url: string,
+  dialect: string,
+  workers: number,
+  role: Role,
+  metricsUrl?: string,
+  adminUrl?: string,
+): string {
   const base = url.replace('[::1]', 'localhost');
-  const processes = workers > 1 ? `, ${workers} workers` : '';
+  const processes = `${workers > 1 ? `, ${workers} workers` : ''}${role === 'all' ? '' : `, role ${role}`}`;
   const metrics = metricsUrl ? `; metrics at ${metricsUrl.replace('[::1]', 'localhost')}/metrics` : '';
   const admin = adminUrl ? `; admin API at ${adminUrl.replace('[::1]', 'localhost')}/admin/v1` : '';
-  return `Atrium listening on ${base} (${dialect}${processes}); API reference at ${base}/docs${metrics}${admin}\n`;
+  // A `jobs` process serves no API: its port answers the health checks only.
+  const served = role === 'jobs' ? `background jobs only, health at ${base}/healthz` : `API reference at ${base}/docs`;
+  return `Atrium listening on ${base} (${dialect}${processes}); ${served}${metrics}${role === 'jobs' ? '' : admin}\n`;
 }
 
 /**
@@ -48,6 +57,13 @@ async function metricsEndpoint(
  * ordinary server process: everything shared lives in the database (docs/SCALING.md).
  */
 export async function serve(config: Config): Promise<void> {
+  if (config.role !== 'all' && !config.databaseUrl) {
+    // SQLite is one writer on one machine: an `api` process beside a `jobs` one would still share its write lock,
+    // and an `api` process alone would leave every job pending. Roles are for PostgreSQL (docs/SCALING.md).
+    throw new CliError(
+      `--role ${config.role} (ATRIUM_ROLE) needs PostgreSQL (DATABASE_URL); on SQLite one process serves the APIs and runs the background jobs: use --role all`,
+    );
+  }
   if (cluster.isWorker) return serveOne(config, false);
   if (config.workers <= 1) return serveOne(config, true);
   return supervise(config);
@@ -68,7 +84,8 @@ async function serveOne(config: Config, printBanner: boolean): Promise<void> {
     const { processSource } = await metricsModule();
     metricsServer = await metricsEndpoint(config, async () => processSource(metrics), app.server.log);
   }
-  if (printBanner) process.stdout.write(banner(address, app.database.dialect, 1, metricsServer?.url, admin?.url));
+  if (printBanner)
+    process.stdout.write(banner(address, app.database.dialect, 1, config.role, metricsServer?.url, admin?.url));
   // Route schemas compile on first use; compile the rest now, in the background, so first requests are fast. Then
   // collect the compilation's garbage (about 60 MB), which V8 would keep until its first full collection under load.
   compilePendingSchemas()
@@ -171,5 +188,5 @@ async function supervise(config: Config): Promise<void> {
   // Scraped here, in the primary: it asks every worker for its metrics and sums them.
   const metricsServer = await metricsEndpoint(config, async () => (await metricsModule()).clusterSource(), log);
   const adminUrl = config.adminPort ? url.replace(/:\d+$/, `:${config.adminPort}`) : undefined;
-  process.stdout.write(banner(url, dialect, config.workers, metricsServer?.url, adminUrl));
+  process.stdout.write(banner(url, dialect, config.workers, config.role, metricsServer?.url, adminUrl));
 }

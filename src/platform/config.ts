@@ -159,6 +159,30 @@ export interface Config {
    * once. 0: no cap. Default: 100, or a quarter of `maxConnections` when that is less; 0 behind a trusted proxy.
    */
   maxConnectionsPerAddress: number;
+  /**
+   * What `atrium serve` runs (`ATRIUM_ROLE`, `serve --role`): `all` (the default) the APIs and the background work,
+   * `api` the APIs only (no job is claimed, no sweep runs), `jobs` the background work only (its port answers
+   * `/healthz`, `/readyz` and `/version`, every other path 404). `api` and `jobs` need PostgreSQL (docs/SCALING.md).
+   */
+  role: Role;
+  /**
+   * The previews' renderer runs in a child process that is replaced once its resident memory passes this many MiB
+   * (`ATRIUM_RENDER_RSS_LIMIT_MB`); the render that passed it fails (docs/RELIABILITY.md).
+   */
+  renderRssLimitMb: number;
+}
+
+/** What one server process runs (`ATRIUM_ROLE`). */
+export type Role = 'all' | 'api' | 'jobs';
+export const ROLES: readonly Role[] = ['all', 'api', 'jobs'];
+
+/** `ATRIUM_ROLE`: `all`, `api` or `jobs`; unset or empty is `all`. */
+function role(env: Env): Role {
+  const raw = env.ATRIUM_ROLE?.trim().toLowerCase() || 'all';
+  if (!(ROLES as readonly string[]).includes(raw)) {
+    throw new ConfigError(`ATRIUM_ROLE must be all, api or jobs, got "${env.ATRIUM_ROLE}"`);
+  }
+  return raw as Role;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -337,6 +361,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     maxConcurrentDatasetImports: integer(env, 'ATRIUM_MAX_CONCURRENT_DATASET_IMPORTS', 2, 1, 1000),
     maxConcurrentCampaigns: integer(env, 'ATRIUM_MAX_CONCURRENT_CAMPAIGNS', 2, 1, 1000),
     maxConnectionsPerAddress: 0,
+    role: role(env),
+    renderRssLimitMb: integer(env, 'ATRIUM_RENDER_RSS_LIMIT_MB', 384, 64, 65_536),
   };
   // Behind a trusted proxy every connection comes from a proxy: a cap per address would cap the proxy, so it is off
   // unless set. Otherwise well below the global cap: 100, or a quarter of it when that is less.

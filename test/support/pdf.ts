@@ -114,3 +114,32 @@ export function drawingBomb(): Buffer {
   trailer += `trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.concat([Buffer.from(head), content, Buffer.from(tail + trailer)]);
 }
+
+/**
+ * A one-page PDF that draws one image of `side` × `side` RGB pixels, all black: a few KB deflated, `side² × 3`
+ * bytes decoded (6,000: 108 MB, more as the renderer's RGBA copy). Valid, within the renderer's pixel cap
+ * (render.ts, MAX_IMAGE_PIXELS), and costly in native memory: the hostile previews of issue 49.
+ */
+export function imageBomb(side: number): Buffer {
+  const pixels = deflateSync(Buffer.alloc(side * side * 3), { level: 9 });
+  const draw = Buffer.from('q 612 0 0 792 0 0 cm /Im0 Do Q\n');
+  let head = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  for (const object of [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${draw.length} >>\nstream\n${draw.toString('latin1')}endstream`,
+  ]) {
+    offsets.push(head.length);
+    head += `${offsets.length} 0 obj\n${object}\nendobj\n`;
+  }
+  offsets.push(head.length);
+  head += `5 0 obj\n<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${pixels.length} >>\nstream\n`;
+  const tail = '\nendstream\nendobj\n';
+  const xref = head.length + pixels.length + tail.length;
+  let trailer = 'xref\n0 6\n0000000000 65535 f \n';
+  for (const offset of offsets) trailer += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  trailer += `trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), pixels, Buffer.from(tail + trailer)]);
+}

@@ -1,17 +1,23 @@
 /** `atrium serve`, `atrium migrate` and `atrium doctor`: the server process and its database's health. */
-import type { Command } from 'commander';
-import type { Config } from '../../platform/config.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import { type Config, ROLES, type Role } from '../../platform/config.js';
 import { io } from '../io.js';
 import { announce, command, examples, integerIn, nonEmpty, output, settings } from './shared.js';
 
 const portNumber = integerIn(0, 65535, 'a port number (0 to 65535)');
 const workerCount = integerIn(1, 256, 'a number of processes (1 to 256)');
 
+/** `--role`: `all`, `api` or `jobs`. */
+function roleName(value: string): Role {
+  if (!(ROLES as readonly string[]).includes(value)) throw new InvalidArgumentError('must be all, api or jobs');
+  return value as Role;
+}
+
 export function addServerCommands(program: Command): void {
   command(
     program,
     'serve',
-    '[--port N] [--host H] [--workers N] [--admin-port N]',
+    '[--port N] [--host H] [--workers N] [--admin-port N] [--role api|jobs|all]',
     'serve both APIs (what npm start runs)',
   )
     .option('--port <N>', 'TCP port (PORT; default 8080; 0: any free port)', portNumber)
@@ -22,16 +28,23 @@ export function addServerCommands(program: Command): void {
       'serve the admin API on this port only (ATRIUM_ADMIN_PORT; default: the main port)',
       portNumber,
     )
+    .option(
+      '--role <role>',
+      'all: APIs and background jobs; api: the APIs only; jobs: background jobs only, no API (ATRIUM_ROLE; default all; PostgreSQL only for api and jobs; docs/SCALING.md)',
+      roleName,
+    )
     .addHelpText(
       'after',
       examples(
         'atrium serve',
         'atrium serve --port 9000 --host 0.0.0.0',
         'DATABASE_URL=postgres://atrium@db/atrium atrium serve --workers 4',
+        'DATABASE_URL=postgres://atrium@db/atrium atrium serve --role jobs --port 8081',
       ),
     )
-    .action(async (options: { port?: number; host?: string; workers?: number; adminPort?: number }) => {
+    .action(async (options: { port?: number; host?: string; workers?: number; adminPort?: number; role?: Role }) => {
       const overrides: Partial<Config> = {};
+      if (options.role !== undefined) overrides.role = options.role;
       if (options.adminPort !== undefined) overrides.adminPort = options.adminPort;
       if (options.port !== undefined) overrides.port = options.port;
       if (options.host !== undefined) overrides.host = options.host;

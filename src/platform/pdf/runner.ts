@@ -24,6 +24,13 @@ export interface PdfWorkerOptions {
   renderTimeoutMs?: number;
   /** Whether the worker loads the renderer (pdf.js, the canvas) as it starts, before its first task's clock runs. */
   preload?: boolean;
+  /**
+   * `process` runs the worker as a child process whose resident memory is bounded by `rssLimitMb` (the previews'
+   * renderer: the canvas's memory is native, out of V8's reach); `thread` (the default), a worker thread.
+   */
+  isolation?: 'thread' | 'process';
+  /** With `isolation: 'process'`: past this resident memory (MiB) the task is `limits` and the child replaced. */
+  rssLimitMb?: number;
   log?: Logger | undefined;
 }
 
@@ -67,9 +74,16 @@ export class PdfWorker {
         idleMs: settings.idleMs ?? DEFAULTS.idleMs,
         maxQueued: settings.maxQueued ?? DEFAULTS.maxQueued,
         heapMb: settings.heapMb ?? DEFAULTS.heapMb,
+        ...(settings.isolation ? { isolation: settings.isolation } : {}),
+        ...(settings.rssLimitMb ? { rssLimitMb: settings.rssLimitMb } : {}),
         log: settings.log,
       },
     );
+  }
+
+  /** Workers started so far: one more each time one is replaced (after a limit, a failure, or idle). */
+  get started(): number {
+    return this.worker.started;
   }
 
   /** The number of pages, or null (not a readable PDF, too slow, too big, too busy). Never rejects. */

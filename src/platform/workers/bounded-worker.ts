@@ -1,5 +1,6 @@
 import { parentPort, Worker, type WorkerOptions, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { ChildWorker, childData, peakResidentBytes, RECYCLE } from './child-worker.js';
 
 /** The limits of a bounded worker; each has a default. */
 export interface BoundedWorkerOptions {
@@ -11,6 +12,13 @@ export interface BoundedWorkerOptions {
   maxQueued?: number;
   /** The worker's V8 heap (MiB): a task that needs more has no answer. */
   heapMb?: number;
+  /**
+   * `thread` (the default): a worker thread, whose V8 heap is capped; what native code allocates is the server's.
+   * `process`: a child process (child-worker.ts), whose whole resident memory is bounded by `rssLimitMb`.
+   */
+  isolation?: 'thread' | 'process';
+  /** With `isolation: 'process'`: past this resident memory (MiB), the task has no answer and the child is replaced. */
+  rssLimitMb?: number;
   log?: Logger | undefined;
 }
 
@@ -26,7 +34,33 @@ export interface WorkerEntry {
   data?: unknown;
 }
 
-const DEFAULTS = { startTimeoutMs: 30_000, idleMs: 60_000, maxQueued: 64, heapMb: 256 };
+const DEFAULTS = {
+  startTimeoutMs: 30_000,
+  idleMs: 60_000,
+  maxQueued: 64,
+  heapMb: 256,
+  isolation: 'thread' as const,
+  rssLimitMb: 384,
+};
+
+/** A worker thread or a worker child process, as BoundedWorker uses them. */
+interface TaskWorker {
+  postMessage(message: unknown, moved: ArrayBuffer[]): void;
+  on(event: 'message' | 'error' | 'exit', listener: (value: unknown) => void): unknown;
+  terminate(): Promise<unknown>;
+  unref(): void;
+}
+
+/** A child process running the worker's .js file, or its .ts file under tsx (from the sources). */
+function startChild(entry: WorkerEntry, options: { heapMb: number; rssLimitMb: number }): ChildWorker {
+  const ts = entry.base.endsWith('.ts');
+  const file = new URL(`./${entry.file}.${ts ? 'ts' : 'js'}`, entry.base);
+  return new ChildWorker(file, {
+    ...options,
+    data: entry.data,
+    ...(ts ? { tsx: import.meta.resolve('tsx') } : {}),
+  });
+}
 
 /**
  * Starts the worker's .js file, or its .ts file when running from the sources (under tsx): a worker thread does
@@ -42,7 +76,7 @@ function startWorker(entry: WorkerEntry, options: WorkerOptions): Worker {
 
 /** A started worker, ready for a task: what it answers next is the answer to the task sent to it. */
 interface Running {
-  worker: Worker;
+  worker: TaskWorker;
   /** Set while a task is out: receives the worker's answer, or null with the reason it failed. */
   pending?: (answer: unknown, reason?: string) => void;
 }
@@ -56,6 +90,8 @@ interface Running {
  */
 export class BoundedWorker {
   private readonly options: Required<Omit<BoundedWorkerOptions, 'log'>>;
+  /** Workers started so far: one more each time a worker is replaced (tests, logs). */
+  started = 0;
   private busy = false;
   private readonly queue: (() => void)[] = [];
   private current: Running | undefined;
@@ -70,6 +106,8 @@ export class BoundedWorker {
       idleMs: settings.idleMs ?? DEFAULTS.idleMs,
       maxQueued: settings.maxQueued ?? DEFAULTS.maxQueued,
       heapMb: settings.heapMb ?? DEFAULTS.heapMb,
+      isolation: settings.isolation ?? DEFAULTS.isolation,
+      rssLimitMb: settings.rssLimitMb ?? DEFAULTS.rssLimitMb,
     };
   }
 
@@ -138,12 +176,17 @@ export class BoundedWorker {
   /** A worker that has loaded its libraries, or undefined when it could not start. */
   private start(): Promise<Running | undefined> {
     return new Promise((resolve) => {
-      const worker = startWorker(this.entry, {
-        resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, maxYoungGenerationSizeMb: 32 },
-        workerData: this.entry.data,
-        stdout: true,
-        stderr: true,
-      });
+      const { heapMb, rssLimitMb } = this.options;
+      const worker: TaskWorker =
+        this.options.isolation === 'process'
+          ? startChild(this.entry, { heapMb, rssLimitMb })
+          : startWorker(this.entry, {
+              resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 },
+              workerData: this.entry.data,
+              stdout: true,
+              stderr: true,
+            });
+      this.started++;
       worker.unref();
       const running: Running = { worker };
       let ready = false;
@@ -170,7 +213,7 @@ export class BoundedWorker {
       worker.on('error', (err) => failed(err instanceof Error ? err.message : String(err)));
       worker.on('exit', (code) => {
         if (this.current === running) this.current = undefined;
-        failed(`worker exited (${code})`);
+        failed(`worker exited (${String(code)})`);
       });
     });
   }
@@ -182,20 +225,38 @@ export interface TaskAnswer {
   moved?: ArrayBuffer[];
 }
 
+/** How a worker talks to the server: its thread's port, or its child process's IPC channel. */
+interface ServerPort {
+  postMessage(value: unknown, moved?: ArrayBuffer[]): void;
+  on(event: 'message', listener: (task: unknown) => void): unknown;
+}
+
+function childPort(): ServerPort | undefined {
+  const send = process.send?.bind(process);
+  if (!send) return undefined;
+  // The server is gone (killed): so is this child.
+  process.on('disconnect', () => process.exit(0));
+  return { postMessage: (value) => void send(value as object), on: (event, listener) => process.on(event, listener) };
+}
+
 /**
- * The worker thread's side of a BoundedWorker: says `ready` once `prepare` is done (its own start timeout, not a
- * task's clock), then answers each task it is sent, one at a time (null when the answer rejects).
+ * The worker's side of a BoundedWorker (a thread, or a child process): says `ready` once `prepare` is done (its own
+ * start timeout, not a task's clock), then answers each task it is sent, one at a time (null when the answer
+ * rejects). A child process whose peak resident memory passed its limit answers RECYCLE instead of the task's
+ * answer: the server replaces it.
  */
 export function serveTasks<T>(answer: (task: T) => Promise<TaskAnswer>, prepare?: (data: unknown) => Promise<unknown>) {
-  const port = parentPort;
+  const child = childData();
+  const port: ServerPort | undefined = (parentPort as ServerPort | null) ?? childPort();
   if (!port) return;
-  port.on('message', (task: T) => {
-    answer(task).then(
-      ({ value, moved }) => port.postMessage(value, moved ?? []),
-      () => port.postMessage(null),
+  const past = () => child !== undefined && child.rssLimitBytes > 0 && peakResidentBytes() > child.rssLimitBytes;
+  port.on('message', (task) => {
+    answer(task as T).then(
+      ({ value, moved }) => port.postMessage(past() ? { [RECYCLE]: peakResidentBytes() } : value, moved ?? []),
+      () => port.postMessage(past() ? { [RECYCLE]: peakResidentBytes() } : null),
     );
   });
-  void (prepare ? prepare(workerData) : Promise.resolve()).then(
+  void (prepare ? prepare(child ? child.data : workerData) : Promise.resolve()).then(
     () => port.postMessage('ready'),
     () => port.postMessage('ready'),
   );
