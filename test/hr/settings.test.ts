@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AdminApiError, AdminClient, HrClient } from '@atrium/client';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { pdf } from '../support/pdf.js';
+import { upload } from '../support/people-assist.js';
 
 type Obj = Record<string, unknown>;
 
@@ -205,6 +207,45 @@ describe('ATRIUM_PUBLIC_URL: the only base of the absolute URLs Atrium writes', 
     const urls = await body(await hr.call('GET', '/redirection_urls', undefined, spoofed), 200);
     assert.ok(JSON.stringify(urls).includes('https://hr.example.test/atrium/api/v2/client'), JSON.stringify(urls));
     assert.ok(!JSON.stringify(urls).includes('evil.example'), JSON.stringify(urls));
+  });
+
+  it('makes a signer’s signing_url and the invitation mail’s link from it, whatever Host the request names', async () => {
+    const spoofed = { host: 'evil.example' };
+    const signing = await body(
+      await hr.call(
+        'POST',
+        '/signature_processes',
+        {
+          signature_type_id: 'docusign',
+          title: 'Contract',
+          reason: 'Hiring',
+          upload_id: await upload(server, hr, await pdf(1), 'contract.pdf'),
+        },
+        spoofed,
+      ),
+      201,
+    );
+    const signer = await body(
+      await hr.call(
+        'POST',
+        '/signers',
+        {
+          signature_process_id: signing.id,
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email_address: 'ada@example.com',
+        },
+        spoofed,
+      ),
+      201,
+    );
+    await body(await hr.call('PATCH', `/signature_processes/${signing.id}`, { state: 'signing' }, spoofed), 200);
+    const url = (await body(await hr.call('GET', `/signers/${signer.id}`, undefined, spoofed), 200)).signing_url;
+    assert.match(String(url), /^https:\/\/hr\.example\.test\/atrium\/api\/v2\/client\/signing\/[^/]+$/);
+    const mails = await body(await hr.call('GET', `/outbox?related_id=${signing.id}`, undefined, spoofed), 200);
+    const text = JSON.stringify(mails);
+    assert.ok(text.includes('https://hr.example.test/atrium/api/v2/client/signing/'), text);
+    assert.ok(!text.includes('evil.example'), text);
   });
 
   it('refuses a value that is not an absolute http(s) URL', async () => {
