@@ -242,7 +242,7 @@ describe('ATRIUM_PUBLIC_URL: the only base of the absolute URLs Atrium writes', 
     await body(await hr.call('PATCH', `/signature_processes/${signing.id}`, { state: 'signing' }, spoofed), 200);
     const url = (await body(await hr.call('GET', `/signers/${signer.id}`, undefined, spoofed), 200)).signing_url;
     assert.match(String(url), /^https:\/\/hr\.example\.test\/atrium\/api\/v2\/client\/signing\/[^/]+$/);
-    const mails = await body(await hr.call('GET', `/outbox?related_id=${signing.id}`, undefined, spoofed), 200);
+    const mails = await body(await hr.call('GET', `/outbox?related_id=${signer.id}`, undefined, spoofed), 200);
     const text = JSON.stringify(mails);
     assert.ok(text.includes('https://hr.example.test/atrium/api/v2/client/signing/'), text);
     assert.ok(!text.includes('evil.example'), text);
