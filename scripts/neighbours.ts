@@ -5,8 +5,8 @@
  *
  * It starts the built server (`dist/cli/main.js serve`, run `npm run build` first) on 127.0.0.1, on SQLite in a
  * temporary data directory, or with --pg on a throwaway PostgreSQL 15 cluster (or DATABASE_URL, an admin URL). Two
- * HR clients: B runs a steady mix (four loops of a list read, an employee read and an organization write, with one
- * webhook on a receiver of this script) while A does, one after another:
+ * HR clients: B runs a steady mix (four loops of a list read, an employee read and an organization write, each at
+ * most one call per 100 ms: 40 calls a second; with one webhook on a receiver of this script) while A does, one after another:
  *
  * 1. a dataset import of 300,000 values (the documented maximum), until it has finished;
  * 2. an employee import of 100,000 rows, until it has finished;
@@ -48,6 +48,8 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 const IDLE_MS = Number(args['phase-seconds']) * 1000;
 const SCALE = Number(args.scale);
+/** Each of B's four loops makes at most one call per this many ms: 40 calls a second, a third of them writes. */
+const PACE_MS = 100;
 const scaled = (n: number) => Math.max(1, Math.round(n * SCALE));
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -220,6 +222,7 @@ async function phase(
     while (running) {
       const kind = n++ % 3;
       const started = performance.now();
+      const next = started + PACE_MS;
       try {
         const id = `b-${randomUUID().slice(0, 8)}`;
         const res =
@@ -235,6 +238,9 @@ async function phase(
         errors += 1;
       }
       latencies.push(performance.now() - started);
+      // A steady mix, not a flood: each loop makes one call per PACE_MS at most.
+      const wait = next - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
   };
   let healthzWorst = 0;
