@@ -29,8 +29,7 @@ import {
   startServer,
   type TestServer,
 } from '../support/harness.js';
-import { pdf } from '../support/pdf.js';
-import { upload } from '../support/people-assist.js';
+import { startedSigner } from '../support/signing.js';
 
 /** The forms a secret could take in a row: as sent, URL-encoded, base64. */
 function forms(secret: string): string[] {
@@ -175,27 +174,7 @@ for (const dialect of dialects()) {
 
     /** A signer's link: in the signer's answer and in the outbox's invitation. */
     async function signerLink(): Promise<void> {
-      const process = await json<{ id: string }>(
-        await hr.call('POST', '/signature_processes', {
-          signature_type_id: 'docusign',
-          title: 'Contract',
-          reason: 'Hiring',
-          upload_id: await upload(server, hr, await pdf(1), 'contract.pdf'),
-        }),
-        201,
-      );
-      const signer = await json<{ id: string }>(
-        await hr.call('POST', '/signers', {
-          signature_process_id: process.id,
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          email_address: 'ada@example.com',
-        }),
-        201,
-      );
-      assert.equal((await hr.call('PATCH', `/signature_processes/${process.id}`, { state: 'signing' })).status, 200);
-      const link = (await json<{ signing_url: string }>(await hr.call('GET', `/signers/${signer.id}`), 200))
-        .signing_url;
+      const link = (await startedSigner(server, hr)).signingUrl;
       secrets.signing_link = link.slice(link.lastIndexOf('/') + 1);
       const mails = await json<{ kind: string; body: string }[]>(await hr.call('GET', '/outbox?per_page=100'), 200);
       assert.ok(

@@ -4,11 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expectJson as json } from '../support/admin.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
-import { pdf } from '../support/pdf.js';
-import { upload } from '../support/people-assist.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
+import { startedSigner } from '../support/signing.js';
 
 /** Polls until `check` holds (bounded; no timing is asserted). */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
@@ -56,27 +54,10 @@ for (const dialect of dialects()) {
     };
 
     it('a signature process’s callback_url on loopback', async () => {
-      const process = await json<{ id: string }>(
-        await hr.call('POST', '/signature_processes', {
-          signature_type_id: 'docusign',
-          title: 'Contract',
-          reason: 'Hiring',
-          upload_id: await upload(server, hr, await pdf(1), 'contract.pdf'),
-          callback_url: `${receiver.url}/signature`,
-        }),
-        201,
-      );
-      const signer = await json<{ id: string }>(
-        await hr.call('POST', '/signers', {
-          signature_process_id: process.id,
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          email_address: 'ada@example.com',
-        }),
-        201,
-      );
-      assert.equal((await hr.call('PATCH', `/signature_processes/${process.id}`, { state: 'signing' })).status, 200);
-      assert.equal((await hr.call('POST', `/signers/${signer.id}/sign`, { name: 'Ada Lovelace' })).status, 200);
+      const { signerId } = await startedSigner(server, hr, {
+        process: { callback_url: `${receiver.url}/signature` },
+      });
+      assert.equal((await hr.call('POST', `/signers/${signerId}/sign`, { name: 'Ada Lovelace' })).status, 200);
       await failedOnce('signature_callback');
     });
 

@@ -6,10 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expectJson as json } from '../support/admin.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
-import { pdf } from '../support/pdf.js';
-import { upload } from '../support/people-assist.js';
+import { startedSigner } from '../support/signing.js';
 
 const LIMIT = 60;
 
@@ -30,29 +28,7 @@ for (const dialect of dialects()) {
     });
 
     /** A signing link of a started process whose signer has the access code `4242`. */
-    async function signingUrl(): Promise<string> {
-      const process = await json<{ id: string }>(
-        await hr.call('POST', '/signature_processes', {
-          signature_type_id: 'docusign',
-          title: 'Contract',
-          reason: 'Hiring',
-          upload_id: await upload(server, hr, await pdf(1), 'contract.pdf'),
-        }),
-        201,
-      );
-      const signer = await json<{ id: string }>(
-        await hr.call('POST', '/signers', {
-          signature_process_id: process.id,
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          email_address: 'ada@example.com',
-          access_code: '4242',
-        }),
-        201,
-      );
-      assert.equal((await hr.call('PATCH', `/signature_processes/${process.id}`, { state: 'signing' })).status, 200);
-      return (await json<{ signing_url: string }>(await hr.call('GET', `/signers/${signer.id}`), 200)).signing_url;
-    }
+    const signingUrl = async () => (await startedSigner(server, hr, { signer: { access_code: '4242' } })).signingUrl;
 
     const typeCode = (url: string, code: string, address: string) =>
       fetch(`${url}/sign`, {
