@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 
 /** A server started in its own process, so it never shares an event loop with the load generator. */
@@ -159,19 +160,31 @@ export async function settled(pid: number, maxMs = 20_000): Promise<void> {
   }
 }
 
+/**
+ * The node flags `atrium serve` runs with: those of the built CLI's shebang (`#!/usr/bin/env -S node …`), which
+ * `npm start` repeats (test/cli/node-flags.test.ts). A measured server runs with them too: started as `node
+ * dist/cli/main.js`, it would have none (V8 would keep about 100 MB more of heap).
+ */
+export function serverNodeFlags(root: string): string[] {
+  const shebang = fs.readFileSync(path.join(root, 'dist/cli/main.js'), 'utf8').split('\n')[0] ?? '';
+  return (/^#!\/usr\/bin\/env -S node((?: --\S+)*)$/.exec(shebang)?.[1] ?? '').split(' ').filter(Boolean);
+}
+
 /** RSS in bytes of a process and all its descendants (Linux /proc); 0 elsewhere. */
 export function treeRss(root: number): number {
-  const pids = treePids(root);
   let total = 0;
-  for (const pid of pids) {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match?.[1]) total += Number(match[1]) * 1024;
-    } catch {
-      // Gone.
-    }
-  }
+  for (const pid of treePids(root)) total += processRss(pid);
   return total;
+}
+
+/** RSS in bytes of one process (Linux /proc); 0 elsewhere or when it is gone. */
+export function processRss(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** One load: a method and path (or paths to rotate through, one per request), headers and body. */

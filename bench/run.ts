@@ -21,6 +21,7 @@ import {
   median,
   rotate,
   type ServerProcess,
+  serverNodeFlags,
   settled,
   startProcess,
   treeCpuSeconds,
@@ -128,15 +129,6 @@ function serverEnv(ds: { env: Record<string, string> }, extra: Record<string, st
   return { ...env, ...extra };
 }
 
-/**
- * The node flags `atrium serve` runs with: those of the built CLI's shebang (`#!/usr/bin/env -S node …`), which
- * `npm start` repeats (test/cli/node-flags.test.ts). The measured server runs with them too.
- */
-function serverNodeFlags(): string[] {
-  const shebang = fs.readFileSync(path.join(root, 'dist/cli/main.js'), 'utf8').split('\n')[0] ?? '';
-  return (/^#!\/usr\/bin\/env -S node((?: --\S+)*)$/.exec(shebang)?.[1] ?? '').split(' ').filter(Boolean);
-}
-
 /** The measured server: the built app in its own process (bench/server.mjs), with the bench-only routes. */
 function startAtrium(
   ds: { env: Record<string, string> },
@@ -146,7 +138,7 @@ function startAtrium(
   const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
   return startProcess(
     process.execPath,
-    [...serverNodeFlags(), ...prof, path.join(root, 'bench/server.mjs')],
+    [...serverNodeFlags(root), ...prof, path.join(root, 'bench/server.mjs')],
     serverEnv(ds, { ...(noAuthClient ? { ATRIUM_BENCH_NOAUTH_CLIENT: noAuthClient } : {}), ...extraEnv }),
     { log: logFile },
   );
@@ -156,7 +148,7 @@ function startAtrium(
 function startCli(ds: Dataset, extra: string[] = []): Promise<ServerProcess> {
   return startProcess(
     process.execPath,
-    [...serverNodeFlags(), path.join(root, 'dist/cli/main.js'), 'serve', '--port', '0', ...extra],
+    [...serverNodeFlags(root), path.join(root, 'dist/cli/main.js'), 'serve', '--port', '0', ...extra],
     serverEnv(ds),
     {
       log: logFile,
@@ -1402,7 +1394,7 @@ try {
       startServer: (env) =>
         startProcess(
           process.execPath,
-          [...serverNodeFlags(), path.join(root, 'dist/cli/main.js'), 'serve', '--port', '0'],
+          [...serverNodeFlags(root), path.join(root, 'dist/cli/main.js'), 'serve', '--port', '0'],
           serverEnv({ env }),
           { log: logFile },
         ),
@@ -1786,7 +1778,7 @@ const machine = {
   cpu: os.cpus()[0]?.model ?? 'unknown',
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
-  serverNodeFlags: serverNodeFlags(),
+  serverNodeFlags: serverNodeFlags(root),
   platform: `${os.platform()} ${os.release()}`,
   loadAverageAtStart: os.loadavg(),
 };

@@ -1,5 +1,5 @@
 /**
- * `npm run neighbours [-- --pg] [--phase-seconds N] [--scale F] [--out FILE]`: does one tenant's heavy but valid work slow
+ * `npm run neighbours [-- --pg] [--phase-seconds N] [--scale F] [--only dataset,previews,…] [--out FILE]`: does one tenant's heavy but valid work slow
  * another tenant down? (docs/RELIABILITY.md, "Noisy neighbours"). Not part of `npm test`; measure nothing else
  * meanwhile.
  *
@@ -18,7 +18,8 @@
  * For each phase, and for B alone first (idle), it reports B's p99 latency, B's worst webhook delay (from its write's
  * answer to the receiver's receipt), the worst wait of a `GET /healthz` probed every 50 ms (the event loop's delay,
  * seen from outside, plus one round trip), the server's own worst event-loop delay when its metrics show one, and
- * the server's RSS (its process tree) at the end of the phase, 5 s after A's work ended. Targets (issue 49): p99 ≤ 3×
+ * the server's RSS (the server process, and its process tree with the previews' renderer) at the end of the phase,
+ * 5 s after A's work ended. Targets (issue 49): p99 ≤ 3×
  * idle, delivery ≤ 5 s, no delay over 250 ms, RSS under 250 MB after the previews.
  */
 
@@ -31,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
-import { type ServerProcess, startProcess } from '../bench/lib.js';
+import { processRss, type ServerProcess, serverNodeFlags, startProcess } from '../bench/lib.js';
 import { drawingBomb } from '../test/support/pdf.js';
 import { type Cluster, postgresAvailable, startCluster } from '../test/support/postgres.js';
 
@@ -42,8 +43,13 @@ const { values: args } = parseArgs({
     /** Multiplies the sizes of A's imports (a quick check of the script: `--scale 0.01`). */
     scale: { type: 'string', default: '1' },
     out: { type: 'string' },
+    /** Only these of A's phases (comma-separated: dataset, employees, columns, webhooks, previews, sockets). */
+    only: { type: 'string' },
+    /** Writes the server's CPU profile (node --cpu-prof) into this directory. */
+    'cpu-prof': { type: 'string' },
   },
 });
+const ONLY = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 const IDLE_MS = Number(args['phase-seconds']) * 1000;
@@ -184,8 +190,33 @@ interface PhaseResult {
   bWorstDeliveryMs: number | null;
   healthzWorstMs: number;
   loopDelayMaxMs: number | null;
+  /** The server process's RSS, and its process tree's (the previews' renderer included). */
   rssMb: number;
+  treeRssMb: number;
+  /** From the server's metrics: V8's heap in use and held, and memory outside the heap Node.js knows of (MB). */
+  heapUsedMb: number | null;
+  heapTotalMb: number | null;
+  externalMb: number | null;
   note: string;
+}
+
+/** Gauges of the server's metrics, by name (no labels), in MB. */
+async function memoryGauges(metricsUrl: string): Promise<Record<string, number>> {
+  try {
+    const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+    const found: Record<string, number> = {};
+    for (const name of [
+      'nodejs_heap_size_used_bytes',
+      'nodejs_heap_size_total_bytes',
+      'nodejs_external_memory_bytes',
+    ]) {
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      if (line) found[name] = Math.round(Number(line.split(' ').pop()) / 2 ** 20);
+    }
+    return found;
+  } catch {
+    return {};
+  }
 }
 
 /** The largest event-loop delay the server's metrics report, in ms, if they have one. */
@@ -195,7 +226,7 @@ async function loopDelayMax(metricsUrl: string): Promise<number | null> {
     const line = text.split('\n').find((l) => /^[a-z_]*event_loop[a-z_]*max[a-z_]*(\{[^}]*\})? /.test(l));
     if (!line) return null;
     const value = Number(line.split(' ').pop());
-    return /seconds/.test(line) ? value * 1000 : value;
+    return Math.round(/seconds/.test(line) ? value * 1000 : value);
   } catch {
     return null;
   }
@@ -280,7 +311,13 @@ async function phase(
     bWorstDeliveryMs: missing > 0 ? null : Math.round(worstDelivery),
     healthzWorstMs: Math.round(healthzWorst),
     loopDelayMaxMs: await loopDelayMax(metricsUrl),
-    rssMb: Math.round(server.rss() / 2 ** 20),
+    ...(await memoryGauges(metricsUrl).then((m) => ({
+      heapUsedMb: m.nodejs_heap_size_used_bytes ?? null,
+      heapTotalMb: m.nodejs_heap_size_total_bytes ?? null,
+      externalMb: m.nodejs_external_memory_bytes ?? null,
+    }))),
+    rssMb: Math.round(processRss(server.pid) / 2 ** 20),
+    treeRssMb: Math.round(server.rss() / 2 ** 20),
     note: missing > 0 ? `${note}; ${missing} of B's events not delivered 5 s after the phase` : note,
   };
   say(`  ${JSON.stringify(result)}`);
@@ -332,9 +369,15 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
   };
   cli(env, 'migrate');
-  const server = await startProcess(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1'], env, {
-    log: path.join(dir, 'server.log'),
-  });
+  const cpuProf = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
+  const server = await startProcess(
+    process.execPath,
+    [...serverNodeFlags(ROOT), ...cpuProf, CLI, 'serve', '--port', '0', '--host', '127.0.0.1'],
+    env,
+    {
+      log: path.join(dir, 'server.log'),
+    },
+  );
   const metricsUrl = `http://127.0.0.1:${metricsPort}`;
   const results: PhaseResult[] = [];
   const hook = await receiver();
@@ -364,28 +407,36 @@ async function main(): Promise<void> {
       }),
       'B webhook',
     );
-    const run = (name: string, work: () => Promise<string>) =>
-      phase(name, server, metricsUrl, b, hook, employeeId, work).then((r) => results.push(r));
+    const run = async (name: string, work: () => Promise<string>, key?: string) => {
+      if (key && ONLY && !ONLY.has(key)) return;
+      results.push(await phase(name, server, metricsUrl, b, hook, employeeId, work));
+    };
 
+    // The hostile PNG is drawn before B's loops start: encoding it would block this script's own event loop.
+    const png = Buffer.from(await createCanvas(6000, 6000).encode('png'));
     await run('idle (B alone)', async () => '');
-    await run('A: dataset import, 300,000 values', async () => {
-      await ok(
-        await a.call('PUT', '/datasets/big', {
-          localized_names: [{ language_code: 'en-us', value: 'Big' }],
-          dimensions: [{ id: 'codes', localized_names: [] }],
-        }),
-        'dataset',
-      );
-      const csv = datasetCsv(scaled(300_000));
-      const upload = await uploadFile(a, csv, 'values.csv', 'text/csv');
-      const { id } = await ok<{ id: string }>(
-        await a.call('POST', '/dataset_imports', { dataset_id: 'big', upload_id: upload }),
-        'dataset import',
-      );
-      await finished(a, `/dataset_imports/${id}`, (x) => x.status === 'finished', 'the dataset import');
-      const body = await ok<{ result: string }>(await a.call('GET', `/dataset_imports/${id}`), 'dataset import');
-      return `${(csv.length / 2 ** 20).toFixed(1)} MB, result ${body.result}`;
-    });
+    await run(
+      'A: dataset import, 300,000 values',
+      async () => {
+        await ok(
+          await a.call('PUT', '/datasets/big', {
+            localized_names: [{ language_code: 'en-us', value: 'Big' }],
+            dimensions: [{ id: 'codes', localized_names: [] }],
+          }),
+          'dataset',
+        );
+        const csv = datasetCsv(scaled(300_000));
+        const upload = await uploadFile(a, csv, 'values.csv', 'text/csv');
+        const { id } = await ok<{ id: string }>(
+          await a.call('POST', '/dataset_imports', { dataset_id: 'big', upload_id: upload }),
+          'dataset import',
+        );
+        await finished(a, `/dataset_imports/${id}`, (x) => x.status === 'finished', 'the dataset import');
+        const body = await ok<{ result: string }>(await a.call('GET', `/dataset_imports/${id}`), 'dataset import');
+        return `${(csv.length / 2 ** 20).toFixed(1)} MB, result ${body.result}`;
+      },
+      'dataset',
+    );
     const employeeImport = async (csv: Buffer, what: string) => {
       const upload = await uploadFile(a, csv, 'employees.csv', 'text/csv');
       const res = await a.call('POST', '/imports', { type: 'employee', uploaded_file: { file_id: upload } });
@@ -395,86 +446,102 @@ async function main(): Promise<void> {
       const body = await ok<{ status: string }>(await a.call('GET', `/imports/${id}`), what);
       return `${(csv.length / 2 ** 20).toFixed(1)} MB, ${body.status}`;
     };
-    await run('A: employee import, 100,000 rows', () => employeeImport(employeesCsv(scaled(100_000)), 'the import'));
-    await run('A: CSV of 200,000 columns', () =>
-      employeeImport(wideCsv(Math.max(4, scaled(200_000))), 'the wide import'),
+    await run(
+      'A: employee import, 100,000 rows',
+      () => employeeImport(employeesCsv(scaled(100_000)), 'the import'),
+      'employees',
     );
-    await run('A: 40 hung webhooks', async () => {
-      let created = 0;
-      let refused = '';
-      for (let i = 0; i < 40; i++) {
-        const res = await a.call('POST', '/webhooks', {
-          name: `hang-${i}`,
-          events: ['*'],
-          is_active: true,
-          callback_url: hang.url,
-        });
-        if (res.status === 201) created += 1;
-        else refused ||= `${res.status} ${(await res.text()).slice(0, 120)}`;
-        await res.body?.cancel().catch(() => {});
-      }
-      for (let i = 0; i < 25; i++) await ok(await a.call('PUT', `/organizations/a-${i}`, { name: `A ${i}` }), 'A');
-      return `${created} created${refused ? `, then refused: ${refused}` : ''}`;
-    });
-    await run('A: hostile previews', async () => {
-      const type = await a.call('PUT', '/employee_document_types/contract', {
-        localized_labels: [{ language_code: 'en', value: 'Contract' }],
-      });
-      await type.arrayBuffer();
-      const employee = await ok<{ id: string }>(
-        await a.call('POST', '/employees', {
-          firstname: 'Ann',
-          lastname: 'Heavy',
-          email: 'ann@example.com',
-          registration_references: [{ organization_id: 'a-org', employee_number: 'A1' }],
-        }),
-        'A employee',
-      );
-      const canvas = createCanvas(6000, 6000);
-      const png = Buffer.from(await canvas.encode('png'));
-      const ids: string[] = [];
-      for (const [bytes, name, kind] of [
-        [drawingBomb(), 'bomb.pdf', 'application/pdf'],
-        [png, 'huge.png', 'image/png'],
-      ] as const) {
-        const file = await uploadFile(a, bytes, name, kind);
-        const doc = await ok<{ id: string }>(
-          await a.call('POST', '/employee_documents', {
-            employee_id: employee.id,
-            document_type_id: 'contract',
-            uploaded_file: { filename: name, file_id: file },
-          }),
-          'A document',
-        );
-        ids.push(doc.id);
-      }
-      const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        for (const id of ids) {
-          // Another width each time, so that no answer comes from the cache.
-          const res = await a.call('GET', `/employee_documents/${id}/preview?page=1&size=large&crop_rate=0.${9 - i}`);
-          await res.arrayBuffer();
-          statuses.push(res.status);
+    await run(
+      'A: CSV of 200,000 columns',
+      () => employeeImport(wideCsv(Math.max(4, scaled(200_000))), 'the wide import'),
+      'columns',
+    );
+    await run(
+      'A: 40 hung webhooks',
+      async () => {
+        let created = 0;
+        let refused = '';
+        for (let i = 0; i < 40; i++) {
+          const res = await a.call('POST', '/webhooks', {
+            name: `hang-${i}`,
+            events: ['*'],
+            is_active: true,
+            callback_url: hang.url,
+          });
+          if (res.status === 201) created += 1;
+          else refused ||= `${res.status} ${(await res.text()).slice(0, 120)}`;
+          await res.body?.cancel().catch(() => {});
         }
-      }
-      return `previews answered ${statuses.join(',')}`;
-    });
-    await run('A: 60 idle sockets from 127.0.0.2', async () => {
-      const port = Number(new URL(server.url).port);
-      const sockets: net.Socket[] = [];
-      let closed = 0;
-      for (let i = 0; i < 60; i++) {
-        const s = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
-        s.on('error', () => {});
-        s.on('close', () => {
-          closed += 1;
+        for (let i = 0; i < 25; i++) await ok(await a.call('PUT', `/organizations/a-${i}`, { name: `A ${i}` }), 'A');
+        return `${created} created${refused ? `, then refused: ${refused}` : ''}`;
+      },
+      'webhooks',
+    );
+    await run(
+      'A: hostile previews',
+      async () => {
+        const type = await a.call('PUT', '/employee_document_types/contract', {
+          localized_labels: [{ language_code: 'en', value: 'Contract' }],
         });
-        sockets.push(s);
-      }
-      await new Promise((r) => setTimeout(r, IDLE_MS));
-      for (const s of sockets) s.destroy();
-      return `${closed} of 60 closed by the server while held`;
-    });
+        await type.arrayBuffer();
+        const employee = await ok<{ id: string }>(
+          await a.call('POST', '/employees', {
+            firstname: 'Ann',
+            lastname: 'Heavy',
+            email: 'ann@example.com',
+            registration_references: [{ organization_id: 'a-org', employee_number: 'A1' }],
+          }),
+          'A employee',
+        );
+        const ids: string[] = [];
+        for (const [bytes, name, kind] of [
+          [drawingBomb(), 'bomb.pdf', 'application/pdf'],
+          [png, 'huge.png', 'image/png'],
+        ] as const) {
+          const file = await uploadFile(a, bytes, name, kind);
+          const doc = await ok<{ id: string }>(
+            await a.call('POST', '/employee_documents', {
+              employee_id: employee.id,
+              document_type_id: 'contract',
+              uploaded_file: { filename: name, file_id: file },
+            }),
+            'A document',
+          );
+          ids.push(doc.id);
+        }
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          for (const id of ids) {
+            // Another width each time, so that no answer comes from the cache.
+            const res = await a.call('GET', `/employee_documents/${id}/preview?page=1&size=large&crop_rate=0.${9 - i}`);
+            await res.arrayBuffer();
+            statuses.push(res.status);
+          }
+        }
+        return `previews answered ${statuses.join(',')}`;
+      },
+      'previews',
+    );
+    await run(
+      'A: 60 idle sockets from 127.0.0.2',
+      async () => {
+        const port = Number(new URL(server.url).port);
+        const sockets: net.Socket[] = [];
+        let closed = 0;
+        for (let i = 0; i < 60; i++) {
+          const s = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+          s.on('error', () => {});
+          s.on('close', () => {
+            closed += 1;
+          });
+          sockets.push(s);
+        }
+        await new Promise((r) => setTimeout(r, IDLE_MS));
+        for (const s of sockets) s.destroy();
+        return `${closed} of 60 closed by the server while held`;
+      },
+      'sockets',
+    );
   } finally {
     hook.close();
     hang.close();
@@ -494,17 +561,17 @@ function report(results: PhaseResult[]): void {
       p99: r.bP99Ms <= 3 * idle,
       delivery: r.bWorstDeliveryMs !== null && r.bWorstDeliveryMs <= 5000,
       loop: (r.loopDelayMaxMs ?? r.healthzWorstMs) <= 250,
-      rss: r.rssMb < 250,
+      rss: r.rssMb < 250 && r.treeRssMb < 250,
     },
   }));
   const dialect = args.pg ? 'postgres' : 'sqlite';
   process.stdout.write(
-    `\nneighbours (${dialect})\n| phase | B calls | B errors | B p99 ms (× idle) | B worst delivery ms | /healthz worst ms | loop max ms | RSS MB | note |\n|---|---|---|---|---|---|---|---|---|\n`,
+    `\nneighbours (${dialect})\n| phase | B calls | B errors | B p99 ms (× idle) | B worst delivery ms | /healthz worst ms | loop max ms | RSS MB (server / tree) | heap MB (used / held), external MB | note |\n|---|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const r of rows) {
     const mark = (okay: boolean) => (okay ? '' : ' ✗');
     process.stdout.write(
-      `| ${r.phase} | ${r.bCalls} | ${r.bErrors} | ${r.bP99Ms} (${r.p99Ratio}×)${mark(r.met.p99)} | ${r.bWorstDeliveryMs ?? 'missing'}${mark(r.met.delivery)} | ${r.healthzWorstMs} | ${r.loopDelayMaxMs ?? '–'}${mark(r.met.loop)} | ${r.rssMb}${mark(r.met.rss)} | ${r.note} |\n`,
+      `| ${r.phase} | ${r.bCalls} | ${r.bErrors} | ${r.bP99Ms} (${r.p99Ratio}×)${mark(r.met.p99)} | ${r.bWorstDeliveryMs ?? 'missing'}${mark(r.met.delivery)} | ${r.healthzWorstMs} | ${r.loopDelayMaxMs ?? '–'}${mark(r.met.loop)} | ${r.rssMb} / ${r.treeRssMb}${mark(r.met.rss)} | ${r.heapUsedMb ?? '–'} / ${r.heapTotalMb ?? '–'}, ${r.externalMb ?? '–'} | ${r.note} |\n`,
     );
   }
   if (args.out) fs.writeFileSync(args.out, `${JSON.stringify({ dialect, rows }, null, 2)}\n`);

@@ -76,6 +76,11 @@ export interface Config {
   sofficeTimeoutMs: number;
   /** Background jobs one process runs at once (`ATRIUM_JOB_CONCURRENCY`; platform/jobs/). */
   jobConcurrency: number;
+  /**
+   * The most of a process's job slots one tenant may hold (`ATRIUM_JOB_SLOTS_PER_TENANT`); undefined: one fewer
+   * than `jobConcurrency` (platform/jobs/runner.ts).
+   */
+  jobSlotsPerTenant: number | undefined;
   /** How long a claimed background job is held without a heartbeat, in ms (`ATRIUM_JOB_LEASE_MS`). */
   jobLeaseMs: number;
   /** How long audit events are kept, in days (`ATRIUM_EVENT_RETENTION_DAYS`). */
@@ -327,6 +332,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     soffice: env.ATRIUM_SOFFICE?.trim() || undefined,
     sofficeTimeoutMs: integer(env, 'ATRIUM_SOFFICE_TIMEOUT_MS', 60_000, 1000, 600_000),
     jobConcurrency: integer(env, 'ATRIUM_JOB_CONCURRENCY', 4, 1, 1000),
+    jobSlotsPerTenant: env.ATRIUM_JOB_SLOTS_PER_TENANT?.trim()
+      ? integer(env, 'ATRIUM_JOB_SLOTS_PER_TENANT', 1, 1, 1000)
+      : undefined,
     jobPollMs: integer(env, 'ATRIUM_JOB_POLL_MS', 500, 10, 3_600_000),
     jobLeaseMs: integer(env, 'ATRIUM_JOB_LEASE_MS', 60_000, 1000, 86_400_000),
     eventRetentionDays: integer(env, 'ATRIUM_EVENT_RETENTION_DAYS', 90, 1, 36_500),

@@ -142,5 +142,96 @@ for (const dialect of dialects()) {
       assert.equal(claimed[0]?.id, b, "B's job has been due since T0+500, A's retry only since T0+1000");
       assert.deepEqual(tenants(await claim(1)), ['A']);
     });
+
+    it('a tenant holds at most its share of a runner’s slots: the slot left over runs another tenant’s job while its own hang', async () => {
+      const release: (() => void)[] = [];
+      const started: (string | null)[] = [];
+      let bRan: () => void = () => {};
+      const bDone = new Promise<void>((resolve) => {
+        bRan = resolve;
+      });
+      const runner = new JobRunner({
+        db: database.db,
+        dialect,
+        clock: { now: () => now },
+        concurrency: 4,
+        pollIntervalMs: 5,
+        handlers: {
+          [QUEUE]: (job: Job<{ tenant: string | null }>) => {
+            started.push(job.tenant);
+            if (job.tenant === 'B') {
+              bRan();
+              return;
+            }
+            // A's deliveries hang (a receiver that never answers) until the test lets them go.
+            return new Promise<void>((resolve) => release.push(resolve));
+          },
+        },
+      });
+      for (let i = 0; i < 10; i++) await add('A');
+      runner.start();
+      try {
+        while (started.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+        // Give the runner more polls: A still gets no fourth slot.
+        for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        assert.deepEqual(started, ['A', 'A', 'A'], 'A holds three of the four slots, one fewer than the runner has');
+        assert.equal(runner.running, 3);
+        await add('B');
+        runner.wake();
+        await bDone;
+        assert.deepEqual(started, ['A', 'A', 'A', 'B'], "B's job ran while every one of A's was still hanging");
+        const running = await database.db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'running')
+          .where('tenant', '=', 'A')
+          .executeTakeFirstOrThrow();
+        assert.equal(Number(running.n), 3);
+      } finally {
+        for (const r of release) r();
+        const stopping = runner.stop();
+        // Jobs claimed as A's first three ended may hang too: let them go as they start.
+        const drain = setInterval(() => {
+          for (const r of release.splice(0)) r();
+        }, 5);
+        await stopping;
+        clearInterval(drain);
+      }
+    });
+
+    it('the share is a setting: at the runner’s concurrency one tenant takes every slot; the claim counts what the runner holds', async () => {
+      for (let i = 0; i < 6; i++) await add('A');
+      await add('B');
+      const share = { max: 3, held: new Map<string | null, number>([['A', 2]]) };
+      const claimed = await claimJobs(database.db, {
+        dialect,
+        queues: [QUEUE],
+        limit: 4,
+        now,
+        leaseMs: 60_000,
+        lockedBy: 'runner-1',
+        share,
+        exhausted: () => false,
+      });
+      assert.deepEqual(tenants(claimed), ['A', 'B'], 'A holds two of its three already: one more, then B; no third');
+      await database.db.deleteFrom('jobs').execute();
+      for (let i = 0; i < 4; i++) await add('A');
+      let peak = 0;
+      const counting = new JobRunner({
+        db: database.db,
+        dialect,
+        clock: { now: () => now },
+        concurrency: 4,
+        slotsPerTenant: 4,
+        handlers: {
+          [QUEUE]: async () => {
+            await new Promise((resolve) => setImmediate(resolve));
+            peak = Math.max(peak, counting.running);
+          },
+        },
+      });
+      assert.equal(await counting.runDue(), 4);
+      assert.equal(peak, 4, 'all four of A’s jobs ran at once');
+    });
   });
 }

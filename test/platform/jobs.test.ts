@@ -90,6 +90,13 @@ describe('job settings', () => {
     const runner = createJobRunner({ db: {} as Database['db'], dialect: 'sqlite' }, set, { handlers: {} });
     assert.ok(runner instanceof JobRunner);
   });
+
+  it('ATRIUM_JOB_SLOTS_PER_TENANT: unset by default (the runner keeps one slot for other tenants), bounded', () => {
+    assert.equal(loadConfig({}).jobSlotsPerTenant, undefined);
+    assert.equal(loadConfig({ ATRIUM_JOB_SLOTS_PER_TENANT: '4' }).jobSlotsPerTenant, 4);
+    assert.throws(() => loadConfig({ ATRIUM_JOB_SLOTS_PER_TENANT: '0' }), ConfigError);
+    assert.throws(() => loadConfig({ ATRIUM_JOB_SLOTS_PER_TENANT: 'all' }), ConfigError);
+  });
 });
 
 for (const dialect of dialects()) {

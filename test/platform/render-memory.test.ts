@@ -36,6 +36,31 @@ describe('the renderer in a child process, bounded in resident memory', () => {
   });
 });
 
+describe('a renderer child that stays large after a task', () => {
+  // An ordinary render leaves the child near 130 MiB: with a recycle size of 64 MiB it is replaced after each task,
+  // with the default (192 MiB) it is kept.
+  const small = new PdfWorker({ isolation: 'process', recycleRssMb: 64, preload: true, renderTimeoutMs: 60_000 });
+  const kept = new PdfWorker({ isolation: 'process', preload: true, renderTimeoutMs: 60_000 });
+  after(async () => {
+    await small.stop();
+    await kept.stop();
+  });
+
+  it('answers its task, then is replaced: the next render runs in a new child', async () => {
+    const ordinary = await markedPdf(2, 1);
+    const first = await small.render(ordinary, 'pdf', PAGE);
+    assert.equal(first.ok, true, JSON.stringify(first));
+    assert.equal(first.ok && first.pages, 2, 'the large child’s answer is the answer');
+    const second = await small.render(ordinary, 'pdf', PAGE);
+    assert.equal(second.ok, true, JSON.stringify(second));
+    assert.equal(small.started, 2, 'the second render ran in a fresh child');
+
+    assert.equal((await kept.render(ordinary, 'pdf', PAGE)).ok, true);
+    assert.equal((await kept.render(ordinary, 'pdf', PAGE)).ok, true);
+    assert.equal(kept.started, 1, 'below the recycle size the child is kept');
+  });
+});
+
 for (const dialect of dialects()) {
   describe(`a hostile preview past the renderer's memory (${dialect})`, () => {
     let server: TestServer;

@@ -187,7 +187,7 @@ const runningByTenant = prepared((db: Db, p: { now: number }) =>
  * running (those running before the claim and those it has chosen), ties to the job due longest (then the oldest
  * id). Within a tenant, its jobs in the order they became due. The server's own jobs (no tenant) are one tenant.
  */
-export async function fairDueJobs(db: Db, params: DueParams, limit: number): Promise<DueRow[]> {
+export async function fairDueJobs(db: Db, params: DueParams, limit: number, share?: TenantShare): Promise<DueRow[]> {
   const reads = dueReadsFor(limit);
   const rows = [
     ...(await reads.keyed.all(db, params)),
@@ -211,22 +211,38 @@ export async function fairDueJobs(db: Db, params: DueParams, limit: number): Pro
   for (const line of lines.values()) line.sort((a, b) => a.due_at - b.due_at || a.id - b.id);
   const load = new Map<string | null, number>();
   for (const r of await runningByTenant.all(db, { now: params.now })) load.set(r.tenant, Number(r.n));
-  return pickFairly(lines, load, limit);
+  return pickFairly(lines, load, limit, share);
 }
 
-/** The choice itself, over each tenant's line of due jobs (sorted) and its running count. */
+/**
+ * The most slots of one runner a tenant may hold (`ATRIUM_JOB_SLOTS_PER_TENANT`), and how many it holds now. With
+ * fewer than the runner's slots, one is always left for the other tenants: a tenant whose jobs hang (a webhook
+ * receiver that never answers) cannot make another tenant's job wait for one of them to end.
+ */
+export interface TenantShare {
+  max: number;
+  held: ReadonlyMap<string | null, number>;
+}
+
+/**
+ * The choice itself, over each tenant's line of due jobs (sorted) and its running count; with a share, no tenant
+ * gets more than its share of this runner's slots.
+ */
 export function pickFairly(
   lines: Map<string | null, DueRow[]>,
   load: Map<string | null, number>,
   limit: number,
+  share?: TenantShare,
 ): DueRow[] {
   const picked: DueRow[] = [];
   const next = new Map<string | null, number>();
   while (picked.length < limit) {
     let best: { tenant: string | null; row: DueRow; load: number } | undefined;
     for (const [tenant, line] of lines) {
-      const row = line[next.get(tenant) ?? 0];
+      const taken = next.get(tenant) ?? 0;
+      const row = line[taken];
       if (!row) continue;
+      if (share && (share.held.get(tenant) ?? 0) + taken >= share.max) continue;
       const running = load.get(tenant) ?? 0;
       if (
         !best ||

@@ -44,14 +44,15 @@ export {
  */
 export function createJobRunner(
   database: Pick<Database, 'db' | 'dialect'>,
-  config: Pick<Config, 'jobConcurrency' | 'jobPollMs'>,
-  options: Omit<JobRunnerOptions, 'db' | 'dialect' | 'concurrency' | 'pollIntervalMs'>,
+  config: Pick<Config, 'jobConcurrency' | 'jobPollMs'> & Partial<Pick<Config, 'jobSlotsPerTenant'>>,
+  options: Omit<JobRunnerOptions, 'db' | 'dialect' | 'concurrency' | 'pollIntervalMs' | 'slotsPerTenant'>,
 ): JobRunner {
   return new JobRunner({
     ...options,
     db: database.db,
     dialect: database.dialect,
     concurrency: config.jobConcurrency,
+    ...(config.jobSlotsPerTenant === undefined ? {} : { slotsPerTenant: config.jobSlotsPerTenant }),
     pollIntervalMs: config.jobPollMs,
   });
 }

@@ -107,6 +107,11 @@ export interface JobRunnerOptions {
   handlers: Record<string, JobHandler<any> | QueueOptions<any>>;
   /** Attempts run at once by this runner (`ATRIUM_JOB_CONCURRENCY`, default 4). */
   concurrency?: number;
+  /**
+   * The most of its slots one tenant's jobs may hold at once (`ATRIUM_JOB_SLOTS_PER_TENANT`); by default one fewer
+   * than `concurrency` (1 when it is 1), so one slot is always left for the other tenants.
+   */
+  slotsPerTenant?: number;
   /** How often it looks for due jobs when idle, in ms (`ATRIUM_JOB_POLL_MS`, default 500). */
   pollIntervalMs?: number;
   /** How long a claim holds without a heartbeat (default 5 minutes). */
@@ -145,6 +150,9 @@ export class JobRunner {
   /** The queues' names, for the claim. */
   private readonly queueNames: readonly string[];
   private readonly concurrency: number;
+  private readonly slotsPerTenant: number;
+  /** Attempts running now, by tenant (the server's own jobs under null). */
+  private readonly held = new Map<string | null, number>();
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
   private readonly log: JobLog;
@@ -160,6 +168,10 @@ export class JobRunner {
     this.clock = options.clock ?? { now: wallClock };
     this.random = options.random ?? Math.random;
     this.concurrency = Math.max(1, Math.trunc(options.concurrency ?? 4));
+    this.slotsPerTenant = Math.min(
+      this.concurrency,
+      Math.max(1, Math.trunc(options.slotsPerTenant ?? this.concurrency - 1)),
+    );
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 500);
     this.leaseMs = Math.max(1, options.leaseMs ?? DEFAULT_LEASE_MS);
     this.log = options.log ?? silent;
@@ -287,6 +299,7 @@ export class JobRunner {
       now: this.clock.now(),
       leaseMs: this.leaseMs,
       lockedBy: this.id,
+      share: { max: this.slotsPerTenant, held: this.held },
       exhausted: (job) => {
         const queue = this.queues.get(job.queue) as Queue;
         const { limit: max, deadline } = this.limits(queue, job);
@@ -307,8 +320,12 @@ export class JobRunner {
 
   private launch(job: Job): Promise<void> {
     const controller = new AbortController();
+    this.held.set(job.tenant, (this.held.get(job.tenant) ?? 0) + 1);
     const promise = this.attempt(job, controller).finally(() => {
       this.active.delete(job.id);
+      const held = (this.held.get(job.tenant) ?? 1) - 1;
+      if (held > 0) this.held.set(job.tenant, held);
+      else this.held.delete(job.tenant);
       // A slot is free, and the next job of its ordering key may be due.
       if (!this.stopping) this.wake();
     });

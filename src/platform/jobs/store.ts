@@ -9,7 +9,7 @@ import { prepared } from '../db/prepared.js';
 import type { Tables } from '../db/schema.js';
 import { inLightTransaction, inTransaction } from '../db/transaction.js';
 import { wallClock } from '../time.js';
-import { anyJobDue, DUE_COLUMNS, type DueRow, fairDueJobs, isDueAt } from './fair.js';
+import { anyJobDue, DUE_COLUMNS, type DueRow, fairDueJobs, isDueAt, type TenantShare } from './fair.js';
 import type { JobStatus, JobsTable } from './tables.js';
 
 export type { JobStatus } from './tables.js';
@@ -288,6 +288,8 @@ export interface ClaimOptions {
   now: number;
   leaseMs: number;
   lockedBy: string;
+  /** The runner's slots a tenant may hold, and how many each holds now (fair.ts, `TenantShare`). */
+  share?: TenantShare;
   /** True when a job whose lease expired may not be attempted again (its attempts or deadline are spent). */
   exhausted(job: {
     queue: string;
@@ -326,7 +328,7 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
   if (!(await anyJobDue(db, params))) return [];
   return inLightTransaction(db, async (trx) => {
     // The free slots, shared fairly between the tenants with jobs due (fair.ts).
-    const found = await fairDueJobs(trx as Kysely<Tables>, params, options.limit);
+    const found = await fairDueJobs(trx as Kysely<Tables>, params, options.limit, options.share);
     // On PostgreSQL the rows chosen are locked `for update skip locked`, and their being due is checked again on
     // the version locked: another claimer's job is skipped, or dropped once it runs under a fresh lease. The
     // fair order is kept: a row skipped leaves its slot free until the next claim.

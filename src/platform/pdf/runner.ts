@@ -31,6 +31,8 @@ export interface PdfWorkerOptions {
   isolation?: 'thread' | 'process';
   /** With `isolation: 'process'`: past this resident memory (MiB) the task is `limits` and the child replaced. */
   rssLimitMb?: number;
+  /** With `isolation: 'process'`: a child still past this resident memory (MiB) after a task is replaced (192). */
+  recycleRssMb?: number;
   log?: Logger | undefined;
 }
 
@@ -76,6 +78,7 @@ export class PdfWorker {
         heapMb: settings.heapMb ?? DEFAULTS.heapMb,
         ...(settings.isolation ? { isolation: settings.isolation } : {}),
         ...(settings.rssLimitMb ? { rssLimitMb: settings.rssLimitMb } : {}),
+        ...(settings.recycleRssMb ? { recycleRssMb: settings.recycleRssMb } : {}),
         log: settings.log,
       },
     );

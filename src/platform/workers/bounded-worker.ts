@@ -1,6 +1,6 @@
 import { parentPort, Worker, type WorkerOptions, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { ChildWorker, childData, peakResidentBytes, RECYCLE } from './child-worker.js';
+import { ChildWorker, childData, peakResidentBytes, RECYCLE, RETIRE } from './child-worker.js';
 
 /** The limits of a bounded worker; each has a default. */
 export interface BoundedWorkerOptions {
@@ -19,6 +19,11 @@ export interface BoundedWorkerOptions {
   isolation?: 'thread' | 'process';
   /** With `isolation: 'process'`: past this resident memory (MiB), the task has no answer and the child is replaced. */
   rssLimitMb?: number;
+  /**
+   * With `isolation: 'process'`: a child whose resident memory is past this (MiB) once it has answered ends itself;
+   * the next task starts a fresh one (default 192: an ordinary page's render stays near 130).
+   */
+  recycleRssMb?: number;
   log?: Logger | undefined;
 }
 
@@ -41,6 +46,7 @@ const DEFAULTS = {
   heapMb: 256,
   isolation: 'thread' as const,
   rssLimitMb: 384,
+  recycleRssMb: 192,
 };
 
 /** A worker thread or a worker child process, as BoundedWorker uses them. */
@@ -49,10 +55,15 @@ interface TaskWorker {
   on(event: 'message' | 'error' | 'exit', listener: (value: unknown) => void): unknown;
   terminate(): Promise<unknown>;
   unref(): void;
+  /** A child process that answered its last task but should not get another (child-worker.ts). */
+  retiring?: boolean;
 }
 
 /** A child process running the worker's .js file, or its .ts file under tsx (from the sources). */
-function startChild(entry: WorkerEntry, options: { heapMb: number; rssLimitMb: number }): ChildWorker {
+function startChild(
+  entry: WorkerEntry,
+  options: { heapMb: number; rssLimitMb: number; recycleRssMb: number },
+): ChildWorker {
   const ts = entry.base.endsWith('.ts');
   const file = new URL(`./${entry.file}.${ts ? 'ts' : 'js'}`, entry.base);
   return new ChildWorker(file, {
@@ -108,6 +119,7 @@ export class BoundedWorker {
       heapMb: settings.heapMb ?? DEFAULTS.heapMb,
       isolation: settings.isolation ?? DEFAULTS.isolation,
       rssLimitMb: settings.rssLimitMb ?? DEFAULTS.rssLimitMb,
+      recycleRssMb: settings.recycleRssMb ?? DEFAULTS.recycleRssMb,
     };
   }
 
@@ -169,6 +181,9 @@ export class BoundedWorker {
         `${this.entry.name} task unavailable`,
       );
       if (this.current === running) void this.stop();
+    } else if (running.worker.retiring && this.current === running) {
+      this.settings.log?.info({ task: task.task }, `${this.entry.name} worker replaced: its memory stayed large`);
+      void this.stop();
     }
     return answer;
   }
@@ -176,10 +191,10 @@ export class BoundedWorker {
   /** A worker that has loaded its libraries, or undefined when it could not start. */
   private start(): Promise<Running | undefined> {
     return new Promise((resolve) => {
-      const { heapMb, rssLimitMb } = this.options;
+      const { heapMb, rssLimitMb, recycleRssMb } = this.options;
       const worker: TaskWorker =
         this.options.isolation === 'process'
-          ? startChild(this.entry, { heapMb, rssLimitMb })
+          ? startChild(this.entry, { heapMb, rssLimitMb, recycleRssMb })
           : startWorker(this.entry, {
               resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 },
               workerData: this.entry.data,
@@ -250,10 +265,16 @@ export function serveTasks<T>(answer: (task: T) => Promise<TaskAnswer>, prepare?
   const port: ServerPort | undefined = (parentPort as ServerPort | null) ?? childPort();
   if (!port) return;
   const past = () => child !== undefined && child.rssLimitBytes > 0 && peakResidentBytes() > child.rssLimitBytes;
+  // A child still large once it has answered says so with its answer: the server then replaces it.
+  const large = () => child !== undefined && child.recycleBytes > 0 && process.memoryUsage.rss() > child.recycleBytes;
+  const reply = (value: unknown, moved: ArrayBuffer[]) => {
+    if (past()) port.postMessage({ [RECYCLE]: peakResidentBytes() });
+    else port.postMessage(large() ? { [RETIRE]: value } : value, moved);
+  };
   port.on('message', (task) => {
     answer(task as T).then(
-      ({ value, moved }) => port.postMessage(past() ? { [RECYCLE]: peakResidentBytes() } : value, moved ?? []),
-      () => port.postMessage(past() ? { [RECYCLE]: peakResidentBytes() } : null),
+      ({ value, moved }) => reply(value, moved ?? []),
+      () => reply(null, []),
     );
   });
   void (prepare ? prepare(child ? child.data : workerData) : Promise.resolve()).then(

@@ -8,18 +8,25 @@ import { fileURLToPath } from 'node:url';
  * worker allocates outside V8's heap (a native canvas, image decoders) is then the child's memory, not the
  * server's, and all of it goes back to the system when the child ends. Its resident memory is bounded: the child
  * checks its peak after each task, and on Linux the server reads the child's resident size while a task runs; past
- * `rssLimitMb` the task has no answer and the child is replaced.
+ * `rssLimitMb` the task has no answer and the child is replaced. A child that answered but stays large (past
+ * `recycleRssMb`: a big image decoded leaves the allocator holding memory it does not give back) says so with its
+ * answer and is replaced then, so the memory goes back to the system at once rather than when the child has been
+ * idle long enough.
  */
 
 /** How often the server reads the child's resident size while a task runs (Linux: /proc/<pid>/status). */
 const RSS_SAMPLE_MS = 50;
 /** The message a child sends instead of an answer when its peak resident memory passed the limit. */
 export const RECYCLE = 'atriumWorkerRecycle';
+/** The key of an answer wrapped by a child that stays large once it has answered: the server replaces it. */
+export const RETIRE = 'atriumWorkerRetire';
 
 /** What the child is given on its command line. */
 export interface ChildData {
   data: unknown;
   rssLimitBytes: number;
+  /** Past this resident size once it has answered, the child ends itself (the next task starts a fresh one). */
+  recycleBytes: number;
 }
 
 /** The child's resident size in bytes, read by the server, or undefined where /proc is not there. */
@@ -41,11 +48,20 @@ export class ChildWorker extends EventEmitter {
   private readonly child: ChildProcess;
   private sampler: NodeJS.Timeout | undefined;
   private readonly limitBytes: number;
+  /** Set when the child's last answer said it stays large: BoundedWorker gives it no further task. */
+  retiring = false;
 
-  constructor(file: URL, options: { heapMb: number; rssLimitMb: number; data: unknown; tsx?: string }) {
+  constructor(
+    file: URL,
+    options: { heapMb: number; rssLimitMb: number; recycleRssMb: number; data: unknown; tsx?: string },
+  ) {
     super();
     this.limitBytes = options.rssLimitMb * 1024 * 1024;
-    const childData: ChildData = { data: options.data, rssLimitBytes: this.limitBytes };
+    const childData: ChildData = {
+      data: options.data,
+      rssLimitBytes: this.limitBytes,
+      recycleBytes: Math.min(options.recycleRssMb, options.rssLimitMb) * 1024 * 1024,
+    };
     this.child = fork(fileURLToPath(file), [JSON.stringify(childData)], {
       execArgv: [`--max-old-space-size=${options.heapMb}`, ...(options.tsx ? ['--import', options.tsx] : [])],
       serialization: 'advanced',
@@ -58,6 +74,11 @@ export class ChildWorker extends EventEmitter {
       this.stopSampling();
       if (typeof message === 'object' && message !== null && RECYCLE in message) {
         this.emit('error', new Error('resident memory past the limit'));
+        return;
+      }
+      if (typeof message === 'object' && message !== null && RETIRE in message) {
+        this.retiring = true;
+        this.emit('message', (message as Record<string, unknown>)[RETIRE]);
         return;
       }
       this.emit('message', message);
