@@ -204,7 +204,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(tenantRoutes, { adminTenants: options.adminTenants, clocks: options.clocks, actorOf });
   await app.register(clockRoutes, { resolve, clocks: options.clocks, actorOf });
   await app.register(faultRoutes, { resolve, faults: options.faults, actorOf });
-  await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog });
+  await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog, actorOf });
   await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
   await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
   await app.register(sessionRoutes, { sessions: options.sessions, underLimits });
