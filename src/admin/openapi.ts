@@ -201,6 +201,12 @@ export const ADMIN_DOCUMENTATION: ApiDocumentation = {
         client: { timezone: 'Europe/Paris' },
       },
       'POST /tenants/{kind}/{id}/config_updates': { knowledge_base: { enabled: false } },
+      'POST /tenants/{kind}/{id}/requests/verify': {
+        method: 'GET',
+        path: '/api/v2/client/organizations/**',
+        status: '2xx',
+        count: { min: 0 },
+      },
     },
   },
 };
