@@ -10,6 +10,8 @@ import type {
   AdminTenantClock,
   AdminTenantReplaced,
   IntegrationReport,
+  RequestMatcher,
+  RequestVerification,
   FaultRule as SdkFaultRule,
   LoggedCall as SdkLoggedCall,
 } from '@atrium/client';
@@ -24,6 +26,8 @@ export type Snapshot = AdminSnapshot;
 export type Replaced = AdminTenantReplaced;
 export type LoggedCall = SdkLoggedCall;
 export type Report = IntegrationReport;
+export type Matcher = RequestMatcher;
+export type Verification = RequestVerification;
 
 /** An error answer of the admin API: `{code, message}`, with the HTTP status. */
 export class ApiError extends Error {
@@ -161,6 +165,11 @@ export const requestLog = {
     if (filter.operation_id) query.set('operation_id', filter.operation_id);
     return (await call<{ requests: LoggedCall[] }>('GET', `${at(kind, id)}/requests?${query}`)).requests;
   },
+  /** The tenant's calls counted against a matcher, with the closest others when too few match. */
+  verify: (kind: string, id: string, matcher: RequestMatcher) =>
+    call<RequestVerification>('POST', `${at(kind, id)}/requests/verify`, matcher),
+  /** Empties the tenant's log. */
+  clear: (kind: string, id: string) => call<{ deleted: number }>('DELETE', `${at(kind, id)}/requests`),
   /** The calls logged after `after`, as they come: the browser sends the session cookie with it. */
   tail: (kind: string, id: string, after: number) =>
     new EventSource(`${ROOT}${at(kind, id)}/requests/tail?after=${after}`),

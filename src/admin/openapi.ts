@@ -33,6 +33,8 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /tenants/{kind}/{id}/requests': 'requests.list',
   'GET /tenants/{kind}/{id}/requests/tail': 'requests.tail',
   'GET /tenants/{kind}/{id}/requests/{seq}': 'requests.retrieve',
+  'POST /tenants/{kind}/{id}/requests/verify': 'requests.verify',
+  'DELETE /tenants/{kind}/{id}/requests': 'requests.clear',
   'GET /tenants/{kind}/{id}/report': 'reports.retrieve',
   'POST /tenants/{kind}/{id}/reset': 'tenants.reset',
   'GET /tenants/{kind}/{id}/snapshots': 'snapshots.list',
@@ -122,6 +124,11 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   },
   'GET /tenants/{kind}/{id}/requests/tail': { 200: 'The stream of calls, until the client leaves.' },
   'GET /tenants/{kind}/{id}/requests/{seq}': { 200: 'The logged call.' },
+  'POST /tenants/{kind}/{id}/requests/verify': {
+    200: 'What matched, whether the count is right (`ok`), and, when too few matched, the closest calls.',
+    400: 'The matcher breaks its schema (`errors` names each field), a `path` with `*` inside a segment, or `count.max` below `count.min` (`invalid_request`).',
+  },
+  'DELETE /tenants/{kind}/{id}/requests': { 200: "The tenant's log emptied: how many calls were deleted." },
   'GET /tenants/{kind}/{id}/report': {
     200: "The tenant's integration report over the range.",
     400: 'A malformed or unknown query parameter, or `since` not before `until` (`invalid_request`).',
@@ -194,6 +201,12 @@ export const ADMIN_DOCUMENTATION: ApiDocumentation = {
         client: { timezone: 'Europe/Paris' },
       },
       'POST /tenants/{kind}/{id}/config_updates': { knowledge_base: { enabled: false } },
+      'POST /tenants/{kind}/{id}/requests/verify': {
+        method: 'GET',
+        path: '/api/v2/client/organizations/**',
+        status: '2xx',
+        count: { min: 0 },
+      },
     },
   },
 };

@@ -15,6 +15,7 @@ import type { ReportService } from './report/service.js';
 import { requestLogRoutes } from './request-log/routes.js';
 import { requestLogSchemas } from './request-log/schemas.js';
 import type { RequestLogService } from './request-log/service.js';
+import { requestVerifyRoutes } from './request-log/verify-routes.js';
 import { SESSION_COOKIE, sessionRoutes } from './sessions/routes.js';
 import { sessionSchemas } from './sessions/schemas.js';
 import type { AdminSessionsService } from './sessions/service.js';
@@ -205,6 +206,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(clockRoutes, { resolve, clocks: options.clocks, actorOf });
   await app.register(faultRoutes, { resolve, faults: options.faults, actorOf });
   await app.register(requestLogRoutes, { resolve, requestLog: options.requestLog });
+  await app.register(requestVerifyRoutes, { resolve, requestLog: options.requestLog, actorOf });
   await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
   await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
   await app.register(sessionRoutes, { sessions: options.sessions, underLimits });

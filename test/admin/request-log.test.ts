@@ -206,6 +206,8 @@ for (const dialect of dialects()) {
         tenant: batch,
         credentialId: i % 3 === 0 ? null : `app-${i}`,
         at: 1_700_000_000_000 + i,
+        // The tenant's clock moved a day on for every other call.
+        tenantAt: 1_700_000_000_000 + i + (i % 2 === 0 ? 0 : 86_400_000),
         method: i % 2 === 0 ? 'GET' : 'POST',
         path: `/api/v2/client/organizations/o${i}`,
         operationId: i % 5 === 0 ? null : 'hr_organizations_retrieve',

@@ -206,6 +206,40 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
     assert.deepEqual(recorded.outside(origin), [], 'no request outside Atrium');
   });
 
+  it('verifies calls, shows the closest ones with what differed, and empties the log', async () => {
+    const tenant = await hrTenant(`Verify ${Date.now()}`);
+    assert.equal((await tenant.call('PUT', '/organizations/paris', { name: 'Paris' })).status, 201);
+    const recorded = await newPage();
+    const { page } = recorded;
+    await signIn(page, `/console/tenants/hr/${tenant.id}/log`);
+    const form = page.getByRole('form', { name: 'Verify calls' });
+    const outcome = page.getByTestId('verification');
+    await form.getByLabel('Method').fill('PUT');
+    await form.getByLabel('Path pattern').fill('/api/v2/client/organizations/{id}');
+    await form.getByLabel('Times').fill('1');
+    await form.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Verified: 1 call matched (exactly 1 asked').waitFor();
+
+    await form.getByLabel('Path pattern').fill('/api/v2/client/organizations/lyon');
+    await form.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Not verified: 0 calls matched').waitFor();
+    const closest = (await page.getByTestId('closest').textContent()) ?? '';
+    assert.match(closest, /PUT \/api\/v2\/client\/organizations\/paris → 201/);
+    assert.match(
+      closest,
+      /path: expected "\/api\/v2\/client\/organizations\/lyon", got "\/api\/v2\/client\/organizations\/paris"/,
+    );
+
+    await form.getByRole('button', { name: 'Empty the log' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Empty the log' }).click();
+    await page.getByText(/The log is empty: \d+ calls? deleted\./).waitFor();
+    assert.match((await outcome.textContent()) ?? '', /deleted/);
+    await page.getByText('No call yet.').waitFor();
+    const log = await admin<{ requests: unknown[] }>('GET', `/tenants/hr/${tenant.id}/requests`);
+    assert.deepEqual(log.requests, [], 'the API shows the log empty');
+    assert.deepEqual(unexpected(recorded), []);
+  });
+
   it('brings an opened call into view and focuses it, far below a long log; Close goes back to its row', async () => {
     const tenant = await hrTenant(`Long log ${Date.now()}`);
     for (let i = 1; i <= 40; i++) assert.equal((await tenant.call('GET', `/organizations?page=${i}`)).status, 200);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { controls, type LoggedCall, requestLog, type Tenant } from '../api';
 import { Alert, useAction } from '../components';
 import { toCurl } from '../curl';
+import { VerifyPanel } from './request-verify';
 
 /** How many calls the page keeps (the newest): the log itself keeps more (docs/admin.md, "Request log"). */
 const KEPT = 500;
@@ -130,6 +131,14 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
         {live ? 'Live: new calls appear as they are logged.' : 'Connecting…'}
       </p>
       {error && <Alert>{error}</Alert>}
+      <VerifyPanel
+        kind={kind}
+        id={id}
+        onCleared={() => {
+          setCalls([]);
+          setOpen(undefined);
+        }}
+      />
       <form class="inline" aria-label="Filter the calls" onSubmit={(e) => e.preventDefault()}>
         <label>
           Status

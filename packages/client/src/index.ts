@@ -47,6 +47,14 @@ export {
   type TenantAddress,
   tenantPath,
 } from './admin/client.js';
+export {
+  type JsonValue,
+  type RequestDifference,
+  type RequestMatcher,
+  type RequestVerification,
+  RequestVerificationError,
+  verificationMessage,
+} from './admin/request-log.js';
 export * from './errors.js';
 export { HrClient, type HrRawRequest } from './hr/client.js';
 export {

@@ -71,6 +71,18 @@ export async function boundTenant(trx: Db, tenant: string, calls: number, bytes:
   if (edge !== undefined) await deleteUpTo(trx, tenant, edge);
 }
 
+/**
+ * Empties a tenant's log (`DELETE …/requests`) in the caller's transaction: takes its usage row first (the writer's
+ * lock), deletes every call, and sets its usage to nothing. A batch another process is writing meanwhile waits for
+ * the row, then adds its own calls: they stay, and are counted. Answers how many calls were deleted.
+ */
+export async function clearTenant(trx: Db, tenant: string): Promise<number> {
+  await addUsage(trx, tenant, 0, 0);
+  const gone = await trx.deleteFrom('request_log').where('tenant', '=', tenant).executeTakeFirst();
+  await trx.updateTable('request_log_usage').set({ calls: 0, bytes: 0 }).where('tenant', '=', tenant).execute();
+  return Number(gone.numDeletedRows);
+}
+
 /** Rows deleted per statement by the retention sweep. */
 const SWEEP_CHUNK = 5_000;
 

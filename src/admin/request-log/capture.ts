@@ -88,6 +88,7 @@ export function requestLogCapture(
         tenant: caller.tenant,
         credentialId: caller.credentialId,
         at: options.clock.wall(),
+        tenantAt: options.clock.nowOf(caller.tenant),
         method: request.method,
         url: request.url,
         operationId: (route && options.operationIdOf(request.method, route)) ?? null,

@@ -6,6 +6,7 @@ export function presentCall(call: LoggedCallRecord): LoggedCall {
   return {
     seq: call.seq,
     at: formatDateTime(call.at),
+    tenant_at: formatDateTime(call.tenantAt),
     credential_id: call.credentialId,
     method: call.method,
     path: call.path,

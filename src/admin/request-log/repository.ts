@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import { type Db, dialectOf } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
-import { boundTenant, type LogCaps, sweepOlderThan } from './bounds.js';
+import { AdminAuditRepository } from '../audit/repository.js';
+import { boundTenant, clearTenant, type LogCaps, sweepOlderThan } from './bounds.js';
 import type { RequestLogTable } from './tables.js';
 
 /** One logged call, as the domain sees it. */
@@ -10,6 +11,8 @@ export interface LoggedCallRecord {
   tenant: string;
   credentialId: string | null;
   at: number;
+  /** The same instant on the tenant's clock. */
+  tenantAt: number;
   method: string;
   path: string;
   operationId: string | null;
@@ -35,7 +38,8 @@ export interface CallFlags {
   responseTruncated: boolean;
 }
 
-export type NewLoggedCall = Omit<LoggedCallRecord, 'seq'>;
+/** A call to write; without `tenantAt`, the tenant's clock is taken to be the installation's. */
+export type NewLoggedCall = Omit<LoggedCallRecord, 'seq' | 'tenantAt'> & { tenantAt?: number };
 
 /** Which calls a listing shows. */
 export interface CallFilter {
@@ -62,6 +66,7 @@ const COLUMNS = [
   'tenant',
   'credential_id',
   'at',
+  'tenant_at',
   'method',
   'path',
   'operation_id',
@@ -92,6 +97,7 @@ function toRecord(row: Row): LoggedCallRecord {
     tenant: row.tenant,
     credentialId: row.credential_id,
     at: Number(row.at),
+    tenantAt: Number(row.tenant_at ?? row.at),
     method: row.method,
     path: row.path,
     operationId: row.operation_id,
@@ -106,14 +112,15 @@ function toRecord(row: Row): LoggedCallRecord {
   };
 }
 
-type Row14 = Omit<RequestLogTable, 'seq'>;
+type NewRow = Omit<RequestLogTable, 'seq'>;
 
 /** A logged call as its row, with its size: the UTF-8 bytes of its text. */
-function rowOf(c: NewLoggedCall): Row14 {
+function rowOf(c: NewLoggedCall): NewRow {
   const row = {
     tenant: c.tenant,
     credential_id: c.credentialId,
     at: c.at,
+    tenant_at: c.tenantAt ?? c.at,
     method: c.method,
     path: c.path,
     operation_id: c.operationId,
@@ -140,11 +147,12 @@ function rowOf(c: NewLoggedCall): Row14 {
 const UNBOUNDED: LogCaps = { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
 
 // On SQLite every logged call is one run of this insert, built and compiled once (platform/db/prepared.ts).
-const insertCall = prepared((db: Db, p: Row14) =>
+const insertCall = prepared((db: Db, p: NewRow) =>
   db.insertInto('request_log').values({
     tenant: p.tenant,
     credential_id: p.credential_id,
     at: p.at,
+    tenant_at: p.tenant_at,
     method: p.method,
     path: p.path,
     operation_id: p.operation_id,
@@ -161,7 +169,7 @@ const insertCall = prepared((db: Db, p: Row14) =>
 );
 
 /**
- * Rows per insert statement on PostgreSQL: 14 parameters each, far below the protocol's 65,535. One statement per
+ * Rows per insert statement on PostgreSQL: 16 parameters each, far below the protocol's 65,535. One statement per
  * row was a round trip per call, which fell behind the calls under load (docs/PERFORMANCE.md, "The request log on
  * PostgreSQL").
  */
@@ -275,6 +283,20 @@ export class RequestLogRepository {
       flags: parseFlags(r.flags),
       faultId: r.fault_id,
     }));
+  }
+
+  /** Deletes every call of a tenant and resets its usage, audited in the same transaction; answers how many. */
+  clear(tenant: string, audit: { at: number; actor: string }): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const deleted = await clearTenant(trx, tenant);
+      await new AdminAuditRepository(trx).record({
+        ...audit,
+        action: 'tenant.requests_cleared',
+        target: tenant,
+        detail: { deleted },
+      });
+      return deleted;
+    });
   }
 
   /** Deletes the calls older than `before` (the hourly retention sweep); answers how many. */

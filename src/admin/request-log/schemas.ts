@@ -7,6 +7,9 @@ export const LoggedCall = Type.Object(
   {
     seq: Type.Integer({ description: "The call's place in the log: larger is later." }),
     at: Type.String({ description: "When it was answered, in the installation's time (datetime)." }),
+    tenant_at: Type.String({
+      description: "The same instant on the tenant's clock (datetime): `at` unless the tenant's clock was moved.",
+    }),
     credential_id: Type.Union([Type.String(), Type.Null()], {
       description: 'The HR application id, or the Academy key id.',
     }),
@@ -76,6 +79,103 @@ export const TailQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** At most this many matching calls are listed, and this many closest calls (docs/admin.md, "Verification"). */
+export const VERIFY_LISTED = 20;
+export const VERIFY_CLOSEST = 5;
+
+const Count = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+
+/** `POST …/requests/verify`: which calls, and how many of them. Every member is optional; none matches every call. */
+export const RequestMatcher = Type.Object(
+  {
+    operation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,16}$', description: 'Any case.' })),
+    path: Type.Optional(
+      Type.String({
+        pattern: '^/',
+        maxLength: 512,
+        description:
+          'The whole path as logged, without its query (`/api/v2/client/…`, `/v1/…`): `*` or `{name}` stands for one segment, `**` for any number of them.',
+      }),
+    ),
+    status: Type.Optional(
+      Type.Union([
+        Type.Integer({ minimum: 100, maximum: 599 }),
+        Type.String({ pattern: '^[1-5]xx$', description: 'A class: `2xx`.' }),
+      ]),
+    ),
+    query: Type.Optional(
+      Type.Record(Type.String({ maxLength: 128 }), Type.Union([Type.String(), Type.Array(Type.String())]), {
+        description:
+          'Parameters the query holds (others may be there too): a string is one of its values, an array all of them in order.',
+      }),
+    ),
+    body: Type.Optional(
+      Type.Unknown({
+        description:
+          "A JSON subset of the request body: an object's members are compared in turn (others may be there), an array item by item (as many items), anything else for equality. A form body reads as an object of strings.",
+      }),
+    ),
+    body_field: Type.Optional(
+      Type.Object(
+        {
+          path: Type.String({
+            maxLength: 256,
+            pattern: '^\\$(\\.[A-Za-z_][A-Za-z0-9_-]*|\\[[0-9]{1,9}\\]|\\[\'[^\']*\'\\]|\\["[^"]*"\\])*$',
+            description: "JSONPath-style: `$`, then `.name`, `['name']` or `[0]` steps (`$.employees[0].email`).",
+          }),
+          equals: Type.Unknown({ description: 'The value the field equals (JSON, exactly).' }),
+        },
+        { additionalProperties: false, description: 'One field of the request body, equal to a value.' },
+      ),
+    ),
+    since: Type.Optional(
+      Type.String({ format: 'date-time', description: "Answered at or after, on the tenant's clock (datetime)." }),
+    ),
+    until: Type.Optional(
+      Type.String({ format: 'date-time', description: "Answered before, on the tenant's clock (datetime)." }),
+    ),
+    count: Type.Optional(
+      Type.Union(
+        [Count, Type.Object({ min: Type.Optional(Count), max: Type.Optional(Count) }, { additionalProperties: false })],
+        {
+          description:
+            'How many calls must match: exactly `n`, or `{min, max}` (either may be left out). Default: at least one.',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RequestMatcher = Static<typeof RequestMatcher>;
+
+const Difference = Type.Object({
+  field: Type.String({ description: '`method`, `path`, `status`, `query.<name>`, `body.<member>…`, `since`…' }),
+  expected: Type.Unknown(),
+  actual: Type.Optional(Type.Unknown({ description: 'Left out when the call has no such field.' })),
+});
+
+export const Verification = Type.Object({
+  ok: Type.Boolean({ description: 'Whether `matched` is what `count` asks.' }),
+  matched: Type.Integer({ description: 'Calls that meet every criterion, among those scanned.' }),
+  expected: Type.String({ description: 'What `count` asks, in words: `at least 1`, `exactly 2`, `between 1 and 3`.' }),
+  scanned: Type.Integer({ description: "Calls read: the tenant's newest, at most 10,000." }),
+  complete: Type.Boolean({ description: 'Whether every call of the log was scanned (false: older ones were not).' }),
+  calls: Type.Array(Type.Ref(LoggedCall), { description: `The first ${VERIFY_LISTED} matching calls, oldest first.` }),
+  closest: Type.Array(
+    Type.Object({
+      call: Type.Ref(LoggedCall),
+      differences: Type.Array(Difference, { description: 'Each criterion the call fails.' }),
+    }),
+    {
+      description: `When fewer calls matched than \`count\` asks: at most ${VERIFY_CLOSEST} others, fewest failed criteria first, then newest first. Empty otherwise.`,
+    },
+  ),
+});
+export type Verification = Static<typeof Verification>;
+
+export const Cleared = Type.Object({ deleted: Type.Integer({ description: 'Calls deleted.' }) });
 
 /** The shared schemas of this resource, added to the admin API once. */
 export const requestLogSchemas = [LoggedCall];

@@ -2,14 +2,18 @@ import { EventEmitter } from 'node:events';
 import type { BodyRule } from '../../platform/config.js';
 import type { Clock } from '../../platform/time.js';
 import { BodyPolicy } from './body-policy.js';
+import { type CompiledMatcher, type Difference, differences } from './matcher.js';
 import { redactBody, redactHeaders, redactUrl } from './redact.js';
 import type { CallFilter, LoggedCallRecord, NewLoggedCall, RequestLogRepository } from './repository.js';
+import { VERIFY_CLOSEST, VERIFY_LISTED } from './schemas.js';
 
 /** A call as the capture hook hands it over: raw, so that the answer is not held up by the log's work. */
 export interface CapturedCall {
   tenant: string;
   credentialId: string | null;
   at: number;
+  /** The same instant on the tenant's clock. */
+  tenantAt: number;
   method: string;
   /** The URL as received (path and query). */
   url: string;
@@ -44,6 +48,21 @@ export interface RequestLogSettings {
   /** `ATRIUM_REQUEST_LOG_BODIES`. */
   bodies: readonly BodyRule[];
 }
+
+/** What a verification found (docs/admin.md, "Verification"). */
+export interface VerifyOutcome {
+  matched: number;
+  scanned: number;
+  complete: boolean;
+  /** The first matching calls, oldest first. */
+  calls: LoggedCallRecord[];
+  /** Calls that fail fewest criteria, newest first among equals. */
+  closest: { call: LoggedCallRecord; differences: Difference[] }[];
+}
+
+/** A verification reads at most this many of a tenant's newest calls, this many at a time. */
+export const VERIFY_SCAN_MAX = 10_000;
+const VERIFY_PAGE = 500;
 
 /** How often the buffer is written; at most this much of the log is lost to a SIGKILL. */
 const FLUSH_MS = 200;
@@ -184,6 +203,7 @@ export class RequestLogService {
       tenant: call.tenant,
       credentialId: call.credentialId,
       at: call.at,
+      tenantAt: call.tenantAt,
       method: call.method,
       path: redactUrl(call.url),
       operationId: call.operationId,
@@ -234,6 +254,43 @@ export class RequestLogService {
     return this.repo.find(tenant, seq);
   }
 
+  /**
+   * Reads a tenant's newest calls (after writing this process's waiting ones), at most `VERIFY_SCAN_MAX`, and
+   * counts those the matcher matches; keeps the first matching ones and the closest others.
+   */
+  async verify(tenant: string, matcher: CompiledMatcher): Promise<VerifyOutcome> {
+    await this.flush();
+    const out: VerifyOutcome = { matched: 0, scanned: 0, complete: false, calls: [], closest: [] };
+    let before: number | undefined;
+    while (out.scanned < VERIFY_SCAN_MAX) {
+      const limit = Math.min(VERIFY_PAGE, VERIFY_SCAN_MAX - out.scanned);
+      const page = await this.repo.list(tenant, before === undefined ? {} : { beforeSeq: before }, limit);
+      for (const call of page) {
+        out.scanned++;
+        const diff = differences(matcher, call);
+        if (diff.length === 0) {
+          out.matched++;
+          // Newest first: the last ones seen are the first made.
+          out.calls.unshift(call);
+          if (out.calls.length > VERIFY_LISTED) out.calls.pop();
+        } else keepClosest(out.closest, { call, differences: diff });
+      }
+      const last = page.at(-1);
+      if (page.length < limit || !last) {
+        out.complete = true;
+        break;
+      }
+      before = last.seq;
+    }
+    return out;
+  }
+
+  /** Empties a tenant's log, the calls waiting in this process included, and resets its usage. */
+  async clear(tenant: string, actor: string): Promise<number> {
+    await this.flush();
+    return this.repo.clear(tenant, { at: this.clock.wall(), actor });
+  }
+
   lastSeq(tenant: string): Promise<number> {
     return this.repo.lastSeq(tenant);
   }
@@ -266,4 +323,18 @@ export class RequestLogService {
   sweep(): Promise<number> {
     return this.repo.sweep(this.clock.wall() - this.settings.retentionHours * 3_600_000);
   }
+}
+
+/** Adds a near miss to the closest ones if it fails fewer criteria than one of them (newer ones come first). */
+function keepClosest(
+  closest: { call: LoggedCallRecord; differences: Difference[] }[],
+  miss: { call: LoggedCallRecord; differences: Difference[] },
+): void {
+  const at = closest.findIndex((c) => c.differences.length > miss.differences.length);
+  if (at < 0) {
+    if (closest.length < VERIFY_CLOSEST) closest.push(miss);
+    return;
+  }
+  closest.splice(at, 0, miss);
+  if (closest.length > VERIFY_CLOSEST) closest.pop();
 }

@@ -9,6 +9,8 @@ export interface RequestLogTable {
   credential_id: string | null;
   /** The installation's instant of the answer (epoch ms). */
   at: number;
+  /** The same instant on the tenant's clock (migration 0060): `at` unless the clock was moved. */
+  tenant_at: number | null;
   method: string;
   /** Path and query, secrets redacted. */
   path: string;

@@ -6,6 +6,15 @@ import { AtriumApiError, AtriumUsageError, errorInitOf } from '../errors.js';
 import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
 import { AutoPager } from '../pagination.js';
 import type { AllSettings, ConfigUpdate, SettingsChanges } from '../schemas/hr/core/settings.js';
+import {
+  type LoggedCall,
+  type RequestLogFilter,
+  type RequestMatcher,
+  type RequestVerification,
+  RequestVerificationError,
+} from './request-log.js';
+
+export type { LoggedCall, RequestLogFilter } from './request-log.js';
 
 /** Constructor options of {@link AdminClient}. */
 export interface AdminClientOptions extends HttpOptions {
@@ -129,38 +138,6 @@ export interface FaultRule {
   until: string | null;
   applied_count: number;
   created_at: string;
-}
-
-/** One call of a tenant API, as the request log keeps it (secrets redacted, bodies capped). */
-export interface LoggedCall {
-  seq: number;
-  at: string;
-  credential_id: string | null;
-  method: string;
-  path: string;
-  operation_id: string | null;
-  status: number;
-  duration_ms: number;
-  request: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
-  response: { headers: Record<string, string>; body: string | null; body_truncated: boolean };
-  fault_id: string | null;
-  extension: boolean;
-  deprecated: boolean;
-  ignored_parameters: string[];
-}
-
-/** Which logged calls `requests.list` reads (`limit` is the page size). */
-export interface RequestLogFilter {
-  method?: string;
-  /** A status (`503`) or a class (`'5xx'`). */
-  status?: number | string;
-  operation_id?: string;
-  /** Calls whose path starts with this. */
-  path?: string;
-  since?: string;
-  until?: string;
-  faulted?: boolean;
-  limit?: number;
 }
 
 /** Reads Server-Sent Events from a streamed body: each event's name, id and data. */
@@ -349,6 +326,21 @@ export class AdminClient {
      * then ends quietly) or the server closes the stream.
      */
     tail(tenant: TenantAddress, options?: RequestOptions & { after?: number }): AsyncIterable<LoggedCall>;
+    /**
+     * Checks the tenant's logged calls against a matcher: resolves with the verification when the number of
+     * matching calls is what `matcher.count` asks (default: at least one), else throws a
+     * {@link RequestVerificationError} whose message shows the closest calls and how they differ.
+     *
+     * @example
+     * ```ts
+     * await admin.requests.clear(tenant);
+     * // … the code under test calls the API …
+     * await admin.requests.verify(tenant, { method: 'POST', path: '/api/v2/client/employees', status: 201, count: 1 });
+     * ```
+     */
+    verify(tenant: TenantAddress, matcher: RequestMatcher, options?: RequestOptions): Promise<RequestVerification>;
+    /** Empties the tenant's request log (and its usage of the log's caps): a test starts clean. */
+    clear(tenant: TenantAddress, options?: RequestOptions): Promise<{ deleted: number }>;
   };
   /** A tenant's integration report (`/tenants/{kind}/{id}/report`). */
   readonly reports: {
@@ -438,60 +430,7 @@ export class AdminClient {
         this.request('POST', `${tenantPath(tenant)}/clock/advance`, { body: by, idempotent: false }, opts),
       reset: (tenant, opts) => this.request('DELETE', `${tenantPath(tenant)}/clock`, {}, opts),
     };
-    const requests = (tenant: TenantAddress) => `${tenantPath(tenant)}/requests`;
-    this.requests = {
-      list: (tenant, filter = {}, opts = {}) => {
-        const query = (cursor: string | undefined) => {
-          const params = new URLSearchParams();
-          for (const [name, value] of Object.entries(filter)) if (value !== undefined) params.set(name, String(value));
-          if (cursor !== undefined) params.set('cursor', cursor);
-          const text = params.toString();
-          return text ? `?${text}` : '';
-        };
-        return new AutoPager<LoggedCall>(async (cursor, o) => {
-          const page = await this.request<{ requests: LoggedCall[]; next_cursor: string | null }>(
-            'GET',
-            `${requests(tenant)}${query(cursor)}`,
-            {},
-            o,
-          );
-          return { items: page.requests, ...(page.next_cursor ? { nextCursor: page.next_cursor } : {}) };
-        }, opts);
-      },
-      retrieve: (tenant, seq, opts) =>
-        this.request('GET', `${requests(tenant)}/${encodeURIComponent(String(seq))}`, {}, opts),
-      tail: (tenant, opts = {}) => {
-        const { after, ...options } = opts;
-        const core = this.core;
-        return {
-          async *[Symbol.asyncIterator]() {
-            const request: HttpRequest = {
-              method: 'GET',
-              url: `${core.root}${requests(tenant)}/tail${after === undefined ? '' : `?after=${after}`}`,
-              headers: { authorization: `Bearer ${core.token}`, accept: 'text/event-stream' },
-            };
-            let response: Response;
-            try {
-              ({ response } = await core.http.send(request, options, true));
-            } catch (error) {
-              if (options.signal?.aborted) return;
-              throw error;
-            }
-            if (!response.ok || !response.body) {
-              throw new AdminApiError(errorInitOf(request, response, await response.text(), (s) => `http_${s}`));
-            }
-            try {
-              for await (const event of serverSentEvents(response.body)) {
-                if (event.event === 'request') yield JSON.parse(event.data) as LoggedCall;
-              }
-            } catch (error) {
-              if (options.signal?.aborted) return;
-              throw error;
-            }
-          },
-        };
-      },
-    };
+    this.requests = requestLogResource(this, this.core);
     this.reports = {
       retrieve: (tenant, range = {}, opts) => {
         const params = new URLSearchParams();
@@ -556,4 +495,81 @@ export class AdminClient {
     }
     return (text ? JSON.parse(text) : undefined) as T;
   }
+}
+
+/** `AdminClient.requests`: a tenant's request log, read, followed, verified and emptied. */
+function requestLogResource(
+  client: AdminClient,
+  core: { http: HttpTransport; root: string; token: string },
+): AdminClient['requests'] {
+  const requests = (tenant: TenantAddress) => `${tenantPath(tenant)}/requests`;
+  return {
+    list: (tenant, filter = {}, opts = {}) => {
+      const query = (cursor: string | undefined) => {
+        const params = new URLSearchParams();
+        for (const [name, value] of Object.entries(filter)) if (value !== undefined) params.set(name, String(value));
+        if (cursor !== undefined) params.set('cursor', cursor);
+        const text = params.toString();
+        return text ? `?${text}` : '';
+      };
+      return new AutoPager<LoggedCall>(async (cursor, o) => {
+        const page = await client.request<{ requests: LoggedCall[]; next_cursor: string | null }>(
+          'GET',
+          `${requests(tenant)}${query(cursor)}`,
+          {},
+          o,
+        );
+        return { items: page.requests, ...(page.next_cursor ? { nextCursor: page.next_cursor } : {}) };
+      }, opts);
+    },
+    retrieve: (tenant, seq, opts) =>
+      client.request('GET', `${requests(tenant)}/${encodeURIComponent(String(seq))}`, {}, opts),
+    tail: (tenant, opts = {}) => {
+      const { after, ...options } = opts;
+      return {
+        async *[Symbol.asyncIterator]() {
+          const request: HttpRequest = {
+            method: 'GET',
+            url: `${core.root}${requests(tenant)}/tail${after === undefined ? '' : `?after=${after}`}`,
+            headers: { authorization: `Bearer ${core.token}`, accept: 'text/event-stream' },
+          };
+          let response: Response;
+          try {
+            ({ response } = await core.http.send(request, options, true));
+          } catch (error) {
+            if (options.signal?.aborted) return;
+            throw error;
+          }
+          if (!response.ok || !response.body) {
+            throw new AdminApiError(errorInitOf(request, response, await response.text(), (s) => `http_${s}`));
+          }
+          try {
+            for await (const event of serverSentEvents(response.body)) {
+              if (event.event === 'request') yield JSON.parse(event.data) as LoggedCall;
+            }
+          } catch (error) {
+            if (options.signal?.aborted) return;
+            throw error;
+          }
+        },
+      };
+    },
+    verify: async (tenant, matcher, opts) => {
+      const result = await client.request<RequestVerification>(
+        'POST',
+        `${requests(tenant)}/verify`,
+        { body: matcher, idempotent: true },
+        opts,
+      );
+      if (!result.ok) {
+        throw new RequestVerificationError(
+          typeof tenant === 'string' ? tenant : `${tenant.kind}:${tenant.id}`,
+          matcher,
+          result,
+        );
+      }
+      return result;
+    },
+    clear: (tenant, opts) => client.request('DELETE', requests(tenant), {}, opts),
+  };
 }
