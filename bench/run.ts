@@ -1334,13 +1334,14 @@ try {
       }
     }
 
-    // The request log (issue 21): the employee GET and the requests list with the log off, then on, each on a
-    // server of its own; the log's batched writes run in the measured process, so they are in its CPU per call.
+    // The request log (issues 21 and 50): five calls with the log off, then on, each on a server of its own; the log's batched writes run in the measured process, so they are in its CPU per call.
     const logWanted = sidePassWanted('request-log', args['no-request-log'] === true);
     if (!logWanted)
       extras.requestLog = { skipped: sidePassSkipped(args['no-request-log'] === true, '--no-request-log') };
     else {
-      const measured = SCENARIOS.filter((x) => x.id === 'employee-get' || x.id === 'requests-page1');
+      // Issue 50's five: the employee GET, the event GET, the requests page, the events list and a write.
+      const logged = new Set(['employee-get', 'event-get', 'requests-page1', 'events-list', 'requests-create']);
+      const measured = SCENARIOS.filter((x) => logged.has(x.id));
       const base = passes[0]?.baselineJson ?? 'one';
       const off = await runPass(
         'request-log-off',
