@@ -16,6 +16,7 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /tenants/academy/{id}/keys': 'tenants.rotateAcademyKey',
   'POST /tenants/{kind}/{id}/view_pass': 'tenants.viewPass',
   'POST /tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': 'webhooks.redeliver',
+  'POST /tenants/hr/{id}/events/trigger': 'events.trigger',
   'GET /tenants/{kind}/{id}/settings': 'settings.retrieve',
   'PATCH /tenants/{kind}/{id}/settings': 'settings.update',
   'POST /tenants/{kind}/{id}/config_updates': 'settings.stageUpdate',

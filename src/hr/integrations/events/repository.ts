@@ -6,6 +6,7 @@ import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrEventsTable } from '../../audit/tables.js';
 import '../../audit/tables.js';
+import '../webhooks/tables.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
 
 type EventRow = Selectable<HrEventsTable>;
@@ -22,6 +23,8 @@ export interface EventRecord {
   actor: { type: string; id: string | null; name: string | null; data: Record<string, unknown> };
   data: unknown;
   createdAt: number;
+  /** Fired by an operator (docs/admin.md, "Event triggers"), not recorded by a write. */
+  triggered: boolean;
 }
 
 export interface EventFilter {
@@ -56,6 +59,7 @@ function toRecord(row: EventRow): EventRecord {
     },
     data: JSON.parse(row.data) as unknown,
     createdAt: Number(row.created_at),
+    triggered: Number(row.triggered) === 1,
   };
 }
 
@@ -82,6 +86,43 @@ export class EventsRepository {
   async find(clientId: HrTenantId, id: string): Promise<EventRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('e.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : undefined;
+  }
+
+  /**
+   * A resource's present state as the trail holds it: its newest event recorded by a write (never a triggered
+   * one), unless that event is its deletion. Every write records the resource as a GET presents it, in its own
+   * transaction, so that event's `data` and `name` are the resource now. Without `resourceId`, the same for the
+   * resource of that type written last.
+   */
+  async stateOf(clientId: HrTenantId, resourceType: string, resourceId?: string): Promise<EventRecord | undefined> {
+    let query = this.filtered(clientId, { resourceType })
+      .where('e.triggered', '=', 0)
+      .where('e.action', '<>', 'deleted')
+      .where(({ eb, selectFrom }) =>
+        eb(
+          'e.pk',
+          '=',
+          selectFrom('hr_events as l')
+            .select(({ fn }) => fn.max('l.pk').as('pk'))
+            .whereRef('l.client_id', '=', 'e.client_id')
+            .whereRef('l.resource_type', '=', 'e.resource_type')
+            .whereRef('l.resource_id', '=', 'e.resource_id')
+            .where('l.triggered', '=', 0),
+        ),
+      );
+    if (resourceId !== undefined) query = query.where('e.resource_id', '=', resourceId);
+    const row = await query.orderBy('e.pk', 'desc').limit(1).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** How many webhook deliveries an event was queued for. */
+  async deliveriesOf(clientId: HrTenantId, eventId: string): Promise<number> {
+    const row = await new Tenant<Tables>(this.db, clientId)
+      .selectFrom('hr_webhook_deliveries')
+      .select(({ fn }) => fn.countAll<number | string>().as('n'))
+      .where('event_id', '=', eventId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Every matching event, newest first, read a batch at a time (an export holds one batch in memory). */
