@@ -80,6 +80,11 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
     202: 'Queued: the event goes again with the same body and `X-Event-Id`, signed anew; no body.',
     404: 'No HR client of this id (an academy has no webhooks), or no such webhook or delivery of it (`not_found`).',
   },
+  'POST /tenants/hr/{id}/events/trigger': {
+    201: 'Fired: the event as the audit trail shows it (`triggered: true`), and how many webhook deliveries it was queued for.',
+    404: 'No HR client of this id, or no such resource of it (`not_found`).',
+    422: 'A body that breaks the schema (`validation_error`), a type the catalogue does not have, or no resource of that type to build the event from.',
+  },
   'GET /tenants/{kind}/{id}/settings': {
     200: "The HR client's settings, every section.",
     404: 'No HR client of this id (an academy has no HR settings) (`not_found`).',

@@ -99,6 +99,7 @@ for (const dialect of dialects()) {
       assert.ok(delivered);
       assert.equal(delivered.headers['x-event-id'], fired.event.id);
       assert.deepEqual(shape(delivered.body), shape(real.body), 'shaped as the real organization.updated');
+      assert.equal('triggered' in (JSON.parse(delivered.body) as object), false, 'the delivery carries no mark');
       assert.deepEqual(
         Object.keys(JSON.parse(delivered.body) as object),
         Object.keys(JSON.parse(real.body) as object),

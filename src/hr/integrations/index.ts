@@ -35,7 +35,7 @@ export function createIntegrations(ctx: HrContext, catalogue: () => EventCatalog
   const services = {
     auditEvents: new EventsService(new EventsRepository(ctx.db), catalogue),
     eventTriggers: new EventTriggers(
-      unitOfWork(ctx, (db) => ({ events: new EventsRepository(db) })),
+      unitOfWork(ctx, (db) => ({ events: new EventsRepository(db), webhooks: new WebhooksRepository(db) })),
       catalogue,
     ),
     webhooks: new WebhooksService(

@@ -442,13 +442,10 @@ export class AdminClient {
       viewPass: (tenant, opts) => this.request('POST', `${tenantPath(tenant)}/view_pass`, { idempotent: true }, opts),
     };
     this.events = {
-      trigger: (tenant, type, resourceId, opts) =>
-        this.request(
-          'POST',
-          `${tenantPath(tenant)}/events/trigger`,
-          { body: { type, ...(resourceId !== undefined ? { resource_id: resourceId } : {}) }, idempotent: false },
-          opts,
-        ),
+      trigger: (tenant, type, resourceId, opts) => {
+        const body = { type, ...(resourceId !== undefined ? { resource_id: resourceId } : {}) };
+        return this.request('POST', `${tenantPath(tenant)}/events/trigger`, { body, idempotent: false }, opts);
+      },
     };
     this.webhooks = {
       redeliver: async (tenant, webhookId, deliveryId, opts) => {

@@ -6,7 +6,6 @@ import type { Tables } from '../../../platform/db/schema.js';
 import { Tenant } from '../../../platform/db/tenant.js';
 import type { HrEventsTable } from '../../audit/tables.js';
 import '../../audit/tables.js';
-import '../webhooks/tables.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
 
 type EventRow = Selectable<HrEventsTable>;
@@ -104,6 +103,7 @@ export class EventsRepository {
           '=',
           selectFrom('hr_events as l')
             .select(({ fn }) => fn.max('l.pk').as('pk'))
+            // tenant-by-hand: correlated with the outer query, which Tenant binds to the client.
             .whereRef('l.client_id', '=', 'e.client_id')
             .whereRef('l.resource_type', '=', 'e.resource_type')
             .whereRef('l.resource_id', '=', 'e.resource_id')
@@ -113,16 +113,6 @@ export class EventsRepository {
     if (resourceId !== undefined) query = query.where('e.resource_id', '=', resourceId);
     const row = await query.orderBy('e.pk', 'desc').limit(1).executeTakeFirst();
     return row ? toRecord(row) : undefined;
-  }
-
-  /** How many webhook deliveries an event was queued for. */
-  async deliveriesOf(clientId: HrTenantId, eventId: string): Promise<number> {
-    const row = await new Tenant<Tables>(this.db, clientId)
-      .selectFrom('hr_webhook_deliveries')
-      .select(({ fn }) => fn.countAll<number | string>().as('n'))
-      .where('event_id', '=', eventId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   /** Every matching event, newest first, read a batch at a time (an export holds one batch in memory). */

@@ -9,6 +9,11 @@ import { presentEvent } from './present.js';
 import type { EventsRepository } from './repository.js';
 import type { Event } from './schemas.js';
 
+/** The webhooks' deliveries, as far as a trigger counts them (webhooks/repository.ts). */
+export interface DeliveryCount {
+  deliveriesOf(clientId: HrTenantId, eventId: string): Promise<number>;
+}
+
 /** What an operator asks for: an event of `type`, about `resourceId` or the tenant's resource of that type. */
 export interface TriggerInput {
   type: string;
@@ -30,7 +35,7 @@ export interface Triggered {
  */
 export class EventTriggers {
   constructor(
-    private readonly work: UnitOfWork<Tables, Audited<{ events: EventsRepository }>>,
+    private readonly work: UnitOfWork<Tables, Audited<{ events: EventsRepository; webhooks: DeliveryCount }>>,
     private readonly catalogue: () => EventCatalogue,
   ) {}
 
@@ -69,7 +74,7 @@ export class EventTriggers {
         });
         const event = await tx.events.find(clientId, recorded.id);
         if (!event) throw new Error('the triggered event was not recorded');
-        return { event: presentEvent(event), webhooks: await tx.events.deliveriesOf(clientId, recorded.id) };
+        return { event: presentEvent(event), webhooks: await tx.webhooks.deliveriesOf(clientId, recorded.id) };
       }),
     );
   }
