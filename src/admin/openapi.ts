@@ -200,6 +200,7 @@ export const ADMIN_DOCUMENTATION: ApiDocumentation = {
         client: { timezone: 'Europe/Paris' },
       },
       'POST /tenants/{kind}/{id}/config_updates': { knowledge_base: { enabled: false } },
+      'POST /tenants/hr/{id}/events/trigger': { type: 'organization.updated' },
     },
   },
 };
