@@ -197,6 +197,7 @@ async function registerApis(
     sessions: services.adminSessions,
     viewPasses: services.viewPasses,
     webhooks: services.adminWebhooks,
+    events: services.adminEvents,
     settings: services.adminSettings,
     rateLimits: limits,
   });

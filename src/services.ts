@@ -126,6 +126,7 @@ export async function createServices(database: Database, config: Config, log?: L
       tenants: hr.services.tenants,
       academies: academy.academies,
       webhooks: hr.services.webhooks,
+      eventTriggers: hr.services.eventTriggers,
       settings: hr.services.settings,
       viewPasses,
       operationIds: () => operationIds([HR_DOCUMENTATION, ACADEMY_DOCUMENTATION]),

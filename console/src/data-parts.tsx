@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Alert } from './components';
 import { type Context, type Row, text } from './data-browser';
-import { getFile, redeliver } from './tenant-api';
+import { getFile, redeliver, triggerEvent } from './tenant-api';
 
 /** Text files shown in the preview up to this size; the download has them whole. */
 const TEXT_PREVIEW = 100_000;
@@ -124,5 +124,56 @@ export function Redeliver(props: { row: Row; context: Context }) {
       </button>{' '}
       <span role="status">{said ?? ''}</span>
     </span>
+  );
+}
+
+/**
+ * Fires an event of a type this webhook listens to (the admin API's event trigger, docs/admin.md): it carries the
+ * resource's present state, or, without a resource id, the client's resource of that type written last, and is
+ * delivered to every matching webhook as a real one. Its delivery shows in the list once made.
+ */
+export function TriggerEvent(props: { context: Context; item: string; body: Row }) {
+  const patterns = Array.isArray(props.body.events) ? props.body.events.map((p) => text(p)) : [];
+  const [type, setType] = useState(patterns.find((p) => !p.includes('*')) ?? '');
+  const [resourceId, setResourceId] = useState('');
+  const [said, setSaid] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const send = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setSaid(undefined);
+    try {
+      const fired = await triggerEvent(props.context.id, type.trim(), resourceId.trim());
+      const count = fired.webhooks === 1 ? '1 webhook' : `${fired.webhooks} webhooks`;
+      setSaid(`Triggered ${fired.event.type}: queued for ${count}.`);
+    } catch (err) {
+      setSaid(`Failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="trigger-event">
+      <h3 id="trigger-event">Trigger an event</h3>
+      <form class="trigger-event" onSubmit={(e) => void send(e)}>
+        <label>
+          Event type{' '}
+          <input
+            value={type}
+            required
+            placeholder="organization.updated"
+            onInput={(e) => setType((e.target as HTMLInputElement).value)}
+          />
+        </label>{' '}
+        <label>
+          Resource id (optional){' '}
+          <input value={resourceId} onInput={(e) => setResourceId((e.target as HTMLInputElement).value)} />
+        </label>{' '}
+        <button type="submit" class="secondary" disabled={busy}>
+          Trigger
+        </button>{' '}
+        <span role="status">{said ?? ''}</span>
+      </form>
+    </section>
   );
 }

@@ -14,7 +14,7 @@ import {
   type Row,
   text,
 } from './data-browser';
-import { DocumentFile, Redeliver } from './data-parts';
+import { DocumentFile, Redeliver, TriggerEvent } from './data-parts';
 
 const column = (label: string, ...keys: (string | number)[]): Column => ({
   label,
@@ -614,6 +614,7 @@ export const RESOURCES: readonly Resource[] = [
         ['Events', (body) => text(body.events)],
         ['Active', (body) => (body.is_active ? 'yes' : 'no')],
       ],
+      extra: TriggerEvent,
       sections: [
         {
           title: 'Deliveries',

@@ -136,3 +136,12 @@ export function redeliver(id: string, webhookId: string, deliveryId: string): Pr
     `${at('hr', id)}/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
   );
 }
+
+/** Fires an audit event of an HR client (the admin API's event trigger): the answer's type and webhooks count. */
+export function triggerEvent(
+  id: string,
+  type: string,
+  resourceId: string,
+): Promise<{ event: { id: string; type: string }; webhooks: number }> {
+  return call('POST', `${at('hr', id)}/events/trigger`, { type, ...(resourceId ? { resource_id: resourceId } : {}) });
+}

@@ -7,6 +7,7 @@ import { AdminAuditRepository } from './audit/repository.js';
 import { AdminAuditService } from './audit/service.js';
 import { TenantClocksRepository } from './clocks/repository.js';
 import { ClocksService } from './clocks/service.js';
+import { AdminEventsService, type HrEventTriggers } from './events/service.js';
 import { TenantFaultsRepository } from './faults/repository.js';
 import { FaultsService } from './faults/service.js';
 import { ReportService } from './report/service.js';
@@ -36,6 +37,8 @@ export function createAdmin(context: {
   academies: AcademyTenants;
   /** The HR API's webhooks (an operator's redelivery). */
   webhooks: HrWebhooks;
+  /** The HR API's audit trail (an operator's event trigger). */
+  eventTriggers: HrEventTriggers;
   /** The HR API's client settings (an operator's change, a staged configuration update). */
   settings: HrSettings;
   /** The view passes the tenant APIs accept (the console's read-only access). */
@@ -79,6 +82,7 @@ export function createAdmin(context: {
     snapshots: new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced),
     viewPasses: new ViewPassesService(context.viewPasses, context.clock),
     adminWebhooks: new AdminWebhooksService(context.webhooks, work.read.audit, context.clock),
+    adminEvents: new AdminEventsService(context.eventTriggers, work.read.audit, context.clock),
     adminSettings: new AdminSettingsService(context.settings, work.read.audit, context.clock),
   };
 }

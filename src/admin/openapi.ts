@@ -16,6 +16,7 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /tenants/academy/{id}/keys': 'tenants.rotateAcademyKey',
   'POST /tenants/{kind}/{id}/view_pass': 'tenants.viewPass',
   'POST /tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': 'webhooks.redeliver',
+  'POST /tenants/hr/{id}/events/trigger': 'events.trigger',
   'GET /tenants/{kind}/{id}/settings': 'settings.retrieve',
   'PATCH /tenants/{kind}/{id}/settings': 'settings.update',
   'POST /tenants/{kind}/{id}/config_updates': 'settings.stageUpdate',
@@ -80,6 +81,11 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   'POST /tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': {
     202: 'Queued: the event goes again with the same body and `X-Event-Id`, signed anew; no body.',
     404: 'No HR client of this id (an academy has no webhooks), or no such webhook or delivery of it (`not_found`).',
+  },
+  'POST /tenants/hr/{id}/events/trigger': {
+    201: 'Fired: the event as the audit trail shows it (`triggered: true`), and how many webhook deliveries it was queued for.',
+    404: 'No HR client of this id, or no such resource of it (`not_found`).',
+    422: 'A body that breaks the schema (`validation_error`), a type the catalogue does not have, or no resource of that type to build the event from.',
   },
   'GET /tenants/{kind}/{id}/settings': {
     200: "The HR client's settings, every section.",
@@ -207,6 +213,7 @@ export const ADMIN_DOCUMENTATION: ApiDocumentation = {
         status: '2xx',
         count: { min: 0 },
       },
+      'POST /tenants/hr/{id}/events/trigger': { type: 'organization.updated' },
     },
   },
 };

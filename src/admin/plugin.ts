@@ -6,6 +6,9 @@ import type { Clock } from '../platform/time.js';
 import { clockRoutes } from './clocks/routes.js';
 import { clockSchemas } from './clocks/schemas.js';
 import type { ClocksService } from './clocks/service.js';
+import { eventRoutes } from './events/routes.js';
+import { eventSchemas } from './events/schemas.js';
+import type { AdminEventsService } from './events/service.js';
 import { faultRoutes } from './faults/routes.js';
 import { faultSchemas } from './faults/schemas.js';
 import type { FaultsService } from './faults/service.js';
@@ -56,6 +59,7 @@ export interface AdminApiOptions {
   sessions: AdminSessionsService;
   viewPasses: ViewPassesService;
   webhooks: AdminWebhooksService;
+  events: AdminEventsService;
   settings: AdminSettingsService;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
@@ -188,6 +192,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
     ...sessionSchemas,
     ...viewPassSchemas,
     ...settingsSchemas,
+    ...eventSchemas,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
@@ -212,5 +217,6 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(sessionRoutes, { sessions: options.sessions, underLimits });
   await app.register(viewPassRoutes, { resolve, viewPasses: options.viewPasses });
   await app.register(webhookRoutes, { resolve, webhooks: options.webhooks, actorOf });
+  await app.register(eventRoutes, { resolve, events: options.events, actorOf });
   await app.register(settingsRoutes, { resolve, settings: options.settings, actorOf });
 }

@@ -18,6 +18,7 @@ import { addSeedCommand } from './commands/seed.js';
 import { addServerCommands } from './commands/server.js';
 import { examples } from './commands/shared.js';
 import { addTenantsCommands } from './commands/tenants.js';
+import { addTriggerCommand } from './commands/trigger.js';
 import { io } from './io.js';
 
 const ENVIRONMENT = `
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   addBackupCommands(program);
   addHrCommands(program);
   addReportCommand(program);
+  addTriggerCommand(program);
   addAdminCommands(program);
   addTenantsCommands(program);
   addJobsCommands(program);

@@ -495,6 +495,24 @@ describe('the console data browser in Chromium', { skip: skipWithoutBrowser() },
     }
     assert.equal(listed.length, attempts.length + 1, 'one attempt more');
     await shows(section, attempts.length + 1);
+
+    // An event triggered from the page (the admin API's event trigger): delivered with an event id of its own.
+    const trigger = page.getByRole('region', { name: 'Trigger an event' });
+    await trigger.getByLabel('Event type').fill('organization.updated');
+    await trigger.getByLabel('Resource id (optional)').fill('console-test');
+    const count = receiver.received.length;
+    await trigger.getByRole('button', { name: 'Trigger' }).click();
+    await trigger.getByText('Triggered organization.updated: queued for 1 webhook.').waitFor();
+    const [fired] = (
+      await hr<{ id: string; triggered?: boolean }[]>('GET', '/events?resource_id=console-test&per_page=1')
+    ).body;
+    assert.equal(fired?.triggered, true);
+    let triggered: string[] = [];
+    for (let n = count + 1; n <= count + 20; n++) {
+      triggered = (await receiver.waitFor(n, 30_000)).slice(count).map((r) => String(r.headers['x-event-id']));
+      if (triggered.includes(fired?.id ?? '')) break;
+    }
+    assert.ok(triggered.includes(fired?.id ?? ''), `the triggered event, delivered: ${triggered.join(', ')}`);
     assert.deepEqual(unexpected(recorded), []);
     assert.deepEqual(outside(recorded), [], 'no request outside Atrium');
   });

@@ -106,6 +106,7 @@ for (const dialect of dialects()) {
           tenants: nobody,
           academies: nobody,
           webhooks: { redeliver: unused },
+          eventTriggers: { trigger: unused },
           settings: { resolve: unused, change: unused, stage: unused, findUpdate: unused },
           viewPasses: new ViewPasses('unused'),
           operationIds: () => new Set(),

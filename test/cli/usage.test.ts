@@ -77,6 +77,7 @@ describe('atrium usage and help', () => {
         'hr sample-template',
         'hr pdf-text',
         'report',
+        'trigger',
         'admin create-token',
         'admin revoke-token',
         'admin list-tokens',

@@ -34,6 +34,7 @@ export {
   type AdminTenant,
   type AdminTenantClock,
   type AdminTenantReplaced,
+  type AdminTriggeredEvent,
   type AdminViewPass,
   type ClockAdvance,
   type ClockChange,

@@ -22,6 +22,8 @@ export interface HrEventsTable {
   /** JSON: the resource as a GET presents it after the write (before it, for a deletion). */
   data: string;
   created_at: number;
+  /** 1 when an operator fired it (docs/admin.md, "Event triggers"), 0 when a write recorded it. */
+  triggered: Generated<number>;
 }
 
 declare module '../../platform/db/schema.js' {

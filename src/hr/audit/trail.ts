@@ -55,6 +55,11 @@ export interface EventInput {
   name?: string | null | undefined;
   /** The resource as a GET presents it after the write (as it was, for a deletion). */
   data: unknown;
+  /**
+   * Fired by an operator rather than recorded by a write (docs/admin.md, "Event triggers"): marked so in the
+   * trail; its deliveries are those of any event.
+   */
+  triggered?: boolean;
 }
 
 /**
@@ -89,6 +94,7 @@ export class AuditTrail {
       name: input.name ?? null,
       data: JSON.stringify(input.data ?? null),
       created_at: createdAt,
+      ...(input.triggered ? { triggered: 1 } : {}),
     };
     const wanted = this.outlets.map((outlet, i) => sql<unknown>`${outlet.wanted(clientId)}`.as(`outlet_${i}`));
     let actor: EventActor;

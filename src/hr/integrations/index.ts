@@ -6,6 +6,7 @@ import { EventsRepository } from './events/repository.js';
 import { eventRoutes } from './events/routes.js';
 import { Event, EventActor, EventExportLine } from './events/schemas.js';
 import { EventsService } from './events/service.js';
+import { EventTriggers } from './events/trigger.js';
 import { deliveryHandler } from './webhooks/deliverer.js';
 import { webhookEvents } from './webhooks/events.js';
 import { DELIVERY_QUEUE, deliveryQueue, webhookOutlet } from './webhooks/outbox.js';
@@ -33,6 +34,10 @@ export function createIntegrations(ctx: HrContext, catalogue: () => EventCatalog
   ctx.eventOutlets.push(webhookOutlet(queue, () => ctx.clock.now()));
   const services = {
     auditEvents: new EventsService(new EventsRepository(ctx.db), catalogue),
+    eventTriggers: new EventTriggers(
+      unitOfWork(ctx, (db) => ({ events: new EventsRepository(db), webhooks: new WebhooksRepository(db) })),
+      catalogue,
+    ),
     webhooks: new WebhooksService(
       unitOfWork(ctx, (db) => ({ webhooks: new WebhooksRepository(db) })),
       ctx.secretBox,

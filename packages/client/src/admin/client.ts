@@ -35,6 +35,24 @@ export class AdminApiError extends AtriumApiError {
  */
 export type TenantAddress = { kind: 'hr' | 'academy'; id: string | number } | string;
 
+/** `POST /tenants/hr/{id}/events/trigger`: the event fired, as the HR API's audit trail shows it. */
+export interface AdminTriggeredEvent {
+  event: {
+    id: string;
+    /** `{resource_type}.{action}`. */
+    type: string;
+    name: string | null;
+    created_at: string;
+    /** The system, named after the operator (`admin token {id} ({name})`). */
+    actor: { type: string; name: string | null; data: Record<string, unknown> };
+    /** The resource as the HR API's GET presents it. */
+    data: unknown;
+    triggered: true;
+  };
+  /** How many webhook deliveries it was queued for. */
+  webhooks: number;
+}
+
 /** A tenant's clock, as the admin API shows it. */
 export interface AdminTenantClock {
   /** The tenant's time (datetime). */
@@ -282,6 +300,19 @@ export class AdminClient {
     /** A view pass: reads the tenant's own API for ten minutes, neither logged nor shaped by faults. */
     viewPass(tenant: TenantAddress, options?: RequestOptions): Promise<AdminViewPass>;
   };
+  /** An HR client's audit events, as an operator (`/tenants/hr/{id}/events/…`). */
+  readonly events: {
+    /**
+     * Fires an event of `type` about the resource `resourceId` (left out: the client's resource of that type
+     * written last), delivered to the matching webhooks as a real one and marked `triggered` in the audit trail.
+     */
+    trigger(
+      tenant: TenantAddress,
+      type: string,
+      resourceId?: string,
+      options?: RequestOptions,
+    ): Promise<AdminTriggeredEvent>;
+  };
   /** An HR client's webhooks, as an operator (`/tenants/hr/{id}/webhooks/…`). */
   readonly webhooks: {
     /** Queues a delivery's event again (same body and `X-Event-Id`, signed anew), audited; resolves on 202. */
@@ -401,6 +432,12 @@ export class AdminClient {
       rotateAcademyKey: (tenant, opts) =>
         this.request('POST', `${tenantPath(tenant)}/keys`, { idempotent: false }, opts),
       viewPass: (tenant, opts) => this.request('POST', `${tenantPath(tenant)}/view_pass`, { idempotent: true }, opts),
+    };
+    this.events = {
+      trigger: (tenant, type, resourceId, opts) => {
+        const body = { type, ...(resourceId !== undefined ? { resource_id: resourceId } : {}) };
+        return this.request('POST', `${tenantPath(tenant)}/events/trigger`, { body, idempotent: false }, opts);
+      },
     };
     this.webhooks = {
       redeliver: async (tenant, webhookId, deliveryId, opts) => {

@@ -12,6 +12,7 @@ export function presentEvent(event: EventRecord): Event {
     created_at: formatDateTime(event.createdAt),
     actor: { type: event.actor.type as Event['actor']['type'], name: event.actor.name, data: event.actor.data },
     data: event.data,
+    ...(event.triggered ? { triggered: true } : {}),
   } as Event;
 }
 
@@ -35,7 +36,10 @@ export function presentExportLine(event: EventRecord): EventExportLine {
   };
 }
 
-/** An event just recorded, as `GET /events/{id}` will show it: the body a webhook delivery sends. */
+/**
+ * An event just recorded, as `GET /events/{id}` shows it: the body a webhook delivery sends. A triggered event's
+ * body is a real one's, without the trail's `triggered` mark (docs/admin.md, "Event triggers").
+ */
 export function presentRecordedEvent(event: RecordedEvent): Event {
-  return presentEvent({ ...event, pk: 0, actor: { ...event.actor } });
+  return presentEvent({ ...event, pk: 0, actor: { ...event.actor }, triggered: false });
 }

@@ -22,6 +22,8 @@ export interface EventRecord {
   actor: { type: string; id: string | null; name: string | null; data: Record<string, unknown> };
   data: unknown;
   createdAt: number;
+  /** Fired by an operator (docs/admin.md, "Event triggers"), not recorded by a write. */
+  triggered: boolean;
 }
 
 export interface EventFilter {
@@ -56,6 +58,7 @@ function toRecord(row: EventRow): EventRecord {
     },
     data: JSON.parse(row.data) as unknown,
     createdAt: Number(row.created_at),
+    triggered: Number(row.triggered) === 1,
   };
 }
 
@@ -81,6 +84,34 @@ export class EventsRepository {
 
   async find(clientId: HrTenantId, id: string): Promise<EventRecord | undefined> {
     const row = await this.filtered(clientId, {}).where('e.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /**
+   * A resource's present state as the trail holds it: its newest event recorded by a write (never a triggered
+   * one), unless that event is its deletion. Every write records the resource as a GET presents it, in its own
+   * transaction, so that event's `data` and `name` are the resource now. Without `resourceId`, the same for the
+   * resource of that type written last.
+   */
+  async stateOf(clientId: HrTenantId, resourceType: string, resourceId?: string): Promise<EventRecord | undefined> {
+    let query = this.filtered(clientId, { resourceType })
+      .where('e.triggered', '=', 0)
+      .where('e.action', '<>', 'deleted')
+      .where(({ eb, selectFrom }) =>
+        eb(
+          'e.pk',
+          '=',
+          selectFrom('hr_events as l')
+            .select(({ fn }) => fn.max('l.pk').as('pk'))
+            // tenant-by-hand: correlated with the outer query, which Tenant binds to the client.
+            .whereRef('l.client_id', '=', 'e.client_id')
+            .whereRef('l.resource_type', '=', 'e.resource_type')
+            .whereRef('l.resource_id', '=', 'e.resource_id')
+            .where('l.triggered', '=', 0),
+        ),
+      );
+    if (resourceId !== undefined) query = query.where('e.resource_id', '=', resourceId);
+    const row = await query.orderBy('e.pk', 'desc').limit(1).executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 

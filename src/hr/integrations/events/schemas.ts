@@ -39,6 +39,12 @@ export const Event = Type.Object(
     data: Type.Unknown({
       description: 'The resource as `GET` presents it after the write; for a deletion, as it was before.',
     }),
+    triggered: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'Atrium extension: present, and `true`, on an event an operator fired (`POST /admin/v1/tenants/hr/{id}/events/trigger`) rather than a write recorded. A webhook delivery of it carries no such field: its body is a real event’s.',
+      }),
+    ),
   },
   { $id: 'EventBase', title: 'EventBase' },
 );

@@ -203,6 +203,16 @@ export class WebhooksRepository extends HrRepository {
     return (await activeOf.all(this.db, { clientId })).map(toRecord);
   }
 
+  /** How many deliveries an event was queued for (an operator's event trigger's answer). */
+  async deliveriesOf(clientId: HrTenantId, eventId: string): Promise<number> {
+    const row = await this.tenant(clientId)
+      .selectFrom('hr_webhook_deliveries as d')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('d.event_id', '=', eventId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** How many of the client's webhooks are active, but for `except` (the one being activated): the cap's count. */
   async activeCount(clientId: HrTenantId, except: string): Promise<number> {
     const row = await this.tenant(clientId)

@@ -11,6 +11,7 @@ export type Event = {
     data: unknown;
     id: string;
     name: string | null;
+    triggered?: true | undefined;
     type: string;
 };
 export type EventActions = {
