@@ -55,12 +55,17 @@ export function startProcess(
       done = true;
       clearTimeout(timer);
       const startupMs = performance.now() - started;
+      let stopping: Promise<void> | undefined;
       resolve({
         url: match[1].replace('localhost', '127.0.0.1').replace(/\/$/, ''),
         pid: child.pid as number,
         startupMs,
         rss: () => treeRss(child.pid as number),
-        stop: () => stopChild(child, logFd),
+        // Stopping twice (a pass that stops its server early, then its cleanup) waits for the one stop.
+        stop: () => {
+          stopping ??= stopChild(child, logFd);
+          return stopping;
+        },
       });
     });
   });
