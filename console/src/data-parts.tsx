@@ -104,7 +104,8 @@ export function Redeliver(props: { row: Row; context: Context }) {
     try {
       await redeliver(props.context.id, props.context.parent ?? '', delivery);
       setSaid('Queued again.');
-      setTimeout(props.context.reload, 1000);
+      // The new attempt is listed once the job runner has made it: usually within a second, later when it is busy.
+      for (const ms of [1000, 3000, 10_000]) setTimeout(props.context.reload, ms);
     } catch (err) {
       setSaid(`Failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
