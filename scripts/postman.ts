@@ -315,6 +315,10 @@ const EXPECTED: Record<string, [number[], string]> = {
   'PATCH /api/v2/client/signers/{id}': [[404], R404],
   'PATCH /api/v2/client/tasks/{id}/files/{file_id}': [[404], R404],
   'PATCH /api/v2/client/users/{id}': [[422], R422],
+  'POST /admin/v1/tenants/hr/{id}/events/trigger': [
+    [201, 422],
+    "a seeded client's resources may have no recorded event to take the example type's state from (422 names what to write first)",
+  ],
   'POST /admin/v1/tenants/{kind}/{id}/clock/advance': [[400], R400],
   'POST /admin/v1/tenants/{kind}/{id}/faults': [[422], R422],
   'POST /admin/v1/tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': [[404], R404],
