@@ -106,10 +106,15 @@ export const RequestMatcher = Type.Object(
       ]),
     ),
     query: Type.Optional(
-      Type.Record(Type.String({ maxLength: 128 }), Type.Union([Type.String(), Type.Array(Type.String())]), {
-        description:
-          'Parameters the query holds (others may be there too): a string is one of its values, an array all of them in order.',
-      }),
+      Type.Record(
+        Type.String({ maxLength: 128 }),
+        Type.Union([Type.String({ maxLength: 2048 }), Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 50 })]),
+        {
+          maxProperties: 50,
+          description:
+            'Parameters the query holds (others may be there too): a string is one of its values, an array all of them in order.',
+        },
+      ),
     ),
     body: Type.Optional(
       Type.Unknown({
