@@ -45,6 +45,8 @@ for (const dialect of dialects()) {
   describe(`audit event export in flat memory (${dialect})`, () => {
     let db: TestDatabase;
     let child: ChildProcess | undefined;
+    let output: () => string = () => '';
+    let exited: Promise<unknown> = Promise.resolve();
     let url = '';
     let bearer = '';
 
@@ -88,6 +90,8 @@ for (const dialect of dialects()) {
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim(),
       });
       child = served.child;
+      output = served.output;
+      exited = served.exited;
       url = served.url;
       const token = await fetch(`${url}/api/v2/client/tokens`, {
         method: 'POST',
@@ -109,6 +113,17 @@ for (const dialect of dialects()) {
     });
 
     it('exports 100,000 events as JSON and as CSV under a heap cap, its peak memory barely moving', async () => {
+      try {
+        await exportsInFlatMemory();
+      } catch (err) {
+        // A cut stream says nothing of why: the server's state and what it printed do (given 2 s to exit).
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+        const state = `server exit code ${child?.exitCode}, signal ${child?.signalCode}`;
+        throw new Error(`${(err as Error).message}; ${state}; its output:\n${output().slice(-4000)}`, { cause: err });
+      }
+    });
+
+    async function exportsInFlatMemory(): Promise<void> {
       const pid = child?.pid as number;
       const exportOf = (query: string, accept: string) =>
         fetch(`${url}/api/v2/client/events/export?${query}`, {
@@ -133,6 +148,6 @@ for (const dialect of dialects()) {
       );
       assert.ok(whole.bytes > 100 * MB, 'the export is far larger than the bound');
       assert.ok(grown < 64 * MB, `peak RSS grew by ${(grown / MB).toFixed(1)} MB`);
-    });
+    }
   });
 }
