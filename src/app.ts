@@ -278,6 +278,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; datab
       await services.uploads.stop();
       await services.renditions.stop();
       await Promise.all([server.close(), adminListener?.close()]);
+      await services.requestLog.closeStorage();
       await database.close();
     },
   };

@@ -8,6 +8,7 @@ import { createAcademy } from './academy/index.js';
 import { ACADEMY_DOCUMENTATION } from './academy/openapi.js';
 import type { AcademyServices } from './academy/plugin.js';
 import { type AdminServices, createAdmin } from './admin/index.js';
+import { journalFiles, openJournal } from './admin/request-log/journal.js';
 import { createHr, type HrServices } from './hr/index.js';
 import { CursorCodec } from './hr/lists/cursor.js';
 import { Paginator } from './hr/lists/pagination.js';
@@ -130,6 +131,11 @@ export async function createServices(database: Database, config: Config, log?: L
       settings: hr.services.settings,
       viewPasses,
       operationIds: () => operationIds([HR_DOCUMENTATION, ACADEMY_DOCUMENTATION]),
+      journal: openJournal(database, {
+        dataDir: config.dataDir,
+        busyTimeoutMs: config.sqliteBusyTimeoutMs,
+        ...(log ? { log } : {}),
+      }),
       requestLog: {
         enabled: config.requestLog,
         bodyBytes: config.requestLogBodyBytes,
@@ -165,6 +171,8 @@ export function checkDataPermissions(
   if (!config.databaseUrl) {
     const db = sqlitePath(config.dataDir);
     paths.push([db, '0600'], [`${db}-wal`, '0600'], [`${db}-shm`, '0600'], [blobDirectory(config.dataDir), '0700']);
+    // The request log's own file, which holds redacted calls (created 0600 like the database).
+    for (const file of journalFiles(config.dataDir)) paths.push([file, '0600']);
   }
   if (!config.masterKey) paths.push([config.masterKeyFile, '0600']);
   return checkPermissions(paths);

@@ -11,6 +11,7 @@ import { AdminEventsService, type HrEventTriggers } from './events/service.js';
 import { TenantFaultsRepository } from './faults/repository.js';
 import { FaultsService } from './faults/service.js';
 import { ReportService } from './report/service.js';
+import type { Journal } from './request-log/journal.js';
 import { RequestLogRepository } from './request-log/repository.js';
 import { RequestLogService, type RequestLogSettings } from './request-log/service.js';
 import { AdminSessionsRepository } from './sessions/repository.js';
@@ -46,6 +47,8 @@ export function createAdmin(context: {
   /** Every operationId of the tenant APIs (a fault rule may name one). */
   operationIds: () => ReadonlySet<string>;
   requestLog: RequestLogSettings;
+  /** Where the request log is kept (request-log/journal.ts). */
+  journal: Journal;
   log?: { warn(obj: object, msg: string): void } | undefined;
   blobs: Pick<BlobStore, 'deleteIfUnreferenced'>;
   /** After a snapshot restore or a reset commits: this process's caches of the tenant forget it. */
@@ -62,7 +65,7 @@ export function createAdmin(context: {
     snapshots: new SnapshotsRepository(db, dialect),
     sessions: new AdminSessionsRepository(db),
   }));
-  const requestLog = new RequestLogRepository(context.db);
+  const requestLog = new RequestLogRepository(context.journal, context.db);
   const adminTokens = new AdminTokensService(work, context.clock);
   return {
     adminTokens,
@@ -78,6 +81,8 @@ export function createAdmin(context: {
     clocks: new ClocksService(work, context.clock),
     faults: new FaultsService(work, context.clock, context.operationIds),
     requestLog: new RequestLogService(requestLog, context.requestLog, context.clock, context.log),
+    /** Where the request log is kept: its own SQLite file, or the tenants' PostgreSQL database. */
+    requestLogJournal: context.journal,
     reports: new ReportService(requestLog),
     snapshots: new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced),
     viewPasses: new ViewPassesService(context.viewPasses, context.clock),

@@ -21,6 +21,7 @@ import { makePrivateDirectory, Sqlite, sqlitePath } from '../platform/db/databas
 import { migrationNames } from '../platform/db/migrate.js';
 import { loadSecretBox, MasterKeyError } from '../platform/security/secret-box.js';
 import { wallClock } from '../platform/time.js';
+import { backupJournal, restoreJournal } from './backup-journal.js';
 import { CliError } from './failure.js';
 import { count } from './plural.js';
 
@@ -42,6 +43,8 @@ export interface Manifest {
   blobBytes: number;
   /** Blobs whose row exists but whose file was already missing from the data directory (damage outside Atrium). */
   missingBlobs: string[];
+  /** The request log's own file, when the installation had one (backup-journal.ts). */
+  requestLog?: string;
 }
 
 export interface BackupResult {
@@ -187,6 +190,7 @@ export async function backup(config: Config, outArg: string): Promise<BackupResu
       copy.close();
     }
     syncFile(target);
+    const requestLog = await backupJournal(dataDir, out, config.sqliteBusyTimeoutMs);
 
     // 3. The blobs: the links move into the backup (or are copied, on another filesystem).
     let blobBytes = 0;
@@ -208,6 +212,7 @@ export async function backup(config: Config, outArg: string): Promise<BackupResu
       blobs: blobs.length,
       blobBytes,
       missingBlobs,
+      ...(requestLog ? { requestLog } : {}),
     };
     const manifestFile = path.join(out, MANIFEST_FILE);
     fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
@@ -380,6 +385,7 @@ export async function restore(config: Config, fromArg: string, options: { force:
     fs.rmSync(blobsRoot, { recursive: true, force: true });
     fs.renameSync(stagedBlobs, blobsRoot);
     fs.renameSync(stagedDb, target);
+    restoreJournal(from, manifest.requestLog, dataDir, staging);
     return { dataDir, database: target, blobs, bytes, warnings: masterKeyWarnings(config, target) };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });

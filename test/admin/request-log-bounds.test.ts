@@ -47,7 +47,8 @@ for (const dialect of dialects()) {
 
     const rowsOf = async (caller: HrCaller): Promise<Stored[]> => {
       await server.app.services.requestLog.flush();
-      const rows = await server.app.database.db
+      const rows = await server.app.services.requestLogJournal
+        .db()
         .selectFrom('request_log')
         .select(['seq', 'bytes'])
         .where('tenant', '=', `hr:${caller.creds.client_id}`)
@@ -56,7 +57,8 @@ for (const dialect of dialects()) {
       return rows.map((r) => ({ seq: Number(r.seq), bytes: Number(r.bytes) }));
     };
     const usageOf = async (caller: HrCaller) => {
-      const u = await server.app.database.db
+      const u = await server.app.services.requestLogJournal
+        .db()
         .selectFrom('request_log_usage')
         .select(['calls', 'bytes'])
         .where('tenant', '=', `hr:${caller.creds.client_id}`)
@@ -121,7 +123,8 @@ for (const dialect of dialects()) {
     it('cuts a body at ATRIUM_REQUEST_LOG_BODY_BYTES with a marker; keeps bodies per route on, off, or on errors', async () => {
       const calls = async () => {
         await server.app.services.requestLog.flush();
-        const rows = await server.app.database.db
+        const rows = await server.app.services.requestLogJournal
+          .db()
           .selectFrom('request_log')
           .select(['path', 'status', 'request_body', 'response_body', 'flags'])
           .where('tenant', '=', `hr:${other.creds.client_id}`)

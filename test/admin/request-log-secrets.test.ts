@@ -210,7 +210,7 @@ for (const dialect of dialects()) {
       await log.flush();
       assert.equal(Object.keys(secrets).length, 18);
 
-      const db = server.app.database.db;
+      const db = server.app.services.requestLogJournal.db();
       const rows = await db.selectFrom('request_log').selectAll().orderBy('seq').execute();
       const stored = JSON.stringify(rows);
       assertNone(stored, secrets, 'the stored rows');
@@ -238,11 +238,13 @@ for (const dialect of dialects()) {
           const out = path.join(work, 'backup');
           const backup = await atrium(server.env, 'backup', '--out', out, '--json');
           assert.equal(backup.code, 0, backup.stderr);
-          const copy = new Sqlite(path.join(out, 'atrium.sqlite'), { readonly: true });
-          const logged = JSON.stringify(copy.prepare('select * from request_log').all());
+          // The log is its own file in the backup, as in the data directory.
+          const copy = new Sqlite(path.join(out, 'request-log.sqlite'), { readonly: true });
+          const logged = JSON.stringify(copy.prepare('select * from request_log order by seq').all());
           copy.close();
           assert.equal(logged, stored, 'the backup holds the log as it is');
-          // The whole file too, but the signer's link: the outbox keeps its mails as sent (tenant data, not the log).
+          assertNone(fs.readFileSync(path.join(out, 'request-log.sqlite')).toString('latin1'), secrets, 'its file');
+          // The database's whole file too, but the signer's link: the outbox keeps its mails as sent (tenant data).
           const bytes = fs.readFileSync(path.join(out, 'atrium.sqlite')).toString('latin1');
           const { signing_link: _, ...others } = secrets;
           assertNone(bytes, others, 'the backup');

@@ -51,7 +51,8 @@ for (const dialect of dialects()) {
     const rowsOf = async (of: HrCaller) =>
       Number(
         (
-          await server.app.database.db
+          await server.app.services.requestLogJournal
+            .db()
             .selectFrom('request_log')
             .select((eb) => eb.fn.countAll().as('n'))
             .where('tenant', '=', `hr:${of.creds.client_id}`)
@@ -59,7 +60,8 @@ for (const dialect of dialects()) {
         ).n,
       );
     const usageOf = async (of: HrCaller) => {
-      const u = await server.app.database.db
+      const u = await server.app.services.requestLogJournal
+        .db()
         .selectFrom('request_log_usage')
         .select(['calls', 'bytes'])
         .where('tenant', '=', `hr:${of.creds.client_id}`)
@@ -101,7 +103,8 @@ for (const dialect of dialects()) {
         'the matching calls, oldest first',
       );
       assert.deepEqual(byOperation.closest, [], 'no closest calls when ok');
-      const stored = await server.app.database.db
+      const stored = await server.app.services.requestLogJournal
+        .db()
         .selectFrom('request_log')
         .select('seq')
         .where('tenant', '=', tenant)
@@ -238,7 +241,8 @@ for (const dialect of dialects()) {
       const [moved] = since.calls;
       assert.ok(moved);
       assert.ok(Date.parse(moved.tenant_at) - Date.parse(moved.at) >= 9 * 86_400_000, 'tenant_at is the moved time');
-      const row = await server.app.database.db
+      const row = await server.app.services.requestLogJournal
+        .db()
         .selectFrom('request_log')
         .select(['at', 'tenant_at'])
         .where('seq', '=', moved.seq)
@@ -323,7 +327,8 @@ for (const dialect of dialects()) {
 
       await hr.call('GET', '/organizations');
       await server.app.services.requestLog.flush();
-      const [row] = await server.app.database.db
+      const [row] = await server.app.services.requestLogJournal
+        .db()
         .selectFrom('request_log')
         .select('bytes')
         .where('tenant', '=', tenant)

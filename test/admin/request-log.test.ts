@@ -62,7 +62,8 @@ for (const dialect of dialects()) {
         calls.every((c) => c.credential_id === hr.creds.application_id),
         "only this tenant's calls",
       );
-      const stored = await server.app.database.db
+      const stored = await server.app.services.requestLogJournal
+        .db()
         .selectFrom('request_log')
         .select(['tenant', 'status', 'operation_id'])
         .where('seq', '=', read.seq)
@@ -199,7 +200,7 @@ for (const dialect of dialects()) {
     });
 
     it('writes a batch larger than one PostgreSQL insert: every call, in order, each field as given', async () => {
-      const repo = new RequestLogRepository(server.app.database.db);
+      const repo = new RequestLogRepository(server.app.services.requestLogJournal, server.app.database.db);
       const batch = `hr:batch-${dialect}`;
       const count = PG_ROWS_PER_INSERT * 2 + 37;
       const calls: NewLoggedCall[] = Array.from({ length: count }, (_, i) => ({
@@ -243,7 +244,7 @@ for (const dialect of dialects()) {
       // The batch above was made in 2023: past ATRIUM_REQUEST_LOG_RETENTION_HOURS.
       assert.ok((await server.app.services.requestLog.sweep()) >= PG_ROWS_PER_INSERT * 2 + 37);
       assert.equal((await logOf(tenant)).length, recent, 'the recent calls stay');
-      const db = server.app.database.db;
+      const db = server.app.services.requestLogJournal.db();
       const usage = async (of: string) => {
         const u = await db.selectFrom('request_log_usage').selectAll().where('tenant', '=', of).executeTakeFirst();
         return { calls: Number(u?.calls ?? 0), bytes: Number(u?.bytes ?? 0) };
@@ -269,7 +270,7 @@ describe('admin API: request log off (ATRIUM_REQUEST_LOG=0)', () => {
     const hr = await hrCaller(server);
     await hr.call('GET', '/organizations');
     await server.app.services.requestLog.flush();
-    const rows = await server.app.database.db.selectFrom('request_log').selectAll().execute();
+    const rows = await server.app.services.requestLogJournal.db().selectFrom('request_log').selectAll().execute();
     assert.deepEqual(rows, []);
   });
 });

@@ -102,6 +102,7 @@ for (const dialect of dialects()) {
         };
         const admin = createAdmin({
           db: database.db,
+          journal: { db: () => database.db, separate: false, close: async () => {} },
           clock: new Clock(),
           tenants: nobody,
           academies: nobody,

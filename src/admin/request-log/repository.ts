@@ -3,6 +3,7 @@ import { type Db, dialectOf } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
 import { AdminAuditRepository } from '../audit/repository.js';
 import { boundTenant, clearTenant, type LogCaps, sweepOlderThan } from './bounds.js';
+import type { Journal } from './journal.js';
 import type { RequestLogTable } from './tables.js';
 
 /** One logged call, as the domain sees it. */
@@ -176,7 +177,19 @@ const insertCall = prepared((db: Db, p: NewRow) =>
 export const PG_ROWS_PER_INSERT = 200;
 
 export class RequestLogRepository {
-  constructor(readonly db: Db) {}
+  /**
+   * `journal`: where the calls are (journal.ts); `main`: the tenants' database, where clearing a log is audited (in
+   * the clear's transaction when the journal is that database).
+   */
+  constructor(
+    private readonly journal: Journal,
+    private readonly main: Db,
+  ) {}
+
+  /** The handle of the log's tables. */
+  get db(): Db {
+    return this.journal.db();
+  }
 
   /**
    * Writes calls in one transaction: on SQLite one prepared insert each (in process, no round trip); on PostgreSQL
@@ -285,18 +298,33 @@ export class RequestLogRepository {
     }));
   }
 
-  /** Deletes every call of a tenant and resets its usage, audited in the same transaction; answers how many. */
-  clear(tenant: string, audit: { at: number; actor: string }): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const deleted = await clearTenant(trx, tenant);
-      await new AdminAuditRepository(trx).record({
+  /**
+   * Deletes every call of a tenant and resets its usage, audited: in one transaction when the log shares the tenants'
+   * database; else the audit entry is written once the journal's delete has committed. Answers how many.
+   */
+  async clear(tenant: string, audit: { at: number; actor: string }): Promise<number> {
+    const record = (db: Db, deleted: number) =>
+      new AdminAuditRepository(db).record({
         ...audit,
         action: 'tenant.requests_cleared',
         target: tenant,
         detail: { deleted },
       });
-      return deleted;
-    });
+    if (!this.journal.separate) {
+      return this.main.transaction().execute(async (trx) => {
+        const deleted = await clearTenant(trx, tenant);
+        await record(trx, deleted);
+        return deleted;
+      });
+    }
+    const deleted = await this.db.transaction().execute((trx) => clearTenant(trx, tenant));
+    await record(this.main, deleted);
+    return deleted;
+  }
+
+  /** Closes the journal's own file, if it has one (once the last batch is written). */
+  close(): Promise<void> {
+    return this.journal.close();
   }
 
   /** Deletes the calls older than `before` (the hourly retention sweep); answers how many. */

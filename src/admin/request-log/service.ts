@@ -125,6 +125,11 @@ export class RequestLogService {
     this.written.emit('closed');
   }
 
+  /** Closes the log's own database file, if it has one: once the servers are closed. */
+  closeStorage(): Promise<void> {
+    return this.repo.close();
+  }
+
   record(call: CapturedCall): void {
     if (!this.enabled) return;
     this.waiting.push(this.compact(call));

@@ -30,6 +30,9 @@ export const Sqlite: typeof SqliteDatabase = createRequire(import.meta.url)('bet
 
 export type Db = Kysely<Tables>;
 
+/** A raw better-sqlite3 connection, for code that prepares a file before Kysely has it (`openSqliteFile`). */
+export type RawSqlite = SqliteDatabase.Database;
+
 const dialects = new WeakMap<Kysely<Tables>, DialectName>();
 
 /**
@@ -253,7 +256,26 @@ export function openDatabase(config: DatabaseSettings): Database {
     };
   }
   makePrivateDirectory(config.dataDir);
-  const file = sqlitePath(config.dataDir);
+  return openSqliteFile(sqlitePath(config.dataDir), {
+    busyTimeoutMs: config.sqliteBusyTimeoutMs ?? 5000,
+    cacheMb: config.sqliteCacheMb ?? 8,
+    synchronous: SQLITE_SYNCHRONOUS,
+  });
+}
+
+/** How one SQLite file is opened: the tenants' database, or the request log's journal (admin/request-log/journal.ts). */
+export interface SqliteFileSettings {
+  /** Another process holding the write lock is waited for this long. */
+  busyTimeoutMs: number;
+  /** The page cache. */
+  cacheMb: number;
+  synchronous: 'full' | 'normal' | 'off';
+  /** Run on the raw connection before anything else (a schema the file must have). */
+  prepare?: (sqlite: RawSqlite) => void;
+}
+
+/** Opens (creating it 0600) one SQLite file in WAL mode, with Atrium's statement cache and functions. */
+export function openSqliteFile(file: string, settings: SqliteFileSettings): Database {
   // Made 0600 before SQLite opens it: SQLite gives the WAL and SHM files the database file's permissions.
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   const sqlite = new Sqlite(file);
@@ -264,11 +286,12 @@ export function openDatabase(config: DatabaseSettings): Database {
     typeof text === 'string' ? text.toLowerCase() : text === null ? null : String(text).toLowerCase(),
   );
   // Another process (`serve --workers N`, a CLI command) holding the write lock is waited for this long.
-  sqlite.pragma(`busy_timeout = ${Math.trunc(config.sqliteBusyTimeoutMs ?? 5000)}`);
-  sqlite.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
+  sqlite.pragma(`busy_timeout = ${Math.trunc(settings.busyTimeoutMs)}`);
+  sqlite.pragma(`synchronous = ${settings.synchronous}`);
   // The page cache, in KiB when negative. better-sqlite3 builds SQLite with 16 MB; 8 MiB read as fast on the bench's
   // 100k-row dataset and ended its passes 5–19 MiB lower (docs/PERFORMANCE.md).
-  sqlite.pragma(`cache_size = ${-1024 * Math.trunc(config.sqliteCacheMb ?? 8)}`);
+  sqlite.pragma(`cache_size = ${-1024 * Math.trunc(settings.cacheMb)}`);
+  settings.prepare?.(sqlite);
   const statements = withStatementCache(sqlite);
   const db = new Kysely<Tables>({ dialect: new AtriumSqliteDialect({ database: statements }) });
   directReads.set(db, statements.readNow);
