@@ -15,6 +15,15 @@ import { type HrCaller, hrCaller, startServer, type TestServer } from '../suppor
 
 const JOURNAL = 'request-log.sqlite';
 
+function pageSize(file: string): number {
+  const db = new Sqlite(file, { readonly: true, fileMustExist: true });
+  try {
+    return Number(db.pragma('page_size', { simple: true }));
+  } finally {
+    db.close();
+  }
+}
+
 function rowsIn(file: string): { seq: number; path: string }[] {
   const db = new Sqlite(file, { readonly: true, fileMustExist: true });
   try {
@@ -54,6 +63,7 @@ describe('the request log in its own SQLite file', () => {
         '/api/v2/client/employees?per_page=3',
       ],
     );
+    assert.equal(pageSize(path.join(dataDir, JOURNAL)), 32_768, 'a list answer fits in one page');
     assert.ok(
       server.logs.some((l) => l.includes('the request log file was damaged')),
       'a warning names the replaced file',

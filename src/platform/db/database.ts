@@ -270,6 +270,8 @@ export interface SqliteFileSettings {
   /** The page cache. */
   cacheMb: number;
   synchronous: 'full' | 'normal' | 'off';
+  /** The page size of a new file, in bytes (SQLite's default, 4096, unless given); an existing file keeps its own. */
+  pageSize?: number;
   /** Run on the raw connection before anything else (a schema the file must have). */
   prepare?: (sqlite: RawSqlite) => void;
 }
@@ -279,6 +281,8 @@ export function openSqliteFile(file: string, settings: SqliteFileSettings): Data
   // Made 0600 before SQLite opens it: SQLite gives the WAL and SHM files the database file's permissions.
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   const sqlite = new Sqlite(file);
+  // Before WAL mode, which writes the header of a new file: an empty file takes its page size only then.
+  if (settings.pageSize) sqlite.pragma(`page_size = ${Math.trunc(settings.pageSize)}`);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   // The case folding of case-insensitive search, as PostgreSQL's `atrium_fold` (migration 0010): Unicode lower case.
