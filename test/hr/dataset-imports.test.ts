@@ -159,6 +159,27 @@ for (const dialect of dialects()) {
       assert.deepEqual(Buffer.from(await source.arrayBuffer()), Buffer.from(csv));
     });
 
+    it('a value read again keeps its first names, adds those in new languages, and warns when one differs', async () => {
+      const csv =
+        'countries;countries:en-us;countries:fr-fr;cities\n' +
+        'uk;United Kingdom;;london\n' +
+        'uk;Britain;Royaume-Uni;leeds\n' +
+        'uk;;;york\n';
+      const done = await importCsv(csv);
+      assert.equal(done.result, 'success', JSON.stringify(done));
+      assert.equal(done.total_values_count, 4);
+      const uk = await json<{ localized_names: unknown }>(await hr.call('GET', '/datasets/geo/values/uk'), 200);
+      assert.deepEqual(uk.localized_names, [
+        { language_code: 'en-us', value: 'United Kingdom' },
+        { language_code: 'fr-fr', value: 'Royaume-Uni' },
+      ]);
+      assert.deepEqual(await report(done.id), [
+        'type,line,field,code,message',
+        'warning,2,countries:en-us,names_differ,"""uk"" was named ""United Kingdom"" on an earlier row; that name is kept."',
+      ]);
+      assert.deepEqual(await values(), ['uk.leeds=leeds', 'uk.london=london', 'uk.york=york', 'uk=United Kingdom']);
+    });
+
     it('takes `,` as the separator when the header has no `;`', async () => {
       const done = await importCsv('countries,countries:en-us\nes,"Spain, Kingdom of"\nit,Italy\n');
       assert.equal(done.result, 'success');

@@ -23,9 +23,32 @@ export interface ImportedValue {
   localizedNames: DatasetName[];
 }
 
-/** What reading a file found: its values (when it had no error), its report and the counts of the report. */
+/** A value's names as the file holds them while it is read: '' for none, else JSON of `[language, name, …]`. */
+type PackedNames = string;
+
+function packNames(names: readonly DatasetName[]): PackedNames {
+  return names.length === 0 ? '' : JSON.stringify(names.flatMap((n) => [n.languageCode, n.value]));
+}
+
+function unpackNames(packed: PackedNames): DatasetName[] {
+  if (packed === '') return [];
+  const flat = JSON.parse(packed) as string[];
+  const names: DatasetName[] = [];
+  for (let i = 0; i < flat.length; i += 2)
+    names.push({ languageCode: flat[i] as string, value: flat[i + 1] as string });
+  return names;
+}
+
+/**
+ * What reading a file found: its values (when it had no error), its report and the counts of the report. A value is
+ * kept as its id (its path of codes joined by `.`, which no code contains) and its packed names, its ids listed by
+ * level: a file of 300,000 values holds a few tens of MB while it is read, not one object per value and per name.
+ */
 export class DatasetCsv {
-  readonly values = new Map<string, ImportedValue>();
+  /** Each value's names, by id. */
+  private readonly names = new Map<string, PackedNames>();
+  /** The ids of each level, in the order they were first read. */
+  private readonly levels: string[][] = [];
   readonly report: ImportReportEntry[] = [];
   rows = 0;
   globalErrors = 0;
@@ -41,6 +64,27 @@ export class DatasetCsv {
     private readonly dimensions: readonly string[],
     private readonly maxValues: number,
   ) {}
+
+  /** How many values the file holds. */
+  get count(): number {
+    return this.names.size;
+  }
+
+  /** The values, parents first (level by level, each in the file's order): the order they are stored in. */
+  *inDepthOrder(): Generator<ImportedValue> {
+    for (const [depth, ids] of this.levels.entries()) {
+      for (const id of ids) {
+        const dot = id.lastIndexOf('.');
+        yield {
+          id,
+          code: id.slice(dot + 1),
+          parentId: dot < 0 ? null : id.slice(0, dot),
+          depth,
+          localizedNames: unpackNames(this.names.get(id) ?? ''),
+        };
+      }
+    }
+  }
 
   get failed(): boolean {
     return this.globalErrors + this.rowErrors > 0;
@@ -163,27 +207,12 @@ export class DatasetCsv {
       const names = this.nameColumns
         .filter((n) => n.depth === depth && (cells[n.column] ?? '').trim() !== '')
         .map((n) => ({ languageCode: n.language, value: (cells[n.column] as string).trim().slice(0, 255) }));
-      const known = this.values.get(id);
-      if (known) {
-        const differs = names.find((n) => {
-          const before = known.localizedNames.find((k) => k.languageCode === n.languageCode);
-          return before !== undefined && before.value !== n.value;
-        });
-        if (differs) {
-          this.add({
-            type: 'warning',
-            line,
-            field: `${this.dimensions[depth]}:${differs.languageCode}`,
-            code: 'names_differ',
-            message: `"${id}" was named "${known.localizedNames.find((k) => k.languageCode === differs.languageCode)?.value}" on an earlier row; that name is kept.`,
-          });
-        }
-        for (const n of names) {
-          if (!known.localizedNames.some((k) => k.languageCode === n.languageCode)) known.localizedNames.push(n);
-        }
+      const packed = this.names.get(id);
+      if (packed !== undefined) {
+        this.merge(id, packed, names, line, depth);
         continue;
       }
-      if (this.values.size >= this.maxValues) {
+      if (this.names.size >= this.maxValues) {
         if (this.overflow) return;
         this.overflow = true;
         this.add({
@@ -195,13 +224,31 @@ export class DatasetCsv {
         });
         return;
       }
-      this.values.set(id, {
-        id,
-        code: codes[depth] as string,
-        parentId: depth === 0 ? null : codes.slice(0, depth).join('.'),
-        depth,
-        localizedNames: names,
+      this.names.set(id, packNames(names));
+      const level = this.levels[depth] ?? [];
+      level.push(id);
+      this.levels[depth] = level;
+    }
+  }
+
+  /** A value read again: a name in a new language is added; one that differs from the first is warned about. */
+  private merge(id: string, packed: PackedNames, names: DatasetName[], line: number, depth: number): void {
+    if (names.length === 0) return;
+    const known = unpackNames(packed);
+    const differs = names.find((n) => {
+      const before = known.find((k) => k.languageCode === n.languageCode);
+      return before !== undefined && before.value !== n.value;
+    });
+    if (differs) {
+      this.add({
+        type: 'warning',
+        line,
+        field: `${this.dimensions[depth]}:${differs.languageCode}`,
+        code: 'names_differ',
+        message: `"${id}" was named "${known.find((k) => k.languageCode === differs.languageCode)?.value}" on an earlier row; that name is kept.`,
       });
     }
+    const added = names.filter((n) => !known.some((k) => k.languageCode === n.languageCode));
+    if (added.length > 0) this.names.set(id, packNames([...known, ...added]));
   }
 }

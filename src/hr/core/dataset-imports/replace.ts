@@ -46,14 +46,14 @@ export class DatasetValuesReplacement {
   ) {}
 
   /**
-   * Stages `values` (parents first) under the import's key; answers how many of them the dataset holds already, or
-   * undefined when the job's claim was lost.
+   * Stages `values` (parents first, made as they are taken) under the import's key; answers how many of them the
+   * dataset holds already, or undefined when the job's claim was lost.
    */
   async stage(
     clientId: HrTenantId,
     importId: string,
     dataset: DatasetRecord,
-    values: readonly ImportedValue[],
+    values: Iterable<ImportedValue>,
     context: JobContext,
   ): Promise<number | undefined> {
     const key = stagingKey(importId);
@@ -74,12 +74,13 @@ export class DatasetValuesReplacement {
     clientId: HrTenantId,
     key: string,
     dataset: DatasetRecord,
-    values: readonly ImportedValue[],
+    values: Iterable<ImportedValue>,
     context: JobContext,
   ): Promise<number | undefined> {
     let existing = 0;
-    for (let start = 0, batch = 1; start < values.length; start += VALUES_PER_TURN, batch++) {
-      const slice = values.slice(start, start + VALUES_PER_TURN);
+    let batch = 0;
+    for (const slice of chunks(values, VALUES_PER_TURN)) {
+      batch++;
       // Not flushed one by one: the swap's ordinary commit flushes them all; a crash before it stages them again.
       existing += await withLightCommits(() =>
         this.work.run(async ({ datasets, staging }) => {
@@ -173,4 +174,17 @@ export class DatasetValuesReplacement {
       if (batch % BATCHES_PER_HEARTBEAT === 0 && !(await context.heartbeat())) return false;
     }
   }
+}
+
+/** The items of `items`, `size` at a time (the last chunk may be shorter). */
+function* chunks<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let chunk: T[] = [];
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
 }

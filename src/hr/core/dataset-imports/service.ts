@@ -17,7 +17,7 @@ import type { DatasetRecord } from '../datasets/repository.js';
 import { MAX_VALUES } from '../datasets/schemas.js';
 import type { UploadsService } from '../uploads/service.js';
 import { datasetImportEvents } from './events.js';
-import { DatasetCsv, type ImportedValue } from './layout.js';
+import { DatasetCsv } from './layout.js';
 import { presentDatasetImport } from './present.js';
 import { type DatasetImportsWork, DatasetValuesReplacement } from './replace.js';
 import type { DatasetImportRecord, ImportReportEntry } from './repository.js';
@@ -169,10 +169,9 @@ export class DatasetImportsService {
       });
       return;
     }
-    const values = byDepth(file.values.values());
-    const existing = await this.replacement.stage(clientId, importId, dataset, values, context);
+    const existing = await this.replacement.stage(clientId, importId, dataset, file.inDepthOrder(), context);
     if (existing === undefined) return;
-    await this.replacement.swap(clientId, importId, dataset, values.length, existing, outcome);
+    await this.replacement.swap(clientId, importId, dataset, file.count, existing, outcome);
     // The replaced values, or the staging of an import that could not swap (its dataset gone, or ended already).
     await this.replacement.discardLeftovers(clientId, context);
   }
@@ -212,15 +211,4 @@ export class DatasetImportsService {
     }
     return file;
   }
-}
-
-/** The values, parents first (a value's depth is its level): the order they are stored in. */
-function byDepth(values: Iterable<ImportedValue>): ImportedValue[] {
-  const levels: ImportedValue[][] = [];
-  for (const v of values) {
-    const level = levels[v.depth] ?? [];
-    level.push(v);
-    levels[v.depth] = level;
-  }
-  return levels.flat();
 }
