@@ -31,7 +31,8 @@ import { tenantRoutes } from './tenants/routes.js';
 import { tenantSchemas } from './tenants/schemas.js';
 import type { AdminTenantsService } from './tenants/service.js';
 import type { AdminTokenRecord } from './tokens/repository.js';
-import type { AdminTokensService } from './tokens/service.js';
+import { enforceScope } from './tokens/scope.js';
+import { type AdminTokensService, describeScope } from './tokens/service.js';
 import { viewPassRoutes } from './view-passes/routes.js';
 import { viewPassSchemas } from './view-passes/schemas.js';
 import type { ViewPassesService } from './view-passes/service.js';
@@ -73,7 +74,8 @@ function unauthorized(message: string): HrError {
 
 /** Who acts, in the admin audit log: the operator token, by id and name. */
 export function actorOf(request: FastifyRequest): string {
-  return `token ${request.adminToken.id} (${request.adminToken.name})`;
+  const scope = describeScope(request.adminToken);
+  return `token ${request.adminToken.id} (${request.adminToken.name}${scope ? `; ${scope}` : ''})`;
 }
 
 /** Methods that change nothing: a call with the session cookie needs no CSRF token for them. */
@@ -132,6 +134,7 @@ function adminGuard(
       }
       request.adminToken = open.session.token;
       request.adminSession = open;
+      enforceScope(request, request.adminToken);
       return;
     }
     const match = typeof header === 'string' ? /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header) : null;
@@ -142,6 +145,7 @@ function adminGuard(
       if (!token) throw unauthorized('The operator token is unknown or revoked.');
       return token;
     });
+    enforceScope(request, request.adminToken);
   };
 }
 

@@ -13,6 +13,9 @@ import { Clock } from '../../src/platform/time.js';
 import { atrium, json } from '../support/cli.js';
 import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
 
+/** What a token made without --tenant or --read-only lists: every tenant, changes allowed. */
+const everyTenant = { tenants: null, read_only: false };
+
 interface Token {
   token_id: string;
   name: string;
@@ -60,8 +63,8 @@ for (const dialect of dialects()) {
 
       const listed = await atrium(db.env, 'admin', 'list-tokens', '--json');
       assert.deepEqual(json<{ tokens: Token[] }>(listed).tokens, [
-        { token_id: made.token_id, name: 'CI', created_at: made.created_at, revoked_at: null },
-        { token_id: second.token_id, name: 'Console', created_at: second.created_at, revoked_at: null },
+        { token_id: made.token_id, name: 'CI', created_at: made.created_at, revoked_at: null, ...everyTenant },
+        { token_id: second.token_id, name: 'Console', created_at: second.created_at, revoked_at: null, ...everyTenant },
       ]);
       const words = await atrium(db.env, 'admin', 'list-tokens');
       assert.equal(words.code, 0, words.stderr);
@@ -74,8 +77,8 @@ for (const dialect of dialects()) {
       assert.deepEqual(
         log.actions.map((a) => [a.actor, a.action, a.target, a.detail]),
         [
-          ['cli', 'admin_token.created', second.token_id, { name: 'Console' }],
-          ['cli', 'admin_token.created', made.token_id, { name: 'CI' }],
+          ['cli', 'admin_token.created', second.token_id, { name: 'Console', tenants: null, read_only: false }],
+          ['cli', 'admin_token.created', made.token_id, { name: 'CI', tenants: null, read_only: false }],
         ],
       );
       assert.ok(!JSON.stringify(log).includes(made.token));

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
-import type { AdminTokenRecord } from '../tokens/repository.js';
+import { type AdminTokenRecord, toRecord } from '../tokens/repository.js';
 
 /** A session as the domain sees it, with the operator token it was opened with. */
 export interface AdminSessionRecord {
@@ -36,10 +36,12 @@ export class AdminSessionsRepository {
         's.created_at',
         's.last_seen_at',
         's.expires_at',
-        't.id as token_id',
-        't.name as token_name',
+        't.id',
+        't.name',
         't.created_at as token_created_at',
-        't.revoked_at as token_revoked_at',
+        't.revoked_at',
+        't.tenants',
+        't.read_only',
       ])
       .where('s.id_hash', '=', idHash)
       .executeTakeFirst();
@@ -49,12 +51,7 @@ export class AdminSessionsRepository {
       createdAt: Number(row.created_at),
       lastSeenAt: Number(row.last_seen_at),
       expiresAt: Number(row.expires_at),
-      token: {
-        id: row.token_id,
-        name: row.token_name,
-        createdAt: Number(row.token_created_at),
-        revokedAt: row.token_revoked_at === null ? null : Number(row.token_revoked_at),
-      },
+      token: toRecord({ ...row, created_at: row.token_created_at }),
     };
   }
 

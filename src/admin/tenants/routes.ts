@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
 import { presentClock } from '../clocks/presenter.js';
 import type { ClocksService } from '../clocks/service.js';
 import { TenantParams } from '../tenant-ref.js';
+import { inScope } from '../tokens/scope.js';
 import { presentTenants } from './presenter.js';
 import {
   AcademyTenantParams,
@@ -49,11 +50,17 @@ export async function tenantRoutes(
       schema: {
         tags,
         summary: 'List every tenant',
-        description: 'HR clients with their applications, then academies with their key ids; never a secret.',
+        description:
+          'HR clients with their applications, then academies with their key ids; never a secret. A token limited to some tenants sees those only.',
         response: { 200: TenantList, ...errorResponses(401) },
       },
     },
-    async () => ({ tenants: presentTenants(await adminTenants.list(), clockOf) }),
+    async (request) => ({
+      // A token limited to some tenants sees those only.
+      tenants: presentTenants(await adminTenants.list(), clockOf).filter((t) =>
+        inScope(request.adminToken, t.kind, t.id),
+      ),
+    }),
   );
 
   api.get(

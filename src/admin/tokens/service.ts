@@ -4,7 +4,7 @@ import { NotFoundError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret, safeEqual } from '../../platform/security/secrets.js';
 import { type Clock, formatDateTime } from '../../platform/time.js';
 import type { AdminAuditRepository } from '../audit/repository.js';
-import type { AdminTokenRecord, AdminTokensRepository } from './repository.js';
+import type { AdminTokenRecord, AdminTokenScope, AdminTokensRepository } from './repository.js';
 
 /** What an admin token starts with: tells a person (and a secret scanner) what it is. */
 export const ADMIN_TOKEN_PREFIX = 'atrium_admin_';
@@ -20,6 +20,9 @@ export interface ListedAdminToken {
   name: string;
   created_at: string;
   revoked_at: string | null;
+  /** The tenants it is limited to (`hr/<client_id>`, `academy/<acadId>`); null: every tenant. */
+  tenants: string[] | null;
+  read_only: boolean;
 }
 
 function listed(token: AdminTokenRecord): ListedAdminToken {
@@ -28,7 +31,17 @@ function listed(token: AdminTokenRecord): ListedAdminToken {
     name: token.name,
     created_at: formatDateTime(token.createdAt),
     revoked_at: token.revokedAt === null ? null : formatDateTime(token.revokedAt),
+    tenants: token.tenants,
+    read_only: token.readOnly,
   };
+}
+
+/** A token's scope in words, for the audit log's actor and the CLI: `hr/abc, academy/3; read-only`, or ''. */
+export function describeScope(scope: AdminTokenScope): string {
+  const parts = [];
+  if (scope.tenants !== null) parts.push(`tenants ${scope.tenants.join(', ')}`);
+  if (scope.readOnly) parts.push('read-only');
+  return parts.join('; ');
 }
 
 /**
@@ -42,10 +55,24 @@ export class AdminTokensService {
     private readonly clock: Clock,
   ) {}
 
-  /** A new token: the only time it is shown. `actor` is who made it (`cli`, or an operator's token). */
-  async create(name: string, actor: string): Promise<ListedAdminToken & { token: string }> {
+  /**
+   * A new token: the only time it is shown. `actor` is who made it (`cli`, or an operator's token); `scope` limits
+   * it to some tenants, or to reading (every tenant, and changes, when left out).
+   */
+  async create(
+    name: string,
+    actor: string,
+    scope: AdminTokenScope = { tenants: null, readOnly: false },
+  ): Promise<ListedAdminToken & { token: string }> {
     const token = `${ADMIN_TOKEN_PREFIX}${newSecret()}`;
-    const record: AdminTokenRecord = { id: newId(), name, createdAt: this.clock.now(), revokedAt: null };
+    const record: AdminTokenRecord = {
+      id: newId(),
+      name,
+      createdAt: this.clock.now(),
+      revokedAt: null,
+      tenants: scope.tenants === null ? null : [...new Set(scope.tenants)],
+      readOnly: scope.readOnly,
+    };
     await this.work.run(async ({ tokens, audit }) => {
       await tokens.insert(record, hashSecret(token));
       await audit.record({
@@ -53,7 +80,7 @@ export class AdminTokensService {
         actor,
         action: 'admin_token.created',
         target: record.id,
-        detail: { name },
+        detail: { name, tenants: record.tenants, read_only: record.readOnly },
       });
     });
     return { ...listed(record), token };
@@ -87,6 +114,7 @@ export class AdminTokensService {
     const found = await this.work.read.tokens.findByHash(hash);
     // The lookup is by the hash of a 256-bit secret; the comparison is constant-time all the same.
     if (!found || !safeEqual(found.tokenHash, hash) || found.revokedAt !== null) return undefined;
-    return { id: found.id, name: found.name, createdAt: found.createdAt, revokedAt: found.revokedAt };
+    const { tokenHash: _, ...record } = found;
+    return record;
   }
 }

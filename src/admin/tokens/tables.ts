@@ -6,6 +6,10 @@ export interface AdminTokensTable {
   token_hash: string;
   created_at: number;
   revoked_at: number | null;
+  /** JSON array of the tenants (`hr/<client_id>`, `academy/<acadId>`) the token may see; null: every tenant. */
+  tenants: string | null;
+  /** 1: the token reads only (migration 0067). */
+  read_only: number;
 }
 
 declare module '../../platform/db/schema.js' {

@@ -1,25 +1,68 @@
 /** `atrium admin …`: the operator tokens of the admin API and its audit log. */
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { describeScope } from '../../admin/tokens/service.js';
+import { CliError } from '../failure.js';
 import { command, examples, integerIn, nonEmpty, output, textUpTo, withServices } from './shared.js';
+
+/** One `--tenant`: `hr/<client_id>` or `academy/<acadId>`, added to those given before. */
+function tenantOption(value: string, previous: string[]): string[] {
+  if (!/^(hr\/[^/\s]{1,255}|academy\/[1-9][0-9]{0,8})$/.test(value)) {
+    throw new InvalidArgumentError('must be hr/CLIENT_ID or academy/ACAD_ID');
+  }
+  return [...previous, value];
+}
 
 export function addAdminCommands(program: Command): void {
   const admin = command(program, 'admin', '<command> [options]', 'operators of the admin API: tokens, audit log')
     .helpCommand(false)
     .addHelpText('after', examples('atrium admin create-token --name ci --json', 'atrium admin list-tokens'));
 
-  command(admin, 'create-token', '--name NAME [--json]', 'create an operator token and print it, once')
+  command(
+    admin,
+    'create-token',
+    '--name NAME [--tenant KIND/ID]... [--read-only] [--json]',
+    'create an operator token and print it, once',
+  )
     .requiredOption('--name <NAME>', "the token's name (who or what uses it), up to 255 characters", textUpTo(255))
-    .option('--json', 'print {"token_id", "name", "created_at", "revoked_at", "token"}')
+    .option(
+      '--tenant <KIND/ID>',
+      'limit the token to this tenant (hr/CLIENT_ID or academy/ACAD_ID); repeat for several',
+      tenantOption,
+      [],
+    )
+    .option('--read-only', 'the token reads only: it changes nothing')
+    .option('--json', 'print {"token_id", "name", "created_at", "revoked_at", "tenants", "read_only", "token"}')
     .addHelpText(
       'after',
-      `${examples('atrium admin create-token --name "CI pipeline" --json')}
-The token is printed only now; Atrium keeps its SHA-256 only (docs/admin.md).
+      `${examples(
+        'atrium admin create-token --name "CI pipeline" --json',
+        'atrium admin create-token --name partner --tenant hr/3f2a… --tenant academy/12 --read-only',
+      )}
+The token is printed only now; Atrium keeps its SHA-256 only (docs/admin.md). With --tenant it sees and controls
+those tenants only, in the admin API and the console ("Tokens scoped to tenants").
 `,
     )
-    .action(async (options: { name: string; json?: boolean }) => {
+    .action(async (options: { name: string; tenant: string[]; readOnly?: boolean; json?: boolean }) => {
       const json = options.json === true;
-      const made = await withServices(json, (services) => services.adminTokens.create(options.name, 'cli'));
-      output(json, made, `admin token ${made.token_id} (${made.name}); shown only now:\n${made.token}`);
+      const made = await withServices(json, async (services) => {
+        for (const tenant of options.tenant) {
+          const [kind = '', id = ''] = tenant.split('/');
+          await services.adminTenants.resolve(kind, id).catch(() => {
+            throw new CliError(`--tenant ${tenant}: no such tenant (see atrium hr list-clients, atrium academy list)`);
+          });
+        }
+        const scope = {
+          tenants: options.tenant.length > 0 ? options.tenant : null,
+          readOnly: options.readOnly === true,
+        };
+        return services.adminTokens.create(options.name, 'cli', scope);
+      });
+      const scope = describeScope({ tenants: made.tenants, readOnly: made.read_only });
+      output(
+        json,
+        made,
+        `admin token ${made.token_id} (${made.name}${scope ? `; ${scope}` : ''}); shown only now:\n${made.token}`,
+      );
     });
 
   command(admin, 'revoke-token', '--id ID [--json]', 'revoke an operator token: refused from its next use on')
@@ -33,15 +76,16 @@ The token is printed only now; Atrium keeps its SHA-256 only (docs/admin.md).
     });
 
   command(admin, 'list-tokens', '[--json]', 'every operator token, revoked ones too; never a token')
-    .option('--json', 'print {"tokens": [{"token_id", "name", "created_at", "revoked_at"}]}')
+    .option('--json', 'print {"tokens": [{"token_id", "name", "created_at", "revoked_at", "tenants", "read_only"}]}')
     .addHelpText('after', examples('atrium admin list-tokens --json'))
     .action(async (options: { json?: boolean }) => {
       const json = options.json === true;
       const tokens = await withServices(json, (services) => services.adminTokens.list());
       const lines = [`admin tokens: ${tokens.length}`];
       for (const t of tokens) {
+        const scope = describeScope({ tenants: t.tenants, readOnly: t.read_only });
         lines.push(
-          `  ${t.token_id}  ${t.name}  (created ${t.created_at}${t.revoked_at ? `; revoked ${t.revoked_at}` : ''})`,
+          `  ${t.token_id}  ${t.name}  (created ${t.created_at}${t.revoked_at ? `; revoked ${t.revoked_at}` : ''}${scope ? `; ${scope}` : ''})`,
         );
       }
       output(json, { tokens }, lines.join('\n'));
