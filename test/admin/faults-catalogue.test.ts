@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { AdminApiError, AdminClient, type NewFaultRule } from '@atrium/client';
 import { latencyOf, seededDraw } from '../../src/platform/http/fault-draws.js';
 import { type AcademyCaller, academyCaller } from '../support/academy.js';
@@ -62,6 +62,12 @@ for (const dialect of dialects()) {
       await other.call('PUT', '/organizations/paris', { name: 'Paris' });
     });
     after(() => server.close());
+    // A test that failed half-way leaves no rule behind for the next.
+    beforeEach(async () => {
+      for (const address of [tenant, `hr:${other.creds.client_id}`, `academy:${academy.acadId}`]) {
+        await admin.faults.clear(address);
+      }
+    });
 
     const paris = `/api/v2/client/organizations/paris`;
     const retrieve = { operation_id: 'hr_organizations_retrieve' };
@@ -228,6 +234,24 @@ for (const dialect of dialects()) {
       );
       await admin.faults.clear(tenant);
 
+      // A rule before authentication with no matcher: every token call of the tenant, never its bearer calls.
+      const early = await admin.faults.create(tenant, {
+        match: { before_authentication: true },
+        effect: { type: 'status', status: 500 },
+      });
+      assert.equal((await hr.call('GET', '/organizations/paris')).status, 200, 'after authentication: not applied');
+      const revoke = await fetch(`${server.url}/api/v2/client/revoke_token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${hr.creds.application_id}:x`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'token=x',
+      });
+      assert.equal(revoke.status, 500, 'the revocation too');
+      assert.equal(revoke.headers.get('x-atrium-fault'), early.id);
+      await admin.faults.clear(tenant);
+
       // A latency rule delays the token call, then it is served as usual; the revocation is matched by path.
       const slow = await admin.faults.create(tenant, {
         match: { path: '/tokens', before_authentication: true },
@@ -262,13 +286,10 @@ for (const dialect of dialects()) {
         fetch(`${server.url}/v1/events/ilt?acadId=${acadId}&apikey=not-the-key`, {
           headers: { accept: 'application/json' },
         });
-      const after = await admin.faults.create(academyTenant, { effect: { type: 'status', status: 503 } });
-      assert.equal(
-        (await wrongKey(academy.acadId)).status,
-        401,
-        'a rule after authentication: the key is checked first',
-      );
-      await admin.faults.del(academyTenant, after.id);
+      const later = await admin.faults.create(academyTenant, {
+        match: { path: '/users' },
+        effect: { type: 'status', status: 503 },
+      });
       const rule = await admin.faults.create(academyTenant, {
         match: { path: '/events/**', before_authentication: true },
         effect: { type: 'status', status: 502 },
@@ -284,7 +305,11 @@ for (const dialect of dialects()) {
       const padded = await fetch(`${server.url}/v1/events/ilt?acadId=000${academy.acadId}&apikey=x`);
       assert.equal(padded.status, 502, 'acadId read as the guard reads it');
       assert.equal((await wrongKey(academy.acadId + 1000)).status, 401, 'another academy named: the key check');
-      assert.equal((await academy.call('GET', '/users')).status, 200, 'another path: not matched');
+      const users = await fetch(`${server.url}/v1/users?acadId=${academy.acadId}&apikey=not-the-key`);
+      assert.equal(users.status, 401, 'a rule after authentication: the key is checked first');
+      const served = await academy.call('GET', '/users');
+      assert.equal(served.status, 503, 'then the rule after authentication applies');
+      assert.equal(served.headers.get('x-atrium-fault'), later.id);
       assert.equal((await academy.call('GET', '/events/ilt')).status, 502, 'the right key: the same');
       await server.app.services.requestLog.flush();
       const logged = await admin.requests.list(academyTenant, { faulted: true }).toArray();
