@@ -137,7 +137,7 @@ for (const dialect of dialects()) {
     it('chunked_body: the real answer, in its number of chunks, with its Content-Length', async () => {
       const rule = await admin.faults.create(tenant, {
         match: retrieve,
-        effect: { type: 'chunked_body', chunks: 4, total_ms: 600 },
+        effect: { type: 'chunked_body', chunks: 4, total_ms: 900 },
       });
       const res = await rawGet(`${server.url}${paris}`, hr.token);
       await admin.faults.clear(tenant);
@@ -146,7 +146,7 @@ for (const dialect of dialects()) {
       assert.equal(res.complete, true);
       assert.equal(Number(res.headers['content-length']), Buffer.byteLength(res.body));
       assert.equal((JSON.parse(res.body) as { id: string }).id, 'paris');
-      assert.equal(res.chunks, 4, 'one data event per chunk, 200 ms apart');
+      assert.equal(res.chunks, 4, 'one data event per chunk, 300 ms apart');
       assert.equal((await rawGet(`${server.url}${paris}`, hr.token)).chunks, 1, 'without the rule: at once');
     });
 
