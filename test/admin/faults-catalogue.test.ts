@@ -106,6 +106,20 @@ for (const dialect of dialects()) {
         String(uniform),
       );
       assert.ok(new Set(uniform).size > 1, `drawn, not fixed: ${uniform}`);
+      // Each call was held at least its draw: the server's own measure of it, in the request log (a lower bound only).
+      await server.app.services.requestLog.flush();
+      const held = (
+        await admin.requests.list(tenant, { faulted: true, operation_id: 'hr_organizations_retrieve' }).toArray()
+      ).slice(0, 12);
+      assert.deepEqual(
+        held.map((call) => call.response.headers['x-atrium-fault-latency-ms']).reverse(),
+        uniform.map(String),
+        'the delay drawn, logged',
+      );
+      for (const call of held) {
+        const drawn = Number(call.response.headers['x-atrium-fault-latency-ms']);
+        assert.ok(call.duration_ms + 1 >= drawn, `${call.duration_ms} ms for a ${drawn} ms draw`);
+      }
       await admin.faults.clear(tenant);
       await admin.faults.create(tenant, {
         match: retrieve,
