@@ -68,6 +68,8 @@ function tenantCaller(request: FastifyRequest): Caller | undefined {
     const key = r.academy.keyId;
     return { tenant: `academy:${r.academy.academyId}`, credentialId: key === undefined ? null : String(key) };
   }
+  // A call a rule shaped before authentication, which did not authenticate: the tenant it named, no credential.
+  if (request.faultTenant !== undefined) return { tenant: request.faultTenant, credentialId: null };
   return undefined;
 }
 

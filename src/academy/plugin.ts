@@ -5,6 +5,7 @@ import { type FaultSource, faultInjection } from '../platform/http/faults.js';
 import { idempotentPosts } from '../platform/http/idempotency.js';
 import type { RateLimits } from '../platform/http/rate-limit.js';
 import { tenantTime } from '../platform/http/tenant-time.js';
+import { isViewPass } from '../platform/security/view-pass.js';
 import type { Clock } from '../platform/time.js';
 import type { AcademiesService } from './academies/service.js';
 import { academyGuard } from './auth/guard.js';
@@ -48,6 +49,29 @@ export interface AcademyOptions extends AcademyServices {
 }
 
 /**
+ * The fault rules applied before the key check (docs/admin.md, "Faults"): the tenant is the academy the call's
+ * `acadId` names (as the guard reads it), unless the key is a view pass (the console's, never shaped).
+ */
+function keyCheckFaults(faults: NonNullable<AcademyOptions['faults']>, clock: Clock) {
+  return faultInjection({
+    ...faults,
+    clock,
+    prefix: ACADEMY_PREFIX,
+    stage: 'before_authentication',
+    tenantOf: (request) => {
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const key = query.apikey ?? request.headers['x-api-key'];
+      if (typeof key === 'string' && isViewPass(key)) return undefined;
+      const acadId = query.acadId;
+      return typeof acadId === 'string' && /^[0-9]{1,9}$/.test(acadId)
+        ? `academy:${acadId.replace(/^0+(?=\d)/, '')}`
+        : undefined;
+    },
+    errorBody: (status, code, message) => ({ status, code, message }),
+  });
+}
+
+/**
  * The Academy events API, as one encapsulated Fastify plugin with its own
  * error format, API-key guard and optional CORS.
  */
@@ -81,6 +105,8 @@ export async function academyApi(app: FastifyInstance, options: AcademyOptions):
   const limiter = perMinute > 0 ? new AcademyRateLimiter(perMinute, () => clock.now()) : undefined;
 
   await app.register(async (guarded) => {
+    // The rules marked `before_authentication` apply before the key check, to the academy `acadId` names.
+    if (options.faults) guarded.addHook('onRequest', keyCheckFaults(options.faults, options.clock).onRequest);
     guarded.addHook('onRequest', academyGuard(options.academies, options.rateLimits));
     // The rest of the call runs in the academy's time: its onRequest hooks, then (the body read) its handler.
     const academyTime = tenantTime(options.clock, (request) => `academy:${request.academy.academyId}`);

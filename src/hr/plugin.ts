@@ -96,6 +96,37 @@ function callerOf(request: FastifyRequest): Caller {
   };
 }
 
+/** The application id of a call's HTTP Basic credentials, if it has any. */
+function basicUser(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Basic[ ]+([A-Za-z0-9+/=]+)[ ]*$/i.exec(header) : null;
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const id = decoded.slice(0, colon);
+  return colon > 0 && id.length <= 64 && !id.includes('\u0000') ? id : undefined;
+}
+
+/**
+ * The fault rules applied before authentication, on the token endpoint (the routes marked `oauth`): the tenant is
+ * the client of the application its Basic credentials name, secret unchecked (docs/admin.md, "Faults").
+ */
+function tokenFaults(auth: AuthService, clock: Clock, faults: NonNullable<HrApiOptions['faults']>) {
+  return faultInjection({
+    ...faults,
+    clock,
+    prefix: HR_PREFIX,
+    stage: 'before_authentication',
+    tenantOf: async (request) => {
+      if ((request.routeOptions.config as { oauth?: boolean } | undefined)?.oauth !== true) return undefined;
+      const id = basicUser(request);
+      const client = id === undefined ? undefined : await auth.clientOfApplication(id);
+      return client === undefined ? undefined : `hr:${client}`;
+    },
+    errorBody: (_status, code, message) => ({ code, message }),
+  });
+}
+
 /**
  * The HR service delivery client API, as one encapsulated Fastify plugin
  * with its own error format, not-found and method-not-allowed answers, and
@@ -135,8 +166,17 @@ export async function hrApi(app: FastifyInstance, options: HrApiOptions): Promis
   app.addHook('preValidation', checkQuery(options.strict === true));
 
   const http = { rateLimits: options.rateLimits };
+  // The token endpoint authenticates by itself: the rules marked `before_authentication` apply before it does.
+  const early = options.faults && tokenFaults(options.auth, options.clock, options.faults);
   for (const module of options.modules) {
-    if (module.public) await app.register((scope) => module.routes(scope, http));
+    if (!module.public) continue;
+    await app.register(async (scope) => {
+      if (early) {
+        scope.addHook('onRequest', early.onRequest);
+        scope.addHook('onSend', early.onSend);
+      }
+      await module.routes(scope, http);
+    });
   }
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', bearerGuard(options.auth, options.rateLimits));

@@ -306,6 +306,35 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
     assert.equal(faulted.status, 503);
     assert.ok(faulted.headers.get('x-atrium-fault'));
 
+    // The richer kinds: a seeded uniform delay, then a rule on the token endpoint, before authentication.
+    const form = page.getByRole('form', { name: 'New fault rule' });
+    await operation.selectOption('hr_organizations_retrieve');
+    await form.getByRole('combobox', { name: 'Effect' }).selectOption('uniform');
+    await form.getByLabel('Min (ms)').fill('5');
+    await form.getByLabel('Max (ms)').fill('20');
+    await form.getByLabel('Times (empty: until deleted)').fill('');
+    await form.getByLabel('Seed (empty: random)').fill('7');
+    await page.getByRole('button', { name: 'Add the rule' }).click();
+    await page.getByText('5–20 ms late').waitFor();
+    const rules = await admin<{ faults: { effect: unknown; seed: number | null }[] }>(
+      'GET',
+      `/tenants/hr/${tenant.id}/faults`,
+    );
+    assert.deepEqual(rules.faults.at(-1)?.effect, { type: 'latency', distribution: 'uniform', min_ms: 5, max_ms: 20 });
+    assert.equal(rules.faults.at(-1)?.seed, 7);
+    const delayed = await tenant.call('GET', '/organizations/paris');
+    const ms = Number(delayed.headers.get('x-atrium-fault-latency-ms'));
+    assert.ok(ms >= 5 && ms <= 20, `${ms} ms drawn`);
+    await operation.selectOption('hr_getAccessToken');
+    await form.getByRole('checkbox', { name: 'before authentication' }).check();
+    await form.getByRole('combobox', { name: 'Effect' }).selectOption('502');
+    await form.getByLabel('Seed (empty: random)').fill('');
+    await form.getByLabel('Times (empty: until deleted)').fill('1');
+    await page.getByRole('button', { name: 'Add the rule' }).click();
+    await page.getByText('hr_getAccessToken (before authentication)').waitFor();
+    // Each call of this tenant asks for a token first: the token endpoint answers the rule's 502, once.
+    await assert.rejects(tenant.call('GET', '/organizations/paris'), /token request failed: 502/);
+
     await page.getByLabel('Snapshot name').fill('baseline');
     await page.getByRole('button', { name: 'Save a snapshot' }).click();
     await page.getByRole('button', { name: 'Restore baseline' }).waitFor();

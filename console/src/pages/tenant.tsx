@@ -150,12 +150,14 @@ export function TenantPage(props: { params: Record<string, string> }) {
                 <tr key={f.id}>
                   <td data-label="Calls">
                     {[f.match.method, f.match.operation_id, f.match.path].filter(Boolean).join(' ') || 'every call'}
+                    {f.match.before_authentication ? ' (before authentication)' : ''}
                   </td>
                   <td data-label="Effect">{describeEffect(f.effect)}</td>
                   <td data-label="Limits">
                     {f.probability < 1 ? `p=${f.probability} ` : ''}
                     {f.remaining_count !== null ? `${f.remaining_count} left` : ''}
                     {f.until ? ` until ${f.until}` : ''}
+                    {f.seed !== null ? ` seed ${f.seed}` : ''}
                   </td>
                   <td data-label="Applied">{f.applied_count}</td>
                   <td>
@@ -259,10 +261,27 @@ export function TenantPage(props: { params: Record<string, string> }) {
 }
 
 function describeEffect(effect: FaultRule['effect']): string {
-  if (effect.type === 'status') return `answers ${effect.status}`;
-  if (effect.type === 'latency') return `${effect.latency_ms} ms late`;
-  if (effect.type === 'slow_body') return `body at ${effect.bytes_per_second} B/s`;
-  return 'drops the connection';
+  switch (effect.type) {
+    case 'status':
+      return `answers ${effect.status}`;
+    case 'latency':
+      if (effect.distribution === 'uniform') return `${effect.min_ms}–${effect.max_ms} ms late`;
+      if (effect.distribution === 'log_normal') return `~${effect.median_ms} ms late (log-normal, σ ${effect.sigma})`;
+      return `${effect.latency_ms} ms late`;
+    case 'slow_body':
+      return `body at ${effect.bytes_per_second} B/s`;
+    case 'chunked_body':
+      return `body in ${effect.chunks} chunks over ${effect.total_ms} ms`;
+    case 'malformed':
+      return {
+        empty: 'an empty 200',
+        invalid_json: 'a body that is not JSON',
+        truncated: 'half the body, then closes',
+        close_after_headers: 'closes after the headers',
+      }[effect.form];
+    default:
+      return 'drops the connection';
+  }
 }
 
 /**
@@ -346,10 +365,62 @@ function ClockForm(props: {
   );
 }
 
+/** The effects the form offers, with the numbers each one asks for (label, parameter, default). */
+const EFFECTS: Record<string, { label: string; numbers: [string, string, string][] }> = {
+  ...Object.fromEntries(['429', '500', '502', '503', '504'].map((s) => [s, { label: `answer ${s}`, numbers: [] }])),
+  reset: { label: 'drop the connection', numbers: [] },
+  latency: { label: 'delay (fixed)', numbers: [['Delay (ms)', 'latency_ms', '500']] },
+  uniform: {
+    label: 'delay (uniform)',
+    numbers: [
+      ['Min (ms)', 'min_ms', '100'],
+      ['Max (ms)', 'max_ms', '1000'],
+    ],
+  },
+  log_normal: {
+    label: 'delay (log-normal)',
+    numbers: [
+      ['Median (ms)', 'median_ms', '200'],
+      ['Sigma', 'sigma', '0.5'],
+    ],
+  },
+  chunked_body: {
+    label: 'body in chunks',
+    numbers: [
+      ['Chunks', 'chunks', '4'],
+      ['Over (ms)', 'total_ms', '2000'],
+    ],
+  },
+  empty: { label: 'an empty 200', numbers: [] },
+  invalid_json: { label: 'invalid JSON', numbers: [] },
+  truncated: { label: 'a truncated body', numbers: [] },
+  close_after_headers: { label: 'close after the headers', numbers: [] },
+};
+
+/** The rule's `effect` of the form's choice and numbers. */
+function effectOf(choice: string, numbers: Record<string, string>): Record<string, unknown> {
+  const given = Object.fromEntries(
+    (EFFECTS[choice]?.numbers ?? []).map(([, key, d]) => [key, Number(numbers[key] ?? d)]),
+  );
+  if (/^[0-9]+$/.test(choice)) return { type: 'status', status: Number(choice) };
+  if (choice === 'reset') return { type: 'reset' };
+  if (choice === 'latency') return { type: 'latency', ...given };
+  if (choice === 'uniform' || choice === 'log_normal') return { type: 'latency', distribution: choice, ...given };
+  if (choice === 'chunked_body') return { type: 'chunked_body', ...given };
+  return { type: 'malformed', form: choice };
+}
+
 function FaultForm(props: { busy: boolean; operations: string[]; onAdd: (rule: unknown) => Promise<void> }) {
   const [operation, setOperation] = useState('');
   const [status, setStatus] = useState('503');
+  const [numbers, setNumbers] = useState<Record<string, string>>({});
   const [count, setCount] = useState('');
+  const [seed, setSeed] = useState('');
+  const [early, setEarly] = useState(false);
+  const match = {
+    ...(operation ? { operation_id: operation } : {}),
+    ...(early ? { before_authentication: true } : {}),
+  };
   return (
     <form
       class="inline"
@@ -357,9 +428,10 @@ function FaultForm(props: { busy: boolean; operations: string[]; onAdd: (rule: u
       onSubmit={(e) => {
         e.preventDefault();
         void props.onAdd({
-          ...(operation ? { match: { operation_id: operation } } : {}),
-          effect: status === 'reset' ? { type: 'reset' } : { type: 'status', status: Number(status) },
+          ...(Object.keys(match).length > 0 ? { match } : {}),
+          effect: effectOf(status, numbers),
           ...(count ? { remaining_count: Number(count) } : {}),
+          ...(seed ? { seed: Number(seed) } : {}),
         });
       }}
     >
@@ -375,20 +447,47 @@ function FaultForm(props: { busy: boolean; operations: string[]; onAdd: (rule: u
           ))}
         </select>
       </label>
+      <label class="check">
+        <input type="checkbox" checked={early} onChange={(e) => setEarly((e.target as HTMLInputElement).checked)} />
+        before authentication
+      </label>
       <label>
         Effect
         <select value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
-          {['429', '500', '502', '503', '504'].map((s) => (
-            <option key={s} value={s}>
-              answer {s}
+          {Object.entries(EFFECTS).map(([value, effect]) => (
+            <option key={value} value={value}>
+              {effect.label}
             </option>
           ))}
-          <option value="reset">drop the connection</option>
         </select>
       </label>
+      {(EFFECTS[status]?.numbers ?? []).map(([label, key, initial]) => (
+        <label key={key}>
+          {label}
+          <input
+            type="number"
+            min="0"
+            step={key === 'sigma' ? '0.1' : '1'}
+            required
+            value={numbers[key] ?? initial}
+            onInput={(e) => setNumbers({ ...numbers, [key]: (e.target as HTMLInputElement).value })}
+          />
+        </label>
+      ))}
       <label>
         Times (empty: until deleted)
         <input type="number" min="1" value={count} onInput={(e) => setCount((e.target as HTMLInputElement).value)} />
+      </label>
+      <label>
+        Seed (empty: random)
+        <input
+          type="number"
+          min="0"
+          max="4294967295"
+          step="1"
+          value={seed}
+          onInput={(e) => setSeed((e.target as HTMLInputElement).value)}
+        />
       </label>
       <button type="submit" disabled={props.busy}>
         Add the rule

@@ -39,6 +39,8 @@ export {
   type ClockAdvance,
   type ClockChange,
   type FaultEffect,
+  type FaultLatency,
+  type FaultMalformedForm,
   type FaultRule,
   type IntegrationReport,
   type LoggedCall,

@@ -15,6 +15,8 @@ export interface FaultRecord {
   until: number | null;
   appliedCount: number;
   createdAt: number;
+  seed: number | null;
+  beforeAuthentication: boolean;
 }
 
 const COLUMNS = [
@@ -29,9 +31,11 @@ const COLUMNS = [
   'until',
   'applied_count',
   'created_at',
+  'seed',
+  'before_authentication',
 ] as const;
 
-function toRecord(row: TenantFaultsTable): FaultRecord {
+function toRecord(row: Omit<TenantFaultsTable, 'draw_count'>): FaultRecord {
   return {
     id: row.id,
     tenant: row.tenant,
@@ -44,6 +48,8 @@ function toRecord(row: TenantFaultsTable): FaultRecord {
     until: row.until === null ? null : Number(row.until),
     appliedCount: Number(row.applied_count),
     createdAt: Number(row.created_at),
+    seed: row.seed === null ? null : Number(row.seed),
+    beforeAuthentication: Number(row.before_authentication) === 1,
   };
 }
 
@@ -109,6 +115,9 @@ export class TenantFaultsRepository {
         until: fault.until,
         applied_count: 0,
         created_at: fault.createdAt,
+        seed: fault.seed,
+        draw_count: 0,
+        before_authentication: fault.beforeAuthentication ? 1 : 0,
       })
       .execute();
   }
@@ -132,6 +141,17 @@ export class TenantFaultsRepository {
       .where('remaining_count', '>', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Takes the index of a seeded rule's next draw (0, 1…), one statement: undefined if the rule is gone. */
+  async nextDraw(id: string): Promise<number | undefined> {
+    const row = await this.db
+      .updateTable('tenant_faults')
+      .set((eb) => ({ draw_count: eb('draw_count', '+', 1) }))
+      .where('id', '=', id)
+      .returning('draw_count')
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.draw_count) - 1;
   }
 
   async applied(id: string, uses: number): Promise<void> {

@@ -46,7 +46,7 @@ export async function faultRoutes(
         tags,
         summary: 'Create a fault rule',
         description:
-          "From now on, the tenant's calls that match are delayed, answered with an error status in the API's own body, dropped, or sent slowly, with the given probability, until the count is spent or the instant passes. Every affected answer carries `X-Atrium-Fault: <rule id>`. The first matching rule that fires, oldest first, applies.",
+          "From now on, the tenant's calls that match are delayed (a fixed, uniform or log-normal delay), answered with an error status in the API's own body, dropped, sent slowly or in chunks, or answered malformed (an empty 200, invalid JSON, a truncated body, a connection closed after the headers), with the given probability (seeded: repeatable), until the count is spent or the instant passes. With `match.before_authentication`, before the credentials are checked: the HR token endpoint, the Academy key check. Every affected answer carries `X-Atrium-Fault: <rule id>`. The first matching rule that fires, oldest first, applies.",
         params: TenantParams,
         body: FaultCreate,
         response: { 201: fault, ...errorResponses(400, 401, 404, 409, 422) },

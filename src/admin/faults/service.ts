@@ -1,7 +1,9 @@
+import { HR_OPERATIONS } from '../../hr/openapi.js';
 import type { Tables } from '../../platform/db/schema.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { ConflictError, FieldValidationError, NotFoundError } from '../../platform/errors.js';
 import type { ActiveFault, FaultEffect, FaultSource } from '../../platform/http/faults.js';
+import { operationId } from '../../platform/http/openapi.js';
 import { newId } from '../../platform/security/secrets.js';
 import { type Clock, parseDateTime } from '../../platform/time.js';
 import type { AdminAuditRepository } from '../audit/repository.js';
@@ -15,12 +17,24 @@ export interface FaultsWork {
 
 /** A new rule, as the admin API takes it. */
 export interface NewFault {
-  match?: { api?: 'hr' | 'academy'; method?: string; operation_id?: string; path?: string };
+  match?: {
+    api?: 'hr' | 'academy';
+    method?: string;
+    operation_id?: string;
+    path?: string;
+    before_authentication?: boolean;
+  };
   effect: FaultEffect;
   probability?: number;
   remaining_count?: number;
   until?: string;
+  seed?: number;
 }
+
+/** The HR operations that authenticate by themselves (the token endpoint): a rule reaches them before authentication only. */
+const HR_BEFORE_AUTHENTICATION = new Set(
+  ['POST /tokens', 'POST /revoke_token'].map((route) => operationId('hr', HR_OPERATIONS[route] as string)),
+);
 
 /** The most rules a tenant may have at once. */
 export const MAX_FAULTS_PER_TENANT = 100;
@@ -57,7 +71,37 @@ function active(rule: FaultRecord): ActiveFault {
     probability: rule.probability,
     remainingCount: rule.remainingCount,
     until: rule.until,
+    seed: rule.seed,
+    beforeAuthentication: rule.beforeAuthentication,
   };
+}
+
+/** What a rule's shape cannot say alone: a uniform range that runs backwards, a rule that can never apply. */
+function ruleFindings(tenant: TenantRef, body: NewFault): { field: string; code: string; message: string }[] {
+  const fields: { field: string; code: string; message: string }[] = [];
+  const effect = body.effect;
+  if (effect.type === 'latency' && effect.distribution === 'uniform' && effect.min_ms > effect.max_ms) {
+    fields.push({ field: 'effect.max_ms', code: 'invalid', message: 'Must be at least min_ms.' });
+  }
+  const operation = body.match?.operation_id;
+  if (tenant.kind === 'hr' && operation !== undefined) {
+    const early = body.match?.before_authentication === true;
+    if (early && !HR_BEFORE_AUTHENTICATION.has(operation)) {
+      fields.push({
+        field: 'match.operation_id',
+        code: 'invalid',
+        message: `Before authentication, a rule of the HR API applies to ${[...HR_BEFORE_AUTHENTICATION].join(' and ')} only.`,
+      });
+    }
+    if (!early && HR_BEFORE_AUTHENTICATION.has(operation)) {
+      fields.push({
+        field: 'match.before_authentication',
+        code: 'invalid',
+        message: 'This operation authenticates the call itself: a rule reaches it with before_authentication: true.',
+      });
+    }
+  }
+  return fields;
 }
 
 /**
@@ -67,6 +111,8 @@ function active(rule: FaultRecord): ActiveFault {
  */
 export class FaultsService implements FaultSource {
   private rules = new Map<string, ActiveFault[]>();
+  /** Whether any rule of `rules` applies before authentication. */
+  private early = false;
   private version = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Uses of uncounted rules not yet written. */
@@ -105,6 +151,24 @@ export class FaultsService implements FaultSource {
     const byTenant = new Map<string, ActiveFault[]>();
     for (const rule of all) byTenant.set(rule.tenant, [...(byTenant.get(rule.tenant) ?? []), active(rule)]);
     this.rules = byTenant;
+    this.noteEarly();
+  }
+
+  private setRules(tenant: string, rules: ActiveFault[]): void {
+    this.rules.set(tenant, rules);
+    this.noteEarly();
+  }
+
+  private noteEarly(): void {
+    this.early = [...this.rules.values()].some((rules) => rules.some((rule) => rule.beforeAuthentication));
+  }
+
+  anyBeforeAuthentication(): boolean {
+    return this.early;
+  }
+
+  nextDraw(rule: ActiveFault): Promise<number | undefined> {
+    return this.work.read.faults.nextDraw(rule.id);
   }
 
   /**
@@ -132,7 +196,7 @@ export class FaultsService implements FaultSource {
       // Spent: drop it here until the next refresh confirms it.
       const tenantRules = [...this.rules].find(([, rules]) => rules.includes(rule));
       if (tenantRules)
-        this.rules.set(
+        this.setRules(
           tenantRules[0],
           tenantRules[1].filter((r) => r !== rule),
         );
@@ -163,7 +227,7 @@ export class FaultsService implements FaultSource {
 
   async create(tenant: TenantRef, body: NewFault, actor: string): Promise<FaultRecord> {
     const match = body.match ?? {};
-    const fields: { field: string; code: string; message: string }[] = [];
+    const fields = ruleFindings(tenant, body);
     if (match.api !== undefined && match.api !== tenant.kind) {
       fields.push({ field: 'match.api', code: 'invalid', message: `This tenant is of the ${tenant.kind} API.` });
     }
@@ -197,6 +261,8 @@ export class FaultsService implements FaultSource {
       until,
       appliedCount: 0,
       createdAt: this.clock.wall(),
+      seed: body.seed ?? null,
+      beforeAuthentication: match.before_authentication === true,
     };
     await this.work.run(async ({ faults, audit }) => {
       if ((await faults.count(tenant.key)) >= MAX_FAULTS_PER_TENANT) {
@@ -215,7 +281,7 @@ export class FaultsService implements FaultSource {
       });
     });
     this.version++;
-    this.rules.set(tenant.key, [...this.rulesOf(tenant.key), active(rule)]);
+    this.setRules(tenant.key, [...this.rulesOf(tenant.key), active(rule)]);
     return rule;
   }
 
@@ -234,6 +300,6 @@ export class FaultsService implements FaultSource {
       });
     });
     this.version++;
-    this.rules.set(tenant.key, id === undefined ? [] : this.rulesOf(tenant.key).filter((rule) => rule.id !== id));
+    this.setRules(tenant.key, id === undefined ? [] : this.rulesOf(tenant.key).filter((rule) => rule.id !== id));
   }
 }

@@ -1,4 +1,4 @@
-/** A fault rule of a tenant (migration 0025; docs/admin.md, "Faults"). */
+/** A fault rule of a tenant (migrations 0025, 0070; docs/admin.md, "Faults"). */
 export interface TenantFaultsTable {
   id: string;
   /** `hr:<client_id>` or `academy:<acadId>`. */
@@ -15,6 +15,12 @@ export interface TenantFaultsTable {
   until: number | null;
   applied_count: number;
   created_at: number;
+  /** Null: unseeded. */
+  seed: number | null;
+  /** How many calls a seeded rule matched: the index of its next draw. */
+  draw_count: number;
+  /** 1: applies before the credentials are checked. */
+  before_authentication: number;
 }
 
 declare module '../../platform/db/schema.js' {

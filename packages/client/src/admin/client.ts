@@ -130,30 +130,57 @@ export interface ClockAdvance {
   seconds?: number;
 }
 
+/** A latency effect: fixed (`distribution` left out or `fixed`), uniform in [min_ms, max_ms], or log-normal. */
+export type FaultLatency =
+  | { type: 'latency'; distribution?: 'fixed'; latency_ms: number }
+  | { type: 'latency'; distribution: 'uniform'; min_ms: number; max_ms: number }
+  | { type: 'latency'; distribution: 'log_normal'; median_ms: number; sigma: number };
+
+/** How a `malformed` fault answers: an empty 200, a body that is not JSON, half the body, or no body at all. */
+export type FaultMalformedForm = 'empty' | 'invalid_json' | 'truncated' | 'close_after_headers';
+
 /** What a fault rule does (`effect`). */
 export type FaultEffect =
-  | { type: 'latency'; latency_ms: number }
+  | FaultLatency
   | { type: 'status'; status: 429 | 500 | 502 | 503 | 504; retry_after_seconds?: number }
   | { type: 'reset' }
-  | { type: 'slow_body'; bytes_per_second: number };
+  | { type: 'slow_body'; bytes_per_second: number }
+  | { type: 'chunked_body'; chunks: number; total_ms: number }
+  | { type: 'malformed'; form: FaultMalformedForm };
 
 /** `POST …/faults`: which calls, what happens to them, how often, for how long. */
 export interface NewFaultRule {
-  match?: { api?: 'hr' | 'academy'; method?: string; operation_id?: string; path?: string };
+  match?: {
+    api?: 'hr' | 'academy';
+    method?: string;
+    operation_id?: string;
+    path?: string;
+    /** Apply before the credentials are checked: the HR token endpoint, the Academy key check. */
+    before_authentication?: boolean;
+  };
   effect: FaultEffect;
   probability?: number;
   remaining_count?: number;
   until?: string;
+  /** The same seed and the same calls: the same draws (probability, latency), in the same places. */
+  seed?: number;
 }
 
 /** A fault rule, as the admin API shows it. */
 export interface FaultRule {
   id: string;
-  match: { api: 'hr' | 'academy'; method: string | null; operation_id: string | null; path: string | null };
+  match: {
+    api: 'hr' | 'academy';
+    method: string | null;
+    operation_id: string | null;
+    path: string | null;
+    before_authentication: boolean;
+  };
   effect: FaultEffect;
   probability: number;
   remaining_count: number | null;
   until: string | null;
+  seed: number | null;
   applied_count: number;
   created_at: string;
 }

@@ -275,6 +275,14 @@ export class AuthService {
     return info;
   }
 
+  /**
+   * The client an application id belongs to, without checking any secret: the tenant a token call names, for the
+   * fault rules applied before authentication (docs/admin.md, "Faults").
+   */
+  async clientOfApplication(applicationId: string): Promise<string | undefined> {
+    return (await this.application(applicationId))?.clientId;
+  }
+
   /** Checks HTTP Basic application credentials; a wrong or revoked one is a 401 `invalid_credentials`. */
   async authenticateApplication(applicationId: string, secret: string): Promise<AppInfo> {
     const app = await this.application(applicationId);
