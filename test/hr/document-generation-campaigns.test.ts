@@ -368,6 +368,55 @@ for (const dialect of dialects()) {
       assert.equal((await count()) - before, 5, 'each pending row filed once');
     });
 
+    it('a campaign whose job runs out of attempts ends failed, audited, and no longer counts as running', async () => {
+      const data = employees.slice(0, 3).map((e, i) => rowOf(i + 1, e));
+      const created = await json<Campaign>(
+        await create({ output_action: 'archive', document_type_id: 'certificate', data }),
+        201,
+      );
+      await ended(created.id);
+      // As if its last attempt's process died mid-way: in progress, its job running under an expired lease with no
+      // attempt left.
+      await db()
+        .updateTable('hr_docgen_campaigns')
+        .set({ status: 'in_progress' })
+        .where('id', '=', created.id)
+        .execute();
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          const id = await enqueue(trx, {
+            queue: 'document-generation-campaign',
+            tenant: hr.creds.client_id,
+            payload: { clientId: hr.creds.client_id, campaignId: created.id },
+            maxAttempts: 5,
+          });
+          await trx
+            .updateTable('jobs')
+            .set({ status: 'running', attempts: 5, locked_by: 'dead-process', lease_until: 1 })
+            .where('id', '=', id)
+            .execute();
+        });
+      server.app.services.jobs.wake();
+      const gaveUp = await until(
+        async () => {
+          const d = await details(created.id);
+          return d.status === 'failed' ? d : undefined;
+        },
+        `campaign ${created.id} failed`,
+        60_000,
+      );
+      assert.equal(gaveUp.status, 'failed');
+      const events = await db()
+        .selectFrom('hr_events')
+        .select(['action', 'resource_id'])
+        .where('client_id', '=', hr.creds.client_id)
+        .where('resource_id', '=', created.id)
+        .where('action', '=', 'failed')
+        .execute();
+      assert.equal(events.length, 1, 'one campaign.failed event');
+    });
+
     it('POST …/csv is not available: 501 not_implemented, whatever the body', async () => {
       const bodies: [string | undefined, Record<string, string>][] = [
         [JSON.stringify({ file: 'x' }), { 'content-type': 'application/json' }],

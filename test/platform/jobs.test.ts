@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type Transaction } from 'kysely';
 import { ConfigError, loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase, Sqlite, sqlitePath } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
@@ -343,6 +343,54 @@ for (const dialect of dialects()) {
       assert.equal(Number(spent.attempts), 2);
       clock.advance(1_000_000);
       assert.equal(await r.runDue(), 0, 'a failed job is never attempted again by itself');
+    });
+
+    it('a queue’s onGiveUp runs in the transaction that fails a job for good, and only then', async () => {
+      const seen: { payload: unknown; status: string }[] = [];
+      const onGiveUp = async (job: Job, trx: Transaction<Tables>) => {
+        // In the failing transaction: the job reads as failed there already.
+        const { status } = await trx
+          .selectFrom('jobs')
+          .select('status')
+          .where('id', '=', job.id)
+          .executeTakeFirstOrThrow();
+        seen.push({ payload: job.payload, status });
+      };
+      const r = runner({
+        random: () => 0.99,
+        handlers: {
+          'test.giveup': {
+            backoff: { baseMs: 4000, factor: 2, capMs: 1_000_000 },
+            onGiveUp,
+            handle: (job) => {
+              if (job.payload === 'permanent') throw new PermanentJobError('gone');
+              throw new Error('down');
+            },
+          },
+        },
+      });
+      const twice = await enqueue(database.db, { queue: 'test.giveup', payload: 'twice', maxAttempts: 2 }, clock.now());
+      await enqueue(database.db, { queue: 'test.giveup', payload: 'permanent' }, clock.now());
+      const dead = await enqueue(database.db, { queue: 'test.giveup', payload: 'dead', maxAttempts: 1 }, clock.now());
+      await database.db
+        .updateTable('jobs')
+        .set({ status: 'running', attempts: 1, locked_by: 'dead-process', lease_until: clock.now() - 1 })
+        .where('id', '=', dead)
+        .execute();
+      await r.runDue();
+      assert.deepEqual(
+        seen.map((s) => s.payload).sort(),
+        ['dead', 'permanent'],
+        'a retried attempt does not give up; a permanent error and a dead process’s spent job do',
+      );
+      assert.equal((await row(twice)).status, 'pending');
+      clock.advance(10_000);
+      await r.runDue();
+      assert.deepEqual(seen.map((s) => s.payload).sort(), ['dead', 'permanent', 'twice']);
+      assert.deepEqual(new Set(seen.map((s) => s.status)), new Set(['failed']));
+      clock.advance(1_000_000);
+      await r.runDue();
+      assert.equal(seen.length, 3, 'once per job');
     });
 
     it('jobs with one ordering key run one at a time in id order, even with concurrency 4', async () => {

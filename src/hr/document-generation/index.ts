@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely';
+import type { Tables } from '../../platform/db/schema.js';
 import { convertDocument, findOffice } from '../../platform/docgen/convert.js';
 import { DocgenWorker } from '../../platform/docgen/runner.js';
 import type { Job, JobContext } from '../../platform/jobs/index.js';
@@ -129,6 +131,8 @@ export function createDocumentGeneration(ctx: HrContext, documents: DocumentsSer
         handle: (job: Job<CampaignJob>, context: JobContext) =>
           clock.runAs(`hr:${job.payload.clientId}`, () => campaignJobs.run(job.payload, context)),
         maxAttempts: 5,
+        onGiveUp: (job: Job<CampaignJob>, trx: Transaction<Tables>) =>
+          clock.runAs(`hr:${job.payload.clientId}`, () => campaignJobs.gaveUp(job.payload, trx)),
       },
       [MIGRATION_QUEUE]: {
         handle: (job: Job<MigrationJob>) =>

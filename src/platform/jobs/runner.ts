@@ -86,7 +86,16 @@ export interface QueueOptions<P = any> {
   maxAttempts?: number;
   /** The deadline of a job that does not name its own: this long after it was enqueued (24 h for webhooks). */
   giveUpAfterMs?: number;
+  /**
+   * Run in the transaction that fails a job for good (no attempt left, or a permanent error; also when a job whose
+   * process died had spent its attempts): what the job stood for ends too (a campaign `failed`).
+   */
+  onGiveUp?: GiveUpHandler<P>;
 }
+
+/** What a queue does when one of its jobs fails for good, in that transaction. */
+// biome-ignore lint/suspicious/noExplicitAny: as JobHandler.
+export type GiveUpHandler<P = any> = (job: Job<P>, trx: Transaction<Tables>) => Promise<void>;
 
 /** What the runner logs through (a pino logger fits). */
 export interface JobLog {
@@ -126,6 +135,7 @@ interface Queue {
   backoff: Backoff;
   maxAttempts: number | undefined;
   giveUpAfterMs: number | undefined;
+  onGiveUp: GiveUpHandler | undefined;
 }
 
 const silent: JobLog = { info() {}, warn() {}, error() {} };
@@ -183,6 +193,7 @@ export class JobRunner {
         backoff: { ...DEFAULT_BACKOFF, ...queue.backoff },
         maxAttempts: queue.maxAttempts,
         giveUpAfterMs: queue.giveUpAfterMs,
+        onGiveUp: 'onGiveUp' in queue ? queue.onGiveUp : undefined,
       });
     }
     this.queueNames = [...this.queues.keys()];
@@ -305,6 +316,7 @@ export class JobRunner {
         const { limit: max, deadline } = this.limits(queue, job);
         return (max !== null && job.attempts >= max) || (deadline !== null && this.clock.now() >= deadline);
       },
+      gaveUp: (job, trx) => this.queues.get(job.queue)?.onGiveUp?.(job, trx) ?? Promise.resolve(),
     });
   }
 
@@ -376,7 +388,9 @@ export class JobRunner {
         const next = this.nextAttempt(queue, job, error, at, retryAt);
         held = await inLightTransaction(this.db, async (trx) => {
           await recorded(trx);
-          return failJob(trx, claim, at, message, next);
+          const failed = await failJob(trx, claim, at, message, next);
+          if (failed && next === null) await queue.onGiveUp?.(job, trx);
+          return failed;
         });
         // A permanent failure is expected (a refused address): one short line, without the stack.
         if (held && error instanceof PermanentJobError)

@@ -298,6 +298,8 @@ export interface ClaimOptions {
     giveUpAt: number | null;
     createdAt: number;
   }): boolean;
+  /** Run in the claim's transaction for each job failed there for good (its attempts spent by dead processes). */
+  gaveUp?: (job: Job, trx: Transaction<Tables>) => Promise<void>;
 }
 
 /**
@@ -372,7 +374,7 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
       });
       const expired = `lease expired during attempt ${attempts} (its process stopped or stalled)`;
       if (spent) {
-        await trx
+        const failed = await trx
           .updateTable('jobs')
           .set({
             status: 'failed',
@@ -383,7 +385,9 @@ export async function claimJobs(db: Kysely<Tables>, options: ClaimOptions): Prom
             last_error: `${expired}; no attempt left`,
           })
           .where('id', '=', id)
-          .execute();
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (options.gaveUp) await options.gaveUp(toJob(failed), trx);
         continue;
       }
       const row = await trx

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { Transaction } from 'kysely';
 import { type BlobStore, readBlob } from '../../../platform/blobs/store.js';
 import type { Tables } from '../../../platform/db/schema.js';
 import type { HrTenantId } from '../../../platform/db/tenant.js';
@@ -107,6 +108,18 @@ export class CampaignJobs {
       }
     }
     await this.finish(clientId, campaign);
+  }
+
+  /**
+   * The job failed for good (its attempts spent by errors that were not the rows', or by processes that died): in
+   * that transaction the campaign ends `failed`, audited, so that it no longer counts as running. Rows generated
+   * before keep their documents.
+   */
+  async gaveUp(job: CampaignJob, trx: Transaction<Tables>): Promise<void> {
+    const tx = this.work.on(trx).read;
+    if (!(await tx.campaigns.giveUp(job.clientId, job.campaignId, this.deps.clock.now()))) return;
+    const ended = (await tx.campaigns.find(job.clientId, job.campaignId)) as CampaignRecord;
+    await tx.audit.record(job.clientId, campaignEvents, 'failed', eventOf(ended));
   }
 
   private async generateRow(

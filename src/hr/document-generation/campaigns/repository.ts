@@ -283,6 +283,17 @@ export class CampaignsRepository extends HrRepository {
     return Number(done.numUpdatedRows) > 0;
   }
 
+  /** A campaign not ended yet (`created`, `in_progress`) fails: its job ran out of attempts; false when it had ended. */
+  async giveUp(clientId: HrTenantId, id: string, at: number): Promise<boolean> {
+    const done = await this.tenant(clientId)
+      .updateTable('hr_docgen_campaigns')
+      .set({ status: 'failed', ended_at: at, updated_at: at })
+      .where('id', '=', id)
+      .where('status', 'in', ['created', 'in_progress'])
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0;
+  }
+
   /** An `in_progress` campaign ends (`completed` with its file, or `failed`); false when it is not in progress. */
   async finish(
     clientId: HrTenantId,
