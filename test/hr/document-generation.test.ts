@@ -9,6 +9,7 @@ import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { findOffice } from '../../src/platform/docgen/convert.js';
 import { openDocx } from '../../src/platform/docgen/package.js';
+import { enqueue } from '../../src/platform/jobs/index.js';
 import { pageTexts } from '../../src/platform/pdf/text.js';
 import { createTemplate, fragmentTemplate, sampleTemplate, uploadTemplate } from '../support/docgen.js';
 import { dialects, type HrCaller, hrCaller, sleep, startServer, type TestServer } from '../support/harness.js';
@@ -351,6 +352,57 @@ for (const dialect of dialects()) {
         200,
       );
       assert.equal(events.filter((e) => e.type === 'document_generation.generated').length, 1);
+    });
+
+    it('an async generation whose job runs out of attempts ends FAILED, with its event', async () => {
+      const accepted = await json<{ id: string; document_generation_id: string }>(
+        await hr.call('POST', '/document_generations/async', {
+          document_generation_template_id: templateId,
+          output_format: 'DOCX',
+          fields: DATASET,
+        }),
+        202,
+      );
+      const id = accepted.document_generation_id;
+      const db = server.app.database.db;
+      const statusOf = async () =>
+        (
+          await json<{ status: string }>(
+            await hr.call('GET', `/document_generation_requests/${accepted.id}/status`),
+            200,
+          )
+        ).status;
+      for (let i = 0; i < 200 && (await statusOf()) !== 'PROCESSED'; i++) await sleep(50);
+      // As if its last attempt's process died while generating: its job running under an expired lease, spent.
+      await db.updateTable('hr_docgen_generations').set({ status: 'GENERATING' }).where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        const job = await enqueue(trx, {
+          queue: 'document-generation',
+          tenant: hr.creds.client_id,
+          payload: { clientId: hr.creds.client_id, generationId: id },
+          maxAttempts: 5,
+        });
+        await trx
+          .updateTable('jobs')
+          .set({ status: 'running', attempts: 5, locked_by: 'dead-process', lease_until: 1 })
+          .where('id', '=', job)
+          .execute();
+      });
+      server.app.services.jobs.wake();
+      let generation = { status: '', failure: '' as string | null };
+      for (let i = 0; i < 200 && generation.status !== 'FAILED'; i++) {
+        await sleep(50);
+        generation = await json<{ status: string; failure: string | null }>(
+          await hr.call('GET', `/document_generations/${id}`),
+          200,
+        );
+      }
+      assert.equal(generation.status, 'FAILED');
+      const events = await json<{ type: string }[]>(
+        await hr.call('GET', `/events?resource_id=${id}&per_page=100`),
+        200,
+      );
+      assert.equal(events.filter((e) => e.type === 'document_generation.failed').length, 1);
     });
 
     it('refuses archive for a sync generation, and hides another tenant’s objects', async () => {

@@ -126,6 +126,8 @@ export function createDocumentGeneration(ctx: HrContext, documents: DocumentsSer
         handle: (job: Job<GenerationJob>) =>
           clock.runAs(`hr:${job.payload.clientId}`, () => generations.runJob(job.payload)),
         maxAttempts: 5,
+        onGiveUp: (job: Job<GenerationJob>, trx: Transaction<Tables>) =>
+          clock.runAs(`hr:${job.payload.clientId}`, () => generations.gaveUp(job.payload, trx)),
       },
       [CAMPAIGN_QUEUE]: {
         handle: (job: Job<CampaignJob>, context: JobContext) =>

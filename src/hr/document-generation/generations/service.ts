@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import type { Transaction } from 'kysely';
 import { type BlobStore, readBlob } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
@@ -295,6 +296,15 @@ export class GenerationsService {
       .catch((error: unknown) => {
         if (error !== gone) throw error;
       });
+  }
+
+  /** The job failed for good (its attempts spent): the generation fails in that transaction, with its event. */
+  async gaveUp(job: GenerationJob, trx: Transaction<Tables>): Promise<void> {
+    const tx = this.work.on(trx).read;
+    const failure = 'The document could not be generated: its job failed on every attempt.';
+    if (!(await tx.generations.fail(job.clientId, job.generationId, failure, [], this.deps.clock.now()))) return;
+    const record = (await tx.generations.find(job.clientId, job.generationId)) as GenerationRecord;
+    await tx.audit.record(job.clientId, generationEvents, 'failed', eventOf(record));
   }
 
   private async failJob(clientId: HrTenantId, id: string, error: Error): Promise<void> {
