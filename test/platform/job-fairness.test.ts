@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { claimJobs } from '../../src/platform/jobs/claim.js';
 import { enqueue, type Job, JobRunner, RetryJobError } from '../../src/platform/jobs/index.js';
-import { claimJobs } from '../../src/platform/jobs/store.js';
 import { dialects, freshDatabase, type TestDatabase } from '../support/harness.js';
 
 const T0 = Date.UTC(2026, 0, 1);

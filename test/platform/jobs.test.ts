@@ -12,6 +12,7 @@ import { type Database, openDatabase, Sqlite, sqlitePath } from '../../src/platf
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import type { Tables } from '../../src/platform/db/schema.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
+import { claimJobs } from '../../src/platform/jobs/claim.js';
 import {
   backoffDelay,
   cancelJob,
@@ -28,7 +29,6 @@ import {
   RetryJobError,
   retryJob,
 } from '../../src/platform/jobs/index.js';
-import { claimJobs } from '../../src/platform/jobs/store.js';
 import { dialects, freshDatabase, sleep, type TestDatabase } from '../support/harness.js';
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -10,7 +10,8 @@ import type { DialectName } from '../db/database.js';
 import type { Tables } from '../db/schema.js';
 import { inLightTransaction } from '../db/transaction.js';
 import { wallClock } from '../time.js';
-import { type Claim, claimJobs, completeJob, failJob, type Job, renewLease } from './store.js';
+import { claimJobs } from './claim.js';
+import { type Claim, completeJob, failJob, type Job, renewLease } from './store.js';
 
 /** What a handler may use while it runs. */
 export interface JobContext {
