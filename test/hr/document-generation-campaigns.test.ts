@@ -10,7 +10,14 @@ import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { enqueue } from '../../src/platform/jobs/index.js';
 import { PdfWorker } from '../../src/platform/pdf/runner.js';
 import { until } from '../support/distributions.js';
-import { createTemplate, fragmentTemplate, readZip, sampleTemplate, uploadTemplate } from '../support/docgen.js';
+import {
+  createTemplate,
+  enqueueSpentJob,
+  fragmentTemplate,
+  readZip,
+  sampleTemplate,
+  uploadTemplate,
+} from '../support/docgen.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 import { json } from '../support/people-assist.js';
 
@@ -382,21 +389,11 @@ for (const dialect of dialects()) {
         .set({ status: 'in_progress' })
         .where('id', '=', created.id)
         .execute();
-      await db()
-        .transaction()
-        .execute(async (trx) => {
-          const id = await enqueue(trx, {
-            queue: 'document-generation-campaign',
-            tenant: hr.creds.client_id,
-            payload: { clientId: hr.creds.client_id, campaignId: created.id },
-            maxAttempts: 5,
-          });
-          await trx
-            .updateTable('jobs')
-            .set({ status: 'running', attempts: 5, locked_by: 'dead-process', lease_until: 1 })
-            .where('id', '=', id)
-            .execute();
-        });
+      await enqueueSpentJob(db(), {
+        queue: 'document-generation-campaign',
+        tenant: hr.creds.client_id,
+        payload: { clientId: hr.creds.client_id, campaignId: created.id },
+      });
       server.app.services.jobs.wake();
       const gaveUp = await until(
         async () => {

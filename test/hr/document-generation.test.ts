@@ -9,9 +9,14 @@ import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { buildDocx } from '../../src/platform/docgen/build-docx.js';
 import { findOffice } from '../../src/platform/docgen/convert.js';
 import { openDocx } from '../../src/platform/docgen/package.js';
-import { enqueue } from '../../src/platform/jobs/index.js';
 import { pageTexts } from '../../src/platform/pdf/text.js';
-import { createTemplate, fragmentTemplate, sampleTemplate, uploadTemplate } from '../support/docgen.js';
+import {
+  createTemplate,
+  enqueueSpentJob,
+  fragmentTemplate,
+  sampleTemplate,
+  uploadTemplate,
+} from '../support/docgen.js';
 import { dialects, type HrCaller, hrCaller, sleep, startServer, type TestServer } from '../support/harness.js';
 import { employee, json } from '../support/people-assist.js';
 
@@ -375,18 +380,10 @@ for (const dialect of dialects()) {
       for (let i = 0; i < 200 && (await statusOf()) !== 'PROCESSED'; i++) await sleep(50);
       // As if its last attempt's process died while generating: its job running under an expired lease, spent.
       await db.updateTable('hr_docgen_generations').set({ status: 'GENERATING' }).where('id', '=', id).execute();
-      await db.transaction().execute(async (trx) => {
-        const job = await enqueue(trx, {
-          queue: 'document-generation',
-          tenant: hr.creds.client_id,
-          payload: { clientId: hr.creds.client_id, generationId: id },
-          maxAttempts: 5,
-        });
-        await trx
-          .updateTable('jobs')
-          .set({ status: 'running', attempts: 5, locked_by: 'dead-process', lease_until: 1 })
-          .where('id', '=', job)
-          .execute();
+      await enqueueSpentJob(db, {
+        queue: 'document-generation',
+        tenant: hr.creds.client_id,
+        payload: { clientId: hr.creds.client_id, generationId: id },
       });
       server.app.services.jobs.wake();
       let generation = { status: '', failure: '' as string | null };

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { unzipSync } from 'fflate';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../src/platform/db/schema.js';
 import { buildDocx, type DocxBlock } from '../../src/platform/docgen/build-docx.js';
 import { ZipPackage } from '../../src/platform/docgen/zip-package.js';
+import { enqueue } from '../../src/platform/jobs/index.js';
 import type { HrCaller, TestServer } from './harness.js';
 
 /** A template's id after `POST /document_generation_templates`. */
@@ -67,4 +70,19 @@ export function fragmentTemplate(): Uint8Array {
 /** A zip's entries (a DOCX, an ODT, a campaign's zip), in their order, read with fflate. */
 export function readZip(bytes: Uint8Array): ZipPackage {
   return new ZipPackage(Object.entries(unzipSync(bytes)));
+}
+
+/**
+ * A job of `queue` as a process that died in its last attempt leaves it: running under an expired lease, its 5
+ * attempts spent (enqueued and set so in one transaction, so no runner claims it in between).
+ */
+export async function enqueueSpentJob(db: Kysely<Tables>, job: { queue: string; tenant: string; payload: unknown }) {
+  await db.transaction().execute(async (trx) => {
+    const id = await enqueue(trx, { ...job, maxAttempts: 5 });
+    await trx
+      .updateTable('jobs')
+      .set({ status: 'running', attempts: 5, locked_by: 'dead-process', lease_until: 1 })
+      .where('id', '=', id)
+      .execute();
+  });
 }
