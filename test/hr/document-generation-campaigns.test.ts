@@ -589,6 +589,24 @@ for (const dialect of dialects()) {
         server.app.services.jobs.start();
       }
       assert.equal((await settled()).status, 'completed');
+      // A run whose job's last attempt died with its process ends failed (it would stay in progress for ever).
+      const { runs } = await db()
+        .selectFrom('hr_docgen_migrations')
+        .select('runs')
+        .where('client_id', '=', hr.creds.client_id)
+        .executeTakeFirstOrThrow();
+      await db()
+        .updateTable('hr_docgen_migrations')
+        .set({ status: 'in_progress' })
+        .where('client_id', '=', hr.creds.client_id)
+        .execute();
+      await enqueueSpentJob(db(), {
+        queue: 'document-generation-syntax-migration',
+        tenant: hr.creds.client_id,
+        payload: { clientId: hr.creds.client_id, run: Number(runs) },
+      });
+      server.app.services.jobs.wake();
+      assert.equal((await settled()).status, 'failed');
       // The other client never started one.
       const theirs = await json<MigrationStatus>(
         await other.call('GET', '/document_generations/syntax_migration/status'),

@@ -140,6 +140,8 @@ export function createDocumentGeneration(ctx: HrContext, documents: DocumentsSer
         handle: (job: Job<MigrationJob>) =>
           clock.runAs(`hr:${job.payload.clientId}`, () => migration.runJob(job.payload)),
         maxAttempts: 5,
+        onGiveUp: (job: Job<MigrationJob>, trx: Transaction<Tables>) =>
+          clock.runAs(`hr:${job.payload.clientId}`, () => migration.gaveUp(job.payload, trx)),
       },
     },
   } satisfies HrArea<typeof s>;

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { Transaction } from 'kysely';
 import { type BlobStore, readBlob } from '../../../platform/blobs/store.js';
 import type { Page } from '../../../platform/db/keyset.js';
 import type { PageRequest } from '../../../platform/db/listing.js';
@@ -178,6 +179,14 @@ export class MigrationService {
    * `failed` when one could not be. Run again after a crash, it converts those still in V1; a job of an older run
    * (restarted since) does nothing.
    */
+  /** The job failed for good (its attempts spent): its run ends `failed` in that transaction, with its event. */
+  async gaveUp(job: MigrationJob, trx: Transaction<Tables>): Promise<void> {
+    const tx = this.work.on(trx).read;
+    if (!(await tx.migrations.finish(job.clientId, job.run, 'failed', this.deps.clock.now()))) return;
+    const ended = (await tx.migrations.find(job.clientId)) as MigrationRecord;
+    await tx.audit.record(job.clientId, migrationEvents, 'failed', eventOf(ended));
+  }
+
   async runJob(job: MigrationJob): Promise<void> {
     const current = await this.work.read.migrations.find(job.clientId);
     if (current?.status !== 'in_progress' || current.runs !== job.run) return;
