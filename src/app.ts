@@ -7,6 +7,8 @@ import { ACADEMY_PREFIX, academyApi } from './academy/plugin.js';
 import { ADMIN_DOCUMENTATION } from './admin/openapi.js';
 import { ADMIN_PREFIX, adminApi } from './admin/plugin.js';
 import { type Caller, requestLogCapture } from './admin/request-log/capture.js';
+import { NearMissCatalogue, type ServedApi } from './admin/request-log/near-miss.js';
+import { namedTenant } from './admin/request-log/near-miss-caller.js';
 import { consolePage, underConsole } from './console/plugin.js';
 import type { AuthContext } from './hr/core/auth/service.js';
 import { HrError, hrErrorBody } from './hr/errors.js';
@@ -17,7 +19,7 @@ import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { sweepIdempotencyKeys } from './platform/http/idempotency.js';
-import { operationIndex } from './platform/http/openapi.js';
+import { type ApiDocumentation, operationId, operationIndex } from './platform/http/openapi.js';
 import { type RateLimits, rateLimits } from './platform/http/rate-limit.js';
 import { listenSecondPort, onSecondPort, type SecondPort } from './platform/http/second-port.js';
 import { createServer } from './platform/http/server.js';
@@ -71,6 +73,35 @@ function tenantCaller(request: FastifyRequest): Caller | undefined {
   // A call a rule shaped before authentication, which did not authenticate: the tenant it named, no credential.
   if (request.faultTenant !== undefined) return { tenant: request.faultTenant, credentialId: null };
   return undefined;
+}
+
+/** The operations an API serves, for the near misses' suggestions: `METHOD /path` → operationId. */
+function servedApi(api: 'hr' | 'academy', doc: ApiDocumentation): ServedApi {
+  const operations = new Map(Object.entries(doc.operations).map(([key, sdk]) => [key, operationId(doc.idPrefix, sdk)]));
+  return { api, prefix: doc.prefix, operations };
+}
+
+/** What the request log needs to record near misses (docs/admin.md, "Near misses"). */
+function nearMisses(services: Services) {
+  return {
+    apiOf: (url: string) => {
+      const api = apiOf(url);
+      return api === 'hr' || api === 'academy' ? api : undefined;
+    },
+    namedTenant: namedTenant(
+      {
+        clientOfApplication: (id) => services.auth.clientOfApplication(id),
+        academyExists: (id) =>
+          services.academies.requireAcademy(id).then(
+            () => true,
+            () => false,
+          ),
+        now: () => services.clock.wall(),
+      },
+      { hr: HR_PREFIX, academy: ACADEMY_PREFIX },
+    ),
+    catalogue: new NearMissCatalogue([servedApi('hr', HR_DOCUMENTATION), servedApi('academy', ACADEMY_DOCUMENTATION)]),
+  };
 }
 
 /**
@@ -162,6 +193,7 @@ async function registerApis(
     identify: tenantCaller,
     operationIdOf,
     clock: services.clock,
+    nearMisses: nearMisses(services),
   });
   server.addHook('preValidation', capture.preValidation);
   server.addHook('onSend', capture.onSend);

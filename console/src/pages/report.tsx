@@ -47,6 +47,7 @@ export function ReportPage(props: { params: Record<string, string> }) {
             {report.calls} calls, {report.errors} errors ({(report.error_rate * 100).toFixed(1)} %), from {report.since}{' '}
             to {report.until}.
           </p>
+          <NearMisses counts={report.near_misses} />
           <Chart report={report} />
           <table>
             <caption class="visually-hidden">Operations called, most called first</caption>
@@ -78,6 +79,19 @@ export function ReportPage(props: { params: Record<string, string> }) {
         </>
       )}
     </section>
+  );
+}
+
+/** Calls that failed authentication or hit no route, by reason: shown only when there are some. */
+function NearMisses(props: { counts: Report['near_misses'] }) {
+  const found = Object.entries(props.counts ?? {}).filter(([, n]) => n > 0);
+  if (found.length === 0) return null;
+  const total = found.reduce((sum, [, n]) => sum + n, 0);
+  return (
+    <p data-testid="near-misses">
+      Before going live: {total} near misses (calls that failed authentication or hit no route; the request log marks
+      each): {found.map(([reason, n]) => `${reason.replace('_', ' ')}: ${n}`).join(', ')}.
+    </p>
   );
 }
 

@@ -182,6 +182,12 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
                   {c.method} {c.path}
                 </code>
                 {c.fault_id && <span class="tag"> fault</span>}
+                {c.near_miss && (
+                  <span class="tag" data-testid="near-miss" title="Failed authentication or hit no route">
+                    {' '}
+                    near miss: {c.near_miss.reason.replace('_', ' ')}
+                  </span>
+                )}
               </td>
               <td data-label="Status">{c.status}</td>
               <td data-label="ms">{c.duration_ms}</td>
@@ -212,6 +218,7 @@ export function RequestLogPage(props: { params: Record<string, string> }) {
             {open.credential_id && <CallerOf id={open.credential_id} callers={callers} />}
             {open.fault_id ? `, shaped by fault ${open.fault_id}` : ''}
           </p>
+          {open.near_miss && <NearMissOf call={open} />}
           <div class="actions">
             <button type="button" onClick={() => void copy(open)}>
               Copy as curl
@@ -264,6 +271,36 @@ function CallerOf(props: { id: string; callers: Map<string, Caller> }) {
       </strong>
       {caller.id && ` (${caller.id})`}
     </>
+  );
+}
+
+/** What a near miss missed: its reason, the served operations it probably meant, the real API's one if unserved. */
+function NearMissOf(props: { call: LoggedCall }) {
+  const miss = props.call.near_miss;
+  if (!miss) return null;
+  return (
+    <div data-testid="near-miss-detail">
+      <p>
+        <strong>Near miss: {miss.reason.replace('_', ' ')}.</strong>
+        {miss.unserved_reference_operation &&
+          ` ${miss.unserved_reference_operation.method} ${miss.unserved_reference_operation.path}: this operation exists in the real API but Atrium does not serve it yet.`}
+      </p>
+      {miss.suggestions.length > 0 && (
+        <>
+          <p>Closest operations:</p>
+          <ul>
+            {miss.suggestions.map((s) => (
+              <li key={`${s.method} ${s.path}`}>
+                <code>
+                  {s.method} {s.path}
+                </code>{' '}
+                ({s.operation_id})
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
   );
 }
 

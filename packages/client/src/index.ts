@@ -44,6 +44,8 @@ export {
   type FaultRule,
   type IntegrationReport,
   type LoggedCall,
+  type NearMiss,
+  type NearMissReason,
   type NewFaultRule,
   type RequestLogFilter,
   type SnapshotRestoreOptions,

@@ -36,6 +36,7 @@ export function presentReport(report: IntegrationReport): Report {
       bucket_seconds: report.timeline.bucketMs / 1000,
       points: report.timeline.points.map((p) => ({ at: formatDateTime(p.at), calls: p.calls, errors: p.errors })),
     },
+    near_misses: report.nearMisses,
   };
 }
 
@@ -72,8 +73,9 @@ export function reportMarkdown(report: Report): string {
   const extensions = report.operations.filter((l) => l.extension);
   const deprecated = report.operations.filter((l) => l.deprecated);
   const ignored = report.operations.filter((l) => Object.keys(l.ignored_parameters).length > 0);
+  const misses = Object.entries(report.near_misses).filter(([, n]) => n > 0);
   out.push('', '## Before going live', '');
-  if (extensions.length + deprecated.length + ignored.length === 0) {
+  if (extensions.length + deprecated.length + ignored.length + misses.length === 0) {
     out.push('Nothing: every call used an operation of the real API, none deprecated, with parameters it takes.');
   }
   for (const line of extensions) {
@@ -94,6 +96,13 @@ export function reportMarkdown(report: Report): string {
           : `- \`${operation}\` was sent \`${param}\` above its maximum, ${max}: Atrium served ${max} (${calls} calls).`,
       );
     }
+  }
+  if (misses.length > 0) {
+    const total = misses.reduce((sum, [, n]) => sum + n, 0);
+    const counts = misses.map(([reason, n]) => `${reason.replace('_', ' ')}: ${n}`).join(', ');
+    out.push(
+      `- ${total} near misses (calls that failed authentication or hit no route; the request log shows each): ${counts}.`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

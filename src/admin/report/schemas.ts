@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { NEAR_MISS_REASONS } from '../request-log/near-miss.js';
 
 export const ReportQuery = Type.Object(
   {
@@ -54,6 +55,10 @@ export const Report = Type.Object(
       },
       { description: 'Calls and errors over time (the console draws it).' },
     ),
+    near_misses: Type.Object(Object.fromEntries(NEAR_MISS_REASONS.map((r) => [r, Type.Integer()])), {
+      description:
+        'Calls that failed authentication or hit no route and named this tenant, by reason (docs/admin.md, "Near misses").',
+    }),
   },
   { $id: 'AdminReport', title: 'AdminReport' },
 );

@@ -1,5 +1,6 @@
 import { InvalidRequestError } from '../../platform/errors.js';
 import { DAY_MS, parseDateTime } from '../../platform/time.js';
+import { NEAR_MISS_REASONS, type NearMissReason } from '../request-log/near-miss.js';
 import type { RequestLogRepository } from '../request-log/repository.js';
 import type { TenantRef } from '../tenant-ref.js';
 
@@ -57,6 +58,8 @@ export interface IntegrationReport {
   errors: number;
   operations: OperationLine[];
   timeline: Timeline;
+  /** Calls that failed authentication or hit no route, by reason (every reason, zeros included). */
+  nearMisses: Record<NearMissReason, number>;
 }
 
 /** Bucket widths a timeline may use, smallest first: a minute up to a week. */
@@ -96,7 +99,10 @@ export class ReportService {
     const lines = new Map<string, OperationLine & { durations: number[] }>();
     const timeline = emptyTimeline(since, until);
     const first = timeline.points[0]?.at ?? since;
+    const nearMisses = Object.fromEntries(NEAR_MISS_REASONS.map((r) => [r, 0])) as Record<NearMissReason, number>;
     for (const call of calls) {
+      const miss = call.flags.nearMiss;
+      if (miss && miss.reason in nearMisses) nearMisses[miss.reason]++;
       const point = timeline.points[Math.floor((call.at - first) / timeline.bucketMs)];
       if (point) {
         point.calls++;
@@ -151,6 +157,7 @@ export class ReportService {
       errors: operations.reduce((n, line) => n + line.errors, 0),
       operations,
       timeline,
+      nearMisses,
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/time.js';
+import { errorOf, NEAR_MISS_STATUSES, type NearMiss, type NearMissCatalogue } from './near-miss.js';
 import type { RequestLogService } from './service.js';
 
 /** Who made a call of a tenant API: its tenant, and the application or key it used. */
@@ -42,8 +43,8 @@ export const EXTENSION_TAG = 'Atrium extensions';
 
 /**
  * The request log's hooks, on the whole server: `onSend` keeps the answer's payload as sent, `onResponse` hands
- * the call over to the log (which writes it a second later). Calls that no tenant made (unauthenticated ones, the
- * admin API, the docs) are not logged.
+ * the call over to the log (which writes it a second later). Calls that no tenant made (the admin API, the docs,
+ * unauthenticated ones that name no tenant) are not logged; a near miss that names one is, marked so.
  */
 export function requestLogCapture(
   log: RequestLogService,
@@ -51,6 +52,15 @@ export function requestLogCapture(
     identify(request: FastifyRequest): Caller | undefined;
     operationIdOf(method: string, routeUrl: string): string | undefined;
     clock: Clock;
+    /**
+     * Near misses (docs/admin.md, "Near misses"): which API a URL is of, the tenant an unauthenticated call names,
+     * and what the call missed.
+     */
+    nearMisses?: {
+      apiOf(url: string): 'hr' | 'academy' | undefined;
+      namedTenant(request: FastifyRequest): Promise<Caller | undefined>;
+      catalogue: NearMissCatalogue;
+    };
   },
 ) {
   return {
@@ -79,8 +89,25 @@ export function requestLogCapture(
     },
     async onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       if (!log.enabled) return;
-      const caller = options.identify(request);
+      const status = reply.statusCode;
+      const near = options.nearMisses;
+      const api = near && NEAR_MISS_STATUSES.has(status) ? near.apiOf(request.url) : undefined;
+      const caller = options.identify(request) ?? (api && near ? await near.namedTenant(request) : undefined);
       if (!caller) return;
+      const payload = (request as Captured)[PAYLOAD] ?? null;
+      let nearMiss: NearMiss | undefined;
+      if (api && near) {
+        const path = request.url.split('?', 1)[0] as string;
+        const noRoute = request.is404 === true;
+        nearMiss = near.catalogue.describe({
+          api,
+          method: request.method,
+          path,
+          status,
+          noRoute,
+          ...(noRoute ? {} : errorOf(payload)),
+        });
+      }
       // Fastify builds routeOptions on each read: once here.
       const { url: route, schema } = request.routeOptions;
       const docs = (schema ?? {}) as RouteDocs;
@@ -92,16 +119,17 @@ export function requestLogCapture(
         method: request.method,
         url: request.url,
         operationId: (route && options.operationIdOf(request.method, route)) ?? null,
-        status: reply.statusCode,
+        status,
         durationMs: reply.elapsedTime,
         requestHeaders: request.headers,
         requestBody: (request as Captured)[BODY],
         responseHeaders: reply.getHeaders(),
-        responsePayload: (request as Captured)[PAYLOAD] ?? null,
+        responsePayload: payload,
         faultId: request.faultId ?? null,
         extension: docs.tags?.includes(EXTENSION_TAG) === true,
         deprecated: docs.deprecated === true,
         ignored: ignoredParameters(request, docs),
+        nearMiss: nearMiss ?? null,
       });
     },
   };

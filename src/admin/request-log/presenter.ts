@@ -19,6 +19,7 @@ export function presentCall(call: LoggedCallRecord): LoggedCall {
     extension: call.flags.extension,
     deprecated: call.flags.deprecated,
     ignored_parameters: call.flags.ignored,
+    near_miss: call.flags.nearMiss ?? null,
   };
 }
 

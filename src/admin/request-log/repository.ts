@@ -4,6 +4,7 @@ import { prepared } from '../../platform/db/prepared.js';
 import { AdminAuditRepository } from '../audit/repository.js';
 import { boundTenant, clearTenant, type LogCaps, sweepOlderThan } from './bounds.js';
 import type { Journal } from './journal.js';
+import type { NearMiss } from './near-miss.js';
 import type { RequestLogTable } from './tables.js';
 
 /** One logged call, as the domain sees it. */
@@ -37,6 +38,8 @@ export interface CallFlags {
   ignored: string[];
   requestTruncated: boolean;
   responseTruncated: boolean;
+  /** The call failed authentication or hit no route (docs/admin.md, "Near misses"); absent otherwise. */
+  nearMiss?: NearMiss;
 }
 
 /** A call to write; without `tenantAt`, the tenant's clock is taken to be the installation's. */
@@ -89,6 +92,7 @@ function parseFlags(text: string): CallFlags {
     ignored: flags.ignored ?? [],
     requestTruncated: flags.requestTruncated === true,
     responseTruncated: flags.responseTruncated === true,
+    ...(flags.nearMiss ? { nearMiss: flags.nearMiss } : {}),
   };
 }
 

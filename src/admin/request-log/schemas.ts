@@ -1,7 +1,27 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TenantParams } from '../tenant-ref.js';
+import { NEAR_MISS_REASONS } from './near-miss.js';
 
 export const LOG_PAGE_MAX = 200;
+
+export const NearMissInfo = Type.Object(
+  {
+    reason: Type.Union(
+      NEAR_MISS_REASONS.map((r) => Type.Literal(r)),
+      { description: 'Why the call missed (docs/admin.md, "Near misses").' },
+    ),
+    suggestions: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), operation_id: Type.String() }), {
+      description: 'For `unknown_path` and `wrong_method`: the closest served operations, closest first.',
+    }),
+    unserved_reference_operation: Type.Optional(
+      Type.Object(
+        { method: Type.String(), path: Type.String() },
+        { description: 'This operation exists in the real API but Atrium does not serve it yet.' },
+      ),
+    ),
+  },
+  { description: 'A call that failed authentication or hit no route.' },
+);
 
 export const LoggedCall = Type.Object(
   {
@@ -33,6 +53,9 @@ export const LoggedCall = Type.Object(
     deprecated: Type.Boolean({ description: 'The real API marks the operation deprecated.' }),
     ignored_parameters: Type.Array(Type.String(), {
       description: 'Query parameters the operation ignored (undeclared), or clamped (`per_page`).',
+    }),
+    near_miss: Type.Union([NearMissInfo, Type.Null()], {
+      description: 'The call failed authentication or hit no route, and named this tenant; null: not a near miss.',
     }),
   },
   { $id: 'AdminLoggedCall', title: 'AdminLoggedCall' },

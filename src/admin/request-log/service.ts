@@ -3,6 +3,7 @@ import type { BodyRule } from '../../platform/config.js';
 import type { Clock } from '../../platform/time.js';
 import { BodyPolicy } from './body-policy.js';
 import { type CompiledMatcher, type Difference, differences } from './matcher.js';
+import type { NearMiss } from './near-miss.js';
 import { redactBody, redactHeaders, redactUrl } from './redact.js';
 import type { CallFilter, LoggedCallRecord, NewLoggedCall, RequestLogRepository } from './repository.js';
 import { VERIFY_CLOSEST, VERIFY_LISTED } from './schemas.js';
@@ -30,6 +31,8 @@ export interface CapturedCall {
   extension: boolean;
   deprecated: boolean;
   ignored: string[];
+  /** The call failed authentication or hit no route, and named its tenant (docs/admin.md, "Near misses"). */
+  nearMiss?: NearMiss | null;
 }
 
 /**
@@ -225,6 +228,7 @@ export class RequestLogService {
         ignored: call.ignored,
         requestTruncated: request.truncated,
         responseTruncated: response.truncated,
+        ...(call.nearMiss ? { nearMiss: call.nearMiss } : {}),
       },
     };
   }

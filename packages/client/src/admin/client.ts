@@ -8,13 +8,14 @@ import { AutoPager } from '../pagination.js';
 import type { AllSettings, ConfigUpdate, SettingsChanges } from '../schemas/hr/core/settings.js';
 import {
   type LoggedCall,
+  type NearMissReason,
   type RequestLogFilter,
   type RequestMatcher,
   type RequestVerification,
   RequestVerificationError,
 } from './request-log.js';
 
-export type { LoggedCall, RequestLogFilter } from './request-log.js';
+export type { LoggedCall, NearMiss, NearMissReason, RequestLogFilter } from './request-log.js';
 
 /** Constructor options of {@link AdminClient}. */
 export interface AdminClientOptions extends HttpOptions {
@@ -244,6 +245,8 @@ export interface IntegrationReport {
   }[];
   /** Calls and errors over time, a point per bucket (at most 60), empty ones included. */
   timeline: { bucket_seconds: number; points: { at: string; calls: number; errors: number }[] };
+  /** Calls that failed authentication or hit no route and named the tenant, by reason (zeros included). */
+  near_misses: Record<NearMissReason, number>;
 }
 
 /** A tenant's saved state (`/tenants/{kind}/{id}/snapshots`). */

@@ -23,6 +23,26 @@ export interface LoggedCall {
   extension: boolean;
   deprecated: boolean;
   ignored_parameters: string[];
+  /** The call failed authentication or hit no route, and named this tenant; null: not a near miss. */
+  near_miss: NearMiss | null;
+}
+
+/** Why a call missed (the server's docs/admin.md, "Near misses"). */
+export type NearMissReason =
+  | 'unknown_path'
+  | 'wrong_method'
+  | 'bad_token'
+  | 'expired_token'
+  | 'wrong_scope'
+  | 'bad_key';
+
+/** A call that failed authentication or hit no route. */
+export interface NearMiss {
+  reason: NearMissReason;
+  /** For `unknown_path` and `wrong_method`: the closest served operations, closest first. */
+  suggestions: { method: string; path: string; operation_id: string }[];
+  /** This operation exists in the real API but Atrium does not serve it yet. */
+  unserved_reference_operation?: { method: string; path: string };
 }
 
 /** Which logged calls `requests.list` reads (`limit` is the page size). */
