@@ -92,7 +92,8 @@ export function requestLogCapture(
       const status = reply.statusCode;
       const near = options.nearMisses;
       const api = near && NEAR_MISS_STATUSES.has(status) ? near.apiOf(request.url) : undefined;
-      const caller = options.identify(request) ?? (api && near ? await near.namedTenant(request) : undefined);
+      const caller =
+        options.identify(request) ?? (api && near ? await log.track(near.namedTenant(request)) : undefined);
       if (!caller) return;
       const payload = (request as Captured)[PAYLOAD] ?? null;
       let nearMiss: NearMiss | undefined;

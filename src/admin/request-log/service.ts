@@ -89,6 +89,7 @@ function contentType(headers: Record<string, unknown>): string {
  */
 export class RequestLogService {
   private waiting: Waiting[] = [];
+  private readonly identifying = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private readonly written = new EventEmitter();
@@ -172,8 +173,20 @@ export class RequestLogService {
     return { ...call, responsePayload: head.subarray(0, written), responseSize: size };
   }
 
-  /** Writes the calls waiting now (one write at a time). */
+  /**
+   * A call still being identified (a near miss's tenant, looked up after its answer): `flush` waits for it, so that a
+   * call answered before a flush is written by it.
+   */
+  track<T>(identifying: Promise<T>): Promise<T> {
+    this.identifying.add(identifying);
+    const done = () => this.identifying.delete(identifying);
+    identifying.then(done, done);
+    return identifying;
+  }
+
+  /** Writes the calls waiting now (one write at a time), and those answered before but still being identified. */
   async flush(): Promise<void> {
+    if (this.identifying.size > 0) await Promise.allSettled([...this.identifying]);
     while (this.flushing) await this.flushing;
     if (this.waiting.length === 0) return;
     const batch = this.waiting;
