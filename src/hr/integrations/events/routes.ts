@@ -21,6 +21,8 @@ import {
 import type { EventsService } from './service.js';
 
 const TAG = ['Events'];
+/** A JSON export waits for a slow reader with at most one batch (about half a megabyte) buffered. */
+const JSON_STREAM = { objectMode: false, highWaterMark: 64 * 1024 } as const;
 const COLUMNS = ['Trigger Type', 'Trigger', 'Action', 'Item Type', 'Affected Item', 'Date'] as const;
 
 /** The export as a JSON array, written a batch at a time. */
@@ -104,7 +106,8 @@ export async function eventRoutes(
       const csv = /\btext\/csv\b/.test(request.headers.accept ?? '');
       reply.header('cache-control', 'no-store');
       // A stream is sent as it is: the response schema documents the lines, it does not serialise them.
-      const body = csv ? csvLines(batches) : Readable.from(jsonLines(batches));
+      // The JSON side is a byte stream with a small high-water mark: one batch waits, not sixteen.
+      const body = csv ? csvLines(batches) : Readable.from(jsonLines(batches), JSON_STREAM);
       return (reply as FastifyReply).type(`${csv ? 'text/csv' : 'application/json'}; charset=utf-8`).send(body);
     },
   );
