@@ -285,6 +285,35 @@ export class BulkRepository extends HrRepository {
   }
 
   /**
+   * Fails every item still pending with one error body, counts them on the call, and completes it: the call's job
+   * failed for good. Answers how many items it failed.
+   */
+  async abandon(
+    clientId: HrTenantId,
+    id: string,
+    body: { code: string; message: string },
+    at: number,
+  ): Promise<number> {
+    const t = this.tenant(clientId);
+    const result = await t
+      .updateTable('hr_bulk_items as i')
+      .set({ status: 'failed', outcome: 'failed', message: body.message, result: JSON.stringify(body), settled_at: at })
+      .where('i.operation_id', '=', id)
+      .where('i.status', '=', 'pending')
+      .executeTakeFirst();
+    const failed = Number(result.numUpdatedRows);
+    if (failed > 0) {
+      await t
+        .updateTable('hr_bulk_operations as o')
+        .set((eb) => ({ failed_count: eb('o.failed_count', '+', failed) }))
+        .where('o.id', '=', id)
+        .execute();
+    }
+    await this.mark(clientId, id, 'completed', at);
+    return failed;
+  }
+
+  /**
    * Deletes every client's calls completed before `cutoff`, with their items, a batch of calls at a time (not one
    * tenant's work). An import keeps its own row (its counts); its operation and rows go. Answers the calls deleted.
    */

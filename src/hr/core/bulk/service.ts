@@ -127,6 +127,15 @@ export async function applyBulkItem<W extends BulkWork>(options: {
 }
 
 /**
+ * What an item, an import or a dataset import not yet applied says when its job failed for good (its attempts spent):
+ * the cause is in the server's log, not on the wire.
+ */
+export const JOB_GAVE_UP = {
+  code: 'job_failed',
+  message: "Not applied: this call's background job failed on every attempt; the server's log says why.",
+} as const;
+
+/**
  * Bulk calls (reference §3a.7 and §5.3): the call is stored with its items and a job in one transaction and
  * answered at once with its `request_id`; the job applies the items in order, each in its own transaction with its
  * result; the status reads the results. docs/hr-api.md, "Bulk calls".
@@ -186,9 +195,21 @@ export class BulkService {
     return this.work.read.bulk.sweep(now - retentionDays * 86_400_000);
   }
 
-  /** The job queue's handler: applies the pending items of a call, in order, as the caller who made it. */
+  /**
+   * The job queue's handler: applies the pending items of a call, in order, as the caller who made it. When the job
+   * fails for good, the items still pending fail with `job_failed` and the call completes.
+   */
   queue(): QueueOptions<BulkPayload> {
-    return { handle: (job, context) => this.run(job, context), maxAttempts: MANY_ROWS_MAX_ATTEMPTS };
+    return {
+      handle: (job, context) => this.run(job, context),
+      maxAttempts: MANY_ROWS_MAX_ATTEMPTS,
+      onGiveUp: (job, trx) =>
+        this.clock.runAs(`hr:${job.payload.clientId}`, async () => {
+          await this.work
+            .on(trx)
+            .read.bulk.abandon(job.payload.clientId, job.payload.operationId, JOB_GAVE_UP, this.clock.now());
+        }),
+    };
   }
 
   private async run(job: Job<BulkPayload>, context: JobContext): Promise<void> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import { CsvFormatError, csvRecords } from '../../../platform/csv.js';
 import type { Page } from '../../../platform/db/keyset.js';
@@ -13,6 +14,7 @@ import { TurnBudget } from '../../../platform/tick.js';
 import type { Clock } from '../../../platform/time.js';
 import { afterWork, currentCaller } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
+import { JOB_GAVE_UP } from '../bulk/service.js';
 import type { DatasetRecord } from '../datasets/repository.js';
 import { MAX_VALUES } from '../datasets/schemas.js';
 import type { UploadsService } from '../uploads/service.js';
@@ -133,7 +135,26 @@ export class DatasetImportsService {
   }
 
   queue(): QueueOptions<DatasetImportPayload> {
-    return { handle: (job, context) => this.run(job, context) };
+    return {
+      handle: (job, context) => this.run(job, context),
+      onGiveUp: (job, trx) => this.clock.runAs(`hr:${job.payload.clientId}`, () => this.gaveUp(job.payload, trx)),
+    };
+  }
+
+  /**
+   * Its job failed for good: the import ends with `result: "error"` and one `internal_error` (`job_failed`) in its
+   * report, and the dataset's values stay as they were (a swap is one transaction). In the transaction that fails
+   * the job; what it staged is discarded by the next import's run.
+   */
+  private async gaveUp({ clientId, importId }: DatasetImportPayload, trx: Transaction<Tables>): Promise<void> {
+    const tx = this.work.on(trx).read;
+    const found = await tx.datasetImports.find(clientId, importId);
+    if (!found || found.status === 'finished') return;
+    const entry = { type: 'internal_error' as const, line: null, field: '', ...JOB_GAVE_UP };
+    const outcome = { stats: { ...EMPTY_STATS, internalErrors: 1 }, report: [entry], dimensions: 0, values: 0 };
+    if (await tx.datasetImports.finish(clientId, importId, { ...outcome, result: 'error' }, this.clock.now())) {
+      await tx.datasets.markImport(clientId, found.datasetId, 'finished', 'error');
+    }
   }
 
   private async run(job: Job<DatasetImportPayload>, context: JobContext): Promise<void> {

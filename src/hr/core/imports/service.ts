@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { BlobStore } from '../../../platform/blobs/store.js';
 import { CsvFormatError, csvRecords } from '../../../platform/csv.js';
 import type { Page } from '../../../platform/db/keyset.js';
@@ -14,7 +15,7 @@ import { type Clock, parseDateOrDateTime } from '../../../platform/time.js';
 import { afterWork, currentCaller } from '../../audit/actor.js';
 import type { Audited } from '../../module.js';
 import type { BulkRepository, BulkResource, SettledBulkItem } from '../bulk/repository.js';
-import { type BulkService, MANY_ROWS_MAX_ATTEMPTS } from '../bulk/service.js';
+import { type BulkService, JOB_GAVE_UP, MANY_ROWS_MAX_ATTEMPTS } from '../bulk/service.js';
 import type { UploadsRepository } from '../uploads/repository.js';
 import type { UploadsService } from '../uploads/service.js';
 import type { UsersRepository } from '../users/repository.js';
@@ -182,7 +183,37 @@ export class ImportsService {
   }
 
   queue(): QueueOptions<ImportPayload> {
-    return { handle: (job, context) => this.run(job, context), maxAttempts: MANY_ROWS_MAX_ATTEMPTS };
+    return {
+      handle: (job, context) => this.run(job, context),
+      maxAttempts: MANY_ROWS_MAX_ATTEMPTS,
+      onGiveUp: (job, trx) => this.clock.runAs(`hr:${job.payload.clientId}`, () => this.gaveUp(job.payload, trx)),
+    };
+  }
+
+  /**
+   * Its job failed for good: the rows not applied fail with `job_failed`, and the import ends `failed` (or
+   * `partial_success` when some rows were applied), with the same message. In the transaction that fails the job.
+   */
+  private async gaveUp({ clientId, importId }: ImportPayload, trx: Transaction<Tables>): Promise<void> {
+    const tx = this.work.on(trx).read;
+    const found = await tx.imports.find(clientId, importId);
+    if (!found || (found.status !== 'created' && found.status !== 'in_progress')) return;
+    const at = this.clock.now();
+    await tx.bulk.abandon(clientId, found.operationId, JOB_GAVE_UP, at);
+    const counts = await tx.bulk.counts(clientId, found.operationId);
+    const applied = counts.created + counts.updated;
+    await tx.imports.finish(
+      clientId,
+      importId,
+      {
+        status: applied === 0 ? 'failed' : 'partial_success',
+        created: counts.created,
+        updated: counts.updated,
+        errors: counts.failed,
+        message: JOB_GAVE_UP.message,
+      },
+      at,
+    );
   }
 
   private async run(job: Job<ImportPayload>, context: JobContext): Promise<void> {
