@@ -125,6 +125,7 @@ const wholeRun = !heavy && filters.length === 0;
 const parityHits = path.join(BUILD, 'parity-hits');
 if (wholeRun) {
   fs.rmSync(parityHits, { recursive: true, force: true });
+  fs.mkdirSync(parityHits, { recursive: true });
   env.ATRIUM_PARITY_HITS = parityHits;
 }
 // Migrated once here; each server a test starts copies them (test/support/templates.ts).

@@ -2,7 +2,7 @@
  * The parity page's record of which test calls which operation (docs/development.md, "Parity"): with
  * `ATRIUM_PARITY_HITS=<dir>` (test/run.ts sets it on a whole run), every server the harness starts notes the
  * operationIds it answered (`countsAsTest`), and the test process writes them to `<dir>/<pid>.json` at its exit,
- * named by its test file. Servers started as processes (the CLI's `serve`) are not recorded.
+ * named by its test file (the folder must exist: test/run.ts makes it). Servers started as processes (the CLI's `serve`) are not recorded.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,9 +22,10 @@ export function testFileOf(script: string): string {
   return relative.replace(/^\.build\//, '').replace(/\.js$/, '.ts');
 }
 
-function write(dir: string): void {
+/** Writes this process's hits into `dir` (at exit; a test calls it to look), unless the folder is gone. */
+export function writeParityHits(dir: string): void {
+  if (!fs.existsSync(dir)) return;
   const hits: HitsFile = { file: testFileOf(process.argv[1] ?? 'unknown'), operations: [...answered].sort() };
-  fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, `${process.pid}.json`), `${JSON.stringify(hits)}\n`);
 }
 
@@ -41,6 +42,6 @@ export function recordParityHits(server: FastifyInstance): void {
   });
   if (!writing) {
     writing = true;
-    process.on('exit', () => write(dir));
+    process.on('exit', () => writeParityHits(dir));
   }
 }
