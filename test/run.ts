@@ -79,11 +79,13 @@ const files = findTests(root)
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
 const browserTests = files.filter((f) => path.relative(root, f).startsWith(`browser${path.sep}`)).length;
+let browserSkipped = false;
 if (browserTests > 0) {
   const chromium = findChromium();
   if ('path' in chromium) {
     console.log(`test: browser tests (${browserTests} file(s)) run in ${chromium.path}`);
   } else {
+    browserSkipped = true;
     console.error(`test: browser tests SKIPPED (${browserTests} file(s)): ${chromium.missing}; ${INSTALL_HINT}.`);
     if (BROWSER_REQUIRED) {
       console.error('ATRIUM_REQUIRE_BROWSER=1 is set: failing instead of skipping the browser tests.');
@@ -114,6 +116,18 @@ if (process.env.ATRIUM_TEST_PG_URL) {
 }
 // The server code under test must not pick up the runner's DATABASE_URL by accident.
 delete env.DATABASE_URL;
+/**
+ * A whole run (no filter, not --heavy) records which test file calls which operation (test/support/parity-hits.ts)
+ * in .build/parity-hits/, then checks the parity page against it (scripts/parity.ts --check; docs/development.md,
+ * "Parity"). A filtered run records nothing unless ATRIUM_PARITY_HITS is given, and checks nothing.
+ */
+const wholeRun = !heavy && filters.length === 0;
+const parityHits = path.join(BUILD, 'parity-hits');
+if (wholeRun) {
+  fs.rmSync(parityHits, { recursive: true, force: true });
+  fs.mkdirSync(parityHits, { recursive: true });
+  env.ATRIUM_PARITY_HITS = parityHits;
+}
 // Migrated once here; each server a test starts copies them (test/support/templates.ts).
 const templates = await prepareTemplates(env.ATRIUM_TEST_PG_URL);
 Object.assign(env, templates.env);
@@ -134,7 +148,22 @@ const child = spawn(
     env,
   },
 );
-const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+let code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 await templates.drop().catch(() => {});
 cluster?.stop();
+if (wholeRun && code === 0) {
+  if (browserSkipped) {
+    console.error('test: the parity check is SKIPPED: the browser tests did not run, so their calls are missing.');
+  } else {
+    const check = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(checkout, 'scripts/parity.ts'), '--check'],
+      {
+        cwd: checkout,
+        stdio: 'inherit',
+      },
+    );
+    code = check.status ?? 1;
+  }
+}
 process.exit(code);

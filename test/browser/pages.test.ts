@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from '../support/axe.js';
 import { launchBrowser, openPage, type RecordedPage, skipWithoutBrowser } from '../support/browser.js';
 import { dialects, startServer, type TestServer } from '../support/harness.js';
 import { startTlsProxy, type TlsProxy } from '../support/tls-proxy.js';
@@ -190,7 +191,7 @@ describe('web pages in Chromium', { skip: skipWithoutBrowser() }, () => {
       );
       assert.deepEqual(
         links.map((l) => l.replace(origin, '')),
-        ['/console/', '/docs', '/openapi.json', '/docs/postman.json', '/healthz', '/readyz', '/version'],
+        ['/console/', '/docs', '/openapi.json', '/parity', '/docs/postman.json', '/healthz', '/readyz', '/version'],
       );
       // A click on the reference link reaches /docs (its redirect included), and the page fetches the document to
       // its end. The wait matters: going on to the next link while that fetch is under way aborts it, a failed
@@ -203,12 +204,37 @@ describe('web pages in Chromium', { skip: skipWithoutBrowser() }, () => {
       for (const link of links.slice(2)) {
         const answer = await page.goto(link);
         assert.equal(answer?.status(), 200, `${link} answers 200 (the Postman collection needs npm run build)`);
-        assert.match(answer?.headers()['content-type'] ?? '', /^application\/json/, link);
+        // The parity page is HTML (made from docs/parity.json); the rest are JSON.
+        const type = link.endsWith('/parity') ? /^text\/html/ : /^application\/json/;
+        assert.match(answer?.headers()['content-type'] ?? '', type, link);
       }
       const console = await page.goto(links[0] as string);
       assert.equal(console?.status(), 200, 'the console answers (npm run build builds it)');
       assert.match(console?.headers()['content-type'] ?? '', /^text\/html/);
       assert.deepEqual(recorded.failed, [], 'no request failed');
+    } finally {
+      await recorded.close();
+    }
+  });
+
+  it('the parity page renders alone (one request), with no serious axe violation in light and dark mode', async () => {
+    // axe-core is injected as a script, which the page's own policy refuses (test/support/axe.ts).
+    const recorded = await openPage(browser, { bypassCSP: true });
+    const { page } = recorded;
+    try {
+      const response = await page.goto(`${origin}/parity`);
+      assert.equal(response?.status(), 200);
+      assert.equal(await page.title(), 'Atrium: parity with the real APIs');
+      assert.deepEqual(
+        recorded.requests.map((r) => `${r.method} ${r.url}`),
+        [`GET ${origin}/parity`],
+        'nothing else is fetched: style inline, icon a data: URL',
+      );
+      assertClean(recorded, origin);
+      await page.emulateMedia({ colorScheme: 'light' });
+      assert.deepEqual(await seriousViolations(page), [], 'light');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      assert.deepEqual(await seriousViolations(page, { coloursOnly: true }), [], 'dark');
     } finally {
       await recorded.close();
     }

@@ -51,7 +51,7 @@ describe('web pages', () => {
     assert.doesNotMatch(html, /<script/i, 'no script');
     assert.deepEqual(
       [...html.matchAll(/ (?:href|src)="([^"]*)"/g)].map((m) => m[1]).filter((u) => !u?.startsWith('data:')),
-      ['console/', 'docs', 'openapi.json', 'docs/postman.json', 'healthz', 'readyz', 'version'],
+      ['console/', 'docs', 'openapi.json', 'parity', 'docs/postman.json', 'healthz', 'readyz', 'version'],
       'relative links (so a path prefix keeps working), nothing from another host',
     );
 

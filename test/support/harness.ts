@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../../src/platform/config.js';
 import { type DialectName, openDatabase, sqlitePath } from '../../src/platform/db/database.js';
 import { hrTenantId } from '../../src/platform/db/tenant.js';
 import { loggerOptions } from '../../src/platform/logger.js';
+import { recordParityHits } from './parity-hits.js';
 import { PG_TEMPLATE, SQLITE_TEMPLATE } from './templates.js';
 
 /** The databases this run can test against: SQLite always, PostgreSQL when the runner provides one. */
@@ -99,6 +100,8 @@ async function listen(
   });
   const logger = pino(loggerOptions(config.logLevel), stream);
   const app = await buildApp(config, { logger, database: openDatabase(config) });
+  // With ATRIUM_PARITY_HITS (a whole run), the operations this server answers count for the parity page.
+  recordParityHits(app.server);
   const address = await app.server.listen({ port: 0, host: '127.0.0.1' });
   const siblings: TestServer[] = [];
   return {

@@ -76,6 +76,7 @@ ${link('console/', 'Web console', 'Tenants and their credentials, each tenant&#3
 <ul>
 ${link('docs', 'API reference', 'Every operation of the three APIs, with their schemas; calls can be tried from the page.')}
 ${link('openapi.json', 'OpenAPI document', '<code>/openapi.json</code>: OpenAPI 3.1, for client generators and tools.')}
+${link('parity', 'Parity with the real APIs', 'Every operation of the real HR and Academy APIs: served or not, the tests that call it, its known departures.')}
 ${link('docs/postman.json', 'Postman collection', '<code>/docs/postman.json</code>: every operation, with the HR token request scripted.')}
 </ul>
 <h2>Health</h2>

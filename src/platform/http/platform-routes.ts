@@ -1,6 +1,6 @@
 /**
  * The server's own routes, outside the APIs: the OpenAPI document (registered with @fastify/swagger) and its
- * reference page, the landing page, the Postman collection, and the health and version checks.
+ * reference page, the parity page (`/parity`), the landing page, the Postman collection, and the health and version checks.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { NotFoundError } from '../errors.js';
 import { docsPage } from './docs-page.js';
 import { landingPage } from './landing-page.js';
 import { type ApiDocumentation, finishDocument, type OpenApiDocument } from './openapi.js';
+import { parityPage } from './parity-page.js';
 import { lazyBody, type StaticBody, sendStatic } from './static-body.js';
 
 /** Where `npm run build` writes the Postman collection of the OpenAPI document, from the package root. */
@@ -108,6 +109,8 @@ export async function addPlatformRoutes(app: FastifyInstance, options: PlatformR
   const document = lazyBody(() => JSON.stringify(app.swagger()));
   await app.register(docsPage, { document });
   await app.register(landingPage, { version: running.version, console: options.console });
+  // The parity page (docs/parity.md), beside /docs.
+  await app.register(parityPage);
 
   // Both JSON files are revalidated at each use (`no-cache`): their ETag makes that a 304 with no body.
   app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) =>
