@@ -113,7 +113,8 @@ for (const dialect of dialects()) {
         const impatient = sdkAcademy(server.url, acad, { maxRetryAfterSeconds: 5 });
         await assert.rejects(impatient.academy.events.vc.list().toArray(), (e: unknown) => {
           assert.ok(e instanceof AcademyRateLimitError, 'AcademyRateLimitError');
-          assert.equal(e.retryAfter, 60);
+          // About a minute (the calls that used the window up took some of it on a loaded machine): beyond the 5 s.
+          assert.ok(e.retryAfter !== undefined && e.retryAfter > 5 && e.retryAfter <= 60, `retryAfter ${e.retryAfter}`);
           return true;
         });
         assert.equal(impatient.rec.calls.length, 1, 'thrown at once');

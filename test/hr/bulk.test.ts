@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { hrTenantId } from '../../src/platform/db/tenant.js';
+import { enqueueSpentJob } from '../support/docgen.js';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
 
 type Body = Record<string, unknown>;
@@ -302,6 +303,58 @@ for (const dialect of dialects()) {
       assert.equal((await employeeEvents('employee.created')).length, eventsBefore);
       const after = await json<BulkStatus>(await hr.call('GET', `/employees/bulk/${operationId}`), 200);
       assert.deepEqual(after.results, status.results);
+    });
+    it('a call whose job runs out of attempts completes, its pending items failed with job_failed and counted', async () => {
+      const status = await bulk('POST', '/employees/bulk', [person(), person()]);
+      assert.equal(status.summary.success, 2);
+      const operationId = (
+        await db()
+          .selectFrom('hr_bulk_operations')
+          .select('id')
+          .where('client_id', '=', hr.creds.client_id)
+          .orderBy('created_at', 'desc')
+          .limit(1)
+          .executeTakeFirstOrThrow()
+      ).id;
+      // As if its last attempt's process died before applying anything: every item pending, its job spent.
+      await db()
+        .updateTable('hr_bulk_items')
+        .set({ status: 'pending', outcome: null, message: null, result: null, resource_id: null, settled_at: null })
+        .where('operation_id', '=', operationId)
+        .execute();
+      await db()
+        .updateTable('hr_bulk_operations')
+        .set({ status: 'in_progress', finished_at: null, created_count: 0, updated_count: 0, failed_count: 0 })
+        .where('id', '=', operationId)
+        .execute();
+      await enqueueSpentJob(db(), {
+        queue: 'hr.bulk',
+        tenant: hr.creds.client_id,
+        payload: { clientId: hr.creds.client_id, operationId },
+      });
+      server.app.services.jobs.wake();
+      let ended: BulkStatus | undefined;
+      await until(async () => {
+        ended = await json<BulkStatus>(await hr.call('GET', `/employees/bulk/${operationId}`), 200);
+        return ended.summary.status === 'completed';
+      }, 'the call to complete');
+      assert.deepEqual(ended?.summary, { total: 2, processed: 2, success: 0, failed: 2, status: 'completed' });
+      assert.deepEqual(
+        ended?.results.map((r) => [r.index, r.status, r.outcome, r.error?.code]),
+        [
+          [0, 'failed', 'failed', 'job_failed'],
+          [1, 'failed', 'failed', 'job_failed'],
+        ],
+      );
+      assert.match(ended?.results[0]?.message ?? '', /background job failed on every attempt/);
+      const job = await db()
+        .selectFrom('jobs')
+        .select('status')
+        .where('queue', '=', 'hr.bulk')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      assert.equal(job.status, 'failed');
     });
   });
 }

@@ -9,7 +9,7 @@ import { type Receiver, startReceiver } from '../support/receiver.js';
 import { startedSigner } from '../support/signing.js';
 
 /** Polls until `check` holds (bounded; no timing is asserted). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

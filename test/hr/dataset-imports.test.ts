@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { spendPendingJobs } from '../support/jobs.js';
 import { upload } from '../support/people-assist.js';
 
 type Body = Record<string, unknown>;
@@ -299,6 +300,40 @@ for (const dialect of dialects()) {
       await json(await other.call('GET', `/dataset_imports/${mine[0]?.id}/report`), 404);
       // The other client's dataset of the same id is untouched by this client's imports.
       assert.equal((await json<Body>(await other.call('GET', '/datasets/geo'), 200)).values_count, 0);
+    });
+    it('an import whose job runs out of attempts ends in error with a job_failed entry, the values unchanged', async () => {
+      // The imports earlier tests queued have run: their values are what this one must leave alone.
+      const busy = () =>
+        server.app.database.db
+          .selectFrom('jobs')
+          .select('id')
+          .where('queue', '=', 'hr.dataset_import')
+          .where('status', 'in', ['pending', 'running'])
+          .execute();
+      await until(async () => (await busy()).length === 0, 'the earlier imports to end');
+      const before = await values();
+      await server.app.services.jobs.stop();
+      let id = '';
+      try {
+        const uploadId = await upload(server, hr, Buffer.from('countries\nfi\n'), 'fi.csv');
+        id = (
+          await json<Import>(await hr.call('POST', '/dataset_imports', { dataset_id: 'geo', upload_id: uploadId }), 201)
+        ).id;
+        assert.equal(await spendPendingJobs(server.app.database.db, 'hr.dataset_import'), 1);
+      } finally {
+        server.app.services.jobs.start();
+      }
+      let ended: Import | undefined;
+      await until(async () => {
+        ended = await json<Import>(await hr.call('GET', `/dataset_imports/${id}`), 200);
+        return ended.status === 'finished';
+      }, 'the import to end');
+      assert.equal(ended?.result, 'error');
+      assert.equal(ended?.stats.internal_errors, 1);
+      assert.match((await report(id)).join('\n'), /internal_error,,,job_failed,/);
+      assert.deepEqual(await values(), before);
+      const dataset = await json<Body>(await hr.call('GET', '/datasets/geo'), 200);
+      assert.deepEqual([dataset.last_import_status, dataset.last_import_result], ['finished', 'error']);
     });
   });
 }

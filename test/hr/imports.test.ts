@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dialects, type HrCaller, hrCaller, startServer, type TestServer } from '../support/harness.js';
+import { spendPendingJobs } from '../support/jobs.js';
 import { upload } from '../support/people-assist.js';
 
 type Body = Record<string, unknown>;
@@ -365,6 +366,25 @@ for (const dialect of dialects()) {
       await json(await other.call('GET', `/users/bulk/${request_id}`), 404);
       // What the rows made stays.
       await json(await hr.call('GET', '/organizations/ret-1'), 200);
+    });
+    it('an import whose job runs out of attempts ends failed, its report saying so, and applies nothing', async () => {
+      await server.app.services.jobs.stop();
+      let id = '';
+      try {
+        id = (await start('organization', 'id;name\nspent;Spent\n')).id;
+        assert.equal(await spendPendingJobs(db(), 'hr.import'), 1);
+      } finally {
+        server.app.services.jobs.start();
+      }
+      let ended: Import | undefined;
+      await until(async () => {
+        ended = await json<Import>(await hr.call('GET', `/imports/${id}`), 200);
+        return ended.status !== 'created' && ended.status !== 'in_progress';
+      }, 'the import to end');
+      assert.equal(ended?.status, 'failed');
+      assert.equal(ended?.created_objects_count, 0);
+      assert.match(await xml(id, 'report'), /background job failed on every attempt/);
+      await json(await hr.call('GET', '/organizations/spent'), 404);
     });
   });
 }
