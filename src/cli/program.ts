@@ -13,6 +13,7 @@ import { addBackupCommands } from './commands/backup.js';
 import { addHelpCommands } from './commands/help.js';
 import { addHrCommands } from './commands/hr.js';
 import { addJobsCommands } from './commands/jobs.js';
+import { addReplayCommand } from './commands/replay.js';
 import { addReportCommand } from './commands/report.js';
 import { addSeedCommand } from './commands/seed.js';
 import { addServerCommands } from './commands/server.js';
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   addBackupCommands(program);
   addHrCommands(program);
   addReportCommand(program);
+  addReplayCommand(program);
   addTriggerCommand(program);
   addAdminCommands(program);
   addTenantsCommands(program);
