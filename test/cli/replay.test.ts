@@ -59,7 +59,12 @@ async function session(rec: Recorder, seed: Seeded): Promise<void> {
   );
   const [one] = first.body as { id: string }[];
   assert.equal((await rec.call('GET', hr(`/employees/${one?.id}`), { headers: bearer })).status, 200);
-  const hook = { name: 'replay', callback_url: 'https://hooks.example.com/atrium', events: ['employee.created'], is_active: true };
+  const hook = {
+    name: 'replay',
+    callback_url: 'https://hooks.example.com/atrium',
+    events: ['employee.created'],
+    is_active: true,
+  };
   const made = await rec.call('POST', hr('/webhooks'), { headers: bearer, body: hook });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const id = (made.body as { id: string }).id;
@@ -212,3 +217,42 @@ for (const dialect of dialects()) {
     });
   });
 }
+
+describe('atrium replay: recordings it refuses', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-replay-bad-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const replayIt = () => atrium({}, 'replay', dir, '--against', 'http://127.0.0.1:9');
+
+  it('names what is wrong, before any call: no recording, another version, a line that is no exchange', async () => {
+    let run = await replayIt();
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /is not a recording: it has no recording\.json/);
+    fs.writeFileSync(path.join(dir, 'recording.json'), '{"format": "atrium-recording", "version": 2}');
+    run = await replayIt();
+    assert.match(run.stderr, /version 2; this atrium reads version 1/);
+    fs.writeFileSync(path.join(dir, 'recording.json'), '{"format": "atrium-recording", "version": 1, "target": ""}');
+    fs.writeFileSync(path.join(dir, 'exchanges.ndjson'), '{"seq": 1, "request": {"method": "GET"}}\n');
+    run = await replayIt();
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /exchanges\.ndjson:1: not an exchange/);
+    assert.equal(run.stdout, '');
+  });
+
+  it('reports a call it cannot send without the credentials it needs, and exits 1', async () => {
+    const exchange = {
+      seq: 1,
+      api: 'academy',
+      operation_id: 'academy_users_list',
+      request: { method: 'GET', path: '/v1/users?acadId=1&apikey=[redacted]', headers: {}, body: null },
+      response: { status: 200, headers: {}, body: [] },
+    };
+    fs.writeFileSync(path.join(dir, 'exchanges.ndjson'), `${JSON.stringify(exchange)}\n`);
+    const run = await replayIt();
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stdout,
+      /^#1 GET \/v1\/users\?acadId=1&apikey=\[redacted\] \(academy_users_list\): not replayed: the recording needs --acad-id of the target tenant/m,
+    );
+    assert.match(run.stdout, /1 of 1 operations differ/);
+  });
+});
