@@ -66,7 +66,14 @@ export function expectedOf(schema: Schema, resolve: (s: Schema) => Schema): stri
 }
 
 export class SchemaChecker {
-  constructor(private readonly resolve: (s: Schema) => Schema) {}
+  /**
+   * `extras`: `all` reports every member a described object does not name (answers: what the real service sends
+   * that Atrium does not); `closed` only those its schema forbids (requests: what Atrium would refuse).
+   */
+  constructor(
+    private readonly resolve: (s: Schema) => Schema,
+    private readonly extras: 'all' | 'closed' = 'all',
+  ) {}
 
   /** Every departure of `value` from `schema`, its fields under `at`. */
   check(schema: Schema, value: unknown, at: string): Found[] {
@@ -116,7 +123,8 @@ export class SchemaChecker {
     }
     let best: Found[] | undefined;
     for (const candidate of candidates) {
-      const found = this.check(candidate, value, at);
+      const found: Found[] = [];
+      this.walk(candidate, value, at, found);
       if (!best || found.length < best.length) best = found;
       if (found.length === 0) return;
     }
@@ -138,7 +146,8 @@ export class SchemaChecker {
       if (declared) this.walk(declared, member, field, out);
       else if (extra !== null && typeof extra === 'object') this.walk(extra as Schema, member, field, out);
       // A free-form object (no `properties`) takes any member; a described one reports each it does not name.
-      else if (properties) out.push({ kind: 'extra_field', field, expected: 'absent', actual: jsonType(member) });
+      else if (properties && (this.extras === 'all' || extra === false))
+        out.push({ kind: 'extra_field', field, expected: 'absent', actual: jsonType(member) });
     }
   }
 }
