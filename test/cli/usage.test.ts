@@ -90,6 +90,7 @@ describe('atrium usage and help', () => {
         'academy create',
         'academy rotate-key',
         'academy import',
+        'proxy report',
         'help',
         'version',
       ],
@@ -185,6 +186,12 @@ describe('atrium usage and help', () => {
       ],
       [['seed', '--employees', '-3'], /'--employees <N>' argument '-3' is invalid: must be a number of employees/],
       [['hr'], /^Usage: atrium hr <command>/],
+      [['proxy'], /required option '--target <URL>' not specified/],
+      [
+        ['proxy', '--target', 'ftp://x'],
+        /'--target <URL>' argument 'ftp:\/\/x' is invalid: must be an http or https URL/,
+      ],
+      [['proxy', '--target', 'http://x', '--port', '70000'], /'--port <N>' argument '70000' is invalid/],
     ];
     const runs = await Promise.all(cases.map(([args]) => atrium({}, ...args)));
     runs.forEach((run, i) => {

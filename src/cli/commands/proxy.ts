@@ -1,10 +1,24 @@
 /** `atrium proxy` and `atrium proxy report`: the validation proxy (admin/proxy/, docs/proxy.md). */
 import path from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { io } from '../io.js';
 import { command, examples, integerIn, nonEmpty, settings } from './shared.js';
 
 const portNumber = integerIn(0, 65535, 'a port number (0 to 65535)');
+
+/** `--target`: an http or https URL without query or fragment (start.ts checks it again for other callers). */
+function targetOption(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('must be a URL: https://<the real service>');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError('must be an http or https URL');
+  if (url.search || url.hash) throw new InvalidArgumentError('must have no query or fragment');
+  return value;
+}
 
 interface ProxyOptions {
   target: string;
@@ -55,7 +69,7 @@ export function addProxyCommands(program: Command): void {
     '--target URL [--port N] [--host H] [--journal FILE] [--record DIR] [--openapi FILE]',
     "forward calls to the real service and report where its answers depart from Atrium's schemas",
   )
-    .option('--target <URL>', 'the real service (https://<tenant host>); required to run the proxy', nonEmpty)
+    .option('--target <URL>', 'the real service (https://<tenant host>); required to run the proxy', targetOption)
     .option('--port <N>', 'TCP port of the proxy (default 8090; 0: any free port)', portNumber)
     .option('--host <H>', 'interface to bind (default 127.0.0.1)', nonEmpty)
     .option('--journal <FILE>', 'where departures are kept (default: proxy.sqlite in the data directory)', nonEmpty)
