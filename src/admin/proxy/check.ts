@@ -77,9 +77,13 @@ function typedParameter(schema: Schema, text: string): unknown {
   return text;
 }
 
-/** Whether a declared content (`application/json`, `image/*`, `*\/*`) takes this media type. */
+/**
+ * Whether a declared content (`application/json`, `image/*`, `*\/*`) takes this media type. A binary schema
+ * (`format: binary`: a file whose type its bytes say) takes any.
+ */
 function accepts(content: Map<string, Schema | undefined>, type: string): string | undefined {
-  for (const declared of content.keys()) {
+  for (const [declared, schema] of content) {
+    if (schema?.format === 'binary') return declared;
     if (declared === type || declared === '*/*') return declared;
     if (declared.endsWith('/*') && type.startsWith(declared.slice(0, -1))) return declared;
   }
@@ -231,6 +235,7 @@ export class ExchangeChecker {
     encoding: string | undefined,
   ): Found[] {
     if (!schema) return [];
+    if (schema.format === 'binary') return [];
     const bytes = decoded(raw, encoding);
     if (!bytes) return [];
     const text = bytes.toString('utf8');

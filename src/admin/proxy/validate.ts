@@ -134,7 +134,10 @@ export class SchemaChecker {
   private members(schema: Schema, value: Record<string, unknown>, at: string, out: Found[]): void {
     const properties = schema.properties as Record<string, Schema> | undefined;
     for (const name of (schema.required ?? []) as string[]) {
-      if (!Object.hasOwn(value, name)) {
+      // A request's member with a default is filled in by Atrium's validation (Ajv's useDefaults): not missing.
+      const filled =
+        this.extras === 'closed' && properties?.[name] && this.resolve(properties[name]).default !== undefined;
+      if (!Object.hasOwn(value, name) && !filled) {
         const expected = properties?.[name] ? expectedOf(properties[name], this.resolve) : 'any';
         out.push({ kind: 'missing_field', field: `${at}/${escapeStep(name)}`, expected, actual: 'absent' });
       }
