@@ -15,6 +15,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startProxy } from '../../src/admin/proxy/start.js';
 import type { ProxyReport } from '../../src/admin/proxy/store.js';
+import { atrium } from '../support/cli.js';
 
 const TOKEN = 'fake-access-token-0123456789';
 const BEARER = 'Bearer caller-token-abcdef';
@@ -143,6 +144,19 @@ describe('validation proxy in front of a wrong fake', () => {
       status: 418,
     });
     assert.equal(report.calls, 5);
+  });
+
+  it('`atrium proxy report` prints each departure under its operation', async () => {
+    const run = await atrium({}, 'proxy', 'report', '--journal', path.join(dir, 'proxy.sqlite'));
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^5 calls, 5 operations, 5 with departures \(8 in all\)$/m);
+    assert.match(run.stdout, /^hr_organizations_retrieve \[hr\]: 1 calls, 1 departing$/m);
+    assert.ok(
+      run.stdout.includes(
+        '  response wrong_type /body/id: expected string, got integer (1×, e.g. GET /api/v2/client/organizations/paris → 200)\n',
+      ),
+      run.stdout,
+    );
   });
 
   it('keeps no body and no secret, and nothing but its journal', async () => {
