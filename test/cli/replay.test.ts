@@ -1,6 +1,6 @@
 /**
  * `atrium replay DIR --against URL` (docs/replay.md), end to end: a session of HR and Academy calls recorded against
- * one Atrium (test/support/recorder.ts writes the recording format, as `atrium proxy --record` does), replayed against
+ * one Atrium through the real `atrium proxy --record` (test/support/recorder.ts runs it in this process), replayed against
  * another whose tenants were seeded after other data, so that every generated id, the academy's id and the cursors
  * differ. After normalisation the diff is empty; a planted difference is named by its JSON pointer.
  */
@@ -108,7 +108,11 @@ for (const dialect of dialects()) {
       recorded = await startServer(dialect);
       const seedA = await seeded(recorded);
       const rec = await startRecording(recorded.url, dir);
-      await session(rec, seedA);
+      try {
+        await session(rec, seedA);
+      } finally {
+        await rec.close();
+      }
       // The second Atrium holds other data first: another academy (the demo academy's id differs) with an event
       // (so do event ids), and the seed's HR ids are derived from a client id of its own.
       target = await startServer(dialect);
@@ -132,6 +136,7 @@ for (const dialect of dialects()) {
       await recorded?.close();
       await target?.close();
       fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(`${dir}-proxy.sqlite`, { force: true });
     });
 
     it('replays every call against the other Atrium: no difference once ids, dates and cursors are normalised', async () => {

@@ -91,6 +91,7 @@ describe('atrium usage and help', () => {
         'academy create',
         'academy rotate-key',
         'academy import',
+        'proxy report',
         'help',
         'version',
       ],
@@ -195,6 +196,12 @@ describe('atrium usage and help', () => {
         /'--ignore <POINTER>' argument 'body' is invalid: must be a JSON pointer/,
       ],
       [['hr'], /^Usage: atrium hr <command>/],
+      [['proxy'], /required option '--target <URL>' not specified/],
+      [
+        ['proxy', '--target', 'ftp://x'],
+        /'--target <URL>' argument 'ftp:\/\/x' is invalid: must be an http or https URL/,
+      ],
+      [['proxy', '--target', 'http://x', '--port', '70000'], /'--port <N>' argument '70000' is invalid/],
     ];
     const runs = await Promise.all(cases.map(([args]) => atrium({}, ...args)));
     runs.forEach((run, i) => {
