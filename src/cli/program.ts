@@ -13,6 +13,8 @@ import { addBackupCommands } from './commands/backup.js';
 import { addHelpCommands } from './commands/help.js';
 import { addHrCommands } from './commands/hr.js';
 import { addJobsCommands } from './commands/jobs.js';
+import { addProxyCommands } from './commands/proxy.js';
+import { addReplayCommand } from './commands/replay.js';
 import { addReportCommand } from './commands/report.js';
 import { addSeedCommand } from './commands/seed.js';
 import { addServerCommands } from './commands/server.js';
@@ -57,11 +59,13 @@ export function buildProgram(): Command {
   addBackupCommands(program);
   addHrCommands(program);
   addReportCommand(program);
+  addReplayCommand(program);
   addTriggerCommand(program);
   addAdminCommands(program);
   addTenantsCommands(program);
   addJobsCommands(program);
   addAcademyCommands(program);
+  addProxyCommands(program);
 
   // `atrium -v` is `atrium -V`: commander prints the version on its own option's event.
   // (Command is an EventEmitter; its typings declare only `on`.)

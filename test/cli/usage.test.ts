@@ -77,6 +77,7 @@ describe('atrium usage and help', () => {
         'hr sample-template',
         'hr pdf-text',
         'report',
+        'replay',
         'trigger',
         'admin create-token',
         'admin revoke-token',
@@ -90,6 +91,7 @@ describe('atrium usage and help', () => {
         'academy create',
         'academy rotate-key',
         'academy import',
+        'proxy report',
         'help',
         'version',
       ],
@@ -184,7 +186,22 @@ describe('atrium usage and help', () => {
         /'--employees <N>' argument '1000001' is invalid: must be a number of employees/,
       ],
       [['seed', '--employees', '-3'], /'--employees <N>' argument '-3' is invalid: must be a number of employees/],
+      [['replay', 'rec'], /required option '--against <URL>' not specified/],
+      [
+        ['replay', 'rec', '--against', 'ftp://x'],
+        /'--against <URL>' argument 'ftp:\/\/x' is invalid: must be http or https/,
+      ],
+      [
+        ['replay', 'rec', '--against', 'http://x', '--ignore', 'body'],
+        /'--ignore <POINTER>' argument 'body' is invalid: must be a JSON pointer/,
+      ],
       [['hr'], /^Usage: atrium hr <command>/],
+      [['proxy'], /required option '--target <URL>' not specified/],
+      [
+        ['proxy', '--target', 'ftp://x'],
+        /'--target <URL>' argument 'ftp:\/\/x' is invalid: must be an http or https URL/,
+      ],
+      [['proxy', '--target', 'http://x', '--port', '70000'], /'--port <N>' argument '70000' is invalid/],
     ];
     const runs = await Promise.all(cases.map(([args]) => atrium({}, ...args)));
     runs.forEach((run, i) => {
