@@ -86,6 +86,9 @@ describe('admin API: portable snapshots', () => {
   let source: TestServer;
   let target: TestServer;
   let seeded: Credentials;
+  let academy: { acadId: number; apikey: string };
+  /** The tenant imported on the other database, by the first test. */
+  let imported: Credentials | undefined;
   let file: Buffer;
   let before_: Answers;
   const tokens = new Map<TestServer, string>();
@@ -124,16 +127,16 @@ describe('admin API: portable snapshots', () => {
       tokens.set(server, (await server.app.services.adminTokens.create('portable', 'cli')).token);
     }
     // 1,000 employees, their documents and requests, articles: the CLI's seed, in this process.
-    seeded = (
-      await seed(source.app.services, {
-        employees: 1000,
-        users: 5,
-        documents: 40,
-        requests: 40,
-        articles: 4,
-        processes: 2,
-      })
-    ).hr;
+    const made = await seed(source.app.services, {
+      employees: 1000,
+      users: 5,
+      documents: 40,
+      requests: 40,
+      articles: 4,
+      processes: 2,
+    });
+    seeded = made.hr;
+    academy = made.academy;
     await expectJson(await admin(source)('POST', `/tenants/hr/${seeded.client_id}/snapshots`, { name: 'v1' }), 201);
     file = await download(source, `/tenants/hr/${seeded.client_id}/snapshots/v1/export`);
     before_ = await answers(source, seeded);
@@ -149,14 +152,23 @@ describe('admin API: portable snapshots', () => {
     assert.ok((before_['/requests'] ?? []).length > 0, 'requests');
     assert.ok((before_['/kb_articles?q=leave'] ?? []).length > 0, 'an article found by its words');
     const into = await newClient(target);
-    const imported = await expectJson<Imported>(
+    const result = await expectJson<Imported>(
       await upload(target, `/tenants/hr/${into.client_id}/snapshots/import`, file),
       200,
     );
-    assert.equal(imported.tenant, `hr:${into.client_id}`);
-    assert.equal(imported.source.tenant, `hr:${seeded.client_id}`);
-    assert.ok(imported.files > 0 && imported.new_files === imported.files, 'every stored file is new there');
+    assert.equal(result.tenant, `hr:${into.client_id}`);
+    assert.equal(result.source.tenant, `hr:${seeded.client_id}`);
+    assert.ok(result.files > 0 && result.new_files === result.files, 'every stored file is new there');
     assert.deepEqual(await answers(target, into), before_);
+    imported = into;
+    // The integer keys the database numbers continue past the imported rows (PostgreSQL's sequences advanced).
+    const token = await getToken(target, into);
+    const created = await fetch(`${target.url}/api/v2/client/organizations/after-import`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'After the import' }),
+    });
+    assert.ok([200, 201].includes(created.status), await created.text());
 
     // And back: a snapshot of the imported tenant, exported from the other database, into a new SQLite tenant.
     await expectJson(await admin(target)('POST', `/tenants/hr/${into.client_id}/snapshots`, { name: 'back' }), 201);
@@ -183,7 +195,13 @@ describe('admin API: portable snapshots', () => {
     flipped[at] = (flipped[at] as number) ^ 0x01;
     const cases: [string, Buffer, number, string][] = [
       ['truncated', file.subarray(0, Math.floor(file.length * 0.9)), 400, 'snapshot_corrupt'],
-      ['cut at a line', rewritten(file, (lines) => lines, true).subarray(0, 40), 400, 'snapshot_corrupt'],
+      ['only its first bytes', file.subarray(0, 40), 400, 'snapshot_corrupt'],
+      [
+        'whole lines but no end',
+        gzipSync(gunzipSync(file).subarray(0, gunzipSync(file).indexOf('\n{"table"') + 1)),
+        400,
+        'snapshot_corrupt',
+      ],
       ['one byte flipped', flipped, 400, 'snapshot_corrupt'],
       [
         'a value changed, the checksum kept',
@@ -220,9 +238,36 @@ describe('admin API: portable snapshots', () => {
       if (name === 'another schema') assert.match(error.message, /9999_future/);
       assert.deepEqual(await footprint(target, into.client_id), was, `${name}: the target is unchanged`);
     }
+    // Larger than ATRIUM_SNAPSHOT_IMPORT_MAX_BYTES: a 413 as the body arrives.
+    const small = await startServer('sqlite', { ATRIUM_SNAPSHOT_IMPORT_MAX_BYTES: '4096' });
+    try {
+      tokens.set(small, (await small.app.services.adminTokens.create('portable', 'cli')).token);
+      const there = await newClient(small);
+      const error = await expectJson<{ code: string }>(
+        await upload(small, `/tenants/hr/${there.client_id}/snapshots/import`, file),
+        413,
+      );
+      assert.equal(error.code, 'payload_too_large');
+      assert.equal((await footprint(small, there.client_id)).hr_employees, 0);
+    } finally {
+      await small.close();
+    }
   });
 
   it('clones a tenant with fresh credentials: the copy answers as the source, which is unchanged', async () => {
+    if (imported) {
+      // On the other database too: the tenant the first test imported.
+      const there = await expectJson<Cloned>(
+        await admin(target)('POST', `/tenants/hr/${imported.client_id}/clone`, { name: 'copy' }),
+        201,
+      );
+      const [copy, original] = [
+        await answers(target, there.application as Credentials),
+        await answers(target, imported),
+      ];
+      assert.deepEqual(copy['/employees'], original['/employees']);
+      assert.equal(copy['/requests']?.length, original['/requests']?.length);
+    }
     const was = await footprint(source, seeded.client_id);
     const cloned = await expectJson<Cloned>(
       await admin(source)('POST', `/tenants/hr/${seeded.client_id}/clone`, { name: 'copy' }),
@@ -247,5 +292,25 @@ describe('admin API: portable snapshots', () => {
       ['v1'],
       'the temporary snapshot is gone',
     );
+  });
+
+  it('clones an academy with a fresh API key', async () => {
+    const events = async (acadId: number | string, apikey: string) => {
+      const res = await fetch(`${source.url}/v1/events/ilt?limit=100&acadId=${acadId}&apikey=${apikey}`);
+      return (await expectJson<{ events: { title?: string; name?: string }[] }>(res, 200)).events;
+    };
+    const cloned = await expectJson<Cloned & { super_admin_id: number }>(
+      await admin(source)('POST', `/tenants/academy/${academy.acadId}/clone`, { name: 'academy copy' }),
+      201,
+    );
+    assert.ok(cloned.apikey && cloned.apikey !== academy.apikey, 'a key of its own, shown once');
+    const [mine, theirs] = [await events(cloned.id, cloned.apikey), await events(academy.acadId, academy.apikey)];
+    assert.ok(theirs.length > 0, 'the seed made events');
+    assert.deepEqual(
+      mine.map((e) => e.title ?? e.name),
+      theirs.map((e) => e.title ?? e.name),
+    );
+    const refused = await fetch(`${source.url}/v1/events/ilt?acadId=${cloned.id}&apikey=${academy.apikey}`);
+    assert.equal(refused.status, 401, "the source's key does not open the copy");
   });
 });
