@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { sql } from 'kysely';
 import type { BlobStore } from '../../platform/blobs/store.js';
@@ -21,7 +21,7 @@ const PAGE_ROWS = 2000;
 
 /**
  * Writes a saved snapshot as a portable file (portable-format.ts), streamed: a page of rows, or a chunk of a stored
- * file, at a time, pulled as the client reads. The saved snapshot does not change, so the pages need no transaction.
+ * file, at a time, written as the client reads.
  */
 export class PortableExporter {
   constructor(
@@ -30,12 +30,32 @@ export class PortableExporter {
     private readonly blobs: Pick<BlobStore, 'read'>,
   ) {}
 
-  /** The gzip'd file of `snapshot` (found by the caller), as a stream. */
+  /**
+   * The gzip'd file of `snapshot` (found by the caller), as a stream: written as the reader takes it (each write
+   * waits for the stream to drain), stopped when the reader goes away.
+   */
   stream(plan: SnapshotPlan, snapshot: SnapshotDetail): Readable {
-    return Readable.from(this.lines(plan, snapshot)).pipe(createGzip());
+    const gzip = createGzip();
+    const put = async (text: string) => {
+      if (gzip.destroyed) throw new Error('The reader of the export went away.');
+      if (gzip.write(text)) return;
+      await new Promise<void>((resolve, reject) => {
+        const closed = () => reject(new Error('The reader of the export went away.'));
+        gzip.once('close', closed);
+        gzip.once('drain', () => {
+          gzip.off('close', closed);
+          resolve();
+        });
+      });
+    };
+    this.write(plan, snapshot, put).then(
+      () => gzip.end(),
+      (error: Error) => gzip.destroy(error),
+    );
+    return gzip;
   }
 
-  private async *lines(plan: SnapshotPlan, snapshot: SnapshotDetail): AsyncGenerator<string> {
+  private async write(plan: SnapshotPlan, snapshot: SnapshotDetail, put: (text: string) => Promise<void>) {
     const out = new LineHasher();
     const at = migrationNames.indexOf(snapshot.migration);
     const header: PortableHeader = {
@@ -47,7 +67,7 @@ export class PortableExporter {
       created_at: formatDateTime(snapshot.createdAt),
       schema: at === -1 ? [snapshot.migration] : migrationNames.slice(0, at + 1),
     };
-    yield out.line(header);
+    await put(out.line(header));
     const files = await this.db
       .selectFrom('tenant_snapshot_files')
       .innerJoin('blobs', 'blobs.sha256', 'tenant_snapshot_files.sha256')
@@ -57,9 +77,9 @@ export class PortableExporter {
       .execute();
     for (const file of files) {
       const size = Number(file.size);
-      yield out.line({ blob: file.sha256, size, chunks: Math.ceil(size / BLOB_CHUNK_BYTES) });
+      await put(out.line({ blob: file.sha256, size, chunks: Math.ceil(size / BLOB_CHUNK_BYTES) }));
       for await (const chunk of rechunk(await this.blobs.read(file.sha256))) {
-        yield out.line({ data: chunk.toString('base64') });
+        await put(out.line({ data: chunk.toString('base64') }));
       }
     }
     const saved = await this.db
@@ -72,30 +92,43 @@ export class PortableExporter {
       const found = byName.get(table.name);
       if (!found) continue;
       const columns = JSON.parse(found.columns) as string[];
-      yield out.line({ table: table.name, columns, rows: Number(found.row_count) });
-      for (let offset = 0; offset < Number(found.row_count); offset += PAGE_ROWS) {
-        for (const row of await this.page(snapshot.id, table.name, columns, offset)) {
-          yield out.line(row);
-        }
-      }
+      await put(out.line({ table: table.name, columns, rows: Number(found.row_count) }));
+      await this.rows(snapshot.id, table.name, columns, async (row) => put(out.line(row)));
     }
-    yield out.end();
+    await put(out.end());
   }
 
-  /** A page of a saved table's rows, each as an array of values in `columns`' order. */
-  private async page(snapshotId: number, table: string, columns: string[], offset: number): Promise<unknown[][]> {
+  /**
+   * Each saved row of a table, as an array of values in `columns`' order, a page at a time: on SQLite a query per
+   * page (the snapshot does not change; SQLite's binary JSON is walked, not parsed); on PostgreSQL a cursor, in a
+   * read-only transaction of its own connection (the saved JSON is parsed once).
+   */
+  private async rows(snapshotId: number, table: string, columns: string[], each: (row: unknown[]) => Promise<void>) {
     const saved = sql`(select rows from tenant_snapshot_tables where snapshot_id = ${snapshotId} and table_name = ${table})`;
     if (this.dialect === 'sqlite') {
-      const result = await sql<{ v: string }>`select json(value) as v from jsonb_each(${saved})
-        order by key limit ${PAGE_ROWS} offset ${offset}`.execute(this.db);
-      return result.rows.map((r) => JSON.parse(r.v) as unknown[]);
+      for (let offset = 0; ; offset += PAGE_ROWS) {
+        const result = await sql<{ v: string }>`select json(value) as v from jsonb_each(${saved})
+          order by key limit ${PAGE_ROWS} offset ${offset}`.execute(this.db);
+        for (const r of result.rows) await each(JSON.parse(r.v) as unknown[]);
+        if (result.rows.length < PAGE_ROWS) return;
+      }
     }
-    const result = await sql<{ v: string }>`select e.value::text as v
-      from json_array_elements(${saved}::json) with ordinality e(value, n)
-      order by e.n limit ${PAGE_ROWS} offset ${offset}`.execute(this.db);
-    return result.rows.map((r) => {
-      const row = JSON.parse(r.v) as Record<string, unknown>;
-      return columns.map((c) => row[c] ?? null);
+    await this.db.connection().execute(async (conn) => {
+      await sql`begin transaction read only`.execute(conn);
+      try {
+        await sql`declare portable_rows no scroll cursor for
+          select value::text as v from json_array_elements(${saved}::json)`.execute(conn);
+        for (;;) {
+          const result = await sql<{ v: string }>`fetch ${sql.raw(String(PAGE_ROWS))} from portable_rows`.execute(conn);
+          for (const r of result.rows) {
+            const row = JSON.parse(r.v) as Record<string, unknown>;
+            await each(columns.map((c) => row[c] ?? null));
+          }
+          if (result.rows.length < PAGE_ROWS) break;
+        }
+      } finally {
+        await sql`rollback`.execute(conn);
+      }
     });
   }
 }
