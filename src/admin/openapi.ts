@@ -170,7 +170,7 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
     200: 'The file verified and loaded: what was deleted and written.',
     400: 'The file is truncated, altered or not a portable snapshot file (`snapshot_corrupt`): nothing was written.',
     413: 'The file is larger than `ATRIUM_SNAPSHOT_IMPORT_MAX_BYTES` (`payload_too_large`): nothing was written.',
-    422: 'The file is whole but of another format version, another kind of tenant or another schema (`snapshot_incompatible`, naming it): nothing was written.',
+    422: 'The file is whole but of another format version, another kind of tenant or another schema (`snapshot_incompatible`, naming it), or a row the database refuses (`snapshot_invalid`): nothing was written.',
   },
   'POST /tenants/{kind}/{id}/clone': {
     201: 'The new tenant, a copy, with its fresh credentials (shown only now).',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
+import { HrError } from '../../hr/errors.js';
 import type { BlobStore } from '../../platform/blobs/store.js';
 import type { Db, DialectName } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/schema.js';
@@ -67,7 +68,7 @@ export class PortableImporter {
       done = await this.work.run((tx) => this.writeRows(tx, file, inventory, keys, plan, target, audit));
     } catch (error) {
       for (const sha256 of written) await this.blobs.deleteIfUnreferenced(sha256);
-      throw error;
+      throw refusedRows(error);
     }
     let deletedFiles = 0;
     for (const sha256 of done.formerFiles) if (await this.blobs.deleteIfUnreferenced(sha256)) deletedFiles++;
@@ -229,6 +230,20 @@ export class PortableImporter {
 }
 
 type Fix = (row: unknown[]) => unknown[];
+
+/**
+ * A row the database refuses (a constraint, a value of the wrong type: a file altered and its checksum made
+ * again) is the file's fault, a 422 `snapshot_invalid`; anything else is the server's.
+ */
+function refusedRows(error: unknown): unknown {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (!/^SQLITE_(CONSTRAINT|MISMATCH)|^2[23]/.test(code)) return error;
+  return new HrError(
+    422,
+    'snapshot_invalid',
+    `The snapshot file's rows do not fit this database (${(error as Error).message}). Nothing was written.`,
+  );
+}
 
 /** How each row of a table is rewritten for its new tenant: its tenant column, serial keys and unique ids. */
 function fixer(
