@@ -191,19 +191,31 @@ describe('admin API: portable snapshots', () => {
     });
     assert.ok([200, 201].includes(created.status), await created.text());
 
-    // And back: a snapshot of the imported tenant, exported from the other database, into a new SQLite tenant.
+    // And back: a snapshot of the imported tenant, exported from the other database, into a fresh SQLite
+    // installation (equal again), and into the source's (where its unique ids and keys are in use: moved).
     await expectJson(await admin(target)('POST', `/tenants/hr/${into.client_id}/snapshots`, { name: 'back' }), 201);
     const back = await download(target, `/tenants/hr/${into.client_id}/snapshots/back/export`);
+    const fresh = await startServer('sqlite');
+    try {
+      tokens.set(fresh, (await fresh.app.services.adminTokens.create('portable', 'cli')).token);
+      const there = await newClient(fresh);
+      const again = await expectJson<Imported>(
+        await upload(fresh, `/tenants/hr/${there.client_id}/snapshots/import`, back),
+        200,
+      );
+      assert.equal(again.renamed_ids + again.renumbered_tables, 0, 'nothing moves in a fresh installation');
+      assert.deepEqual(await answers(fresh, there), before_);
+    } finally {
+      await fresh.close();
+    }
     const home = await newClient(source);
-    const again = await expectJson<Imported>(
+    const moved = await expectJson<Imported>(
       await upload(source, `/tenants/hr/${home.client_id}/snapshots/import`, back),
       200,
     );
-    // The same installation: the files are there, the unique ids in use are given anew, the keys moved past.
-    assert.equal(again.new_files, 0);
-    assert.ok(again.renamed_ids > 0 && again.renumbered_tables > 0, JSON.stringify(again));
-    const employees = (await answers(source, home))['/employees'];
-    assert.deepEqual(employees, before_['/employees']);
+    assert.equal(moved.new_files, 0, 'the files are there already');
+    assert.ok(moved.renamed_ids > 0 && moved.renumbered_tables > 0, JSON.stringify(moved));
+    assert.deepEqual((await answers(source, home))['/employees'], before_['/employees']);
   });
 
   it('refuses a truncated, altered or incompatible file with a 4xx, and changes nothing', async () => {
