@@ -183,10 +183,9 @@ export class PortableImporter {
         m: number | null;
       }>`select max(${sql.ref(column)}) as m from ${sql.table(table)}`.execute(db);
       const max = result.rows[0]?.m;
-      offsets.set(
-        table,
-        max !== null && max !== undefined && Number(max) >= range.min ? Number(max) - range.min + 1 : 0,
-      );
+      let offset = max !== null && max !== undefined && Number(max) >= range.min ? Number(max) - range.min + 1 : 0;
+      if (this.dialect === 'postgres') offset = await this.reserve(db, table, column, range, offset);
+      offsets.set(table, offset);
     }
     const ids = new Map<string, string>();
     for (const [name, values] of inventory.uniqueValues) {
@@ -199,6 +198,27 @@ export class PortableImporter {
       }
     }
     return { offsets, ids };
+  }
+
+  /**
+   * PostgreSQL: the keys the rows will take, reserved in the table's sequence before they are written (a sequence
+   * is not transactional: another tenant's insert that runs meanwhile draws a key past them). The keys move past
+   * the sequence's next value too when it is at or below the file's largest.
+   */
+  private async reserve(
+    db: Db,
+    table: string,
+    column: string,
+    range: { min: number; max: number },
+    offset: number,
+  ): Promise<number> {
+    const next = await sql<{
+      n: number | null;
+    }>`select nextval(pg_get_serial_sequence(${table}, ${column})) as n`.execute(db);
+    const base = Number(next.rows[0]?.n ?? 1);
+    const moved = Math.max(offset, base > range.min ? base - range.min : 0);
+    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), ${range.max + moved})`.execute(db);
+    return moved;
   }
 
   /** The tenant's own row: what the file saved of it but its key, name and creation. */
