@@ -228,6 +228,8 @@ async function registerApis(
     reports: services.reports,
     clock: services.clock,
     snapshots: services.snapshots,
+    portable: services.portableSnapshots,
+    snapshotImportMaxBytes: config.snapshotImportMaxBytes,
     sessions: services.adminSessions,
     viewPasses: services.viewPasses,
     webhooks: services.adminWebhooks,

@@ -2,6 +2,7 @@
  * Every service, wired to one database, without the HTTP server: what the CLI's commands need, so that they do not
  * load Fastify and every route (app.ts re-exports it and builds the server on it).
  */
+
 import type { Logger } from 'pino';
 import { TimezoneRegistry } from './academy/content/timezones.js';
 import { createAcademy } from './academy/index.js';
@@ -10,6 +11,7 @@ import type { AcademyServices } from './academy/plugin.js';
 import { type AdminServices, createAdmin } from './admin/index.js';
 import { journalFiles, openJournal } from './admin/request-log/journal.js';
 import { createHr, type HrServices } from './hr/index.js';
+import { reindexArticles } from './hr/knowledge/kb-articles/reindex.js';
 import { CursorCodec } from './hr/lists/cursor.js';
 import { Paginator } from './hr/lists/pagination.js';
 import type { HrModule } from './hr/module.js';
@@ -146,6 +148,10 @@ export async function createServices(database: Database, config: Config, log?: L
       },
       log,
       blobs,
+      snapshotImportMaxBytes: config.snapshotImportMaxBytes,
+      rebuildDerived: async (trx, tenant) => {
+        if (tenant.kind === 'hr') await reindexArticles(trx, database.dialect, hrTenantId(tenant.id));
+      },
       onTenantReplaced: (tenant, credentials) => {
         if (tenant.kind === 'academy') {
           academy.events.forgetTotals(academyTenantId(Number(tenant.id)));

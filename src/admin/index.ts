@@ -17,6 +17,8 @@ import { RequestLogService, type RequestLogSettings } from './request-log/servic
 import { AdminSessionsRepository } from './sessions/repository.js';
 import { AdminSessionsService } from './sessions/service.js';
 import { AdminSettingsService, type HrSettings } from './settings/service.js';
+import type { RebuildDerived } from './snapshots/portable-import.js';
+import { PortableSnapshotsService } from './snapshots/portable-service.js';
 import { SnapshotsRepository } from './snapshots/repository.js';
 import { SnapshotsService } from './snapshots/service.js';
 import type { TenantRef } from './tenant-ref.js';
@@ -50,7 +52,11 @@ export function createAdmin(context: {
   /** Where the request log is kept (request-log/journal.ts). */
   journal: Journal;
   log?: { warn(obj: object, msg: string): void } | undefined;
-  blobs: Pick<BlobStore, 'deleteIfUnreferenced'>;
+  blobs: Pick<BlobStore, 'deleteIfUnreferenced' | 'read' | 'put'>;
+  /** The largest portable snapshot file an import accepts (1 GiB unless given). */
+  snapshotImportMaxBytes?: number;
+  /** Rebuilds a tenant's derived rows a portable file leaves out (its articles' full-text rows). */
+  rebuildDerived?: RebuildDerived;
   /** After a snapshot restore or a reset commits: this process's caches of the tenant forget it. */
   onTenantReplaced?: (tenant: TenantRef, credentials: boolean) => void;
   /** After the admin API revokes or rotates a tenant's credential: this process's credential caches catch up. */
@@ -67,24 +73,36 @@ export function createAdmin(context: {
   }));
   const requestLog = new RequestLogRepository(context.journal, context.db);
   const adminTokens = new AdminTokensService(work, context.clock);
+  const adminTenants = new AdminTenantsService(
+    context.tenants,
+    context.academies,
+    work.read.audit,
+    context.clock,
+    context.onCredentialsChanged,
+  );
+  const snapshots = new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced);
   return {
     adminTokens,
     adminSessions: new AdminSessionsService(work, adminTokens, context.clock),
     adminAudit: new AdminAuditService(work.read.audit),
-    adminTenants: new AdminTenantsService(
-      context.tenants,
-      context.academies,
-      work.read.audit,
-      context.clock,
-      context.onCredentialsChanged,
-    ),
+    adminTenants,
     clocks: new ClocksService(work, context.clock),
     faults: new FaultsService(work, context.clock, context.operationIds),
     requestLog: new RequestLogService(requestLog, context.requestLog, context.clock, context.log),
     /** Where the request log is kept: its own SQLite file, or the tenants' PostgreSQL database. */
     requestLogJournal: context.journal,
     reports: new ReportService(requestLog),
-    snapshots: new SnapshotsService(work, context.clock, dialect, context.blobs, context.onTenantReplaced),
+    snapshots,
+    portableSnapshots: new PortableSnapshotsService(
+      work,
+      snapshots,
+      adminTenants,
+      dialect,
+      context.blobs,
+      context.clock,
+      { importMaxBytes: context.snapshotImportMaxBytes ?? 1_073_741_824 },
+      context.rebuildDerived,
+    ),
     viewPasses: new ViewPassesService(context.viewPasses, context.clock),
     adminWebhooks: new AdminWebhooksService(context.webhooks, work.read.audit, context.clock),
     adminEvents: new AdminEventsService(context.eventTriggers, work.read.audit, context.clock),

@@ -43,6 +43,9 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /tenants/{kind}/{id}/snapshots/{name}': 'snapshots.retrieve',
   'DELETE /tenants/{kind}/{id}/snapshots/{name}': 'snapshots.del',
   'POST /tenants/{kind}/{id}/snapshots/{name}/restore': 'snapshots.restore',
+  'GET /tenants/{kind}/{id}/snapshots/{name}/export': 'snapshots.export',
+  'POST /tenants/{kind}/{id}/snapshots/import': 'snapshots.import',
+  'POST /tenants/{kind}/{id}/clone': 'tenants.clone',
   'POST /session': 'sessions.create',
   'GET /session': 'sessions.retrieve',
   'DELETE /session': 'sessions.del',
@@ -158,6 +161,19 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
     404: 'No tenant of this kind and id, or the tenant has no snapshot of this name, a name outside the pattern included (`not_found`).',
     409: 'The snapshot was saved with another database schema (`conflict`): save it again.',
     422: 'The body has an unknown member, or a `credentials` other than `keep` and `restore` (`validation_error`).',
+  },
+  'GET /tenants/{kind}/{id}/snapshots/{name}/export': {
+    200: 'The portable file (gzip), streamed.',
+    404: 'No tenant of this kind and id, or the tenant has no snapshot of this name, a name outside the pattern included (`not_found`).',
+  },
+  'POST /tenants/{kind}/{id}/snapshots/import': {
+    200: 'The file verified and loaded: what was deleted and written.',
+    400: 'The file is truncated, altered or not a portable snapshot file (`snapshot_corrupt`): nothing was written.',
+    413: 'The file is larger than `ATRIUM_SNAPSHOT_IMPORT_MAX_BYTES` (`payload_too_large`): nothing was written.',
+    422: 'The file is whole but of another format version, another kind of tenant or another schema (`snapshot_incompatible`, naming it), or a row the database refuses (`snapshot_invalid`): nothing was written.',
+  },
+  'POST /tenants/{kind}/{id}/clone': {
+    201: 'The new tenant, a copy, with its fresh credentials (shown only now).',
   },
 };
 

@@ -24,6 +24,9 @@ import { sessionSchemas } from './sessions/schemas.js';
 import type { AdminSessionsService } from './sessions/service.js';
 import { settingsRoutes, settingsSchemas } from './settings/routes.js';
 import type { AdminSettingsService } from './settings/service.js';
+import { portableRoutes } from './snapshots/portable-routes.js';
+import { portableSchemas } from './snapshots/portable-schemas.js';
+import type { PortableSnapshotsService } from './snapshots/portable-service.js';
 import { snapshotRoutes } from './snapshots/routes.js';
 import { snapshotSchemas } from './snapshots/schemas.js';
 import type { SnapshotsService } from './snapshots/service.js';
@@ -57,6 +60,10 @@ export interface AdminApiOptions {
   reports: ReportService;
   clock: Clock;
   snapshots: SnapshotsService;
+  /** Portable snapshots: export, import and clone (docs/admin.md, "Portable snapshots"). */
+  portable: PortableSnapshotsService;
+  /** The largest file an import accepts (`ATRIUM_SNAPSHOT_IMPORT_MAX_BYTES`). */
+  snapshotImportMaxBytes: number;
   sessions: AdminSessionsService;
   viewPasses: ViewPassesService;
   webhooks: AdminWebhooksService;
@@ -193,6 +200,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
     ...requestLogSchemas,
     ...reportSchemas,
     ...snapshotSchemas,
+    ...portableSchemas,
     ...sessionSchemas,
     ...viewPassSchemas,
     ...settingsSchemas,
@@ -218,6 +226,12 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(requestVerifyRoutes, { resolve, requestLog: options.requestLog, actorOf });
   await app.register(reportRoutes, { resolve, reports: options.reports, clock: options.clock });
   await app.register(snapshotRoutes, { resolve, snapshots: options.snapshots, actorOf });
+  await app.register(portableRoutes, {
+    resolve,
+    portable: options.portable,
+    actorOf,
+    importMaxBytes: options.snapshotImportMaxBytes,
+  });
   await app.register(sessionRoutes, { sessions: options.sessions, underLimits });
   await app.register(viewPassRoutes, { resolve, viewPasses: options.viewPasses });
   await app.register(webhookRoutes, { resolve, webhooks: options.webhooks, actorOf });

@@ -175,6 +175,11 @@ export interface Config {
    * (`ATRIUM_RENDER_RSS_LIMIT_MB`); the render that passed it fails (docs/RELIABILITY.md).
    */
   renderRssLimitMb: number;
+  /**
+   * The largest portable snapshot file `POST /admin/v1/tenants/{kind}/{id}/snapshots/import` accepts, in bytes
+   * (`ATRIUM_SNAPSHOT_IMPORT_MAX_BYTES`; docs/admin.md, "Portable snapshots"): larger is a 413, nothing written.
+   */
+  snapshotImportMaxBytes: number;
 }
 
 /** What one server process runs (`ATRIUM_ROLE`). */
@@ -371,6 +376,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     maxConnectionsPerAddress: 0,
     role: role(env),
     renderRssLimitMb: integer(env, 'ATRIUM_RENDER_RSS_LIMIT_MB', 384, 64, 65_536),
+    snapshotImportMaxBytes: integer(env, 'ATRIUM_SNAPSHOT_IMPORT_MAX_BYTES', 1_073_741_824, 1024, 1_099_511_627_776),
   };
   // Behind a trusted proxy every connection comes from a proxy: a cap per address would cap the proxy, so it is off
   // unless set. Otherwise well below the global cap: 100, or a quarter of it when that is less.

@@ -115,7 +115,7 @@ for (const dialect of dialects()) {
           viewPasses: new ViewPasses('unused'),
           operationIds: () => new Set(),
           requestLog: { enabled: false, bodyBytes: 0, maxRows: 1, maxBytes: 1, retentionHours: 1, bodies: [] },
-          blobs: { deleteIfUnreferenced: async () => false },
+          blobs: { deleteIfUnreferenced: async () => false, read: unused, put: unused },
         });
         assert.equal((await admin.adminTokens.verify(made.token))?.id, made.token_id);
         assert.equal(await admin.adminTokens.verify(`${made.token.slice(0, -1)}x`), undefined, 'one character off');

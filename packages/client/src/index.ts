@@ -52,6 +52,7 @@ export {
   type TenantAddress,
   tenantPath,
 } from './admin/client.js';
+export type { AdminSnapshotImported, AdminTenantCloned, SnapshotFile } from './admin/portable.js';
 export {
   type JsonValue,
   type RequestDifference,

@@ -56,6 +56,11 @@ export class SnapshotsService {
     return this.plans.then((p) => p[kind]);
   }
 
+  /** After another writer (an import) replaced the tenant's rows: this process's caches of it forget them. */
+  replaced(tenant: TenantRef): void {
+    this.onReplaced(tenant, false);
+  }
+
   list(tenant: TenantRef): Promise<SnapshotRecord[]> {
     return this.work.read.snapshots.list(tenant.key);
   }

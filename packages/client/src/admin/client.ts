@@ -6,6 +6,7 @@ import { AtriumApiError, AtriumUsageError, errorInitOf } from '../errors.js';
 import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type RequestOptions } from '../http.js';
 import { AutoPager } from '../pagination.js';
 import type { AllSettings, ConfigUpdate, SettingsChanges } from '../schemas/hr/core/settings.js';
+import type { AdminSnapshotImported, AdminTenantCloned, SnapshotFile } from './portable.js';
 import {
   type LoggedCall,
   type NearMissReason,
@@ -317,6 +318,8 @@ export class AdminClient {
     createHr(name: string, options?: RequestOptions): Promise<{ tenant: AdminTenant }>;
     /** A new academy, with its first API key. */
     createAcademy(name: string, options?: RequestOptions): Promise<AdminCreatedAcademy>;
+    /** A new tenant of the same kind, a copy of this one, with fresh credentials (shown only in the answer). */
+    clone(tenant: TenantAddress, name: string, options?: RequestOptions): Promise<AdminTenantCloned>;
     /** A new application of an HR client (`'hr:<client_id>'`), with its secret. */
     createApplication(
       tenant: TenantAddress,
@@ -369,6 +372,10 @@ export class AdminClient {
       restore?: SnapshotRestoreOptions,
       options?: RequestOptions,
     ): Promise<AdminTenantReplaced>;
+    /** The snapshot as one portable file (gzip), streamed. */
+    export(tenant: TenantAddress, name: string, options?: RequestOptions): Promise<ReadableStream<Uint8Array>>;
+    /** Replaces the tenant's rows with a portable file's, once the whole file is verified. */
+    import(tenant: TenantAddress, file: SnapshotFile, options?: RequestOptions): Promise<AdminSnapshotImported>;
   };
   /** A tenant's clock (`/tenants/{kind}/{id}/clock`). */
   readonly clock: {
@@ -449,6 +456,8 @@ export class AdminClient {
       createHr: (name, opts) => this.request('POST', '/tenants/hr', { body: { name }, idempotent: false }, opts),
       createAcademy: (name, opts) =>
         this.request('POST', '/tenants/academy', { body: { name }, idempotent: false }, opts),
+      clone: (tenant, name, opts) =>
+        this.request('POST', `${tenantPath(tenant)}/clone`, { body: { name }, idempotent: false }, opts),
       createApplication: (tenant, application, opts) =>
         this.request('POST', `${tenantPath(tenant)}/applications`, { body: application, idempotent: false }, opts),
       revokeApplication: async (tenant, applicationId, opts) => {
@@ -489,6 +498,13 @@ export class AdminClient {
       },
       restore: (tenant, name, restore, opts) =>
         this.request('POST', `${snapshot(tenant, name)}/restore`, { body: restore ?? {}, idempotent: true }, opts),
+      export: async (tenant, name, opts) =>
+        (await this.rawRequest('GET', `${snapshot(tenant, name)}/export`, {}, opts)).body as ReadableStream<Uint8Array>,
+      import: async (tenant, file, opts) => {
+        const path = `${tenantPath(tenant)}/snapshots/import`;
+        const response = await this.rawRequest('POST', path, { body: file, idempotent: false }, opts);
+        return JSON.parse(await response.text()) as AdminSnapshotImported;
+      },
     };
     this.clock = {
       retrieve: (tenant, opts) => this.request('GET', `${tenantPath(tenant)}/clock`, {}, opts),
@@ -561,6 +577,32 @@ export class AdminClient {
       );
     }
     return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** A call whose body is bytes or whose answer is streamed: the response, its body unread; an error answer throws. */
+  async rawRequest(
+    method: string,
+    path: string,
+    init: { body?: SnapshotFile; idempotent?: boolean } = {},
+    options?: RequestOptions,
+  ): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.core.token}` };
+    if (init.body !== undefined) headers['content-type'] = 'application/gzip';
+    const request: HttpRequest = {
+      method: method.toUpperCase(),
+      url: `${this.core.root}${path.startsWith('/') ? path : `/${path}`}`,
+      headers,
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      ...(init.idempotent !== undefined ? { idempotent: init.idempotent } : {}),
+    };
+    const { response } = await this.core.http.send(request, options, true);
+    if (!response.ok) {
+      const text = await response.text();
+      throw new AdminApiError(
+        errorInitOf(request, response, text, (status) => (status === 401 ? 'invalid_token' : `http_${status}`)),
+      );
+    }
+    return response;
   }
 }
 

@@ -230,6 +230,12 @@ export class KbArticlesRepository extends HrRepository {
     return row ? toRecord(row) : undefined;
   }
 
+  /** Every article's internal key, in order (a portable snapshot's import rebuilds their full-text rows). */
+  async allPks(clientId: HrTenantId): Promise<number[]> {
+    const rows = await this.tenant(clientId).selectFrom('pa_kb_articles').select('pk').orderBy('pk').execute();
+    return rows.map((r) => Number(r.pk));
+  }
+
   async rowsByPk(clientId: HrTenantId, pks: number[]): Promise<KbArticleRecord[]> {
     if (!pks.length) return [];
     const rows = await this.tenant(clientId).selectFrom('pa_kb_articles').selectAll().where('pk', 'in', pks).execute();

@@ -419,7 +419,7 @@ function flatTags(tags: readonly LocalizedTags[]): { languageCode: string; label
 }
 
 /** What the full-text index holds for an article: titles, keywords and bodies (without HTML), as words. */
-function searchDocument(
+export function searchDocument(
   versions: readonly { title: string; body: string }[],
   keywords: readonly Localized[],
 ): SearchDocument {
