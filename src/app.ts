@@ -235,6 +235,7 @@ async function registerApis(
     webhooks: services.adminWebhooks,
     events: services.adminEvents,
     settings: services.adminSettings,
+    proxyJournal: config.proxyJournal,
     rateLimits: limits,
   });
 }

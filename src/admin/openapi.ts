@@ -49,6 +49,7 @@ const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /session': 'sessions.create',
   'GET /session': 'sessions.retrieve',
   'DELETE /session': 'sessions.del',
+  'GET /proxy/departures': 'proxy.departures',
 };
 
 const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
@@ -64,6 +65,10 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   'DELETE /session': {
     204: 'Signed out: the session has ended and `Set-Cookie` clears the cookie.',
     403: 'The call came with the session cookie but without its `X-CSRF-Token` (`csrf_refused`).',
+  },
+  'GET /proxy/departures': {
+    200: "The validation proxy's report, per operation, those with departures first; empty when it has no journal yet.",
+    403: 'The operator token is limited to some tenants (`outside_scope`): the journal is installation-wide.',
   },
   'GET /tenants': { 200: 'Every tenant: HR clients with their applications, then academies with their key ids.' },
   'GET /tenants/{kind}/{id}': { 200: 'The tenant, with its clock.' },

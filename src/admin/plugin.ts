@@ -12,6 +12,8 @@ import type { AdminEventsService } from './events/service.js';
 import { faultRoutes } from './faults/routes.js';
 import { faultSchemas } from './faults/schemas.js';
 import type { FaultsService } from './faults/service.js';
+import { proxyRoutes } from './proxy/routes.js';
+import { proxySchemas } from './proxy/schemas.js';
 import { reportRoutes } from './report/routes.js';
 import { reportSchemas } from './report/schemas.js';
 import type { ReportService } from './report/service.js';
@@ -69,6 +71,8 @@ export interface AdminApiOptions {
   webhooks: AdminWebhooksService;
   events: AdminEventsService;
   settings: AdminSettingsService;
+  /** The validation proxy's journal (`ATRIUM_PROXY_JOURNAL`): `GET /proxy/departures` reads it. */
+  proxyJournal: string;
   /** The failed-authentication limits the tenant APIs share: a guessed admin token counts as a failure too. */
   rateLimits?: RateLimits | undefined;
 }
@@ -205,6 +209,7 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
     ...viewPassSchemas,
     ...settingsSchemas,
     ...eventSchemas,
+    ...proxySchemas,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setErrorHandler((error, request, reply) => sendHrError(error as Error, request, reply));
@@ -237,4 +242,5 @@ export async function adminApi(app: FastifyInstance, options: AdminApiOptions): 
   await app.register(webhookRoutes, { resolve, webhooks: options.webhooks, actorOf });
   await app.register(eventRoutes, { resolve, events: options.events, actorOf });
   await app.register(settingsRoutes, { resolve, settings: options.settings, actorOf });
+  await app.register(proxyRoutes, { journal: options.proxyJournal });
 }

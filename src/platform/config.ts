@@ -112,6 +112,8 @@ export interface Config {
   masterKey: string | undefined;
   /** The master key file used without `ATRIUM_MASTER_KEY` (`ATRIUM_MASTER_KEY_FILE`, default `<data dir>/master.key`). */
   masterKeyFile: string;
+  /** The validation proxy's journal (`ATRIUM_PROXY_JOURNAL`, default `<data dir>/proxy.sqlite`; docs/proxy.md). */
+  proxyJournal: string;
   /**
    * Which proxies may set the client address through `X-Forwarded-For` (`ATRIUM_TRUST_PROXY`): `false` (the
    * default: the connection's own address), a number of proxy hops, or a list of proxy addresses and CIDRs.
@@ -356,6 +358,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     authFailureLimit: integer(env, 'ATRIUM_AUTH_FAILURE_LIMIT', 60, 0, 1_000_000_000),
     masterKey: env.ATRIUM_MASTER_KEY?.trim() || undefined,
     masterKeyFile: '',
+    proxyJournal: '',
     trustProxy: trustProxy(env),
     strict: flag(env, 'ATRIUM_STRICT', false),
     metricsPort: env.ATRIUM_METRICS_PORT?.trim() ? integer(env, 'ATRIUM_METRICS_PORT', 0, 0, 65535) : undefined,
@@ -387,6 +390,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
   config.masterKeyFile = path.resolve(
     env.ATRIUM_MASTER_KEY_FILE?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'master.key'),
+  );
+  config.proxyJournal = path.resolve(
+    env.ATRIUM_PROXY_JOURNAL?.trim() || path.join(overrides.dataDir ?? config.dataDir, 'proxy.sqlite'),
   );
   const merged = { ...config, ...overrides };
   // The default follows the interface actually bound, `serve --host` included, not only HOST.

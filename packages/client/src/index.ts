@@ -53,6 +53,7 @@ export {
   tenantPath,
 } from './admin/client.js';
 export type { AdminSnapshotImported, AdminTenantCloned, SnapshotFile } from './admin/portable.js';
+export type { ProxyDeparture, ProxyDepartures, ProxyOperation } from './admin/proxy.js';
 export {
   type JsonValue,
   type RequestDifference,

@@ -29,11 +29,9 @@ interface ProxyOptions {
   openapi?: string;
 }
 
-/** The journal: --journal, else proxy.sqlite in the data directory. */
+/** The journal: --journal, else `ATRIUM_PROXY_JOURNAL`, else proxy.sqlite in the data directory. */
 async function journalFile(given: string | undefined): Promise<string> {
-  if (given) return path.resolve(given);
-  const { PROXY_JOURNAL_FILE } = await import('../../admin/proxy/store.js');
-  return path.join(settings().dataDir, PROXY_JOURNAL_FILE);
+  return given ? path.resolve(given) : settings().proxyJournal;
 }
 
 async function runProxy(options: ProxyOptions): Promise<void> {

@@ -7,6 +7,7 @@ import { apiRoot, type HttpOptions, type HttpRequest, HttpTransport, type Reques
 import { AutoPager } from '../pagination.js';
 import type { AllSettings, ConfigUpdate, SettingsChanges } from '../schemas/hr/core/settings.js';
 import type { AdminSnapshotImported, AdminTenantCloned, SnapshotFile } from './portable.js';
+import type { ProxyDepartures } from './proxy.js';
 import {
   type LoggedCall,
   type NearMissReason,
@@ -418,6 +419,8 @@ export class AdminClient {
       options?: RequestOptions,
     ): Promise<IntegrationReport>;
   };
+  /** The validation proxy's departures, per operation (`/proxy/departures`; installation-wide). */
+  readonly proxy: { departures(options?: RequestOptions): Promise<ProxyDepartures> };
   /**
    * An HR client's settings (`/tenants/hr/{id}/settings`), as `GET /client` and `GET /settings/…` answer them:
    * changed at once (`update`), or staged (`stageUpdate`) for the client's `POST /platform_updates`.
@@ -523,6 +526,7 @@ export class AdminClient {
         return this.request('GET', `${tenantPath(tenant)}/report${query ? `?${query}` : ''}`, {}, opts);
       },
     };
+    this.proxy = { departures: (opts) => this.request('GET', '/proxy/departures', {}, opts) };
     const faults = (tenant: TenantAddress) => `${tenantPath(tenant)}/faults`;
     this.settings = {
       retrieve: (tenant, opts) => this.request('GET', `${tenantPath(tenant)}/settings`, {}, opts),

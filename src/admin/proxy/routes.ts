@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { errorResponses } from '../../hr/errors.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/types.js';
+import { ProxyDepartures } from './schemas.js';
+import { type ProxyReport, reportOf } from './store.js';
+
+const EMPTY: ProxyReport = { operations: [], departures: 0, calls: 0 };
+
+/**
+ * `/proxy/departures`: the validation proxy's journal (docs/proxy.md, "The journal"), as `atrium proxy report
+ * --json` prints it. The file is opened read-only on each call (the proxy, another process, writes it meanwhile);
+ * no file yet is an empty report.
+ */
+export async function proxyRoutes(app: FastifyInstance, opts: { journal: string }): Promise<void> {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/proxy/departures',
+    {
+      schema: {
+        tags: ['Admin: Proxy'],
+        summary: "The validation proxy's departures",
+        description:
+          "What `atrium proxy` found where the real service departs from Atrium's schemas, per operation, read from its journal (`proxy.sqlite` in the server's data directory, or `ATRIUM_PROXY_JOURNAL`): the same report as `atrium proxy report --json`. Installation-wide: a token scoped to tenants is refused.",
+        response: { 200: Type.Ref(ProxyDepartures), ...errorResponses(401, 403) },
+      },
+    },
+    async () => reportOf(opts.journal) ?? EMPTY,
+  );
+}
