@@ -10,6 +10,7 @@ import type {
   AdminTenantClock,
   AdminTenantReplaced,
   IntegrationReport,
+  ProxyDepartures,
   RequestMatcher,
   RequestVerification,
   FaultRule as SdkFaultRule,
@@ -28,6 +29,7 @@ export type LoggedCall = SdkLoggedCall;
 export type Report = IntegrationReport;
 export type Matcher = RequestMatcher;
 export type Verification = RequestVerification;
+export type Departures = ProxyDepartures;
 
 /** An error answer of the admin API: `{code, message}`, with the HTTP status. */
 export class ApiError extends Error {
@@ -178,4 +180,9 @@ export const requestLog = {
 export const reports = {
   retrieve: (kind: string, id: string, since: string) =>
     call<Report>('GET', `${at(kind, id)}/report?since=${encodeURIComponent(since)}`),
+};
+
+/** The validation proxy's departures, per operation (installation-wide; empty when it has no journal yet). */
+export const proxy = {
+  departures: () => call<Departures>('GET', '/proxy/departures'),
 };

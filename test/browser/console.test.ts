@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { DepartureStore } from '../../src/admin/proxy/store.js';
 import { seriousViolations } from '../support/axe.js';
 import {
   launchBrowser,
@@ -360,6 +361,32 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
     assert.deepEqual(recorded.outside(origin), [], 'no request outside Atrium');
   });
 
+  it("lists the validation proxy's departures per operation, with the way to start it when there are none", async () => {
+    const { page } = await newPage();
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Proxy departures' }).click();
+    await page.getByRole('heading', { name: 'Proxy departures' }).waitFor();
+    await page.getByTestId('proxy-empty').getByText('atrium proxy --target').waitFor();
+    // The proxy writes its journal in the server's data directory, as `atrium proxy` does.
+    const store = new DepartureStore(server.config.proxyJournal);
+    const departure = { direction: 'response', kind: 'wrong_type', field: '/body/id', expected: 'string' } as const;
+    const example = { method: 'GET', path: '/api/v2/client/organizations/paris', status: 200 };
+    store.record('hr_organizations_retrieve', 'hr', [{ ...departure, actual: 'integer' }], example, Date.now());
+    store.close();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const operation = page.getByRole('region', { name: 'hr_organizations_retrieve' });
+    const row = operation.getByRole('row').filter({ hasText: '/body/id' });
+    await row.waitFor();
+    assert.deepEqual((await row.getByRole('cell').allInnerTexts()).slice(0, 5), [
+      'response wrong_type',
+      '/body/id',
+      'string',
+      'integer',
+      '1',
+    ]);
+    assert.equal(await page.getByTestId('proxy-empty').count(), 0);
+  });
+
   it('has no serious or critical accessibility violations, at 1280 and 390 px, light and dark', async () => {
     const tenant = await hrTenant(`Axe ${Date.now()}`);
     await tenant.call('GET', '/organizations');
@@ -388,6 +415,7 @@ describe('the console in Chromium', { skip: skipWithoutBrowser() }, () => {
         [`/console/tenants/hr/${tenant.id}`, 'Clock'],
         [`/console/tenants/hr/${tenant.id}/log`, 'Request log'],
         [`/console/tenants/hr/${tenant.id}/report`, 'Integration report'],
+        ['/console/proxy', 'Proxy departures'],
       ] as const) {
         await page.goto(`${origin}${path}`);
         await page.getByRole('heading', { name: ready, exact: true }).waitFor();

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import { DataDetailPage, DataListPage } from './data';
+import { ProxyPage } from './proxy';
 import { ReportPage } from './report';
 import { RequestLogPage } from './request-log';
 import { TenantPage } from './tenant';
@@ -25,6 +26,7 @@ export const PAGES: readonly Page[] = [
   // The data browser: every resource of console/src/resources.tsx, its list and its objects.
   { path: 'tenants/:kind/:id/data/:resource', component: DataListPage },
   { path: 'tenants/:kind/:id/data/:resource/:item', component: DataDetailPage },
+  { path: 'proxy', title: 'Proxy departures', component: ProxyPage },
 ];
 
 /** The page of a path under `/console/`, with its parameters; the first page for an unknown path. */
