@@ -69,6 +69,7 @@ const RESPONSES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   'GET /proxy/departures': {
     200: "The validation proxy's report, per operation, those with departures first; empty when it has no journal yet.",
     403: 'The operator token is limited to some tenants (`outside_scope`): the journal is installation-wide.',
+    424: 'The file at the journal path is not a journal `atrium proxy` wrote (`journal_unreadable`); it is left as it is.',
   },
   'GET /tenants': { 200: 'Every tenant: HR clients with their applications, then academies with their key ids.' },
   'GET /tenants/{kind}/{id}': { 200: 'The tenant, with its clock.' },

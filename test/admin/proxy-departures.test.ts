@@ -107,5 +107,22 @@ for (const dialect of dialects()) {
       assert.equal(((await anonymous.json()) as { code: string }).code, 'invalid_token');
       assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Bearer realm="atrium-admin"/);
     });
+    it('answers 424 journal_unreadable when the file at the journal path is not a journal, and leaves it alone', async () => {
+      const journal = server.config.proxyJournal;
+      const saved = fs.readFileSync(journal);
+      try {
+        for (const bytes of [Buffer.from('not a database, a text file'), Buffer.alloc(0)]) {
+          fs.writeFileSync(journal, bytes);
+          const res = await get(full);
+          assert.equal(res.status, 424);
+          const body = (await res.json()) as { code: string; message: string };
+          assert.equal(body.code, 'journal_unreadable');
+          assert.match(body.message, /is not a journal atrium proxy wrote/);
+          assert.deepEqual(fs.readFileSync(journal), bytes, 'the file is left as it was');
+        }
+      } finally {
+        fs.writeFileSync(journal, saved);
+      }
+    });
   });
 }
