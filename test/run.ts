@@ -100,7 +100,9 @@ if (process.env.ATRIUM_TEST_PG_URL) {
   // Already given (for example by an outer runner).
 } else if (process.env.DATABASE_URL) {
   env.ATRIUM_TEST_PG_URL = process.env.DATABASE_URL;
-} else if (postgresAvailable() && process.env.ATRIUM_TEST_SQLITE_ONLY !== '1') {
+} else if (process.env.ATRIUM_TEST_SQLITE_ONLY === '1') {
+  console.log('test: ATRIUM_TEST_SQLITE_ONLY=1: SQLite only, as asked (PostgreSQL is not started)');
+} else if (postgresAvailable()) {
   cluster = await startCluster();
   env.ATRIUM_TEST_PG_URL = cluster.url;
   console.log(`test: PostgreSQL cluster started at ${cluster.url}`);
