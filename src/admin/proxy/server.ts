@@ -9,6 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isSecretName, redactUrl, redactValues } from '../../platform/security/redact.js';
+import { wallClock } from '../../platform/time.js';
 import { REDACTED } from '../request-log/redact.js';
 import { REFERENCE_OPERATIONS } from '../request-log/reference-operations.js';
 import { type Departure, type Exchange, ExchangeChecker } from './check.js';
@@ -168,7 +169,7 @@ export class ValidationProxy {
       return;
     }
     const seq = ++this.seq;
-    const at = this.options.now?.() ?? Date.now();
+    const at = this.options.now?.() ?? wallClock();
     const { target } = this.options;
     const base = target.pathname.replace(/\/$/, '');
     const secure = target.protocol === 'https:';

@@ -2,6 +2,8 @@
  * A validation proxy put together (docs/proxy.md): the operations of an OpenAPI document, the journal, the
  * recording if asked, and the server listening. `atrium proxy` and the tests start it through `startProxy`.
  */
+
+import { wallClock } from '../../platform/time.js';
 import type { Departure } from './check.js';
 import { operationIndex, readDocument } from './operations.js';
 import { Recorder } from './recorder.js';
@@ -45,7 +47,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   if (index.size === 0) throw new Error('the OpenAPI document has no operation of the HR or Academy API');
   const store = new DepartureStore(options.journal);
   try {
-    const recorder = options.record ? Recorder.start(options.record, target.origin, new Date()) : undefined;
+    const recorder = options.record ? Recorder.start(options.record, target.origin, new Date(wallClock())) : undefined;
     const proxy = new ValidationProxy({
       target,
       index,
