@@ -174,6 +174,7 @@ const R404 =
   'names nothing in a freshly seeded tenant: none is seeded or made earlier in the run, so the id is an example';
 const R422 = "the converter's example body breaks a rule of the API (a made-up reference, format or value)";
 const RANDOM = 'the converter fills this body with random values where the document has no example: either answer';
+const AFTER_RANDOM = 'exists only when the randomly filled request before it in the run created it: either answer';
 const EXPECTED: Record<string, [number[], string]> = {
   'POST /api/v2/client/platform_updates': [[404], R404],
   'DELETE /api/v2/client/document_generation_templates/{id}/versions/{number}': [[404], R404],
@@ -220,7 +221,7 @@ const EXPECTED: Record<string, [number[], string]> = {
     'UNDOCUMENTED: as the collection sends it, emptying the trash answers 400, which the document does not list',
   ],
   'DELETE /api/v2/client/company_documents/{id}': [[404], R404],
-  'DELETE /api/v2/client/datasets/{id}/values/{value_id}': [[404], R404],
+  'DELETE /api/v2/client/datasets/{id}/values/{value_id}': [[204, 404], AFTER_RANDOM],
   'DELETE /api/v2/client/employee_documents/trash': [
     [400],
     'UNDOCUMENTED: as the collection sends it, emptying the trash answers 400, which the document does not list',
@@ -251,7 +252,7 @@ const EXPECTED: Record<string, [number[], string]> = {
   'GET /api/v2/client/dataset_imports/{id}/report': [[404], R404],
   'GET /api/v2/client/dataset_imports/{id}/source': [[404], R404],
   'GET /api/v2/client/datasets/{id}': [[404], R404],
-  'GET /api/v2/client/datasets/{id}/values': [[404], R404],
+  'GET /api/v2/client/datasets/{id}/values': [[200, 404], AFTER_RANDOM],
   'GET /api/v2/client/datasets/{id}/values/{value_id}': [[404], R404],
   'GET /api/v2/client/distribution_projects/{id}': [[404], R404],
   'GET /api/v2/client/distributions/{id}': [[404], R404],
@@ -320,6 +321,10 @@ const EXPECTED: Record<string, [number[], string]> = {
     "a seeded client's resources may have no recorded event to take the example type's state from (422 names what to write first)",
   ],
   'POST /admin/v1/tenants/{kind}/{id}/clock/advance': [[400], R400],
+  'POST /admin/v1/tenants/{kind}/{id}/snapshots/import': [
+    [400],
+    'the example body is not a snapshot file: 400 snapshot_corrupt',
+  ],
   'POST /admin/v1/tenants/{kind}/{id}/faults': [[422], R422],
   'POST /admin/v1/tenants/{kind}/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': [[404], R404],
   'POST /api/v2/client/company_documents': [[400], R400],
@@ -393,8 +398,8 @@ const EXPECTED: Record<string, [number[], string]> = {
   'PUT /api/v2/client/company_documents/{id}/trash': [[404], R404],
   'PUT /api/v2/client/company_documents/{id}/untrash': [[404], R404],
   'PUT /api/v2/client/custom_fields/{id}': [[422], R422],
-  'PUT /api/v2/client/datasets/{id}': [[422], R422],
-  'PUT /api/v2/client/datasets/{id}/values/{value_id}': [[404, 422], RANDOM],
+  'PUT /api/v2/client/datasets/{id}': [[201, 422], RANDOM],
+  'PUT /api/v2/client/datasets/{id}/values/{value_id}': [[201, 404, 422], RANDOM],
   'PUT /api/v2/client/employee_document_types/{id}': [[422], R422],
   'PUT /api/v2/client/employee_documents/{id}': [[404], R404],
   'PUT /api/v2/client/employee_documents/{id}/expiration/update': [[404], R404],
